@@ -1,0 +1,264 @@
+//! The one error type of the toolkit: a stable code, the place, and a sentence a person can act on.
+
+use std::fmt;
+
+/// Stable, kebab-case error codes. The spelling of each code is part of the public interface:
+/// test vectors, the CLI and the wasm package all report these strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The bytes are not JSON: bad syntax, invalid UTF-8, a lone surrogate, a byte-order mark,
+    /// trailing data.
+    InvalidJson,
+    /// An object names the same member twice (compared after unescaping).
+    DuplicateMember,
+    /// A number overflows a double, or an integer lies outside +-(2^53-1).
+    NumberOutOfRange,
+    /// Arrays and objects nest deeper than the limit.
+    NestingTooDeep,
+    /// The input is larger than the limit.
+    InputTooLarge,
+    /// A field is given under both its JSON name and its proto name.
+    DualName,
+    /// A value has the wrong JSON type for its field.
+    TypeMismatch,
+    /// Two members of one protobuf `oneof` are set at once.
+    OneofConflict,
+    /// A member the schema does not know, refused because the caller asked for `reject`.
+    UnknownMember,
+    /// An algorithm name that is not supported (or never allowed, such as `none`).
+    UnknownAlgorithm,
+    /// The algorithm does not fit the key.
+    KeyAlgorithmMismatch,
+    /// Key material that cannot be read.
+    InvalidKey,
+    /// A PEM that is encrypted; decrypt it first.
+    EncryptedKey,
+    /// A key that is too weak to be used (for example RSA under 2048 bits).
+    WeakKey,
+    /// A JWK whose members contradict its `kty` or `crv`.
+    JwkInconsistent,
+    /// Base64url text that is not strict (padding, foreign characters, non-canonical tail bits).
+    InvalidBase64url,
+    /// A protected or unprotected JWS header that breaks the rules.
+    MalformedHeader,
+    /// A `crit` header parameter naming something not understood.
+    UnsupportedCrit,
+    /// `b64: false` (unencoded payload) is not supported.
+    UnsupportedB64,
+    /// The same header parameter in both the protected and the unprotected header.
+    HeaderConflict,
+    /// A JWS header larger than the limit.
+    HeaderTooLarge,
+    /// More signatures on a card than the limit.
+    TooManySignatures,
+    /// The cryptographic check failed.
+    SignatureInvalid,
+    /// No trusted key matches the signature.
+    UntrustedKey,
+    /// The algorithm is not in the caller's allowed set.
+    AlgorithmNotAllowed,
+    /// The key's validity window has ended or not begun.
+    KeyExpired,
+    /// The key is marked revoked.
+    KeyRevoked,
+    /// The trust store or policy file is malformed.
+    InvalidTrustStore,
+    /// A card lacks what the operation needs (for example a signature entry that is not an object).
+    MalformedCard,
+    /// Reading or writing a file failed.
+    Io,
+    /// The caller combined options that cannot work together.
+    Usage,
+}
+
+impl ErrorCode {
+    /// The stable kebab-case spelling of the code.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::ErrorCode::DuplicateMember.as_str(), "duplicate-member");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidJson => "invalid-json",
+            ErrorCode::DuplicateMember => "duplicate-member",
+            ErrorCode::NumberOutOfRange => "number-out-of-range",
+            ErrorCode::NestingTooDeep => "nesting-too-deep",
+            ErrorCode::InputTooLarge => "input-too-large",
+            ErrorCode::DualName => "dual-name",
+            ErrorCode::TypeMismatch => "type-mismatch",
+            ErrorCode::OneofConflict => "oneof-conflict",
+            ErrorCode::UnknownMember => "unknown-member",
+            ErrorCode::UnknownAlgorithm => "unknown-algorithm",
+            ErrorCode::KeyAlgorithmMismatch => "key-algorithm-mismatch",
+            ErrorCode::InvalidKey => "invalid-key",
+            ErrorCode::EncryptedKey => "encrypted-key",
+            ErrorCode::WeakKey => "weak-key",
+            ErrorCode::JwkInconsistent => "jwk-inconsistent",
+            ErrorCode::InvalidBase64url => "invalid-base64url",
+            ErrorCode::MalformedHeader => "malformed-header",
+            ErrorCode::UnsupportedCrit => "unsupported-crit",
+            ErrorCode::UnsupportedB64 => "unsupported-b64",
+            ErrorCode::HeaderConflict => "header-conflict",
+            ErrorCode::HeaderTooLarge => "header-too-large",
+            ErrorCode::TooManySignatures => "too-many-signatures",
+            ErrorCode::SignatureInvalid => "signature-invalid",
+            ErrorCode::UntrustedKey => "untrusted-key",
+            ErrorCode::AlgorithmNotAllowed => "algorithm-not-allowed",
+            ErrorCode::KeyExpired => "key-expired",
+            ErrorCode::KeyRevoked => "key-revoked",
+            ErrorCode::InvalidTrustStore => "invalid-trust-store",
+            ErrorCode::MalformedCard => "malformed-card",
+            ErrorCode::Io => "io",
+            ErrorCode::Usage => "usage",
+        }
+    }
+
+    /// Every code, in declaration order (for documentation and exhaustive tests).
+    pub const ALL: &'static [ErrorCode] = &[
+        ErrorCode::InvalidJson,
+        ErrorCode::DuplicateMember,
+        ErrorCode::NumberOutOfRange,
+        ErrorCode::NestingTooDeep,
+        ErrorCode::InputTooLarge,
+        ErrorCode::DualName,
+        ErrorCode::TypeMismatch,
+        ErrorCode::OneofConflict,
+        ErrorCode::UnknownMember,
+        ErrorCode::UnknownAlgorithm,
+        ErrorCode::KeyAlgorithmMismatch,
+        ErrorCode::InvalidKey,
+        ErrorCode::EncryptedKey,
+        ErrorCode::WeakKey,
+        ErrorCode::JwkInconsistent,
+        ErrorCode::InvalidBase64url,
+        ErrorCode::MalformedHeader,
+        ErrorCode::UnsupportedCrit,
+        ErrorCode::UnsupportedB64,
+        ErrorCode::HeaderConflict,
+        ErrorCode::HeaderTooLarge,
+        ErrorCode::TooManySignatures,
+        ErrorCode::SignatureInvalid,
+        ErrorCode::UntrustedKey,
+        ErrorCode::AlgorithmNotAllowed,
+        ErrorCode::KeyExpired,
+        ErrorCode::KeyRevoked,
+        ErrorCode::InvalidTrustStore,
+        ErrorCode::MalformedCard,
+        ErrorCode::Io,
+        ErrorCode::Usage,
+    ];
+
+    /// The code with the given spelling, if there is one.
+    ///
+    /// ```
+    /// use a2a_card::ErrorCode;
+    /// assert_eq!(ErrorCode::from_name("dual-name"), Some(ErrorCode::DualName));
+    /// assert_eq!(ErrorCode::from_name("no-such-code"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<ErrorCode> {
+        Self::ALL.iter().copied().find(|c| c.as_str() == name)
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error with a stable [`ErrorCode`], the JSON Pointer (RFC 6901) of the member it concerns
+/// where there is one, the byte offset in the input where that is known, and a message.
+///
+/// ```
+/// let err = a2a_card::jcs(br#"{"a":1,"a":2}"#).unwrap_err();
+/// assert_eq!(err.code().as_str(), "duplicate-member");
+/// assert_eq!(err.pointer(), Some("/a"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    code: ErrorCode,
+    pointer: Option<String>,
+    offset: Option<usize>,
+    message: String,
+}
+
+impl Error {
+    /// A new error with a code and a message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error {
+            code,
+            pointer: None,
+            offset: None,
+            message: message.into(),
+        }
+    }
+
+    /// The same error, placed at a JSON Pointer.
+    pub fn at(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// The same error, placed at a byte offset of the input.
+    pub fn at_offset(mut self, offset: usize) -> Self {
+        self.offset = Some(offset);
+        self
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// The JSON Pointer of the offending member, `""` for the whole document.
+    pub fn pointer(&self) -> Option<&str> {
+        self.pointer.as_deref()
+    }
+
+    /// The byte offset in the input, where known.
+    pub fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    /// The sentence describing the problem, without code or place.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The place as people read it: `/a/b`, `(document root)`, or `byte 12`.
+    pub fn place(&self) -> Option<String> {
+        match (&self.pointer, self.offset) {
+            (Some(p), Some(o)) if p.is_empty() => Some(format!("byte {o}")),
+            (Some(p), Some(o)) => Some(format!("{p} (byte {o})")),
+            (Some(p), None) if p.is_empty() => Some("(document root)".to_string()),
+            (Some(p), None) => Some(p.clone()),
+            (None, Some(o)) => Some(format!("byte {o}")),
+            (None, None) => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)?;
+        if let Some(place) = self.place() {
+            write!(f, " at {place}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Escapes one JSON Pointer reference token (RFC 6901: `~` -> `~0`, `/` -> `~1`).
+///
+/// ```
+/// assert_eq!(a2a_card::pointer_token("a/b~c"), "a~1b~0c");
+/// ```
+pub fn pointer_token(segment: &str) -> String {
+    if !segment.contains(['~', '/']) {
+        return segment.to_string();
+    }
+    segment.replace('~', "~0").replace('/', "~1")
+}

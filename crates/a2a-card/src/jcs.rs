@@ -1,0 +1,141 @@
+//! RFC 8785 (JSON Canonicalization Scheme) output.
+//!
+//! Members sorted by the UTF-16 code units of their names, numbers in the ECMAScript
+//! `Number.prototype.toString` form, strings with the minimal escapes, no whitespace. The
+//! writer works on the strict reader's [`Value`], so input that is not I-JSON never gets here.
+
+use crate::error::Error;
+use crate::json::{self, Limits, Value};
+use std::cmp::Ordering;
+
+/// Canonicalizes any I-JSON document with RFC 8785, with the default [`Limits`].
+///
+/// ```
+/// let out = a2a_card::jcs(br#"{"b": [1.0, 1e21, -0], "a": "\u00e9\n"}"#).unwrap();
+/// assert_eq!(out, "{\"a\":\"é\\n\",\"b\":[1,1e+21,0]}".as_bytes());
+/// ```
+pub fn jcs(input: &[u8]) -> Result<Vec<u8>, Error> {
+    jcs_with(input, &Limits::default())
+}
+
+/// Canonicalizes any I-JSON document with RFC 8785 under the given limits.
+pub fn jcs_with(input: &[u8], limits: &Limits) -> Result<Vec<u8>, Error> {
+    let v = json::parse_with(input, limits)?;
+    let mut out = Vec::with_capacity(input.len());
+    write_value(&mut out, &v);
+    Ok(out)
+}
+
+/// Writes `v` in RFC 8785 form, appending to `out`.
+///
+/// ```
+/// use a2a_card::json::Value;
+/// let mut out = Vec::new();
+/// a2a_card::jcs::write_value(&mut out, &Value::Number(0.000001));
+/// assert_eq!(out, b"0.000001");
+/// ```
+pub fn write_value(out: &mut Vec<u8>, v: &Value) {
+    match v {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => write_number(out, *n),
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_value(out, item);
+            }
+            out.push(b']');
+        }
+        Value::Object(members) => {
+            let mut sorted: Vec<&(String, Value)> = members.iter().collect();
+            sorted.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
+            out.push(b'{');
+            for (i, (k, v)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_string(out, k);
+                out.push(b':');
+                write_value(out, v);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+/// Writes a finite number the way ECMAScript's `Number.prototype.toString` does (RFC 8785
+/// section 3.2.2.3). `-0` is written as `0`.
+pub fn write_number(out: &mut Vec<u8>, n: f64) {
+    if n == 0.0 {
+        out.push(b'0');
+        return;
+    }
+    if n.is_finite() {
+        let mut buf = ryu_js::Buffer::new();
+        out.extend_from_slice(buf.format_finite(n).as_bytes());
+    } else {
+        // The reader never produces these; write null as ECMAScript's JSON.stringify would
+        // rather than panic.
+        out.extend_from_slice(b"null");
+    }
+}
+
+/// Writes a string with the RFC 8785 escapes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other
+/// controls as `\u00xx` (lower-case hex), everything else as UTF-8.
+pub fn write_string(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x00..=0x1F => {
+                out.extend_from_slice(&bytes[start..i]);
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(b >> 4)]);
+                out.push(HEX[usize::from(b & 0xF)]);
+                start = i + 1;
+                continue;
+            }
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        out.extend_from_slice(esc);
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// Orders member names by their UTF-16 code units, as RFC 8785 section 3.2.3 requires.
+///
+/// UTF-8 byte order equals code point order, which differs from UTF-16 order only between
+/// characters from U+E000 to U+FFFF and characters above U+FFFF; the byte comparison is used
+/// unless the first difference involves such a pair.
+///
+/// ```
+/// use std::cmp::Ordering;
+/// // U+FB01 sorts after U+1F600 in UTF-16 (0xFB01 > 0xD83D) though not in code point order.
+/// assert_eq!(a2a_card::jcs::cmp_utf16("\u{FB01}", "\u{1F600}"), Ordering::Greater);
+/// assert_eq!(a2a_card::jcs::cmp_utf16("a", "b"), Ordering::Less);
+/// ```
+pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
+    let (ab, bb) = (a.as_bytes(), b.as_bytes());
+    match ab.iter().zip(bb).position(|(x, y)| x != y) {
+        None => ab.len().cmp(&bb.len()),
+        Some(i) if ab[i] < 0x80 && bb[i] < 0x80 => ab[i].cmp(&bb[i]),
+        Some(_) => a.encode_utf16().cmp(b.encode_utf16()),
+    }
+}

@@ -1,0 +1,572 @@
+//! The canonical form of an Agent Card: presence rules (A2A v1.0 section 5.7), the
+//! `signatures` member removed (section 8.4.1), then RFC 8785.
+//!
+//! This is the one canonicalization path: signing and verifying both call
+//! [`canonicalize_value`]. Three profiles exist because deployed SDKs sign differently; each is a
+//! named, tested function of the card (see [`Profile`]).
+
+use crate::error::{pointer_token, Error, ErrorCode};
+use crate::jcs::{cmp_utf16, write_string, write_value};
+use crate::json::{self, Limits, Value};
+use crate::schema::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD};
+
+/// Which rules turn a card into the bytes a signature covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// The A2A v1.0 text and its 8.4.1 worked example: REQUIRED fields kept even at their
+    /// default, `optional` and message fields kept when present, implicit-presence fields
+    /// omitted at their default, `Struct` values by RFC 8785 only, `signatures` removed.
+    Spec,
+    /// What a2a-sdk (Python) 1.x and @a2a-js/sdk 1.x sign: a ProtoJSON round trip (proto names
+    /// become JSON names, implicit defaults dropped, unknown members dropped), then every empty
+    /// string, list and object and every `null` removed everywhere, recursively.
+    PruneEmpty,
+    /// What a2a-go signs: the served JSON without `signatures`, no presence rules.
+    ServedAsIs,
+}
+
+impl Profile {
+    /// Every profile, in the order `auto` tries them when verifying.
+    pub const ALL: [Profile; 3] = [Profile::Spec, Profile::ServedAsIs, Profile::PruneEmpty];
+
+    /// The profile's name: `spec`, `prune-empty` or `served-as-is`.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::Profile::PruneEmpty.as_str(), "prune-empty");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Spec => "spec",
+            Profile::PruneEmpty => "prune-empty",
+            Profile::ServedAsIs => "served-as-is",
+        }
+    }
+
+    /// The profile with this name.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::Profile::from_name("served-as-is"), Some(a2a_card::Profile::ServedAsIs));
+    /// ```
+    pub fn from_name(name: &str) -> Option<Profile> {
+        match name {
+            "spec" => Some(Profile::Spec),
+            "prune-empty" => Some(Profile::PruneEmpty),
+            "served-as-is" => Some(Profile::ServedAsIs),
+            _ => None,
+        }
+    }
+}
+
+/// What to do with members the A2A v1.0 schema does not define.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum UnknownMembers {
+    /// Leave them out of the canonical bytes and report their JSON Pointers as unsigned. This is
+    /// what a verifier that parses into protobuf reconstructs.
+    #[default]
+    Exclude,
+    /// Keep them in the canonical bytes (RFC 8785 only inside them), so the signature covers them.
+    Retain,
+    /// Refuse the card with `unknown-member`.
+    Reject,
+}
+
+impl UnknownMembers {
+    /// The option's name: `exclude`, `retain` or `reject`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnknownMembers::Exclude => "exclude",
+            UnknownMembers::Retain => "retain",
+            UnknownMembers::Reject => "reject",
+        }
+    }
+
+    /// The option with this name.
+    pub fn from_name(name: &str) -> Option<UnknownMembers> {
+        match name {
+            "exclude" => Some(UnknownMembers::Exclude),
+            "retain" => Some(UnknownMembers::Retain),
+            "reject" => Some(UnknownMembers::Reject),
+            _ => None,
+        }
+    }
+}
+
+/// Options of [`canonicalize`].
+///
+/// ```
+/// use a2a_card::{CanonicalizeOptions, Profile, UnknownMembers};
+/// let opts = CanonicalizeOptions { unknown: UnknownMembers::Reject, ..Default::default() };
+/// assert_eq!(opts.profile, Profile::Spec);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CanonicalizeOptions {
+    /// The profile (default `spec`).
+    pub profile: Profile,
+    /// Unknown members (default `exclude`). Applies to `spec` and `prune-empty`; `served-as-is`
+    /// covers every member by definition.
+    pub unknown: UnknownMembers,
+    /// Reader limits.
+    pub limits: Limits,
+}
+
+impl Default for CanonicalizeOptions {
+    fn default() -> Self {
+        CanonicalizeOptions {
+            profile: Profile::Spec,
+            unknown: UnknownMembers::Exclude,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// The canonical form of a card and what it leaves out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canonical {
+    /// The bytes a signature covers (UTF-8, RFC 8785).
+    pub bytes: Vec<u8>,
+    /// JSON Pointers (into the input) of the members present in the card but not covered by these
+    /// bytes, in document order: unknown members under `exclude`, and under `prune-empty` every
+    /// empty value it removed. `signatures` is never listed.
+    pub unsigned: Vec<String>,
+    /// The profile that produced the bytes.
+    pub profile: Profile,
+}
+
+/// Canonicalizes an Agent Card given as bytes.
+///
+/// ```
+/// use a2a_card::{canonicalize, CanonicalizeOptions};
+/// // The worked example of A2A v1.0 section 8.4.1.
+/// let card = br#"{"name":"Example Agent","description":"","capabilities":
+///   {"streaming":false,"pushNotifications":false,"extensions":[]},"skills":[]}"#;
+/// let c = canonicalize(card, &CanonicalizeOptions::default()).unwrap();
+/// assert_eq!(
+///     String::from_utf8(c.bytes).unwrap(),
+///     r#"{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}"#
+/// );
+/// ```
+pub fn canonicalize(input: &[u8], opts: &CanonicalizeOptions) -> Result<Canonical, Error> {
+    let card = json::parse_with(input, &opts.limits)?;
+    canonicalize_value(&card, opts)
+}
+
+/// Canonicalizes an Agent Card already read by [`json::parse_with`]. Verification reads a
+/// card once and calls this once per profile.
+pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Canonical, Error> {
+    let members = match card {
+        Value::Object(m) => m,
+        other => {
+            return Err(Error::new(
+                ErrorCode::TypeMismatch,
+                format!("an Agent Card must be a JSON object, found {}", other.type_name()),
+            )
+            .at(""))
+        }
+    };
+    let mut out = Vec::with_capacity(256);
+    let mut w = Walker {
+        unknown: opts.unknown,
+        prune: opts.profile == Profile::PruneEmpty,
+        unsigned: Vec::new(),
+        ptr: String::new(),
+    };
+    match opts.profile {
+        Profile::ServedAsIs => {
+            let kept: Vec<(&str, &Value)> = members
+                .iter()
+                .filter(|(k, _)| k != "signatures")
+                .map(|(k, v)| (k.as_str(), v))
+                .collect();
+            write_sorted(&mut out, kept, |out, v| write_value(out, v));
+        }
+        Profile::Spec | Profile::PruneEmpty => {
+            w.message(&mut out, members, &AGENT_CARD, true)?;
+        }
+    }
+    Ok(Canonical {
+        bytes: out,
+        unsigned: w.unsigned,
+        profile: opts.profile,
+    })
+}
+
+fn write_sorted<'a>(
+    out: &mut Vec<u8>,
+    mut kept: Vec<(&'a str, &'a Value)>,
+    mut each: impl FnMut(&mut Vec<u8>, &Value),
+) {
+    kept.sort_unstable_by(|a, b| cmp_utf16(a.0, b.0));
+    out.push(b'{');
+    for (i, (k, v)) in kept.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_string(out, k);
+        out.push(b':');
+        each(out, v);
+    }
+    out.push(b'}');
+}
+
+struct Walker {
+    unknown: UnknownMembers,
+    prune: bool,
+    unsigned: Vec<String>,
+    /// The JSON Pointer of the value being walked.
+    ptr: String,
+}
+
+/// One member that will be written: its output name, its schema row (None for a retained
+/// unknown member) and its value.
+struct Entry<'a> {
+    out_name: &'a str,
+    in_name: &'a str,
+    field: Option<&'static FieldDesc>,
+    value: &'a Value,
+}
+
+fn type_error(ptr: &str, desc: &MessageDesc, field: &FieldDesc, expected: &str, found: &Value) -> Error {
+    Error::new(
+        ErrorCode::TypeMismatch,
+        format!(
+            "{}.{} must be {expected}, found {}",
+            desc.name,
+            field.json,
+            found.type_name()
+        ),
+    )
+    .at(ptr)
+}
+
+fn is_empty_output(bytes: &[u8]) -> bool {
+    bytes == b"\"\"" || bytes == b"[]" || bytes == b"{}"
+}
+
+impl Walker {
+    fn push(&mut self, seg: &str) -> usize {
+        let len = self.ptr.len();
+        self.ptr.push('/');
+        self.ptr.push_str(&pointer_token(seg));
+        len
+    }
+
+    fn push_index(&mut self, i: usize) -> usize {
+        use std::fmt::Write;
+        let len = self.ptr.len();
+        let _ = write!(self.ptr, "/{i}");
+        len
+    }
+
+    /// Writes one message object. Members are checked (names, types, oneofs), filtered by the
+    /// presence rules and written sorted by their JSON names.
+    fn message(
+        &mut self,
+        out: &mut Vec<u8>,
+        members: &[(String, Value)],
+        desc: &'static MessageDesc,
+        root: bool,
+    ) -> Result<(), Error> {
+        let mut entries: Vec<Entry<'_>> = Vec::with_capacity(members.len());
+        // (field, name used) of every field seen in this object, for dual-name and oneof checks.
+        let mut seen: Vec<(&'static FieldDesc, &str)> = Vec::new();
+        for (name, value) in members {
+            if root && name == "signatures" {
+                continue;
+            }
+            let Some((field, _by_proto)) = desc.field(name) else {
+                match self.unknown {
+                    UnknownMembers::Exclude => {
+                        let mark = self.push(name);
+                        self.unsigned.push(self.ptr.clone());
+                        self.ptr.truncate(mark);
+                    }
+                    UnknownMembers::Retain => {
+                        entries.push(Entry {
+                            out_name: name,
+                            in_name: name,
+                            field: None,
+                            value,
+                        });
+                    }
+                    UnknownMembers::Reject => {
+                        let mark = self.push(name);
+                        let err = Error::new(
+                            ErrorCode::UnknownMember,
+                            format!(
+                                "{} has no member {name:?} in A2A v1.0 (unknown members are refused)",
+                                desc.name
+                            ),
+                        )
+                        .at(self.ptr.clone());
+                        self.ptr.truncate(mark);
+                        return Err(err);
+                    }
+                }
+                continue;
+            };
+            if let Some((_, other)) = seen.iter().find(|(f, _)| std::ptr::eq(*f, field)) {
+                let mark = self.push(name);
+                let err = Error::new(
+                    ErrorCode::DualName,
+                    format!(
+                        "{}.{} is given twice, as {other:?} and as {name:?}; send it under its JSON name only",
+                        desc.name, field.json
+                    ),
+                )
+                .at(self.ptr.clone());
+                self.ptr.truncate(mark);
+                return Err(err);
+            }
+            seen.push((field, name));
+            if matches!(value, Value::Null) {
+                continue; // null means absent
+            }
+            if let Some(group) = field.oneof {
+                if let Some(other) = entries
+                    .iter()
+                    .find(|e| e.field.is_some_and(|f| f.oneof == Some(group)))
+                {
+                    let mark = self.push(name);
+                    let err = Error::new(
+                        ErrorCode::OneofConflict,
+                        format!(
+                            "{} sets both {:?} and {name:?}, two members of the oneof `{group}`; exactly one may be set",
+                            desc.name, other.in_name
+                        ),
+                    )
+                    .at(self.ptr.clone());
+                    self.ptr.truncate(mark);
+                    return Err(err);
+                }
+            }
+            entries.push(Entry {
+                out_name: field.json,
+                in_name: name,
+                field: Some(field),
+                value,
+            });
+        }
+        entries.sort_unstable_by(|a, b| cmp_utf16(a.out_name, b.out_name));
+
+        out.push(b'{');
+        let mut first = true;
+        for e in entries {
+            let mark_out = out.len();
+            if !first {
+                out.push(b',');
+            }
+            write_string(out, e.out_name);
+            out.push(b':');
+            let value_at = out.len();
+            let mark = self.push(e.in_name);
+            let keep = match e.field {
+                None => {
+                    self.plain(out, e.value);
+                    true
+                }
+                Some(field) => self.field(out, desc, field, e.value)?,
+            };
+            let pruned = self.prune && keep && is_empty_output(&out[value_at..]);
+            if pruned {
+                self.unsigned.push(self.ptr.clone());
+            }
+            self.ptr.truncate(mark);
+            if keep && !pruned {
+                first = false;
+            } else {
+                out.truncate(mark_out);
+            }
+        }
+        out.push(b'}');
+        Ok(())
+    }
+
+    /// Writes a value with no presence rules (Struct contents, retained unknown members). Under
+    /// `prune-empty` empty values and nulls are removed recursively.
+    fn plain(&mut self, out: &mut Vec<u8>, v: &Value) {
+        if !self.prune {
+            write_value(out, v);
+            return;
+        }
+        match v {
+            Value::Array(items) => {
+                out.push(b'[');
+                let mut first = true;
+                for (i, item) in items.iter().enumerate() {
+                    let mark_out = out.len();
+                    if !first {
+                        out.push(b',');
+                    }
+                    let at = out.len();
+                    let mark = self.push_index(i);
+                    self.plain(out, item);
+                    if is_empty_output(&out[at..]) || matches!(item, Value::Null) {
+                        self.unsigned.push(self.ptr.clone());
+                        out.truncate(mark_out);
+                    } else {
+                        first = false;
+                    }
+                    self.ptr.truncate(mark);
+                }
+                out.push(b']');
+            }
+            Value::Object(members) => {
+                let mut sorted: Vec<&(String, Value)> = members.iter().collect();
+                sorted.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
+                out.push(b'{');
+                let mut first = true;
+                for (k, item) in sorted {
+                    let mark_out = out.len();
+                    if !first {
+                        out.push(b',');
+                    }
+                    write_string(out, k);
+                    out.push(b':');
+                    let at = out.len();
+                    let mark = self.push(k);
+                    self.plain(out, item);
+                    if is_empty_output(&out[at..]) || matches!(item, Value::Null) {
+                        self.unsigned.push(self.ptr.clone());
+                        out.truncate(mark_out);
+                    } else {
+                        first = false;
+                    }
+                    self.ptr.truncate(mark);
+                }
+                out.push(b'}');
+            }
+            other => write_value(out, other),
+        }
+    }
+
+    /// Writes one known field's value; returns false when the presence rules omit it (the caller
+    /// removes the member name it already wrote).
+    fn field(
+        &mut self,
+        out: &mut Vec<u8>,
+        desc: &MessageDesc,
+        field: &'static FieldDesc,
+        v: &Value,
+    ) -> Result<bool, Error> {
+        // Under prune-empty the ProtoJSON round trip drops every implicit default, REQUIRED
+        // fields included (REQUIRED is only an annotation to protobuf).
+        let keep_default = match field.presence {
+            Presence::Required => !self.prune,
+            Presence::Optional | Presence::Message => true,
+            Presence::Implicit => false,
+        };
+        match field.kind {
+            Kind::String => {
+                let Value::String(s) = v else {
+                    return Err(type_error(&self.ptr, desc, field, "a string", v));
+                };
+                if s.is_empty() && !keep_default {
+                    return Ok(false);
+                }
+                write_string(out, s);
+            }
+            Kind::Bool => {
+                let Value::Bool(b) = v else {
+                    return Err(type_error(&self.ptr, desc, field, "a boolean", v));
+                };
+                if !*b && !keep_default {
+                    return Ok(false);
+                }
+                out.extend_from_slice(if *b { b"true" } else { b"false" });
+            }
+            Kind::Message(inner) => {
+                let Value::Object(m) = v else {
+                    return Err(type_error(&self.ptr, desc, field, "an object", v));
+                };
+                self.message(out, m, inner, false)?;
+            }
+            Kind::Struct => {
+                if !matches!(v, Value::Object(_)) {
+                    return Err(type_error(
+                        &self.ptr,
+                        desc,
+                        field,
+                        "an object (google.protobuf.Struct)",
+                        v,
+                    ));
+                }
+                self.plain(out, v);
+            }
+            Kind::RepeatedString | Kind::RepeatedMessage(_) => {
+                let Value::Array(items) = v else {
+                    return Err(type_error(&self.ptr, desc, field, "an array", v));
+                };
+                if items.is_empty() && !keep_default {
+                    return Ok(false);
+                }
+                out.push(b'[');
+                let mut first = true;
+                for (i, item) in items.iter().enumerate() {
+                    let mark_out = out.len();
+                    if !first {
+                        out.push(b',');
+                    }
+                    let at = out.len();
+                    let mark = self.push_index(i);
+                    match (field.kind, item) {
+                        (Kind::RepeatedString, Value::String(s)) => write_string(out, s),
+                        (Kind::RepeatedMessage(inner), Value::Object(m)) => {
+                            self.message(out, m, inner, false)?
+                        }
+                        (Kind::RepeatedString, _) => {
+                            return Err(type_error(&self.ptr, desc, field, "an array of strings", item));
+                        }
+                        _ => return Err(type_error(&self.ptr, desc, field, "an array of objects", item)),
+                    }
+                    if self.prune && is_empty_output(&out[at..]) {
+                        self.unsigned.push(self.ptr.clone());
+                        out.truncate(mark_out);
+                    } else {
+                        first = false;
+                    }
+                    self.ptr.truncate(mark);
+                }
+                out.push(b']');
+            }
+            Kind::MapString | Kind::MapMessage(_) => {
+                let Value::Object(entries) = v else {
+                    return Err(type_error(&self.ptr, desc, field, "an object (map)", v));
+                };
+                if entries.is_empty() && !keep_default {
+                    return Ok(false);
+                }
+                let mut sorted: Vec<&(String, Value)> = entries.iter().collect();
+                sorted.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
+                out.push(b'{');
+                let mut first = true;
+                for (k, item) in sorted {
+                    let mark_out = out.len();
+                    if !first {
+                        out.push(b',');
+                    }
+                    write_string(out, k);
+                    out.push(b':');
+                    let at = out.len();
+                    let mark = self.push(k);
+                    match (field.kind, item) {
+                        (Kind::MapString, Value::String(s)) => write_string(out, s),
+                        (Kind::MapMessage(inner), Value::Object(m)) => self.message(out, m, inner, false)?,
+                        (Kind::MapString, _) => {
+                            return Err(type_error(&self.ptr, desc, field, "a map of strings", item));
+                        }
+                        _ => return Err(type_error(&self.ptr, desc, field, "a map of objects", item)),
+                    }
+                    if self.prune && is_empty_output(&out[at..]) {
+                        self.unsigned.push(self.ptr.clone());
+                        out.truncate(mark_out);
+                    } else {
+                        first = false;
+                    }
+                    self.ptr.truncate(mark);
+                }
+                out.push(b'}');
+            }
+        }
+        Ok(true)
+    }
+}
