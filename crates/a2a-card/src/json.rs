@@ -572,3 +572,123 @@ impl NameIndex {
         }
     }
 }
+
+/// Where one top-level member of an object document lies in the input bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberSpan {
+    /// The member name (unescaped).
+    pub name: String,
+    /// Byte offset of the opening quote of the name.
+    pub start: usize,
+    /// Byte range of the value.
+    pub value: std::ops::Range<usize>,
+}
+
+/// The layout of a top-level object: its members' spans and the offset of the closing `}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectLayout {
+    /// Offset of the opening `{`.
+    pub open: usize,
+    /// The members in input order.
+    pub members: Vec<MemberSpan>,
+    /// Offset of the closing `}`.
+    pub close: usize,
+}
+
+/// Reads an object document strictly (as [`parse_with`]) and returns where each top-level member
+/// lies, so a writer can change one member and leave every other byte as it was.
+///
+/// ```
+/// let l = a2a_card::json::object_layout(br#" {"a": 1, "b": [2]} "#, &Default::default()).unwrap();
+/// assert_eq!(l.members[1].name, "b");
+/// assert_eq!(l.members[1].value, 15..18);
+/// assert_eq!(l.close, 18);
+/// ```
+pub fn object_layout(input: &[u8], limits: &Limits) -> Result<ObjectLayout, Error> {
+    // Full strict read first: every rule applies and errors are reported the usual way.
+    let value = parse_with(input, limits)?;
+    if !matches!(value, Value::Object(_)) {
+        return Err(Error::new(
+            ErrorCode::TypeMismatch,
+            format!("the document must be a JSON object, found {}", value.type_name()),
+        )
+        .at(""));
+    }
+    let text = std::str::from_utf8(input).map_err(|_| Error::new(ErrorCode::InvalidJson, "invalid UTF-8"))?;
+    let mut p = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        max_depth: limits.max_depth,
+        stop_at: usize::MAX,
+    };
+    let fail = |e: PErr| e.finish();
+    p.skip_ws();
+    let open = p.pos;
+    p.pos += 1;
+    let mut members = Vec::new();
+    p.skip_ws();
+    if p.bytes.get(p.pos) == Some(&b'}') {
+        return Ok(ObjectLayout {
+            open,
+            members,
+            close: p.pos,
+        });
+    }
+    loop {
+        p.skip_ws();
+        let start = p.pos;
+        let name = p.string().map_err(fail)?;
+        p.skip_ws();
+        p.pos += 1; // ':'
+        p.skip_ws();
+        let vstart = p.pos;
+        p.value(1).map_err(fail)?;
+        members.push(MemberSpan {
+            name,
+            start,
+            value: vstart..p.pos,
+        });
+        p.skip_ws();
+        match p.bytes.get(p.pos) {
+            Some(b',') => p.pos += 1,
+            _ => {
+                return Ok(ObjectLayout {
+                    open,
+                    members,
+                    close: p.pos,
+                })
+            }
+        }
+    }
+}
+
+/// Writes a value as compact JSON keeping the members in their order (not canonical: use
+/// [`crate::jcs::write_value`] for that).
+pub fn write_compact(out: &mut Vec<u8>, v: &Value) {
+    match v {
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_compact(out, item);
+            }
+            out.push(b']');
+        }
+        Value::Object(members) => {
+            out.push(b'{');
+            for (i, (k, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                crate::jcs::write_string(out, k);
+                out.push(b':');
+                write_compact(out, item);
+            }
+            out.push(b'}');
+        }
+        other => crate::jcs::write_value(out, other),
+    }
+}
