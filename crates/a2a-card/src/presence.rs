@@ -216,13 +216,35 @@ struct Walker {
     ptr: String,
 }
 
-/// One member that will be written: its output name, its schema row (None for a retained
-/// unknown member) and its value.
-struct Entry<'a> {
-    out_name: &'a str,
-    in_name: &'a str,
-    field: Option<&'static FieldDesc>,
-    value: &'a Value,
+/// The members of one object being written: values are written in input order into a scratch
+/// buffer (so errors and unsigned pointers come in document order), then emitted sorted by name.
+struct ObjectBuf<'a> {
+    scratch: Vec<u8>,
+    items: Vec<(&'a str, usize, usize)>,
+}
+
+impl<'a> ObjectBuf<'a> {
+    fn new() -> Self {
+        ObjectBuf {
+            scratch: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+
+    /// Emits `{"name":value,...}` sorted by the UTF-16 code units of the names.
+    fn finish(mut self, out: &mut Vec<u8>) {
+        self.items.sort_unstable_by(|a, b| cmp_utf16(a.0, b.0));
+        out.push(b'{');
+        for (i, (name, s, e)) in self.items.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_string(out, name);
+            out.push(b':');
+            out.extend_from_slice(&self.scratch[*s..*e]);
+        }
+        out.push(b'}');
+    }
 }
 
 fn type_error(ptr: &str, desc: &MessageDesc, field: &FieldDesc, expected: &str, found: &Value) -> Error {
@@ -257,8 +279,8 @@ impl Walker {
         len
     }
 
-    /// Writes one message object. Members are checked (names, types, oneofs), filtered by the
-    /// presence rules and written sorted by their JSON names.
+    /// Writes one message object. Members are checked (names, types, oneofs) and filtered by the
+    /// presence rules in input order, then written sorted by their JSON names.
     fn message(
         &mut self,
         out: &mut Vec<u8>,
@@ -266,118 +288,91 @@ impl Walker {
         desc: &'static MessageDesc,
         root: bool,
     ) -> Result<(), Error> {
-        let mut entries: Vec<Entry<'_>> = Vec::with_capacity(members.len());
+        let mut buf = ObjectBuf::new();
         // (field, name used) of every field seen in this object, for dual-name and oneof checks.
         let mut seen: Vec<(&'static FieldDesc, &str)> = Vec::new();
         for (name, value) in members {
             if root && name == "signatures" {
                 continue;
             }
-            let Some((field, _by_proto)) = desc.field(name) else {
-                match self.unknown {
+            let mark = self.push(name);
+            let found = desc.field(name);
+            let out_name: &str = match found {
+                None => match self.unknown {
                     UnknownMembers::Exclude => {
-                        let mark = self.push(name);
                         self.unsigned.push(self.ptr.clone());
                         self.ptr.truncate(mark);
+                        continue;
                     }
-                    UnknownMembers::Retain => {
-                        entries.push(Entry {
-                            out_name: name,
-                            in_name: name,
-                            field: None,
-                            value,
-                        });
-                    }
+                    UnknownMembers::Retain => name,
                     UnknownMembers::Reject => {
-                        let mark = self.push(name);
-                        let err = Error::new(
+                        return Err(Error::new(
                             ErrorCode::UnknownMember,
                             format!(
                                 "{} has no member {name:?} in A2A v1.0 (unknown members are refused)",
                                 desc.name
                             ),
                         )
-                        .at(self.ptr.clone());
-                        self.ptr.truncate(mark);
-                        return Err(err);
+                        .at(self.ptr.clone()));
                     }
+                },
+                Some((field, _)) => {
+                    if let Some((_, other)) = seen.iter().find(|(f, _)| std::ptr::eq(*f, field)) {
+                        return Err(Error::new(
+                            ErrorCode::DualName,
+                            format!(
+                                "{}.{} is given twice, as {other:?} and as {name:?}; send it under its JSON name only",
+                                desc.name, field.json
+                            ),
+                        )
+                        .at(self.ptr.clone()));
+                    }
+                    if let (Some(group), false) = (field.oneof, matches!(value, Value::Null)) {
+                        if let Some((_, other)) = seen.iter().find(|(f, used)| {
+                            f.oneof == Some(group)
+                                && members
+                                    .iter()
+                                    .any(|(k, v)| k == used && !matches!(v, Value::Null))
+                        }) {
+                            return Err(Error::new(
+                                ErrorCode::OneofConflict,
+                                format!(
+                                    "{} sets both {other:?} and {name:?}, two members of the oneof `{group}`; exactly one may be set",
+                                    desc.name
+                                ),
+                            )
+                            .at(self.ptr.clone()));
+                        }
+                    }
+                    seen.push((field, name));
+                    if matches!(value, Value::Null) {
+                        self.ptr.truncate(mark);
+                        continue; // null means absent
+                    }
+                    field.json
                 }
-                continue;
             };
-            if let Some((_, other)) = seen.iter().find(|(f, _)| std::ptr::eq(*f, field)) {
-                let mark = self.push(name);
-                let err = Error::new(
-                    ErrorCode::DualName,
-                    format!(
-                        "{}.{} is given twice, as {other:?} and as {name:?}; send it under its JSON name only",
-                        desc.name, field.json
-                    ),
-                )
-                .at(self.ptr.clone());
-                self.ptr.truncate(mark);
-                return Err(err);
-            }
-            seen.push((field, name));
-            if matches!(value, Value::Null) {
-                continue; // null means absent
-            }
-            if let Some(group) = field.oneof {
-                if let Some(other) = entries
-                    .iter()
-                    .find(|e| e.field.is_some_and(|f| f.oneof == Some(group)))
-                {
-                    let mark = self.push(name);
-                    let err = Error::new(
-                        ErrorCode::OneofConflict,
-                        format!(
-                            "{} sets both {:?} and {name:?}, two members of the oneof `{group}`; exactly one may be set",
-                            desc.name, other.in_name
-                        ),
-                    )
-                    .at(self.ptr.clone());
-                    self.ptr.truncate(mark);
-                    return Err(err);
-                }
-            }
-            entries.push(Entry {
-                out_name: field.json,
-                in_name: name,
-                field: Some(field),
-                value,
-            });
-        }
-        entries.sort_unstable_by(|a, b| cmp_utf16(a.out_name, b.out_name));
-
-        out.push(b'{');
-        let mut first = true;
-        for e in entries {
-            let mark_out = out.len();
-            if !first {
-                out.push(b',');
-            }
-            write_string(out, e.out_name);
-            out.push(b':');
-            let value_at = out.len();
-            let mark = self.push(e.in_name);
-            let keep = match e.field {
+            let slot = self.unsigned.len();
+            let at = buf.scratch.len();
+            let keep = match found {
                 None => {
-                    self.plain(out, e.value);
+                    self.plain(&mut buf.scratch, value);
                     true
                 }
-                Some(field) => self.field(out, desc, field, e.value)?,
+                Some((field, _)) => self.field(&mut buf.scratch, desc, field, value)?,
             };
-            let pruned = self.prune && keep && is_empty_output(&out[value_at..]);
+            let pruned = self.prune && keep && is_empty_output(&buf.scratch[at..]);
             if pruned {
-                self.unsigned.push(self.ptr.clone());
+                self.unsigned.insert(slot, self.ptr.clone());
+            }
+            if keep && !pruned {
+                buf.items.push((out_name, at, buf.scratch.len()));
+            } else {
+                buf.scratch.truncate(at);
             }
             self.ptr.truncate(mark);
-            if keep && !pruned {
-                first = false;
-            } else {
-                out.truncate(mark_out);
-            }
         }
-        out.push(b'}');
+        buf.finish(out);
         Ok(())
     }
 
@@ -399,9 +394,10 @@ impl Walker {
                     }
                     let at = out.len();
                     let mark = self.push_index(i);
+                    let slot = self.unsigned.len();
                     self.plain(out, item);
                     if is_empty_output(&out[at..]) || matches!(item, Value::Null) {
-                        self.unsigned.push(self.ptr.clone());
+                        self.unsigned.insert(slot, self.ptr.clone());
                         out.truncate(mark_out);
                     } else {
                         first = false;
@@ -411,29 +407,21 @@ impl Walker {
                 out.push(b']');
             }
             Value::Object(members) => {
-                let mut sorted: Vec<&(String, Value)> = members.iter().collect();
-                sorted.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
-                out.push(b'{');
-                let mut first = true;
-                for (k, item) in sorted {
-                    let mark_out = out.len();
-                    if !first {
-                        out.push(b',');
-                    }
-                    write_string(out, k);
-                    out.push(b':');
-                    let at = out.len();
+                let mut buf = ObjectBuf::new();
+                for (k, item) in members {
+                    let at = buf.scratch.len();
                     let mark = self.push(k);
-                    self.plain(out, item);
-                    if is_empty_output(&out[at..]) || matches!(item, Value::Null) {
-                        self.unsigned.push(self.ptr.clone());
-                        out.truncate(mark_out);
+                    let slot = self.unsigned.len();
+                    self.plain(&mut buf.scratch, item);
+                    if is_empty_output(&buf.scratch[at..]) || matches!(item, Value::Null) {
+                        self.unsigned.insert(slot, self.ptr.clone());
+                        buf.scratch.truncate(at);
                     } else {
-                        first = false;
+                        buf.items.push((k, at, buf.scratch.len()));
                     }
                     self.ptr.truncate(mark);
                 }
-                out.push(b'}');
+                buf.finish(out);
             }
             other => write_value(out, other),
         }
@@ -508,6 +496,7 @@ impl Walker {
                     }
                     let at = out.len();
                     let mark = self.push_index(i);
+                    let slot = self.unsigned.len();
                     match (field.kind, item) {
                         (Kind::RepeatedString, Value::String(s)) => write_string(out, s),
                         (Kind::RepeatedMessage(inner), Value::Object(m)) => {
@@ -519,7 +508,7 @@ impl Walker {
                         _ => return Err(type_error(&self.ptr, desc, field, "an array of objects", item)),
                     }
                     if self.prune && is_empty_output(&out[at..]) {
-                        self.unsigned.push(self.ptr.clone());
+                        self.unsigned.insert(slot, self.ptr.clone());
                         out.truncate(mark_out);
                     } else {
                         first = false;
@@ -535,36 +524,30 @@ impl Walker {
                 if entries.is_empty() && !keep_default {
                     return Ok(false);
                 }
-                let mut sorted: Vec<&(String, Value)> = entries.iter().collect();
-                sorted.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
-                out.push(b'{');
-                let mut first = true;
-                for (k, item) in sorted {
-                    let mark_out = out.len();
-                    if !first {
-                        out.push(b',');
-                    }
-                    write_string(out, k);
-                    out.push(b':');
-                    let at = out.len();
+                let mut buf = ObjectBuf::new();
+                for (k, item) in entries {
+                    let at = buf.scratch.len();
                     let mark = self.push(k);
+                    let slot = self.unsigned.len();
                     match (field.kind, item) {
-                        (Kind::MapString, Value::String(s)) => write_string(out, s),
-                        (Kind::MapMessage(inner), Value::Object(m)) => self.message(out, m, inner, false)?,
+                        (Kind::MapString, Value::String(s)) => write_string(&mut buf.scratch, s),
+                        (Kind::MapMessage(inner), Value::Object(m)) => {
+                            self.message(&mut buf.scratch, m, inner, false)?
+                        }
                         (Kind::MapString, _) => {
                             return Err(type_error(&self.ptr, desc, field, "a map of strings", item));
                         }
                         _ => return Err(type_error(&self.ptr, desc, field, "a map of objects", item)),
                     }
-                    if self.prune && is_empty_output(&out[at..]) {
-                        self.unsigned.push(self.ptr.clone());
-                        out.truncate(mark_out);
+                    if self.prune && is_empty_output(&buf.scratch[at..]) {
+                        self.unsigned.insert(slot, self.ptr.clone());
+                        buf.scratch.truncate(at);
                     } else {
-                        first = false;
+                        buf.items.push((k, at, buf.scratch.len()));
                     }
                     self.ptr.truncate(mark);
                 }
-                out.push(b'}');
+                buf.finish(out);
             }
         }
         Ok(true)
