@@ -1,0 +1,224 @@
+//! Signing a card: canonical bytes -> protected header -> JWS signature -> the card written back
+//! with the new entry in `signatures` and every other byte of the input untouched.
+
+use crate::alg::{self, Algorithm};
+use crate::b64;
+use crate::error::{Error, ErrorCode};
+use crate::json::{self, Value};
+use crate::jws;
+use crate::keys::PrivateKey;
+use crate::presence::{canonicalize_value, Canonical, CanonicalizeOptions};
+
+/// Options of [`sign_card`].
+///
+/// ```
+/// let opts = a2a_card::SignOptions { kid: Some("release-2026".into()), ..Default::default() };
+/// assert!(opts.alg.is_none()); // the key decides: Ed25519 -> EdDSA, P-256 -> ES256, ...
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SignOptions {
+    /// The algorithm; by default the key's own (Ed25519 -> EdDSA, P-256 -> ES256, P-384 -> ES384,
+    /// P-521 -> ES512, secp256k1 -> ES256K, RSA -> RS256). It must fit the key.
+    pub alg: Option<Algorithm>,
+    /// The `kid`; by default the key's (from its JWK, or its RFC 7638 thumbprint).
+    pub kid: Option<String>,
+    /// A `jku` to name in the protected header (information for verifiers, never a trust root).
+    pub jku: Option<String>,
+    /// Further protected header parameters (not `alg`, `kid`, `typ`, `jku`, `crit`, `b64`).
+    pub extra_protected: Vec<(String, Value)>,
+    /// Unprotected header parameters (the entry's `header` member); empty means none.
+    pub unprotected: Vec<(String, Value)>,
+    /// Profile, unknown-member handling and limits for the canonical bytes.
+    pub canonicalize: CanonicalizeOptions,
+    /// Replace existing signatures whose protected `kid` equals ours instead of adding one more.
+    pub replace_same_kid: bool,
+}
+
+/// The result of signing.
+#[derive(Debug, Clone)]
+pub struct Signed {
+    /// The card with the new signature entry, every other member as it was.
+    pub card: Vec<u8>,
+    /// The new entry's `protected` (base64url).
+    pub protected: String,
+    /// The new entry's `signature` (base64url).
+    pub signature: String,
+    /// The algorithm used.
+    pub alg: Algorithm,
+    /// The `kid` used.
+    pub kid: String,
+    /// What the signature covers.
+    pub canonical: Canonical,
+    /// How many existing signatures were replaced (with `replace_same_kid`).
+    pub replaced: usize,
+}
+
+/// Signs a card.
+///
+/// ```
+/// use a2a_card::{keys::PrivateKey, alg::Algorithm, sign_card, SignOptions};
+/// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+/// let card = br#"{"name":"A","description":"d","version":"1","skills":[]}"#;
+/// let signed = sign_card(card, &key, &SignOptions::default()).unwrap();
+/// let text = String::from_utf8(signed.card).unwrap();
+/// assert!(text.starts_with(r#"{"name":"A","description":"d","version":"1","skills":[],"signatures":[{"protected":"#));
+/// ```
+pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Signed, Error> {
+    let value = json::parse_with(card, &opts.canonicalize.limits)?;
+    let canonical = canonicalize_value(&value, &opts.canonicalize)?;
+    let alg = match opts.alg {
+        Some(a) => {
+            key.public().check_algorithm(a)?;
+            a
+        }
+        None => key.default_algorithm(),
+    };
+    let kid = match &opts.kid {
+        Some(k) if k.is_empty() => return Err(Error::new(ErrorCode::Usage, "the kid must not be empty")),
+        Some(k) => k.clone(),
+        None => key.public().kid().to_string(),
+    };
+    let protected = jws::encode_protected(alg, &kid, opts.jku.as_deref(), &opts.extra_protected)?;
+    let input = jws::signing_input(&protected, &canonical.bytes);
+    let sig = alg::sign(alg, key, &input)?;
+    let signature = b64::encode(&sig);
+
+    let mut entry = vec![
+        ("protected".to_string(), Value::String(protected.clone())),
+        ("signature".to_string(), Value::String(signature.clone())),
+    ];
+    if !opts.unprotected.is_empty() {
+        for (k, _) in &opts.unprotected {
+            if matches!(k.as_str(), "alg" | "kid" | "typ" | "crit" | "b64")
+                || (k == "jku" && opts.jku.is_some())
+                || opts.extra_protected.iter().any(|(p, _)| p == k)
+            {
+                return Err(Error::new(
+                    ErrorCode::HeaderConflict,
+                    format!("header parameter {k:?} cannot be in the unprotected header as well"),
+                ));
+            }
+        }
+        entry.push(("header".to_string(), Value::Object(opts.unprotected.clone())));
+    }
+    let (out, replaced) = write_back(card, &value, Value::Object(entry), &kid, opts)?;
+
+    // The written card must canonicalize to exactly the bytes that were signed.
+    let check = canonicalize_value(
+        &json::parse_with(&out, &opts.canonicalize.limits)?,
+        &opts.canonicalize,
+    )?;
+    if check.bytes != canonical.bytes {
+        return Err(Error::new(
+            ErrorCode::MalformedCard,
+            "internal check failed: the written card does not canonicalize to the signed bytes",
+        ));
+    }
+    Ok(Signed {
+        card: out,
+        protected,
+        signature,
+        alg,
+        kid,
+        canonical,
+        replaced,
+    })
+}
+
+/// The protected `kid` of an existing entry, if it decodes.
+fn entry_kid(entry: &Value) -> Option<String> {
+    let p = entry.get("protected")?.as_str()?;
+    let raw = b64::decode_strict(p).ok()?;
+    let v = json::parse(&raw).ok()?;
+    v.get("kid")?.as_str().map(str::to_string)
+}
+
+/// Splices the new `signatures` array into the input bytes.
+fn write_back(
+    card: &[u8],
+    value: &Value,
+    entry: Value,
+    kid: &str,
+    opts: &SignOptions,
+) -> Result<(Vec<u8>, usize), Error> {
+    let layout = json::object_layout(card, &opts.canonicalize.limits)?;
+    let mut entries: Vec<Value> = match value.get("signatures") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items.clone(),
+        Some(other) => {
+            return Err(Error::new(
+                ErrorCode::MalformedCard,
+                format!("\"signatures\" must be an array, found {}", other.type_name()),
+            )
+            .at("/signatures"))
+        }
+    };
+    let before = entries.len();
+    if opts.replace_same_kid {
+        entries.retain(|e| entry_kid(e).as_deref() != Some(kid));
+    }
+    let replaced = before - entries.len();
+    entries.push(entry);
+
+    // Follow the document's layout: members on their own lines, and the separator after names.
+    let indent = member_indent(card, &layout);
+    let colon = match layout.members.first() {
+        Some(m) => {
+            let between = &card[m.start..m.value.start];
+            let name_end = between.iter().rposition(|&b| b == b':').unwrap_or(0);
+            String::from_utf8_lossy(&between[name_end..]).into_owned()
+        }
+        None => ":".to_string(),
+    };
+    let mut array = Vec::new();
+    array.push(b'[');
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            array.push(b',');
+        }
+        if let Some(ind) = &indent {
+            array.push(b'\n');
+            array.extend_from_slice(ind.as_bytes());
+            array.extend_from_slice(ind.as_bytes());
+        }
+        json::write_compact(&mut array, e);
+    }
+    if let Some(ind) = &indent {
+        array.push(b'\n');
+        array.extend_from_slice(ind.as_bytes());
+    }
+    array.push(b']');
+
+    let mut out = Vec::with_capacity(card.len() + array.len() + 32);
+    match layout.members.iter().find(|m| m.name == "signatures") {
+        Some(m) => {
+            out.extend_from_slice(&card[..m.value.start]);
+            out.extend_from_slice(&array);
+            out.extend_from_slice(&card[m.value.end..]);
+        }
+        None => {
+            let insert_at = layout.members.last().map_or(layout.open + 1, |m| m.value.end);
+            out.extend_from_slice(&card[..insert_at]);
+            if !layout.members.is_empty() {
+                out.push(b',');
+            }
+            if let Some(ind) = &indent {
+                out.push(b'\n');
+                out.extend_from_slice(ind.as_bytes());
+            }
+            out.extend_from_slice(b"\"signatures\"");
+            out.extend_from_slice(colon.as_bytes());
+            out.extend_from_slice(&array);
+            out.extend_from_slice(&card[insert_at..]);
+        }
+    }
+    Ok((out, replaced))
+}
+
+/// The indentation of top-level members when the document puts them on their own lines.
+fn member_indent(card: &[u8], layout: &json::ObjectLayout) -> Option<String> {
+    let first = layout.members.first()?;
+    let ws = &card[layout.open + 1..first.start];
+    let nl = ws.iter().rposition(|&b| b == b'\n')?;
+    Some(String::from_utf8_lossy(&ws[nl + 1..]).into_owned())
+}

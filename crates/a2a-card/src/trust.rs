@@ -1,0 +1,381 @@
+//! Trust roots chosen by the verifier: pinned keys, a JWKS, or a trust store whose entries carry
+//! policy (allowed algorithms, origins, a validity window, a revoked flag).
+//!
+//! The trust store file is JSON: `{"keys": [ENTRY, ...]}` where each ENTRY is either a plain JWK
+//! (so any JWKS is a trust store whose keys have no extra policy) or an object
+//!
+//! ```json
+//! {
+//!   "jwk": { "kty": "EC", "crv": "P-256", "x": "...", "y": "...", "kid": "release-2026" },
+//!   "kid": "release-2026",
+//!   "algorithms": ["ES256"],
+//!   "origins": ["https://agent.example.com"],
+//!   "notBefore": "2026-01-01T00:00:00Z",
+//!   "notAfter": "2027-01-01T00:00:00Z",
+//!   "revoked": false
+//! }
+//! ```
+//!
+//! where `jwk` may be replaced by `pem` (a public or private key in PEM; only its public half is
+//! kept). Times are RFC 3339 strings or integer seconds since the Unix epoch. `kid` overrides the
+//! JWK's own `kid`; without either the RFC 7638 thumbprint is the `kid`. Unknown entry members
+//! are refused, so a misspelled policy never silently widens trust.
+
+use crate::alg::Algorithm;
+use crate::error::{Error, ErrorCode};
+use crate::json::{self, Value};
+use crate::keys::PublicKey;
+
+/// One trusted key and the policy that limits it.
+#[derive(Debug, Clone)]
+pub struct TrustedKey {
+    /// The key. Its `kid` is the lookup hint signatures name.
+    pub key: PublicKey,
+    /// Algorithms this key may be used with; `None` means whatever fits the key.
+    pub algorithms: Option<Vec<Algorithm>>,
+    /// Origins (`https://host[:port]`) whose cards this key may sign; `None` means any.
+    pub origins: Option<Vec<String>>,
+    /// Not valid before this time (seconds since the Unix epoch).
+    pub not_before: Option<i64>,
+    /// Not valid after this time (seconds since the Unix epoch).
+    pub not_after: Option<i64>,
+    /// Never used when true.
+    pub revoked: bool,
+    /// Where the key came from, for reports (a file name, `pinned`, a URL).
+    pub source: String,
+}
+
+impl TrustedKey {
+    /// A key trusted without extra policy.
+    pub fn new(key: PublicKey, source: impl Into<String>) -> Self {
+        TrustedKey {
+            key,
+            algorithms: None,
+            origins: None,
+            not_before: None,
+            not_after: None,
+            revoked: false,
+            source: source.into(),
+        }
+    }
+
+    /// The key's `kid`.
+    pub fn kid(&self) -> &str {
+        self.key.kid()
+    }
+}
+
+/// The set of keys a verifier trusts.
+///
+/// ```
+/// let store = a2a_card::trust::TrustStore::from_json(r#"{"keys":[{"kty":"OKP","crv":"Ed25519",
+///   "x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"k1"}]}"#, "inline").unwrap();
+/// assert_eq!(store.keys().len(), 1);
+/// assert_eq!(store.keys()[0].kid(), "k1");
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct TrustStore {
+    keys: Vec<TrustedKey>,
+}
+
+impl TrustStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        TrustStore::default()
+    }
+
+    /// Adds a key.
+    pub fn add(&mut self, key: TrustedKey) {
+        self.keys.push(key);
+    }
+
+    /// Adds a key with no extra policy ("pinned").
+    pub fn pin(&mut self, key: PublicKey, source: impl Into<String>) {
+        self.keys.push(TrustedKey::new(key, source));
+    }
+
+    /// The keys.
+    pub fn keys(&self) -> &[TrustedKey] {
+        &self.keys
+    }
+
+    /// True when no key is trusted.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The trusted keys whose `kid` equals `kid`.
+    pub fn by_kid<'a>(&'a self, kid: &'a str) -> impl Iterator<Item = &'a TrustedKey> + 'a {
+        self.keys.iter().filter(move |k| k.kid() == kid)
+    }
+
+    /// Reads a trust store file (or a plain JWKS, or a single JWK). `source` names it in reports
+    /// and errors.
+    pub fn from_json(text: &str, source: &str) -> Result<TrustStore, Error> {
+        let v = json::parse(text.as_bytes()).map_err(|e| in_file(e, source))?;
+        let entries: &[Value] = match &v {
+            Value::Object(_) if v.get("kty").is_some() => std::slice::from_ref(&v),
+            Value::Object(m) => match v.get("keys") {
+                Some(Value::Array(items)) => {
+                    if let Some((k, _)) = m.iter().find(|(k, _)| k != "keys") {
+                        return Err(Error::new(
+                            ErrorCode::InvalidTrustStore,
+                            format!("{source}: unknown top-level member {k:?} (expected only \"keys\")"),
+                        )
+                        .at(format!("/{}", crate::pointer_token(k))));
+                    }
+                    items
+                }
+                _ => {
+                    return Err(Error::new(
+                        ErrorCode::InvalidTrustStore,
+                        format!("{source}: a trust store is an object with a \"keys\" array"),
+                    )
+                    .at(""))
+                }
+            },
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidTrustStore,
+                    format!(
+                        "{source}: a trust store is a JSON object, found {}",
+                        v.type_name()
+                    ),
+                )
+                .at(""))
+            }
+        };
+        let mut store = TrustStore::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let ptr = if v.get("kty").is_some() {
+                String::new()
+            } else {
+                format!("/keys/{i}")
+            };
+            store.add(entry_from_json(entry, source).map_err(|e| {
+                let p = format!("{ptr}{}", e.pointer().unwrap_or(""));
+                Error::new(e.code(), e.message().to_string()).at(p)
+            })?);
+        }
+        Ok(store)
+    }
+}
+
+fn in_file(e: Error, source: &str) -> Error {
+    let mut out = Error::new(e.code(), format!("{source}: {}", e.message()));
+    if let Some(p) = e.pointer() {
+        out = out.at(p);
+    }
+    if let Some(o) = e.offset() {
+        out = out.at_offset(o);
+    }
+    out
+}
+
+fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
+    let Value::Object(members) = entry else {
+        return Err(Error::new(
+            ErrorCode::InvalidTrustStore,
+            format!(
+                "{source}: a trust store entry must be an object, found {}",
+                entry.type_name()
+            ),
+        )
+        .at(""));
+    };
+    if entry.get("kty").is_some() {
+        let text = value_text(entry);
+        let key = PublicKey::from_jwk_str(&text).map_err(|e| in_file(e, source))?;
+        return Ok(TrustedKey::new(key, source));
+    }
+    let err =
+        |ptr: &str, msg: String| Error::new(ErrorCode::InvalidTrustStore, format!("{source}: {msg}")).at(ptr);
+    let mut key = match (entry.get("jwk"), entry.get("pem")) {
+        (Some(jwk @ Value::Object(_)), None) => {
+            PublicKey::from_jwk_str(&value_text(jwk)).map_err(|e| in_file(e, source).at("/jwk"))?
+        }
+        (None, Some(Value::String(pem))) => {
+            PublicKey::parse(pem).map_err(|e| in_file(e, source).at("/pem"))?
+        }
+        (Some(_), Some(_)) => return Err(err("", "an entry has either \"jwk\" or \"pem\", not both".into())),
+        _ => {
+            return Err(err(
+                "",
+                "an entry needs a \"jwk\" object or a \"pem\" string".into(),
+            ))
+        }
+    };
+    let mut tk = TrustedKey::new(key.clone(), source);
+    for (name, value) in members {
+        let ptr = format!("/{}", crate::pointer_token(name));
+        match (name.as_str(), value) {
+            ("jwk" | "pem", _) => {}
+            ("kid", Value::String(kid)) if !kid.is_empty() => {
+                key = key.with_kid(kid.clone());
+                tk.key = key.clone();
+            }
+            ("algorithms", Value::Array(items)) => {
+                let mut algs = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let Some(name) = item.as_str() else {
+                        return Err(err(&format!("{ptr}/{i}"), "algorithm names are strings".into()));
+                    };
+                    let alg = Algorithm::from_name(name).map_err(|e| in_file(e, source).at(format!("{ptr}/{i}")))?;
+                    tk.key.check_algorithm(alg).map_err(|e| in_file(e, source).at(format!("{ptr}/{i}")))?;
+                    algs.push(alg);
+                }
+                tk.algorithms = Some(algs);
+            }
+            ("origins", Value::Array(items)) => {
+                let mut origins = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let Some(o) = item.as_str().and_then(normalize_origin) else {
+                        return Err(err(
+                            &format!("{ptr}/{i}"),
+                            "an origin is \"https://host\" or \"https://host:port\" (no path)".into(),
+                        ));
+                    };
+                    origins.push(o);
+                }
+                tk.origins = Some(origins);
+            }
+            ("notBefore", v) => tk.not_before = Some(time_value(v).ok_or_else(|| err(&ptr, time_msg(name)))?),
+            ("notAfter", v) => tk.not_after = Some(time_value(v).ok_or_else(|| err(&ptr, time_msg(name)))?),
+            ("revoked", Value::Bool(b)) => tk.revoked = *b,
+            _ => {
+                return Err(err(
+                    &ptr,
+                    format!(
+                        "unknown or malformed entry member {name:?} (known: jwk, pem, kid, algorithms, origins, notBefore, notAfter, revoked)"
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(tk)
+}
+
+fn time_msg(name: &str) -> String {
+    format!(
+        "{name:?} must be an RFC 3339 time (2026-01-01T00:00:00Z) or integer seconds since the Unix epoch"
+    )
+}
+
+fn value_text(v: &Value) -> String {
+    let mut out = Vec::new();
+    crate::jcs::write_value(&mut out, v);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn time_value(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) if n.fract() == 0.0 => Some(*n as i64),
+        Value::String(s) => parse_rfc3339(s),
+        _ => None,
+    }
+}
+
+/// Lower-cases scheme and host and drops a default port: `https://Agent.Example.com:443` ->
+/// `https://agent.example.com`. Returns `None` for anything that is not an https origin.
+///
+/// ```
+/// assert_eq!(a2a_card::trust::normalize_origin("https://A.example:443").as_deref(), Some("https://a.example"));
+/// assert_eq!(a2a_card::trust::normalize_origin("http://a.example"), None);
+/// ```
+pub fn normalize_origin(s: &str) -> Option<String> {
+    let lower = s.trim_end_matches('/').to_ascii_lowercase();
+    let rest = lower.strip_prefix("https://")?;
+    if rest.is_empty() || rest.contains(['/', '?', '#', '@']) {
+        return None;
+    }
+    let rest = rest.strip_suffix(":443").unwrap_or(rest);
+    Some(format!("https://{rest}"))
+}
+
+/// Parses an RFC 3339 date-time (`2026-01-01T00:00:00Z`, fractions and offsets allowed) into
+/// seconds since the Unix epoch.
+///
+/// ```
+/// assert_eq!(a2a_card::trust::parse_rfc3339("1970-01-02T00:00:00Z"), Some(86400));
+/// assert_eq!(a2a_card::trust::parse_rfc3339("2026-11-30T12:00:00+01:00"), Some(1796036400));
+/// assert_eq!(a2a_card::trust::parse_rfc3339("2026-13-01T00:00:00Z"), None);
+/// ```
+pub fn parse_rfc3339(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !matches!(b[10], b'T' | b't' | b' ')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let t = s.get(r)?;
+        if !t.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        t.parse().ok()
+    };
+    let (y, mo, d, h, mi, se) = (
+        num(0..4)?,
+        num(5..7)?,
+        num(8..10)?,
+        num(11..13)?,
+        num(14..16)?,
+        num(17..19)?,
+    );
+    if !(1..=12).contains(&mo) || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 60 {
+        return None;
+    }
+    let mut i = 19;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+    }
+    let offset = match b.get(i) {
+        Some(b'Z' | b'z') if i + 1 == b.len() => 0,
+        Some(sign @ (b'+' | b'-')) if i + 6 == b.len() && b[i + 3] == b':' => {
+            let oh = num(i + 1..i + 3)?;
+            let om = num(i + 4..i + 6)?;
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            let o = oh * 3600 + om * 60;
+            if *sign == b'+' {
+                o
+            } else {
+                -o
+            }
+        }
+        _ => return None,
+    };
+    Some(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset)
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}

@@ -1,0 +1,654 @@
+//! Verifying a card: one strict read, canonical bytes computed once per accepted profile, then
+//! for each signature entry a strict header decode, the caller's policy, the key lookup among
+//! trusted keys only, and the cryptographic check. The answer is a [`Report`], never a bare
+//! boolean: what a caller should act on is the verified content, and the report says what was
+//! left out of it.
+
+use crate::alg::{self, Algorithm};
+use crate::b64;
+use crate::error::{Error, ErrorCode};
+use crate::json::{self, Limits, Value};
+use crate::jws::{self, Header};
+use crate::presence::{canonicalize_value, Canonical, CanonicalizeOptions, Profile, UnknownMembers};
+use crate::trust::{normalize_origin, TrustStore, TrustedKey};
+use serde::Serialize;
+
+/// Default limit on signatures per card.
+pub const DEFAULT_MAX_SIGNATURES: usize = 16;
+
+/// What a card must show to pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// At least one valid signature from a trusted key (the default).
+    #[default]
+    Require,
+    /// At least one signature, and every signature valid.
+    All,
+    /// An unsigned card passes; a card with signatures passes only when every one is valid.
+    IfPresent,
+}
+
+impl Mode {
+    /// `require`, `all` or `if-present`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Require => "require",
+            Mode::All => "all",
+            Mode::IfPresent => "if-present",
+        }
+    }
+
+    /// The mode with this name.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        match name {
+            "require" => Some(Mode::Require),
+            "all" => Some(Mode::All),
+            "if-present" => Some(Mode::IfPresent),
+            _ => None,
+        }
+    }
+}
+
+/// Options of [`verify_card`].
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// Profiles the caller accepts, tried in this order; the default is `spec` alone.
+    pub profiles: Vec<Profile>,
+    /// Unknown members under `spec` and `prune-empty` (default exclude: not covered, reported).
+    pub unknown: UnknownMembers,
+    /// The pass rule.
+    pub mode: Mode,
+    /// Algorithms allowed; `None` means every asymmetric algorithm this build supports. HS*
+    /// are never accepted here: a shared secret is not a trust root for a public card.
+    pub algorithms: Option<Vec<Algorithm>>,
+    /// Most signatures a card may carry (default 16); more is refused before any work.
+    pub max_signatures: usize,
+    /// Largest protected or unprotected header, in bytes (default 4 KiB).
+    pub max_header_bytes: usize,
+    /// Reader limits for the card.
+    pub limits: Limits,
+    /// The time used for validity windows, in seconds since the Unix epoch. `None` reads the
+    /// system clock (native builds); on wasm32 the caller must pass it when keys carry windows.
+    pub now: Option<i64>,
+    /// The origin the card was fetched from (`https://host[:port]`), for trust entries bound to
+    /// origins. `None` (a local file) fails every origin-bound entry.
+    pub origin: Option<String>,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            profiles: vec![Profile::Spec],
+            unknown: UnknownMembers::Exclude,
+            mode: Mode::Require,
+            algorithms: None,
+            max_signatures: DEFAULT_MAX_SIGNATURES,
+            max_header_bytes: jws::DEFAULT_MAX_HEADER_BYTES,
+            limits: Limits::default(),
+            now: None,
+            origin: None,
+        }
+    }
+}
+
+/// The verdict on one signature: `valid` or the stable code of the first reason it failed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// `valid`, or an error code such as `signature-invalid`, `untrusted-key`,
+    /// `algorithm-not-allowed`, `key-algorithm-mismatch`, `key-expired`, `key-revoked`,
+    /// `malformed-header`, `unsupported-crit`.
+    pub code: String,
+    /// A sentence a person can act on.
+    pub message: String,
+}
+
+impl Verdict {
+    fn valid() -> Self {
+        Verdict {
+            code: "valid".into(),
+            message: "the signature verifies with a trusted key".into(),
+        }
+    }
+    fn from_error(e: &Error) -> Self {
+        Verdict {
+            code: e.code().as_str().into(),
+            message: e.message().to_string(),
+        }
+    }
+    /// True for `valid`.
+    pub fn is_valid(&self) -> bool {
+        self.code == "valid"
+    }
+}
+
+/// The trusted key a signature was checked with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyUsed {
+    /// Its `kid`.
+    pub kid: String,
+    /// Its RFC 7638 thumbprint.
+    pub thumbprint: String,
+    /// Where it came from.
+    pub source: String,
+}
+
+/// The report on one signature entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignatureReport {
+    /// Its index in `signatures`.
+    pub index: usize,
+    /// The protected `kid`, when the header decoded.
+    pub kid: Option<String>,
+    /// The protected `alg`, when the header decoded.
+    pub alg: Option<String>,
+    /// The `jku` named, if any: information, never fetched here.
+    pub jku: Option<String>,
+    /// The key used for the cryptographic check.
+    pub key: Option<KeyUsed>,
+    /// The profile whose canonical bytes it verified against.
+    pub profile: Option<&'static str>,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// The outcome of verifying a card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// True when the card meets the mode.
+    pub ok: bool,
+    /// The mode applied.
+    pub mode: Mode,
+    /// Why the card passed or failed, in a sentence.
+    pub reason: String,
+    /// The profile whose bytes were verified (the first valid signature's), else the first
+    /// accepted profile.
+    pub profile: &'static str,
+    /// The canonical bytes of that profile: the content the verdict is about.
+    #[serde(skip)]
+    pub canonical: Vec<u8>,
+    /// SHA-256 of `canonical`, hex.
+    pub canonical_sha256: String,
+    /// JSON Pointers of members present in the card but not covered by those bytes.
+    pub unsigned: Vec<String>,
+    /// One report per signature entry, in order.
+    pub signatures: Vec<SignatureReport>,
+}
+
+impl Report {
+    /// The verified content: the canonical bytes, but only when the card passed.
+    pub fn verified_content(&self) -> Option<&[u8]> {
+        self.ok.then_some(self.canonical.as_slice())
+    }
+}
+
+/// SHA-256 of bytes, lower-case hex.
+///
+/// ```
+/// assert_eq!(&a2a_card::verify::sha256_hex(b"")[..16], "e3b0c44298fc1c14");
+/// ```
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let d = ring::digest::digest(&ring::digest::SHA256, bytes);
+    d.as_ref().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn now_seconds(opts: &VerifyOptions) -> Option<i64> {
+    if let Some(n) = opts.now {
+        return Some(n);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .and_then(|d| i64::try_from(d.as_secs()).ok())
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        None
+    }
+}
+
+/// A signature entry read from the card, before any checking.
+struct Entry<'a> {
+    protected: Option<&'a str>,
+    signature: Option<&'a str>,
+    header: Option<&'a Value>,
+    shape_error: Option<Error>,
+}
+
+fn read_entries<'a>(card: &'a Value, opts: &VerifyOptions) -> Result<Vec<Entry<'a>>, Error> {
+    let items = match card.get("signatures") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            return Err(Error::new(
+                ErrorCode::MalformedCard,
+                format!("\"signatures\" must be an array, found {}", other.type_name()),
+            )
+            .at("/signatures"))
+        }
+    };
+    if items.len() > opts.max_signatures {
+        return Err(Error::new(
+            ErrorCode::TooManySignatures,
+            format!(
+                "the card carries {} signatures, more than the limit of {}",
+                items.len(),
+                opts.max_signatures
+            ),
+        )
+        .at("/signatures"));
+    }
+    Ok(items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let Value::Object(members) = item else {
+                return Entry {
+                    protected: None,
+                    signature: None,
+                    header: None,
+                    shape_error: Some(
+                        Error::new(ErrorCode::MalformedHeader, format!("signature entry {i} is not an object"))
+                            .at(format!("/signatures/{i}")),
+                    ),
+                };
+            };
+            let mut shape_error = None;
+            for (k, _) in members {
+                if !matches!(k.as_str(), "protected" | "signature" | "header") {
+                    shape_error = Some(
+                        Error::new(
+                            ErrorCode::MalformedHeader,
+                            format!("signature entry {i} has an unknown member {k:?} (allowed: protected, signature, header)"),
+                        )
+                        .at(format!("/signatures/{i}/{}", crate::pointer_token(k))),
+                    );
+                }
+            }
+            let protected = item.get("protected").and_then(Value::as_str);
+            let signature = item.get("signature").and_then(Value::as_str);
+            if shape_error.is_none() && protected.is_none() {
+                shape_error = Some(
+                    Error::new(ErrorCode::MalformedHeader, "the entry has no \"protected\" string")
+                        .at(format!("/signatures/{i}/protected")),
+                );
+            }
+            if shape_error.is_none() && signature.is_none() {
+                shape_error = Some(
+                    Error::new(ErrorCode::MalformedHeader, "the entry has no \"signature\" string")
+                        .at(format!("/signatures/{i}/signature")),
+                );
+            }
+            Entry { protected, signature, header: item.get("header"), shape_error }
+        })
+        .collect())
+}
+
+/// Lazily computed canonical forms, one per profile, each computed at most once.
+struct Forms<'a> {
+    card: &'a Value,
+    unknown: UnknownMembers,
+    limits: Limits,
+    done: Vec<(Profile, Result<Canonical, Error>)>,
+}
+
+impl<'a> Forms<'a> {
+    fn get(&mut self, p: Profile) -> &Result<Canonical, Error> {
+        if let Some(i) = self.done.iter().position(|(q, _)| *q == p) {
+            return &self.done[i].1;
+        }
+        let opts = CanonicalizeOptions {
+            profile: p,
+            unknown: self.unknown,
+            limits: self.limits,
+        };
+        self.done.push((p, canonicalize_value(self.card, &opts)));
+        &self.done[self.done.len() - 1].1
+    }
+}
+
+/// Verifies a card given as bytes against trusted keys.
+///
+/// Returns `Err` only when the card itself cannot be read (not JSON, not an object, too many
+/// signatures, `signatures` not an array); every per-signature problem is a verdict in the report.
+///
+/// ```
+/// use a2a_card::{alg::Algorithm, keys::PrivateKey, sign_card, verify_card, SignOptions, VerifyOptions};
+/// use a2a_card::trust::TrustStore;
+/// let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+/// let card = br#"{"name":"A","description":"","version":"1","skills":[]}"#;
+/// let signed = sign_card(card, &key, &SignOptions::default()).unwrap();
+/// let mut trust = TrustStore::new();
+/// trust.pin(key.public().clone(), "pinned");
+/// let report = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
+/// assert!(report.ok);
+/// assert_eq!(report.signatures[0].verdict.code, "valid");
+/// ```
+pub fn verify_card(card: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<Report, Error> {
+    let value = json::parse_with(card, &opts.limits)?;
+    verify_value(&value, trust, opts)
+}
+
+/// [`verify_card`] on a card already read with [`json::parse_with`].
+pub fn verify_value(card: &Value, trust: &TrustStore, opts: &VerifyOptions) -> Result<Report, Error> {
+    if !matches!(card, Value::Object(_)) {
+        return Err(Error::new(
+            ErrorCode::TypeMismatch,
+            format!("an Agent Card must be a JSON object, found {}", card.type_name()),
+        )
+        .at(""));
+    }
+    if opts.profiles.is_empty() {
+        return Err(Error::new(
+            ErrorCode::Usage,
+            "no profile is accepted; name at least one",
+        ));
+    }
+    let entries = read_entries(card, opts)?;
+    let mut forms = Forms {
+        card,
+        unknown: opts.unknown,
+        limits: opts.limits,
+        done: Vec::new(),
+    };
+    // The first accepted profile must canonicalize: a card that does not is bad input.
+    if let Err(e) = forms.get(opts.profiles[0]) {
+        return Err(e.clone());
+    }
+    let now = now_seconds(opts);
+    let origin = opts.origin.as_deref().and_then(normalize_origin);
+
+    let mut reports = Vec::with_capacity(entries.len());
+    for (index, entry) in entries.iter().enumerate() {
+        reports.push(check_entry(
+            index,
+            entry,
+            trust,
+            opts,
+            now,
+            origin.as_deref(),
+            &mut forms,
+        ));
+    }
+
+    let valid = reports.iter().filter(|r| r.verdict.is_valid()).count();
+    let total = reports.len();
+    let (ok, reason) = match opts.mode {
+        Mode::Require if valid > 0 => (
+            true,
+            format!("{valid} of {total} signatures verify with a trusted key"),
+        ),
+        Mode::Require if total == 0 => (
+            false,
+            "the card is not signed; mode require needs a valid signature".to_string(),
+        ),
+        Mode::Require => (
+            false,
+            format!("none of the {total} signatures verifies with a trusted key"),
+        ),
+        Mode::All if total > 0 && valid == total => (true, format!("all {total} signatures verify")),
+        Mode::All if total == 0 => (
+            false,
+            "the card is not signed; mode all needs at least one signature".to_string(),
+        ),
+        Mode::All => (
+            false,
+            format!(
+                "{} of {total} signatures do not verify; mode all needs every one",
+                total - valid
+            ),
+        ),
+        Mode::IfPresent if total == 0 => (
+            true,
+            "the card is not signed, which mode if-present allows".to_string(),
+        ),
+        Mode::IfPresent if valid == total => (true, format!("all {total} signatures verify")),
+        Mode::IfPresent => (
+            false,
+            format!("{} of {total} signatures do not verify", total - valid),
+        ),
+    };
+
+    let chosen = reports
+        .iter()
+        .find(|r| r.verdict.is_valid())
+        .and_then(|r| r.profile)
+        .and_then(Profile::from_name)
+        .unwrap_or(opts.profiles[0]);
+    let canonical = match forms.get(chosen) {
+        Ok(c) => c.clone(),
+        Err(e) => return Err(e.clone()),
+    };
+    Ok(Report {
+        ok,
+        mode: opts.mode,
+        reason,
+        profile: chosen.as_str(),
+        canonical_sha256: sha256_hex(&canonical.bytes),
+        canonical: canonical.bytes,
+        unsigned: canonical.unsigned,
+        signatures: reports,
+    })
+}
+
+fn at_entry(e: Error, index: usize, member: &str) -> Error {
+    if e.pointer().is_some() {
+        return e;
+    }
+    e.at(format!("/signatures/{index}/{member}"))
+}
+
+fn check_entry(
+    index: usize,
+    entry: &Entry<'_>,
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+    now: Option<i64>,
+    origin: Option<&str>,
+    forms: &mut Forms<'_>,
+) -> SignatureReport {
+    let mut report = SignatureReport {
+        index,
+        kid: None,
+        alg: None,
+        jku: None,
+        key: None,
+        profile: None,
+        verdict: Verdict::valid(),
+    };
+    let fail = |mut r: SignatureReport, e: Error| {
+        r.verdict = Verdict::from_error(&e);
+        r
+    };
+    if let Some(e) = &entry.shape_error {
+        return fail(report, e.clone());
+    }
+    let (Some(protected), Some(signature)) = (entry.protected, entry.signature) else {
+        return fail(
+            report,
+            Error::new(ErrorCode::MalformedHeader, "incomplete signature entry"),
+        );
+    };
+    let header: Header = match jws::decode_header(protected, entry.header, opts.max_header_bytes) {
+        Ok(h) => h,
+        Err(e) => return fail(report, at_entry(e, index, "protected")),
+    };
+    report.kid = header.kid.clone();
+    report.alg = Some(header.alg.as_str().to_string());
+    report.jku = header.jku.clone();
+    if let Err(e) = jws::check_card_header(&header) {
+        return fail(report, at_entry(e, index, "protected"));
+    }
+    let sig = match b64::decode_strict(signature) {
+        Ok(s) => s,
+        Err(e) => {
+            let e = Error::new(
+                ErrorCode::InvalidBase64url,
+                format!("the signature is not strict base64url: {}", e.message()),
+            );
+            return fail(report, at_entry(e, index, "signature"));
+        }
+    };
+    let alg = header.alg;
+    if alg.is_hmac() {
+        return fail(
+            report,
+            Error::new(
+                ErrorCode::AlgorithmNotAllowed,
+                format!(
+                    "{} needs a shared secret, which is never a trust root for a published card",
+                    alg.as_str()
+                ),
+            ),
+        );
+    }
+    if let Some(allowed) = &opts.algorithms {
+        if !allowed.contains(&alg) {
+            return fail(
+                report,
+                Error::new(
+                    ErrorCode::AlgorithmNotAllowed,
+                    format!("{} is not among the allowed algorithms", alg.as_str()),
+                ),
+            );
+        }
+    }
+    if !alg.available() {
+        return fail(
+            report,
+            Error::new(
+                ErrorCode::AlgorithmNotAllowed,
+                format!("{} is not available in this build", alg.as_str()),
+            ),
+        );
+    }
+    let kid = header.kid.as_deref().unwrap_or("");
+    let candidates: Vec<&TrustedKey> = trust.by_kid(kid).collect();
+    if candidates.is_empty() {
+        return fail(
+            report,
+            Error::new(
+                ErrorCode::UntrustedKey,
+                format!("no trusted key has kid {kid:?} (kid selects among trusted keys only)"),
+            ),
+        );
+    }
+    // Policy per candidate; the first candidate that passes policy is checked cryptographically.
+    let mut last_err: Option<Error> = None;
+    for tk in candidates {
+        if let Err(e) = policy(tk, alg, now, origin) {
+            last_err = Some(e);
+            continue;
+        }
+        report.key = Some(KeyUsed {
+            kid: tk.kid().to_string(),
+            thumbprint: tk.key.thumbprint(),
+            source: tk.source.clone(),
+        });
+        let mut crypto_err = None;
+        for &profile in &opts.profiles {
+            let bytes = match forms.get(profile) {
+                Ok(c) => &c.bytes,
+                Err(e) => {
+                    crypto_err = Some(e.clone());
+                    continue;
+                }
+            };
+            let input = jws::signing_input(protected, bytes);
+            match alg::verify(alg, &tk.key, &input, &sig) {
+                Ok(()) => {
+                    report.profile = Some(profile.as_str());
+                    report.verdict = Verdict::valid();
+                    return report;
+                }
+                Err(e) => crypto_err = Some(e),
+            }
+        }
+        last_err = crypto_err;
+    }
+    let e =
+        last_err.unwrap_or_else(|| Error::new(ErrorCode::SignatureInvalid, "the signature does not verify"));
+    let e = if e.code() == ErrorCode::SignatureInvalid {
+        let names: Vec<&str> = opts.profiles.iter().map(|p| p.as_str()).collect();
+        Error::new(
+            ErrorCode::SignatureInvalid,
+            format!(
+                "{} (checked over the canonical bytes of: {})",
+                e.message(),
+                names.join(", ")
+            ),
+        )
+    } else {
+        e
+    };
+    fail(report, e)
+}
+
+fn policy(tk: &TrustedKey, alg: Algorithm, now: Option<i64>, origin: Option<&str>) -> Result<(), Error> {
+    if tk.revoked {
+        return Err(Error::new(
+            ErrorCode::KeyRevoked,
+            format!("the trusted key {:?} is revoked", tk.kid()),
+        ));
+    }
+    if tk.not_before.is_some() || tk.not_after.is_some() {
+        let Some(now) = now else {
+            return Err(Error::new(
+                ErrorCode::KeyExpired,
+                "the key has a validity window and no clock was given",
+            ));
+        };
+        if tk.not_before.is_some_and(|nb| now < nb) {
+            return Err(Error::new(
+                ErrorCode::KeyExpired,
+                format!("the trusted key {:?} is not valid yet", tk.kid()),
+            ));
+        }
+        if tk.not_after.is_some_and(|na| now > na) {
+            return Err(Error::new(
+                ErrorCode::KeyExpired,
+                format!("the trusted key {:?} has expired", tk.kid()),
+            ));
+        }
+    }
+    if let Some(allowed) = &tk.algorithms {
+        if !allowed.contains(&alg) {
+            return Err(Error::new(
+                ErrorCode::AlgorithmNotAllowed,
+                format!(
+                    "the trusted key {:?} may not be used with {}",
+                    tk.kid(),
+                    alg.as_str()
+                ),
+            ));
+        }
+    }
+    tk.key.check_algorithm(alg)?;
+    if let Some(origins) = &tk.origins {
+        match origin {
+            Some(o) if origins.iter().any(|x| x == o) => {}
+            Some(o) => {
+                return Err(Error::new(
+                    ErrorCode::UntrustedKey,
+                    format!(
+                        "the trusted key {:?} may sign only for {}, not for {o}",
+                        tk.kid(),
+                        origins.join(", ")
+                    ),
+                ))
+            }
+            None => {
+                return Err(Error::new(
+                    ErrorCode::UntrustedKey,
+                    format!(
+                        "the trusted key {:?} is bound to origins and the card has none",
+                        tk.kid()
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
