@@ -22,13 +22,19 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod alg;
+pub mod b64;
+mod der;
 pub mod error;
 pub mod jcs;
 pub mod json;
+pub mod keys;
 pub mod presence;
 pub mod schema;
 
+pub use alg::Algorithm;
 pub use error::{pointer_token, Error, ErrorCode};
+pub use keys::{KeyType, PrivateKey, PublicKey};
 pub use jcs::{jcs, jcs_with};
 pub use json::Limits;
 pub use presence::{

@@ -1,0 +1,601 @@
+//! JWS algorithms (RFC 7518, RFC 8037, RFC 8812) and the raw signature operations behind them.
+//!
+//! [`sign`] and [`verify`] work on the exact bytes given (for JWS, the signing input
+//! `BASE64URL(protected) '.' BASE64URL(payload)`); they know nothing about headers. EdDSA with
+//! Ed25519, ES256, ES384, RS256/384/512 and PS256/384/512 run on `ring` and work on every
+//! target, wasm32 included. ES512, ES256K and EdDSA with Ed448 run through `josekit`'s raw
+//! signer and verifier (OpenSSL) when the `native-algs` feature is on (native targets only).
+//! HMAC is reachable only through [`sign_hmac`] and [`verify_hmac`], which take the shared secret
+//! explicitly, so that a header can never turn a public key into an HMAC secret.
+//!
+//! ```
+//! use a2a_card::alg::{sign, verify, Algorithm};
+//! use a2a_card::keys::PrivateKey;
+//!
+//! let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+//! let sig = sign(Algorithm::ES256, &key, b"signing input").unwrap();
+//! assert_eq!(sig.len(), 64); // raw r||s
+//! verify(Algorithm::ES256, key.public(), b"signing input", &sig).unwrap();
+//! let err = verify(Algorithm::ES256, key.public(), b"signing inpuT", &sig).unwrap_err();
+//! assert_eq!(err.code().as_str(), "signature-invalid");
+//! ```
+
+use crate::error::{Error, ErrorCode};
+use crate::keys::{KeyType, PrivateKey, PublicKey, PublicMaterial, Signer};
+use ring::signature::{self, UnparsedPublicKey};
+use std::fmt;
+
+/// A JWS `alg` value this toolkit knows. `none` is not one of them and never will be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Algorithm {
+    /// EdDSA (RFC 8037): Ed25519, or Ed448 with the `native-algs` feature.
+    EdDSA,
+    /// ECDSA with P-256 and SHA-256; 64-byte raw r||s signatures.
+    ES256,
+    /// ECDSA with P-384 and SHA-384; 96-byte raw r||s signatures.
+    ES384,
+    /// ECDSA with P-521 and SHA-512; 132-byte raw r||s signatures (`native-algs`).
+    ES512,
+    /// ECDSA with secp256k1 and SHA-256 (RFC 8812); 64-byte raw r||s (`native-algs`).
+    ES256K,
+    /// RSASSA-PKCS1-v1_5 with SHA-256.
+    RS256,
+    /// RSASSA-PKCS1-v1_5 with SHA-384.
+    RS384,
+    /// RSASSA-PKCS1-v1_5 with SHA-512.
+    RS512,
+    /// RSASSA-PSS with SHA-256, MGF1 with SHA-256, 32-byte salt.
+    PS256,
+    /// RSASSA-PSS with SHA-384, MGF1 with SHA-384, 48-byte salt.
+    PS384,
+    /// RSASSA-PSS with SHA-512, MGF1 with SHA-512, 64-byte salt.
+    PS512,
+    /// HMAC with SHA-256 (explicit shared secret only).
+    HS256,
+    /// HMAC with SHA-384 (explicit shared secret only).
+    HS384,
+    /// HMAC with SHA-512 (explicit shared secret only).
+    HS512,
+}
+
+impl Algorithm {
+    /// Every algorithm, in declaration order.
+    pub const ALL: &'static [Algorithm] = &[
+        Algorithm::EdDSA,
+        Algorithm::ES256,
+        Algorithm::ES384,
+        Algorithm::ES512,
+        Algorithm::ES256K,
+        Algorithm::RS256,
+        Algorithm::RS384,
+        Algorithm::RS512,
+        Algorithm::PS256,
+        Algorithm::PS384,
+        Algorithm::PS512,
+        Algorithm::HS256,
+        Algorithm::HS384,
+        Algorithm::HS512,
+    ];
+
+    /// The algorithm with this exact (case-sensitive) JWS name.
+    ///
+    /// `none` and every unknown name fail with `unknown-algorithm`.
+    ///
+    /// ```
+    /// use a2a_card::alg::Algorithm;
+    /// assert_eq!(Algorithm::from_name("ES256K").unwrap(), Algorithm::ES256K);
+    /// let err = Algorithm::from_name("none").unwrap_err();
+    /// assert_eq!(err.code().as_str(), "unknown-algorithm");
+    /// assert!(err.message().contains("never accepted"));
+    /// assert!(Algorithm::from_name("es256").is_err()); // names are case-sensitive
+    /// ```
+    pub fn from_name(name: &str) -> Result<Algorithm, Error> {
+        if let Some(alg) = Self::ALL.iter().copied().find(|a| a.as_str() == name) {
+            return Ok(alg);
+        }
+        let message = if name.eq_ignore_ascii_case("none") {
+            format!("algorithm {name:?} (unsecured JWS) is never accepted")
+        } else if let Some(alg) = Self::ALL.iter().find(|a| a.as_str().eq_ignore_ascii_case(name)) {
+            format!(
+                "unknown algorithm {name:?}; algorithm names are case-sensitive (did you mean {:?}?)",
+                alg.as_str()
+            )
+        } else {
+            format!(
+                "unknown algorithm {name:?}; supported: {} (and \"none\" is never accepted)",
+                Self::ALL
+                    .iter()
+                    .map(|a| a.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        Err(Error::new(ErrorCode::UnknownAlgorithm, message))
+    }
+
+    /// The JWS name (`"ES256"`, `"EdDSA"`, ...).
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::alg::Algorithm::PS384.as_str(), "PS384");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Algorithm::EdDSA => "EdDSA",
+            Algorithm::ES256 => "ES256",
+            Algorithm::ES384 => "ES384",
+            Algorithm::ES512 => "ES512",
+            Algorithm::ES256K => "ES256K",
+            Algorithm::RS256 => "RS256",
+            Algorithm::RS384 => "RS384",
+            Algorithm::RS512 => "RS512",
+            Algorithm::PS256 => "PS256",
+            Algorithm::PS384 => "PS384",
+            Algorithm::PS512 => "PS512",
+            Algorithm::HS256 => "HS256",
+            Algorithm::HS384 => "HS384",
+            Algorithm::HS512 => "HS512",
+        }
+    }
+
+    /// True for HS256, HS384 and HS512.
+    ///
+    /// ```
+    /// assert!(a2a_card::alg::Algorithm::HS384.is_hmac());
+    /// assert!(!a2a_card::alg::Algorithm::ES384.is_hmac());
+    /// ```
+    pub fn is_hmac(self) -> bool {
+        matches!(self, Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512)
+    }
+
+    /// True when this build can sign and verify with the algorithm: everything except ES512
+    /// and ES256K needs nothing more than `ring`; those two need the `native-algs` feature.
+    /// (EdDSA with an Ed448 key needs it too: see [`KeyType::available`].)
+    ///
+    /// ```
+    /// use a2a_card::alg::Algorithm;
+    /// assert!(Algorithm::ES256.available());
+    /// assert_eq!(Algorithm::ES512.available(), cfg!(feature = "native-algs"));
+    /// ```
+    pub fn available(self) -> bool {
+        cfg!(feature = "native-algs") || !matches!(self, Algorithm::ES512 | Algorithm::ES256K)
+    }
+
+    /// The exact signature length in bytes where the algorithm fixes it (ECDSA r||s and HMAC).
+    /// EdDSA depends on the curve (64 for Ed25519, 114 for Ed448) and RSA on the modulus.
+    ///
+    /// ```
+    /// use a2a_card::alg::Algorithm;
+    /// assert_eq!(Algorithm::ES512.signature_len(), Some(132));
+    /// assert_eq!(Algorithm::RS256.signature_len(), None);
+    /// ```
+    pub fn signature_len(self) -> Option<usize> {
+        match self {
+            Algorithm::ES256 | Algorithm::ES256K => Some(64),
+            Algorithm::HS256 => Some(32),
+            Algorithm::ES384 => Some(96),
+            Algorithm::ES512 => Some(132),
+            Algorithm::HS384 => Some(48),
+            Algorithm::HS512 => Some(64),
+            _ => None,
+        }
+    }
+
+    /// The key type an algorithm is normally used with, for messages. RSA and EdDSA name the
+    /// family.
+    pub(crate) fn needs(self) -> &'static str {
+        match self {
+            Algorithm::EdDSA => "an Ed25519 or Ed448 (OKP) key",
+            Algorithm::ES256 => "a P-256 key",
+            Algorithm::ES384 => "a P-384 key",
+            Algorithm::ES512 => "a P-521 key",
+            Algorithm::ES256K => "a secp256k1 key",
+            Algorithm::RS256
+            | Algorithm::RS384
+            | Algorithm::RS512
+            | Algorithm::PS256
+            | Algorithm::PS384
+            | Algorithm::PS512 => "an RSA key",
+            Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512 => "an explicit shared secret",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Algorithm::from_name(s)
+    }
+}
+
+pub(crate) fn unavailable(what: &str) -> Error {
+    Error::new(
+        ErrorCode::UnknownAlgorithm,
+        format!(
+            "{what} is not available in this build: it needs the `native-algs` feature \
+             (josekit/OpenSSL), which exists on native targets only"
+        ),
+    )
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::SignatureInvalid, message)
+}
+
+fn bad_signature(alg: Algorithm) -> Error {
+    invalid(format!("the {alg} signature does not verify with this key"))
+}
+
+fn check_fixed_len(alg: Algorithm, expected: usize, sig: &[u8]) -> Result<(), Error> {
+    if sig.len() == expected {
+        return Ok(());
+    }
+    let der_hint = if looks_like_der_ecdsa(sig) {
+        " It looks like an ASN.1 DER signature; JWS ECDSA signatures are the raw r||s \
+         concatenation (RFC 7518 section 3.4), DER is refused."
+    } else {
+        ""
+    };
+    Err(invalid(format!(
+        "{alg} signatures are exactly {expected} bytes (raw r||s), this one is {} bytes.{der_hint}",
+        sig.len()
+    )))
+}
+
+fn looks_like_der_ecdsa(sig: &[u8]) -> bool {
+    let mut r = crate::der::Reader::new(sig);
+    let Ok(body) = r.read(crate::der::TAG_SEQUENCE, "signature") else {
+        return false;
+    };
+    if !r.is_empty() {
+        return false;
+    }
+    let mut inner = crate::der::Reader::new(body);
+    inner.read(crate::der::TAG_INTEGER, "r").is_ok()
+        && inner.read(crate::der::TAG_INTEGER, "s").is_ok()
+        && inner.is_empty()
+}
+
+/// Signs `msg` with `key` using `alg`.
+///
+/// Fails with `key-algorithm-mismatch` when the algorithm does not fit the key (see
+/// [`PrivateKey::check_algorithm`]), with `unknown-algorithm` when the algorithm (or the key's
+/// curve) is not available in this build. ECDSA signatures are raw r||s of fixed length;
+/// Ed25519 and RS* signatures are deterministic, ECDSA and PS* are randomized.
+///
+/// ```
+/// use a2a_card::alg::{sign, Algorithm};
+/// use a2a_card::keys::PrivateKey;
+/// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+/// let a = sign(Algorithm::EdDSA, &key, b"m").unwrap();
+/// assert_eq!(a, sign(Algorithm::EdDSA, &key, b"m").unwrap()); // deterministic
+/// let err = sign(Algorithm::ES256, &key, b"m").unwrap_err();
+/// assert_eq!(err.code().as_str(), "key-algorithm-mismatch");
+/// ```
+pub fn sign(alg: Algorithm, key: &PrivateKey, msg: &[u8]) -> Result<Vec<u8>, Error> {
+    key.check_algorithm(alg)?;
+    if !alg.available() {
+        return Err(unavailable(alg.as_str()));
+    }
+    let failed = |what: &str| {
+        Error::new(
+            ErrorCode::InvalidKey,
+            format!("signing with {alg} failed: {what}"),
+        )
+    };
+    match &key.signer {
+        Signer::Ed25519(kp) => Ok(kp.sign(msg).as_ref().to_vec()),
+        Signer::Ecdsa(kp) => {
+            let rng = ring::rand::SystemRandom::new();
+            kp.sign(&rng, msg)
+                .map(|s| s.as_ref().to_vec())
+                .map_err(|_| failed("the random number generator or the key failed"))
+        }
+        Signer::Rsa(kp) => {
+            let encoding: &'static dyn signature::RsaEncoding = match alg {
+                Algorithm::RS256 => &signature::RSA_PKCS1_SHA256,
+                Algorithm::RS384 => &signature::RSA_PKCS1_SHA384,
+                Algorithm::RS512 => &signature::RSA_PKCS1_SHA512,
+                Algorithm::PS256 => &signature::RSA_PSS_SHA256,
+                Algorithm::PS384 => &signature::RSA_PSS_SHA384,
+                Algorithm::PS512 => &signature::RSA_PSS_SHA512,
+                _ => return Err(failed("not an RSA algorithm")),
+            };
+            let rng = ring::rand::SystemRandom::new();
+            let mut out = vec![0u8; kp.public().modulus_len()];
+            kp.sign(encoding, &rng, msg, &mut out)
+                .map_err(|_| failed("the RSA operation failed"))?;
+            Ok(out)
+        }
+        #[cfg(feature = "native-algs")]
+        Signer::Native => native::sign(alg, &key.to_pkcs8_der(), msg),
+        #[cfg(not(feature = "native-algs"))]
+        Signer::Native => Err(unavailable(key.key_type().name())),
+    }
+}
+
+/// Verifies `sig` over `msg` with `key` using `alg`.
+///
+/// * `signature-invalid`: the signature does not verify, or has the wrong length for the
+///   algorithm (an ECDSA signature in ASN.1 DER form is refused with a message saying so);
+/// * `key-algorithm-mismatch`: the algorithm does not fit the key, including every HS*
+///   algorithm, which never verifies with a public key (algorithm-confusion defence);
+/// * `unknown-algorithm`: the algorithm or the key's curve is not available in this build.
+///
+/// ```
+/// use a2a_card::alg::{sign, verify, Algorithm};
+/// use a2a_card::keys::PrivateKey;
+/// let key = PrivateKey::generate(Algorithm::ES384).unwrap();
+/// let sig = sign(Algorithm::ES384, &key, b"m").unwrap();
+/// assert!(verify(Algorithm::ES384, key.public(), b"m", &sig).is_ok());
+/// // HMAC with a public key is the classic algorithm-confusion attack: refused.
+/// let err = verify(Algorithm::HS384, key.public(), b"m", &sig[..48]).unwrap_err();
+/// assert_eq!(err.code().as_str(), "key-algorithm-mismatch");
+/// ```
+pub fn verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+    key.check_algorithm(alg)?;
+    if !alg.available() {
+        return Err(unavailable(alg.as_str()));
+    }
+    let kind = key.key_type();
+    if !kind.available() {
+        return Err(unavailable(kind.name()));
+    }
+    match (alg, key.material()) {
+        (Algorithm::EdDSA, PublicMaterial::Okp { x }) => {
+            if kind == KeyType::Ed25519 {
+                if sig.len() != 64 {
+                    return Err(invalid(format!(
+                        "Ed25519 signatures are exactly 64 bytes, this one is {} bytes",
+                        sig.len()
+                    )));
+                }
+                UnparsedPublicKey::new(&signature::ED25519, x)
+                    .verify(msg, sig)
+                    .map_err(|_| bad_signature(alg))
+            } else {
+                if sig.len() != 114 {
+                    return Err(invalid(format!(
+                        "Ed448 signatures are exactly 114 bytes, this one is {} bytes",
+                        sig.len()
+                    )));
+                }
+                native_verify(alg, key, msg, sig)
+            }
+        }
+        (Algorithm::ES256 | Algorithm::ES384, PublicMaterial::Ec { x, y }) => {
+            let (ring_alg, len): (&'static signature::EcdsaVerificationAlgorithm, usize) =
+                if alg == Algorithm::ES256 {
+                    (&signature::ECDSA_P256_SHA256_FIXED, 64)
+                } else {
+                    (&signature::ECDSA_P384_SHA384_FIXED, 96)
+                };
+            check_fixed_len(alg, len, sig)?;
+            let mut point = Vec::with_capacity(1 + x.len() + y.len());
+            point.push(4);
+            point.extend_from_slice(x);
+            point.extend_from_slice(y);
+            UnparsedPublicKey::new(ring_alg, &point)
+                .verify(msg, sig)
+                .map_err(|_| bad_signature(alg))
+        }
+        (Algorithm::ES512 | Algorithm::ES256K, PublicMaterial::Ec { .. }) => {
+            let len = if alg == Algorithm::ES512 { 132 } else { 64 };
+            check_fixed_len(alg, len, sig)?;
+            native_verify(alg, key, msg, sig)
+        }
+        (_, PublicMaterial::Rsa { n, e }) => {
+            let params: &'static signature::RsaParameters = match alg {
+                Algorithm::RS256 => &signature::RSA_PKCS1_2048_8192_SHA256,
+                Algorithm::RS384 => &signature::RSA_PKCS1_2048_8192_SHA384,
+                Algorithm::RS512 => &signature::RSA_PKCS1_2048_8192_SHA512,
+                Algorithm::PS256 => &signature::RSA_PSS_2048_8192_SHA256,
+                Algorithm::PS384 => &signature::RSA_PSS_2048_8192_SHA384,
+                Algorithm::PS512 => &signature::RSA_PSS_2048_8192_SHA512,
+                _ => return Err(mismatch_internal(alg, kind)),
+            };
+            if sig.len() != n.len() {
+                return Err(invalid(format!(
+                    "{alg} signatures with this {}-bit key are exactly {} bytes, this one is {} bytes",
+                    kind.bits(),
+                    n.len(),
+                    sig.len()
+                )));
+            }
+            signature::RsaPublicKeyComponents {
+                n: n.as_slice(),
+                e: e.as_slice(),
+            }
+            .verify(params, msg, sig)
+            .map_err(|_| bad_signature(alg))
+        }
+        _ => Err(mismatch_internal(alg, kind)),
+    }
+}
+
+fn mismatch_internal(alg: Algorithm, kind: KeyType) -> Error {
+    Error::new(
+        ErrorCode::KeyAlgorithmMismatch,
+        format!("{alg} needs {}; this key is {}", alg.needs(), kind.name()),
+    )
+}
+
+#[cfg(feature = "native-algs")]
+fn native_verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+    native::verify(alg, &key.to_spki_der(), msg, sig)
+}
+
+#[cfg(not(feature = "native-algs"))]
+fn native_verify(alg: Algorithm, key: &PublicKey, _msg: &[u8], _sig: &[u8]) -> Result<(), Error> {
+    let _ = alg;
+    Err(unavailable(key.key_type().name()))
+}
+
+fn hmac_params(alg: Algorithm) -> Result<(ring::hmac::Algorithm, usize), Error> {
+    match alg {
+        Algorithm::HS256 => Ok((ring::hmac::HMAC_SHA256, 32)),
+        Algorithm::HS384 => Ok((ring::hmac::HMAC_SHA384, 48)),
+        Algorithm::HS512 => Ok((ring::hmac::HMAC_SHA512, 64)),
+        other => Err(Error::new(
+            ErrorCode::KeyAlgorithmMismatch,
+            format!("{other} is not an HMAC algorithm; a shared secret only fits HS256, HS384 or HS512"),
+        )),
+    }
+}
+
+fn hmac_key(alg: Algorithm, secret: &[u8]) -> Result<ring::hmac::Key, Error> {
+    let (h, min) = hmac_params(alg)?;
+    if secret.len() < min {
+        return Err(Error::new(
+            ErrorCode::WeakKey,
+            format!(
+                "{alg} needs a secret of at least {min} bytes (the hash output size, RFC 7518 \
+                 section 3.2); this one is {} bytes",
+                secret.len()
+            ),
+        ));
+    }
+    Ok(ring::hmac::Key::new(h, secret))
+}
+
+/// Computes an HMAC (HS256, HS384 or HS512) over `msg` with an explicit shared secret.
+///
+/// The secret must be at least as long as the hash output (32, 48 or 64 bytes), else
+/// `weak-key`; a non-HMAC algorithm fails with `key-algorithm-mismatch`.
+///
+/// ```
+/// use a2a_card::alg::{sign_hmac, Algorithm};
+/// let tag = sign_hmac(Algorithm::HS256, &[7u8; 32], b"m").unwrap();
+/// assert_eq!(tag.len(), 32);
+/// assert_eq!(sign_hmac(Algorithm::HS256, b"short", b"m").unwrap_err().code().as_str(), "weak-key");
+/// ```
+pub fn sign_hmac(alg: Algorithm, secret: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
+    let key = hmac_key(alg, secret)?;
+    Ok(ring::hmac::sign(&key, msg).as_ref().to_vec())
+}
+
+/// Checks an HMAC tag in constant time (`signature-invalid` when it does not match).
+///
+/// ```
+/// use a2a_card::alg::{sign_hmac, verify_hmac, Algorithm};
+/// let secret = [9u8; 64];
+/// let tag = sign_hmac(Algorithm::HS512, &secret, b"m").unwrap();
+/// assert!(verify_hmac(Algorithm::HS512, &secret, b"m", &tag).is_ok());
+/// assert!(verify_hmac(Algorithm::HS512, &secret, b"M", &tag).is_err());
+/// ```
+pub fn verify_hmac(alg: Algorithm, secret: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+    let key = hmac_key(alg, secret)?;
+    ring::hmac::verify(&key, msg, sig).map_err(|_| invalid(format!("the {alg} tag does not match")))
+}
+
+/// Operations on P-521, secp256k1 and Ed448 through josekit (OpenSSL): raw signing and
+/// verification of the given bytes, key generation, and public-key derivation.
+#[cfg(feature = "native-algs")]
+pub(crate) mod native {
+    use super::Algorithm;
+    use crate::error::{Error, ErrorCode};
+    use josekit::jwk::alg::ec::{EcCurve, EcKeyPair};
+    use josekit::jwk::alg::ed::{EdCurve, EdKeyPair};
+    use josekit::jwk::alg::rsa::RsaKeyPair;
+    use josekit::jwk::KeyPair;
+    use josekit::jws::{JwsSigner, JwsVerifier};
+
+    fn key_err(what: &str, e: josekit::JoseError) -> Error {
+        Error::new(ErrorCode::InvalidKey, format!("{what}: {e}"))
+    }
+
+    pub(crate) fn sign(alg: Algorithm, pkcs8: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let signer: Box<dyn JwsSigner> = match alg {
+            Algorithm::ES512 => Box::new(
+                josekit::jws::ES512
+                    .signer_from_der(pkcs8)
+                    .map_err(|e| key_err("P-521 key refused by OpenSSL", e))?,
+            ),
+            Algorithm::ES256K => Box::new(
+                josekit::jws::ES256K
+                    .signer_from_der(pkcs8)
+                    .map_err(|e| key_err("secp256k1 key refused by OpenSSL", e))?,
+            ),
+            Algorithm::EdDSA => Box::new(
+                josekit::jws::EdDSA
+                    .signer_from_der(pkcs8)
+                    .map_err(|e| key_err("Ed448 key refused by OpenSSL", e))?,
+            ),
+            other => {
+                return Err(Error::new(
+                    ErrorCode::KeyAlgorithmMismatch,
+                    format!("{other} is not signed through the native path"),
+                ))
+            }
+        };
+        signer
+            .sign(msg)
+            .map_err(|e| Error::new(ErrorCode::InvalidKey, format!("{alg} signing failed: {e}")))
+    }
+
+    pub(crate) fn verify(alg: Algorithm, spki: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+        let verifier: Box<dyn JwsVerifier> = match alg {
+            Algorithm::ES512 => Box::new(
+                josekit::jws::ES512
+                    .verifier_from_der(spki)
+                    .map_err(|e| key_err("P-521 public key refused by OpenSSL", e))?,
+            ),
+            Algorithm::ES256K => Box::new(
+                josekit::jws::ES256K
+                    .verifier_from_der(spki)
+                    .map_err(|e| key_err("secp256k1 public key refused by OpenSSL", e))?,
+            ),
+            Algorithm::EdDSA => Box::new(
+                josekit::jws::EdDSA
+                    .verifier_from_der(spki)
+                    .map_err(|e| key_err("Ed448 public key refused by OpenSSL", e))?,
+            ),
+            other => {
+                return Err(Error::new(
+                    ErrorCode::KeyAlgorithmMismatch,
+                    format!("{other} is not verified through the native path"),
+                ))
+            }
+        };
+        verifier.verify(msg, sig).map_err(|_| super::bad_signature(alg))
+    }
+
+    /// A fresh private key in OpenSSL's DER form (PKCS#8, or PKCS#1 / SEC1 for RSA / EC).
+    pub(crate) fn generate_ec(p521: bool) -> Result<Vec<u8>, Error> {
+        let curve = if p521 { EcCurve::P521 } else { EcCurve::Secp256k1 };
+        EcKeyPair::generate(curve)
+            .map(|k| k.to_der_private_key())
+            .map_err(|e| key_err("EC key generation failed", e))
+    }
+
+    pub(crate) fn generate_ed448() -> Result<Vec<u8>, Error> {
+        EdKeyPair::generate(EdCurve::Ed448)
+            .map(|k| k.to_der_private_key())
+            .map_err(|e| key_err("Ed448 key generation failed", e))
+    }
+
+    pub(crate) fn generate_rsa(bits: u32) -> Result<Vec<u8>, Error> {
+        RsaKeyPair::generate(bits)
+            .map(|k| k.to_der_private_key())
+            .map_err(|e| key_err("RSA key generation failed", e))
+    }
+
+    /// The SubjectPublicKeyInfo DER that OpenSSL derives from a PKCS#8 private key.
+    pub(crate) fn derive_public(pkcs8: &[u8], ed448: bool, p521: bool) -> Result<Vec<u8>, Error> {
+        if ed448 {
+            EdKeyPair::from_der(pkcs8)
+                .map(|k| k.to_der_public_key())
+                .map_err(|e| key_err("Ed448 private key refused by OpenSSL", e))
+        } else {
+            let curve = if p521 { EcCurve::P521 } else { EcCurve::Secp256k1 };
+            EcKeyPair::from_der(pkcs8, Some(curve))
+                .map(|k| k.to_der_public_key())
+                .map_err(|e| key_err("EC private key refused by OpenSSL", e))
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Strict base64url (RFC 4648 section 5, no padding), as JWS requires (RFC 7515 section 2).
+//!
+//! Decoding refuses padding (`=`), whitespace, characters of the standard alphabet (`+`, `/`),
+//! impossible lengths (4n+1 characters) and non-canonical trailing bits, so that every byte
+//! string has exactly one accepted spelling.
+//!
+//! ```
+//! use a2a_card::b64;
+//! assert_eq!(b64::encode(b"hi?"), "aGk_");
+//! assert_eq!(b64::decode_strict("aGk_").unwrap(), b"hi?");
+//! assert_eq!(b64::decode_strict("aGk=").unwrap_err().code().as_str(), "invalid-base64url");
+//! ```
+
+use crate::error::{Error, ErrorCode};
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+fn value(c: u8) -> Option<u8> {
+    match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'-' => Some(62),
+        b'_' => Some(63),
+        _ => None,
+    }
+}
+
+/// Encodes bytes as base64url without padding.
+///
+/// ```
+/// assert_eq!(a2a_card::b64::encode([0xfb, 0xff]), "-_8");
+/// assert_eq!(a2a_card::b64::encode(b""), "");
+/// ```
+pub fn encode(bytes: impl AsRef<[u8]>) -> String {
+    let bytes = bytes.as_ref();
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b0 = chunk.first().copied().unwrap_or(0);
+        let b1 = chunk.get(1).copied().unwrap_or(0);
+        let b2 = chunk.get(2).copied().unwrap_or(0);
+        let n = (u32::from(b0) << 16) | (u32::from(b1) << 8) | u32::from(b2);
+        let chars = chunk.len() + 1;
+        for i in 0..chars {
+            let idx = ((n >> (18 - 6 * i)) & 0x3f) as usize;
+            out.push(char::from(ALPHABET[idx]));
+        }
+    }
+    out
+}
+
+/// Decodes strict base64url: the URL-safe alphabet only, no padding, no whitespace, and the
+/// unused low bits of the last character must be zero. Errors carry code `invalid-base64url`
+/// and the byte offset of the problem.
+///
+/// ```
+/// use a2a_card::b64::decode_strict;
+/// assert_eq!(decode_strict("-_8").unwrap(), vec![0xfb, 0xff]);
+/// // `+` and `/` belong to the standard alphabet, not base64url.
+/// assert!(decode_strict("+/8").is_err());
+/// // "-_9" decodes to the same bytes with non-zero unused bits: refused.
+/// assert!(decode_strict("-_9").is_err());
+/// // One character cannot encode a byte.
+/// assert!(decode_strict("QUJDR").is_err());
+/// ```
+pub fn decode_strict(s: &str) -> Result<Vec<u8>, Error> {
+    let input = s.as_bytes();
+    if let Some(pos) = input.iter().position(|c| value(*c).is_none()) {
+        let c = s.get(pos..).and_then(|t| t.chars().next()).unwrap_or('?');
+        let why = match c {
+            '=' => "padding '=' is not allowed in base64url".to_string(),
+            '+' | '/' => format!("'{c}' belongs to standard base64, base64url uses '-' and '_'"),
+            c if c.is_whitespace() => "whitespace is not allowed in base64url".to_string(),
+            c => format!("character {c:?} is not in the base64url alphabet"),
+        };
+        return Err(Error::new(ErrorCode::InvalidBase64url, why).at_offset(pos));
+    }
+    if input.len() % 4 == 1 {
+        return Err(Error::new(
+            ErrorCode::InvalidBase64url,
+            format!(
+                "base64url text of {} characters is impossible (a length of 4n+1 encodes no whole byte)",
+                input.len()
+            ),
+        )
+        .at_offset(input.len().saturating_sub(1)));
+    }
+    let mut out = Vec::with_capacity(input.len() / 4 * 3 + 2);
+    for chunk in input.chunks(4) {
+        let mut n: u32 = 0;
+        for (i, c) in chunk.iter().enumerate() {
+            n |= u32::from(value(*c).unwrap_or(0)) << (18 - 6 * i);
+        }
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        let keep = chunk.len() * 6 / 8;
+        let leftover_mask: u32 = match chunk.len() {
+            2 => 0x00_ffff,
+            3 => 0x00_00ff,
+            _ => 0,
+        };
+        if n & leftover_mask != 0 {
+            let pos = out.len() / 3 * 4 + chunk.len() - 1;
+            return Err(Error::new(
+                ErrorCode::InvalidBase64url,
+                "non-canonical base64url: the unused low bits of the last character are not zero",
+            )
+            .at_offset(pos));
+        }
+        out.extend_from_slice(&bytes[..keep]);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_every_length() {
+        let data: Vec<u8> = (0u8..=255).collect();
+        for len in 0..70 {
+            let enc = encode(&data[..len]);
+            assert!(!enc.contains('='));
+            assert_eq!(decode_strict(&enc).unwrap(), &data[..len]);
+        }
+    }
+
+    #[test]
+    fn refuses_loose_forms() {
+        for bad in [
+            "AA==", "AA=", "A", "AB C", "AB\n", "AB+/", "QR", "QUF", "Zm9vYg=", "é",
+        ] {
+            let err = decode_strict(bad).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::InvalidBase64url, "{bad}");
+        }
+        // Canonical counterparts of the non-canonical tails above.
+        assert_eq!(decode_strict("QQ").unwrap(), b"A");
+        assert_eq!(decode_strict("QUE").unwrap(), b"AA");
+    }
+}
