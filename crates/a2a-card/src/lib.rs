@@ -26,17 +26,26 @@ pub mod alg;
 pub mod b64;
 mod der;
 pub mod error;
+pub mod inspect;
 pub mod jcs;
 pub mod json;
+pub mod jws;
 pub mod keys;
 pub mod presence;
 pub mod schema;
+pub mod sign;
+pub mod trust;
+pub mod verify;
 
 pub use alg::Algorithm;
 pub use error::{pointer_token, Error, ErrorCode};
-pub use keys::{KeyType, PrivateKey, PublicKey};
+pub use inspect::{inspect_card, Inspection};
 pub use jcs::{jcs, jcs_with};
 pub use json::Limits;
+pub use keys::{KeyType, PrivateKey, PublicKey};
 pub use presence::{
     canonicalize, canonicalize_value, Canonical, CanonicalizeOptions, Profile, UnknownMembers,
 };
+pub use sign::{sign_card, SignOptions, Signed};
+pub use trust::{TrustStore, TrustedKey};
+pub use verify::{sha256_hex, verify_card, verify_value, Mode, Report, VerifyOptions};
