@@ -6,7 +6,7 @@
 //! the repository root. A missing corpus is a test failure when `CI` is set, and a note on stderr
 //! (the test then returns early) otherwise.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 
