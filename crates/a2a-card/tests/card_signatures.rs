@@ -1,0 +1,609 @@
+//! Signing and verifying whole cards: the A2A signed-card corpus, the TCK EdDSA vectors, round
+//! trips for every algorithm, and every refusal the design names, each with its code.
+
+mod common;
+
+use a2a_card::alg::{self, Algorithm};
+use a2a_card::json::{self, Value};
+use a2a_card::jws;
+use a2a_card::keys::{PrivateKey, PublicKey};
+use a2a_card::trust::{TrustStore, TrustedKey};
+use a2a_card::verify::{Mode, Report};
+use a2a_card::{
+    b64, sign_card, verify_card, CanonicalizeOptions, ErrorCode, Profile, SignOptions, UnknownMembers,
+    VerifyOptions,
+};
+use std::fs;
+
+fn read_json(path: &std::path::Path) -> Value {
+    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    json::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn text(v: &Value) -> String {
+    let mut out = Vec::new();
+    json::write_compact(&mut out, v);
+    String::from_utf8(out).unwrap()
+}
+
+fn sample_card() -> Vec<u8> {
+    fs::read(common::testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap_or_else(|_| {
+        br#"{"name":"Sample","description":"A sample agent","version":"1.0.0",
+            "supportedInterfaces":[{"url":"https://a.example/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
+            "capabilities":{"streaming":true,"extensions":[{"uri":"https://x.example/ext","params":{"n":1.5,"list":[1,2]}}]},
+            "securitySchemes":{"bearer":{"httpAuthSecurityScheme":{"scheme":"Bearer"}}},
+            "securityRequirements":[{"schemes":{"bearer":{"list":["read"]}}}],
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+            "skills":[{"id":"s","name":"S","description":"d","tags":["t"]}]}"#
+            .to_vec()
+    })
+}
+
+fn trust_of(key: &PublicKey) -> TrustStore {
+    let mut t = TrustStore::new();
+    t.pin(key.clone(), "pinned");
+    t
+}
+
+/// Appends a signature entry with a hand-made protected header (and optional unprotected
+/// header) to `card`, signing the spec canonical bytes with `key` under `alg`.
+fn add_raw_signature(
+    card: &[u8],
+    protected_json: &str,
+    unprotected: Option<&str>,
+    key: &PrivateKey,
+    alg: Algorithm,
+) -> Vec<u8> {
+    let canonical = a2a_card::canonicalize(card, &CanonicalizeOptions::default()).unwrap();
+    let protected = b64::encode(protected_json.as_bytes());
+    let sig = alg::sign(alg, key, &jws::signing_input(&protected, &canonical.bytes)).unwrap();
+    with_entry(card, &protected, &b64::encode(&sig), unprotected)
+}
+
+fn with_entry(card: &[u8], protected: &str, signature: &str, unprotected: Option<&str>) -> Vec<u8> {
+    let mut v = json::parse(card).unwrap();
+    let entry_text = match unprotected {
+        Some(h) => format!(r#"{{"protected":"{protected}","signature":"{signature}","header":{h}}}"#),
+        None => format!(r#"{{"protected":"{protected}","signature":"{signature}"}}"#),
+    };
+    let entry = json::parse(entry_text.as_bytes()).unwrap();
+    if let Value::Object(m) = &mut v {
+        m.retain(|(k, _)| k != "signatures");
+        m.push(("signatures".into(), Value::Array(vec![entry])));
+    }
+    let mut out = Vec::new();
+    json::write_compact(&mut out, &v);
+    out
+}
+
+fn verdict(report: &Report) -> &str {
+    &report.signatures[0].verdict.code
+}
+
+#[test]
+fn a2a_card_sign_corpus_under_spec() {
+    let Some(root) = common::corpus_dir() else { return };
+    let dir = root.join("a2a/a2a-card-sign-v01");
+    let jwks = fs::read_to_string(dir.join("testkey_jwks.json")).unwrap();
+    let trust = TrustStore::from_json(&jwks, "testkey_jwks.json").unwrap();
+    let (mut accepted, mut rejected) = (0, 0);
+    for group in [
+        "s0-control",
+        "s1-default-valued",
+        "s2-absent-required",
+        "s3-unknown-fields",
+        "s4-dual-name",
+    ] {
+        let mut files: Vec<_> = fs::read_dir(dir.join(group))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for path in files {
+            let v = read_json(&path);
+            let id = v.get("id").and_then(Value::as_str).unwrap().to_string();
+            let lists = |name: &str| -> bool {
+                matches!(v.get(name), Some(Value::Array(a)) if a.iter().any(|r| r.as_str() == Some("rule-1-as-written")))
+            };
+            let (accept, reject) = (lists("accept_under"), lists("reject_under"));
+            if !accept && !reject {
+                continue;
+            }
+            let card = text(v.get("served_card").unwrap());
+            let result = verify_card(card.as_bytes(), &trust, &VerifyOptions::default());
+            let ok = matches!(&result, Ok(r) if r.ok);
+            if accept {
+                assert!(ok, "{id}: must verify under spec: {result:?}");
+                accepted += 1;
+            } else {
+                assert!(!ok, "{id}: must not verify under spec");
+                rejected += 1;
+            }
+        }
+    }
+    println!("a2a-card-sign-v01 under spec: {accepted} accepted, {rejected} rejected as expected");
+    assert!(
+        accepted >= 8 && rejected >= 4,
+        "the corpus names rule-1-as-written on both sides"
+    );
+}
+
+#[test]
+fn tck_eddsa_vectors_reproduced_byte_for_byte() {
+    let Some(root) = common::corpus_dir() else { return };
+    let doc = read_json(&root.join("a2a/a2a-tck-card-sign-pr194-204/card_signing_vectors.json"));
+    let private = PrivateKey::from_jwk_str(&text(doc.get("private_jwk").unwrap())).unwrap();
+    let public = PublicKey::from_jwk_str(&text(doc.get("public_jwk").unwrap())).unwrap();
+    let Some(Value::Array(cases)) = doc.get("signing_cases") else {
+        panic!("signing_cases")
+    };
+    assert_eq!(cases.len(), 2);
+    for case in cases {
+        let id = case.get("id").and_then(Value::as_str).unwrap();
+        let card = text(case.get("agent_card").unwrap());
+        let expected_payload = case.get("expected_jcs_payload").and_then(Value::as_str).unwrap();
+        // The TCK signs the card's JCS form; under spec the two agree when every member is a
+        // v1.0 member, otherwise the TCK's bytes are the served-as-is reading.
+        let profile = if a2a_card::canonicalize(card.as_bytes(), &CanonicalizeOptions::default())
+            .unwrap()
+            .bytes
+            == expected_payload.as_bytes()
+        {
+            Profile::Spec
+        } else {
+            Profile::ServedAsIs
+        };
+        let opts = SignOptions {
+            kid: Some(case.get("kid").and_then(Value::as_str).unwrap().to_string()),
+            canonicalize: CanonicalizeOptions {
+                profile,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let signed = sign_card(card.as_bytes(), &private, &opts).unwrap();
+        assert_eq!(
+            signed.canonical.bytes,
+            expected_payload.as_bytes(),
+            "{id}: payload"
+        );
+        assert_eq!(
+            signed.protected,
+            case.get("expected_protected_b64")
+                .and_then(Value::as_str)
+                .unwrap(),
+            "{id}: protected"
+        );
+        let input = jws::signing_input(&signed.protected, &signed.canonical.bytes);
+        assert_eq!(
+            std::str::from_utf8(&input).unwrap(),
+            case.get("expected_signing_input")
+                .and_then(Value::as_str)
+                .unwrap()
+        );
+        assert_eq!(
+            signed.signature,
+            case.get("signature").and_then(Value::as_str).unwrap(),
+            "{id}: signature"
+        );
+        let report = verify_card(
+            &signed.card,
+            &trust_of(&public),
+            &VerifyOptions {
+                profiles: vec![profile],
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(report.ok, "{id}: {report:?}");
+    }
+}
+
+const ALL_ASYMMETRIC: &[Algorithm] = &[
+    Algorithm::EdDSA,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::ES512,
+    Algorithm::ES256K,
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+];
+
+#[test]
+fn sign_then_verify_every_algorithm() {
+    let card = sample_card();
+    let rsa = PrivateKey::generate_rsa(2048).unwrap(); // declares no alg: usable for RS* and PS*
+    for &alg in ALL_ASYMMETRIC {
+        if !alg.available() {
+            continue;
+        }
+        let key = if alg.as_str().starts_with("RS") || alg.as_str().starts_with("PS") {
+            rsa.clone()
+        } else {
+            PrivateKey::generate(alg).unwrap()
+        };
+        let signed = sign_card(
+            &card,
+            &key,
+            &SignOptions {
+                alg: Some(alg),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let report = verify_card(&signed.card, &trust_of(key.public()), &VerifyOptions::default()).unwrap();
+        assert!(report.ok, "{}: {report:?}", alg.as_str());
+        assert_eq!(report.signatures[0].alg.as_deref(), Some(alg.as_str()));
+        assert_eq!(report.profile, "spec");
+        assert_eq!(report.canonical, signed.canonical.bytes);
+        // Whitespace is not part of the canonical form: still valid.
+        let tampered = String::from_utf8(signed.card.clone()).unwrap().replacen(
+            "\"description\"",
+            "\"description\" ",
+            1,
+        );
+        assert!(
+            verify_card(
+                tampered.as_bytes(),
+                &trust_of(key.public()),
+                &VerifyOptions::default()
+            )
+            .unwrap()
+            .ok,
+            "whitespace is not covered"
+        );
+    }
+}
+
+#[test]
+fn deterministic_algorithms_give_the_same_bytes_twice() {
+    let card = sample_card();
+    for alg in [Algorithm::EdDSA, Algorithm::RS256] {
+        let key = PrivateKey::generate(alg).unwrap();
+        let a = sign_card(&card, &key, &SignOptions::default()).unwrap();
+        let b = sign_card(&card, &key, &SignOptions::default()).unwrap();
+        assert_eq!(a.card, b.card, "{}", alg.as_str());
+    }
+}
+
+#[test]
+fn signing_keeps_every_other_member_and_its_order() {
+    let card =
+        b"{\n  \"zeta\": 1.50,\n  \"name\": \"A\",\n  \"signatures\": [],\n  \"description\": \"d\"\n}\n";
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let signed = sign_card(card, &key, &SignOptions::default()).unwrap();
+    let out = String::from_utf8(signed.card).unwrap();
+    assert!(
+        out.starts_with("{\n  \"zeta\": 1.50,\n  \"name\": \"A\",\n  \"signatures\": [\n    {\"protected\":"),
+        "{out}"
+    );
+    assert!(out.ends_with("\n  ],\n  \"description\": \"d\"\n}\n"), "{out}");
+    // A second signature is appended; with replace_same_kid it replaces.
+    let twice = sign_card(out.as_bytes(), &key, &SignOptions::default()).unwrap();
+    let v = json::parse(&twice.card).unwrap();
+    assert!(matches!(v.get("signatures"), Some(Value::Array(a)) if a.len() == 2));
+    let replaced = sign_card(
+        out.as_bytes(),
+        &key,
+        &SignOptions {
+            replace_same_kid: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(replaced.replaced, 1);
+    let v = json::parse(&replaced.card).unwrap();
+    assert!(matches!(v.get("signatures"), Some(Value::Array(a)) if a.len() == 1));
+}
+
+#[test]
+fn refusals_each_with_their_code() {
+    let card = sample_card();
+    let ed = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let p256 = PrivateKey::generate(Algorithm::ES256).unwrap();
+    let kid = ed.public().kid().to_string();
+    let trust = trust_of(ed.public());
+    let opts = VerifyOptions::default();
+    let check = |card: &[u8], trust: &TrustStore, want: &str| {
+        let r = verify_card(card, trust, &opts).unwrap();
+        assert!(!r.ok, "{want}: must fail");
+        assert_eq!(verdict(&r), want, "{}", r.signatures[0].verdict.message);
+    };
+
+    // alg none
+    let none = with_entry(
+        &card,
+        &b64::encode(format!(r#"{{"alg":"none","kid":"{kid}"}}"#).as_bytes()),
+        "",
+        None,
+    );
+    check(&none, &trust, "unknown-algorithm");
+    // HS256 keyed with the verifier's public key bytes (algorithm confusion)
+    let jwk = ed.public().to_jwk();
+    let x = b64::decode_strict(jwk.get("x").and_then(|v| v.as_str()).unwrap()).unwrap();
+    let protected = b64::encode(format!(r#"{{"alg":"HS256","kid":"{kid}","typ":"JOSE"}}"#).as_bytes());
+    let canonical = a2a_card::canonicalize(&card, &CanonicalizeOptions::default()).unwrap();
+    let mac = alg::sign_hmac(
+        Algorithm::HS256,
+        &[x.as_slice(), x.as_slice()].concat(),
+        &jws::signing_input(&protected, &canonical.bytes),
+    )
+    .unwrap();
+    check(
+        &with_entry(&card, &protected, &b64::encode(&mac), None),
+        &trust,
+        "algorithm-not-allowed",
+    );
+    // ES256 header, Ed25519 key
+    let es_on_ed = add_raw_signature(
+        &card,
+        &format!(r#"{{"alg":"ES256","kid":"{kid}","typ":"JOSE"}}"#),
+        None,
+        &p256,
+        Algorithm::ES256,
+    );
+    check(&es_on_ed, &trust, "key-algorithm-mismatch");
+    // unknown kid
+    let other = sign_card(&card, &p256, &SignOptions::default()).unwrap();
+    check(&other.card, &trust, "untrusted-key");
+    // expired and revoked keys
+    let good = sign_card(&card, &ed, &SignOptions::default()).unwrap();
+    let mut expired = TrustStore::new();
+    expired.add(TrustedKey {
+        not_after: Some(1_000_000),
+        ..TrustedKey::new(ed.public().clone(), "t")
+    });
+    check(&good.card, &expired, "key-expired");
+    let mut future = TrustStore::new();
+    future.add(TrustedKey {
+        not_before: Some(i64::MAX / 2),
+        ..TrustedKey::new(ed.public().clone(), "t")
+    });
+    check(&good.card, &future, "key-expired");
+    let mut revoked = TrustStore::new();
+    revoked.add(TrustedKey {
+        revoked: true,
+        ..TrustedKey::new(ed.public().clone(), "t")
+    });
+    check(&good.card, &revoked, "key-revoked");
+    // crit, b64:false, duplicate header member, parameter in both headers
+    let crit = add_raw_signature(
+        &card,
+        &format!(r#"{{"alg":"EdDSA","kid":"{kid}","crit":["exp"],"exp":1}}"#),
+        None,
+        &ed,
+        Algorithm::EdDSA,
+    );
+    check(&crit, &trust, "unsupported-crit");
+    let b64f = add_raw_signature(
+        &card,
+        &format!(r#"{{"alg":"EdDSA","kid":"{kid}","b64":false,"crit":["b64"]}}"#),
+        None,
+        &ed,
+        Algorithm::EdDSA,
+    );
+    let r = verify_card(&b64f, &trust, &opts).unwrap();
+    assert!(matches!(verdict(&r), "unsupported-crit" | "unsupported-b64"));
+    let b64only = add_raw_signature(
+        &card,
+        &format!(r#"{{"alg":"EdDSA","kid":"{kid}","b64":false}}"#),
+        None,
+        &ed,
+        Algorithm::EdDSA,
+    );
+    check(&b64only, &trust, "unsupported-b64");
+    let dup = add_raw_signature(
+        &card,
+        &format!(r#"{{"alg":"EdDSA","kid":"{kid}","kid":"{kid}"}}"#),
+        None,
+        &ed,
+        Algorithm::EdDSA,
+    );
+    check(&dup, &trust, "duplicate-member");
+    let both = add_raw_signature(
+        &card,
+        &format!(r#"{{"alg":"EdDSA","kid":"{kid}"}}"#),
+        Some(&format!(r#"{{"kid":"{kid}"}}"#)),
+        &ed,
+        Algorithm::EdDSA,
+    );
+    check(&both, &trust, "header-conflict");
+    // padded, foreign-character and truncated signatures
+    let padded = with_entry(&card, &good.protected, &format!("{}==", good.signature), None);
+    check(&padded, &trust, "invalid-base64url");
+    let foreign = with_entry(
+        &card,
+        &good.protected,
+        &good
+            .signature
+            .replacen(|c: char| c.is_ascii_alphanumeric(), "+", 1),
+        None,
+    );
+    check(&foreign, &trust, "invalid-base64url");
+    let sig = b64::decode_strict(&good.signature).unwrap();
+    let truncated = with_entry(&card, &good.protected, &b64::encode(&sig[..sig.len() - 1]), None);
+    check(&truncated, &trust, "signature-invalid");
+    // DER-encoded ECDSA signature
+    let es = sign_card(&card, &p256, &SignOptions::default()).unwrap();
+    let raw = b64::decode_strict(&es.signature).unwrap();
+    let der = der_from_raw(&raw);
+    let der_card = with_entry(&card, &es.protected, &b64::encode(&der), None);
+    check(&der_card, &trust_of(p256.public()), "signature-invalid");
+    // A signature copied onto a different card
+    let other_card =
+        String::from_utf8(card.clone())
+            .unwrap()
+            .replacen("\"name\"", "\"name\":\"Other\",\"x-was-name\"", 1);
+    let copied = with_entry(other_card.as_bytes(), &good.protected, &good.signature, None);
+    let r = verify_card(&copied, &trust, &opts);
+    assert!(matches!(r, Ok(r) if !r.ok && verdict(&r) == "signature-invalid"));
+}
+
+/// Re-encodes a raw r||s ECDSA signature as ASN.1 DER.
+fn der_from_raw(raw: &[u8]) -> Vec<u8> {
+    let half = raw.len() / 2;
+    let int = |b: &[u8]| {
+        let mut v: Vec<u8> = b.iter().copied().skip_while(|&x| x == 0).collect();
+        if v.first().is_some_and(|&x| x & 0x80 != 0) {
+            v.insert(0, 0);
+        }
+        let mut out = vec![0x02, v.len() as u8];
+        out.extend(v);
+        out
+    };
+    let body = [int(&raw[..half]), int(&raw[half..])].concat();
+    let mut out = vec![0x30, body.len() as u8];
+    out.extend(body);
+    out
+}
+
+#[test]
+fn a_change_to_any_covered_member_breaks_verification() {
+    let card = br#"{"name":"A","description":"d","version":"1",
+      "capabilities":{"streaming":true,"extensions":[{"uri":"https://x.example","params":{"k":{"deep":[1,2,3]}}}]},
+      "securitySchemes":{"bearer":{"httpAuthSecurityScheme":{"scheme":"Bearer"}}},
+      "defaultInputModes":["text/plain","image/png"],"defaultOutputModes":["text/plain"],"skills":[]}"#;
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let signed = String::from_utf8(sign_card(card, &key, &SignOptions::default()).unwrap().card).unwrap();
+    let trust = trust_of(key.public());
+    let cases = [
+        ("string", "\"name\":\"A\"", "\"name\":\"B\""),
+        ("bool", "\"streaming\":true", "\"streaming\":false"),
+        ("list element", "\"image/png\"", "\"image/gif\""),
+        ("map entry", "\"scheme\":\"Bearer\"", "\"scheme\":\"Basic\""),
+        ("Struct value", "[1,2,3]", "[1,2,4]"),
+    ];
+    for (kind, from, to) in cases {
+        assert!(signed.contains(from), "{kind}");
+        let changed = signed.replacen(from, to, 1);
+        let r = verify_card(changed.as_bytes(), &trust, &VerifyOptions::default()).unwrap();
+        assert!(!r.ok, "{kind}: change must break the signature");
+        assert_eq!(verdict(&r), "signature-invalid", "{kind}");
+    }
+}
+
+#[test]
+fn unknown_members_stay_valid_and_are_reported_unsigned() {
+    let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+    let signed = sign_card(&sample_card(), &key, &SignOptions::default()).unwrap();
+    let before = verify_card(&signed.card, &trust_of(key.public()), &VerifyOptions::default()).unwrap();
+    assert!(before.ok);
+    let mut v = json::parse(&signed.card).unwrap();
+    if let Value::Object(m) = &mut v {
+        m.insert(0, ("x-injected".into(), Value::String("not signed".into())));
+    }
+    let mut bytes = Vec::new();
+    json::write_compact(&mut bytes, &v);
+    let r = verify_card(&bytes, &trust_of(key.public()), &VerifyOptions::default()).unwrap();
+    assert!(r.ok);
+    let mut expected = vec!["/x-injected".to_string()];
+    expected.extend(before.unsigned.iter().cloned());
+    assert_eq!(
+        r.unsigned, expected,
+        "the injected member is reported first, in document order"
+    );
+    assert_eq!(r.canonical, before.canonical, "the verified content is unchanged");
+    // With unknown members rejected the card is refused outright.
+    let e = verify_card(
+        &bytes,
+        &trust_of(key.public()),
+        &VerifyOptions {
+            unknown: UnknownMembers::Reject,
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), ErrorCode::UnknownMember);
+    assert_eq!(e.pointer(), Some("/x-injected"));
+}
+
+#[test]
+fn modes_and_limits() {
+    let card = sample_card();
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let stranger = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let trust = trust_of(key.public());
+    let unsigned = verify_card(&card, &trust, &VerifyOptions::default()).unwrap();
+    assert!(!unsigned.ok);
+    let r = verify_card(
+        &card,
+        &trust,
+        &VerifyOptions {
+            mode: Mode::IfPresent,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(r.ok);
+    let one = sign_card(&card, &key, &SignOptions::default()).unwrap();
+    let two = sign_card(&one.card, &stranger, &SignOptions::default()).unwrap();
+    assert!(
+        verify_card(&two.card, &trust, &VerifyOptions::default())
+            .unwrap()
+            .ok,
+        "require: one valid is enough"
+    );
+    assert!(
+        !verify_card(
+            &two.card,
+            &trust,
+            &VerifyOptions {
+                mode: Mode::All,
+                ..Default::default()
+            }
+        )
+        .unwrap()
+        .ok
+    );
+    assert!(
+        !verify_card(
+            &two.card,
+            &trust,
+            &VerifyOptions {
+                mode: Mode::IfPresent,
+                ..Default::default()
+            }
+        )
+        .unwrap()
+        .ok
+    );
+    let e = verify_card(
+        &two.card,
+        &trust,
+        &VerifyOptions {
+            max_signatures: 1,
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), ErrorCode::TooManySignatures);
+    // Algorithm allow-list
+    let r = verify_card(
+        &one.card,
+        &trust,
+        &VerifyOptions {
+            algorithms: Some(vec![Algorithm::ES256]),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(verdict(&r), "algorithm-not-allowed");
+    // Header size limit
+    let big = add_raw_signature(
+        &card,
+        &format!(
+            r#"{{"alg":"EdDSA","kid":"{}","x":"{}"}}"#,
+            key.public().kid(),
+            "a".repeat(5000)
+        ),
+        None,
+        &key,
+        Algorithm::EdDSA,
+    );
+    let r = verify_card(&big, &trust, &VerifyOptions::default()).unwrap();
+    assert_eq!(verdict(&r), "header-too-large");
+}

@@ -1,0 +1,198 @@
+//! JWS corpora: the 41 detached cases, RFC 7515 appendix A and RFC 8037 appendix A, through the
+//! core's low-level JWS verification (`jws::verify_detached`) and signing.
+
+mod common;
+
+use a2a_card::alg::{self, Algorithm};
+use a2a_card::json::{self, Value};
+use a2a_card::jws::{self, VerificationKey};
+use a2a_card::keys::{PrivateKey, PublicKey};
+use a2a_card::{b64, ErrorCode};
+use std::fs;
+
+fn read_json(path: &std::path::Path) -> Value {
+    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    json::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn text(v: &Value) -> String {
+    let mut out = Vec::new();
+    json::write_compact(&mut out, v);
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn detached_cases_give_their_expected_result() {
+    let Some(root) = common::corpus_dir() else { return };
+    let dir = root.join("jws/detached");
+    let manifest = read_json(&dir.join("manifest.json"));
+    let Value::Array(cases) = manifest else {
+        panic!("manifest is an array")
+    };
+    assert_eq!(cases.len(), 41, "the corpus has 41 detached cases");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case.get("name").and_then(Value::as_str).unwrap();
+        let expect = case.get("expect").and_then(Value::as_str).unwrap();
+        let case_dir = dir.join(name);
+        let jws_value = read_json(&case_dir.join("jws.json"));
+        let payload = fs::read(case_dir.join("payload.bin")).unwrap();
+        let jwk = read_json(&case_dir.join("jwk.json"));
+        let result = if jwk.get("kty").and_then(Value::as_str) == Some("oct") {
+            let secret = b64::decode_strict(jwk.get("k").and_then(Value::as_str).unwrap()).unwrap();
+            jws::verify_detached(&jws_value, &payload, VerificationKey::SharedSecret(&secret))
+        } else {
+            let key = PublicKey::from_jwk_str(&text(&jwk)).unwrap_or_else(|e| panic!("{name}: key: {e}"));
+            jws::verify_detached(&jws_value, &payload, VerificationKey::Public(&key))
+        };
+        let got = if result.is_ok() { "valid" } else { "invalid" };
+        if got != expect {
+            failures.push(format!("{name}: expected {expect}, got {got} ({result:?})"));
+        }
+        if let Err(e) = &result {
+            // A refusal must be the cryptographic one, not a parsing accident.
+            assert!(
+                matches!(e.code(), ErrorCode::SignatureInvalid),
+                "{name}: refused with {} ({}), expected signature-invalid",
+                e.code(),
+                e.message()
+            );
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of 41 detached cases disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn rfc7515_appendix_a_vectors() {
+    let Some(root) = common::corpus_dir() else { return };
+    let doc = read_json(&root.join("jws/rfc7515_appendix_a.json"));
+    let Some(Value::Array(vectors)) = doc.get("vectors") else {
+        panic!("vectors")
+    };
+    let mut checked = Vec::new();
+    for v in vectors {
+        let id = v.get("id").and_then(Value::as_str).unwrap();
+        let alg_name = v.get("alg").and_then(Value::as_str).unwrap();
+        let protected = v.get("protected_b64u").and_then(Value::as_str).unwrap();
+        let payload = b64::decode_strict(v.get("payload_b64u").and_then(Value::as_str).unwrap()).unwrap();
+        let sig_text = v.get("signature_b64u").and_then(Value::as_str).unwrap_or("");
+        let signing_input = jws::signing_input(protected, &payload);
+        assert_eq!(
+            std::str::from_utf8(&signing_input).unwrap(),
+            v.get("signing_input").and_then(Value::as_str).unwrap(),
+            "{id}: signing input"
+        );
+        let flattened =
+            json::parse(format!(r#"{{"protected":"{protected}","signature":"{sig_text}"}}"#).as_bytes())
+                .unwrap();
+        if alg_name == "none" {
+            let e = Algorithm::from_name("none").unwrap_err();
+            assert_eq!(e.code(), ErrorCode::UnknownAlgorithm, "{id}");
+            let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+            let e = jws::verify_detached(&flattened, &payload, VerificationKey::Public(key.public()))
+                .unwrap_err();
+            assert_eq!(
+                e.code(),
+                ErrorCode::UnknownAlgorithm,
+                "{id}: alg none must be refused"
+            );
+            checked.push(id.to_string());
+            continue;
+        }
+        let public = v.get("key_public").unwrap();
+        let private = v.get("key_private").unwrap();
+        let sig = b64::decode_strict(sig_text).unwrap();
+        if public.get("kty").and_then(Value::as_str) == Some("oct") {
+            let secret = b64::decode_strict(public.get("k").and_then(Value::as_str).unwrap()).unwrap();
+            jws::verify_detached(&flattened, &payload, VerificationKey::SharedSecret(&secret))
+                .unwrap_or_else(|e| panic!("{id}: {e}"));
+            let alg = Algorithm::from_name(alg_name).unwrap();
+            assert_eq!(
+                alg::sign_hmac(alg, &secret, &signing_input).unwrap(),
+                sig,
+                "{id}: HMAC reproduces"
+            );
+        } else {
+            let key = PublicKey::from_jwk_str(&text(public)).unwrap_or_else(|e| panic!("{id}: {e}"));
+            jws::verify_detached(&flattened, &payload, VerificationKey::Public(&key))
+                .unwrap_or_else(|e| panic!("{id}: {e}"));
+            let priv_key =
+                PrivateKey::from_jwk_str(&text(private)).unwrap_or_else(|e| panic!("{id}: private: {e}"));
+            let alg = Algorithm::from_name(alg_name).unwrap();
+            let ours = alg::sign(alg, &priv_key, &signing_input).unwrap();
+            if v.get("reproducible") == Some(&Value::Bool(true)) {
+                assert_eq!(
+                    ours, sig,
+                    "{id}: deterministic signature reproduced byte for byte"
+                );
+            }
+            alg::verify(alg, &key, &signing_input, &ours)
+                .unwrap_or_else(|e| panic!("{id}: our signature: {e}"));
+        }
+        checked.push(id.to_string());
+    }
+    for want in [
+        "RFC7515-A.1",
+        "RFC7515-A.2",
+        "RFC7515-A.3",
+        "RFC7515-A.4",
+        "RFC7515-A.5",
+    ] {
+        assert!(
+            checked.iter().any(|c| c == want),
+            "{want} was checked ({checked:?})"
+        );
+    }
+    // A.7: flattened JSON with an unprotected header.
+    let flat = doc.get("flattened_json").unwrap();
+    let key = PublicKey::from_jwk_str(&text(flat.get("key_public").unwrap())).unwrap();
+    let mut jws_value = flat.get("json_flattened").unwrap().clone();
+    let payload = b64::decode_strict(jws_value.get("payload").and_then(Value::as_str).unwrap()).unwrap();
+    if let Value::Object(m) = &mut jws_value {
+        m.retain(|(k, _)| k != "payload");
+    }
+    let h = jws::verify_detached(&jws_value, &payload, VerificationKey::Public(&key)).unwrap();
+    assert_eq!(
+        h.unprotected.len(),
+        1,
+        "A.7 carries kid in the unprotected header"
+    );
+}
+
+#[test]
+fn rfc8037_vectors() {
+    let Some(root) = common::corpus_dir() else { return };
+    let doc = read_json(&root.join("jws/rfc8037_appendix_a.json"));
+    let public = PublicKey::from_jwk_str(&text(doc.get("A.2_public_key").unwrap())).unwrap();
+    let private = PrivateKey::from_jwk_str(&text(doc.get("A.1_private_key").unwrap())).unwrap();
+    let thumb = doc
+        .get("A.3_thumbprint")
+        .and_then(|t| t.get("sha256_b64u"))
+        .and_then(Value::as_str)
+        .unwrap();
+    assert_eq!(public.thumbprint(), thumb, "RFC 8037 A.3 thumbprint");
+    assert_eq!(private.public().thumbprint(), thumb);
+    let a4 = doc.get("A.4_A.5").unwrap();
+    let input = a4.get("signing_input").and_then(Value::as_str).unwrap();
+    let sig = b64::decode_strict(a4.get("signature_b64u").and_then(Value::as_str).unwrap()).unwrap();
+    assert_eq!(
+        alg::sign(Algorithm::EdDSA, &private, input.as_bytes()).unwrap(),
+        sig,
+        "A.4 reproduced"
+    );
+    alg::verify(Algorithm::EdDSA, &public, input.as_bytes(), &sig).unwrap();
+    let mut tampered = input.as_bytes().to_vec();
+    let last = tampered.len() - 1;
+    tampered[last] ^= 1;
+    assert_eq!(
+        alg::verify(Algorithm::EdDSA, &public, &tampered, &sig)
+            .unwrap_err()
+            .code(),
+        ErrorCode::SignatureInvalid
+    );
+}
