@@ -177,7 +177,7 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
                 .filter(|(k, _)| k != "signatures")
                 .map(|(k, v)| (k.as_str(), v))
                 .collect();
-            write_sorted(&mut out, kept, |out, v| write_value(out, v));
+            write_sorted(&mut out, kept);
         }
         Profile::Spec | Profile::PruneEmpty => {
             w.message(&mut out, members, &AGENT_CARD, true)?;
@@ -190,11 +190,7 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
     })
 }
 
-fn write_sorted<'a>(
-    out: &mut Vec<u8>,
-    mut kept: Vec<(&'a str, &'a Value)>,
-    mut each: impl FnMut(&mut Vec<u8>, &Value),
-) {
+fn write_sorted(out: &mut Vec<u8>, mut kept: Vec<(&str, &Value)>) {
     kept.sort_unstable_by(|a, b| cmp_utf16(a.0, b.0));
     out.push(b'{');
     for (i, (k, v)) in kept.into_iter().enumerate() {
@@ -203,7 +199,7 @@ fn write_sorted<'a>(
         }
         write_string(out, k);
         out.push(b':');
-        each(out, v);
+        write_value(out, v);
     }
     out.push(b'}');
 }

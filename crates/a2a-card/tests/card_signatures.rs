@@ -1,6 +1,8 @@
 //! Signing and verifying whole cards: the A2A signed-card corpus, the TCK EdDSA vectors, round
 //! trips for every algorithm, and every refusal the design names, each with its code.
 
+#![allow(clippy::unwrap_used, clippy::panic)] // tests stop at the first surprise
+
 mod common;
 
 use a2a_card::alg::{self, Algorithm};
