@@ -3,7 +3,7 @@
 use crate::io::{read_input, write_stderr_line, write_stdout};
 use crate::Failure;
 use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
-use a2a_card::{canonicalize, CanonicalizeOptions, Limits, Profile, UnknownMembers};
+use a2a_card::{canonicalize, sha256_hex, CanonicalizeOptions, Limits, Profile, UnknownMembers};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
 
@@ -71,24 +71,13 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let canonical = canonicalize(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     write_stdout(&canonical.bytes)?;
     if args.report {
-        let digest = ring::digest::digest(&ring::digest::SHA256, &canonical.bytes);
         let report = serde_json::json!({
             "profile": canonical.profile.as_str(),
             "unsigned": canonical.unsigned,
-            "sha256": hex(digest.as_ref()),
+            "sha256": sha256_hex(&canonical.bytes),
             "bytes": canonical.bytes.len(),
         });
         write_stderr_line(&report.to_string())?;
     }
     Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
 }
