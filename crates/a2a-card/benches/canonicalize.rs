@@ -9,8 +9,14 @@
 //! its own interleaved timing loop, and prints a table: size, canonicalize time, floor time, their
 //! ratio, and how the time grows from 1,000 to 10,000 skills. The targets it reports on are a
 //! ratio of at most 2.5 at every size and at most 12x growth from 1,000 to 10,000 skills.
+//! A second table times the phases of `canonicalize` apart (strict read, presence rules and
+//! writer, freeing the value tree), per input byte, to show which one grows faster than the input.
+//! The machine's load moves every number; the ratios are measured side by side and move less.
+//!
 //! Under `cargo test` (no `--bench` argument) criterion runs each benchmark once and the
-//! summary is skipped.
+//! tables are skipped; so they are under `--profile-time` (for a profiler) and `--list`.
+//! The floor's serde_json is built with `float_roundtrip` (a feature serde_json_canonicalizer,
+//! a dev-dependency, turns on), which costs it a little when reading numbers.
 
 #![allow(clippy::panic)]
 
@@ -27,6 +33,8 @@ const RATIO_TARGET: f64 = 2.5;
 const GROWTH_TARGET: f64 = 12.0;
 /// Rounds of the summary's own timing loop (each round runs every size and function once).
 const ROUNDS: usize = 31;
+/// Rounds of the phase breakdown.
+const PHASE_ROUNDS: usize = 15;
 
 fn canonicalize(bytes: &[u8]) -> usize {
     let c = a2a_card::canonicalize(bytes, &Default::default()).expect("the card canonicalizes");
@@ -136,6 +144,45 @@ fn interleaved_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Durati
         .collect()
 }
 
+/// The three phases of `canonicalize` timed apart, median over rounds: the strict read
+/// (`json::parse_with`), the presence rules and RFC 8785 writer (`canonicalize_value`), and freeing
+/// the value tree.
+fn phase_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Duration; 3]> {
+    let opts = a2a_card::CanonicalizeOptions::default();
+    let mut times: Vec<[Vec<Duration>; 3]> = cards.iter().map(|_| Default::default()).collect();
+    for _ in 0..rounds {
+        for (c, (_, bytes)) in cards.iter().enumerate() {
+            let iters = (2_000_000 / bytes.len().max(1)).clamp(1, 1_000) as u32;
+            let mut sum = [Duration::ZERO; 3];
+            for _ in 0..iters {
+                let t0 = Instant::now();
+                let v = a2a_card::json::parse_with(black_box(bytes), &opts.limits).expect("reads");
+                let t1 = Instant::now();
+                let out = a2a_card::canonicalize_value(black_box(&v), &opts).expect("canonicalizes");
+                let t2 = Instant::now();
+                drop(black_box(v));
+                let t3 = Instant::now();
+                black_box(out);
+                sum[0] += t1 - t0;
+                sum[1] += t2 - t1;
+                sum[2] += t3 - t2;
+            }
+            for k in 0..3 {
+                times[c][k].push(sum[k] / iters);
+            }
+        }
+    }
+    times
+        .into_iter()
+        .map(|per| {
+            per.map(|mut t| {
+                t.sort();
+                t[t.len() / 2]
+            })
+        })
+        .collect()
+}
+
 fn fmt(d: Duration) -> String {
     let us = d.as_secs_f64() * 1e6;
     if us >= 10_000.0 {
@@ -199,6 +246,25 @@ fn summary(cards: &[(usize, Vec<u8>)]) {
         "targets (ratio <= {RATIO_TARGET}x at every size, growth <= {GROWTH_TARGET}x): {}",
         if all_ok { "all met" } else { "NOT all met" }
     );
+    println!();
+    println!("where canonicalize spends its time (phases timed apart, median of {PHASE_ROUNDS} rounds)");
+    println!(
+        "{:>7} {:>14} {:>14} {:>14} {:>9} {:>9} {:>9}",
+        "skills", "read", "rules+write", "drop tree", "read/B", "write/B", "drop/B"
+    );
+    for ((skills, bytes), [r, w, d]) in cards.iter().zip(phase_medians(cards, PHASE_ROUNDS)) {
+        let per_byte = |t: Duration| t.as_secs_f64() * 1e9 / bytes.len() as f64;
+        println!(
+            "{:>7} {:>14} {:>14} {:>14} {:>7.1}ns {:>7.1}ns {:>7.1}ns",
+            skills,
+            fmt(r),
+            fmt(w),
+            fmt(d),
+            per_byte(r),
+            per_byte(w),
+            per_byte(d)
+        );
+    }
 }
 
 fn main() {
