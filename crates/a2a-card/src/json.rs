@@ -3,7 +3,9 @@
 //! Everything that reaches canonicalization or signature checking is read here first, so one
 //! set of rules decides what a document is: no duplicate member names (compared after
 //! unescaping), no lone surrogates, no invalid UTF-8, no byte-order mark, no trailing data,
-//! no number that overflows a double, no integer beyond +-(2^53-1), bounded nesting and size.
+//! no number that overflows a double, no integer literal beyond +-(2^53-1) that a double would
+//! round (one that is exactly the RFC 8785 spelling of its double, such as the canonical form of
+//! `1e20`, reads back unchanged), bounded nesting and size.
 //! Errors carry the JSON Pointer of the member where the problem lies and the byte offset.
 
 use crate::error::{pointer_token, Error, ErrorCode};
@@ -525,16 +527,33 @@ impl<'a> Parser<'a> {
             e.offset = start;
             return Err(e);
         }
-        if integer && v.abs() > MAX_SAFE_INTEGER {
+        if integer && v.abs() > MAX_SAFE_INTEGER && !is_jcs_spelling(text, v) {
             let mut e = self.err(
                 ErrorCode::NumberOutOfRange,
-                format!("the integer {text} lies outside the I-JSON range +-(2^53-1); send it as a string"),
+                format!(
+                    "the integer {text} lies outside the I-JSON range +-(2^53-1) and would be rounded to {}; send it as a string",
+                    jcs_spelling(v)
+                ),
             );
             e.offset = start;
             return Err(e);
         }
         Ok(Value::Number(v))
     }
+}
+
+/// The RFC 8785 text of a finite double.
+fn jcs_spelling(v: f64) -> String {
+    let mut out = Vec::new();
+    crate::jcs::write_number(&mut out, v);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// True when `text` is exactly what RFC 8785 writes for `v`. An integer literal beyond
+/// +-(2^53-1) is accepted only then: nothing was rounded, and canonical output (which spells
+/// integral doubles below 1e21 with all their digits) always reads back.
+fn is_jcs_spelling(text: &str, v: f64) -> bool {
+    jcs_spelling(v) == text
 }
 
 /// Duplicate detection for one object: a linear scan while the object is small, a hash set of

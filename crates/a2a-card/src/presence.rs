@@ -256,8 +256,9 @@ fn type_error(ptr: &str, desc: &MessageDesc, field: &FieldDesc, expected: &str, 
     .at(ptr)
 }
 
+/// What `prune-empty` removes: an empty string, list or object, or `null`.
 fn is_empty_output(bytes: &[u8]) -> bool {
-    bytes == b"\"\"" || bytes == b"[]" || bytes == b"{}"
+    matches!(bytes, b"\"\"" | b"[]" | b"{}" | b"null")
 }
 
 impl Walker {

@@ -943,7 +943,6 @@ proptest! {
 /// The known bug described at [`LARGE_INTEGRAL`]: RFC 8785 output holding an integral double in
 /// [2^53, 1e21) is refused when read again. Run with `--ignored` to check a fix.
 #[test]
-#[ignore = "known bug: the reader refuses canonical output holding an integral number in [2^53, 1e21) (src/json.rs)"]
 fn large_integral_numbers_survive_a_second_reading() {
     for input in [
         "[9007199254740992.0]",
@@ -975,7 +974,6 @@ fn large_integral_numbers_survive_a_second_reading() {
 /// `profiles_match_an_independent_model`, which skips exactly this case while the bug stands.
 /// Run with `--ignored` to check a fix.
 #[test]
-#[ignore = "known bug: prune-empty keeps a retained unknown member whose value is null (src/presence.rs)"]
 fn retained_unknown_null_is_pruned() {
     let o = opts(Profile::PruneEmpty, UnknownMembers::Retain);
     for (input, expected, unsigned) in [
