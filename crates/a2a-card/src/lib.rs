@@ -22,6 +22,11 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
 pub mod alg;
 pub mod b64;
 mod der;

@@ -287,7 +287,11 @@ fn big_integers_are_accepted_only_when_nothing_is_rounded() {
     let bytes = std::fs::read(dir.join("i_number_too_big_pos_int.json")).unwrap();
     let out = a2a_card::jcs(&bytes).expect("the RFC 8785 spelling of 1e20 is accepted");
     assert_eq!(out, b"[100000000000000000000]");
-    assert_eq!(a2a_card::jcs(&out).unwrap(), out, "canonical output reads back unchanged");
+    assert_eq!(
+        a2a_card::jcs(&out).unwrap(),
+        out,
+        "canonical output reads back unchanged"
+    );
     let rounded = a2a_card::jcs(b"[100000000000000000001]").unwrap_err();
     assert_eq!(rounded.code(), ErrorCode::NumberOutOfRange);
 }

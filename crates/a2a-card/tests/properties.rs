@@ -221,15 +221,18 @@ fn write(out: &mut String, j: &J, st: &mut Style) {
 }
 
 /// A JSON spelling of the finite double `v` that every correct reader maps back to `v`. Integer
-/// syntax is used only within +-(2^53-1), as I-JSON requires.
+/// syntax beyond +-(2^53-1) is used only in the RFC 8785 spelling (which the reader accepts
+/// because it names exactly one double).
 fn spell(v: f64, st: &mut Style) -> String {
     let debug = format!("{v:?}"); // always has a '.' or an exponent: never integer syntax
     if !st.numbers {
         return debug;
     }
     let safe_int = v.fract() == 0.0 && v.abs() <= MAX_SAFE as f64;
-    match st.rng.below(6) {
+    match st.rng.below(7) {
         0 => debug,
+        // The RFC 8785 (ECMAScript) spelling: integer syntax up to 1e21, beyond 2^53 too.
+        5 => ryu_js::Buffer::new().format_finite(v).to_string(),
         1 => format!("{v:e}"),
         2 => format!("{v:E}"),
         3 if safe_int => {
@@ -292,29 +295,6 @@ fn write_str(out: &mut String, s: &str, st: &mut Style) {
 // Strategies: arbitrary JSON
 // ---------------------------------------------------------------------------------------------
 
-/// Which numbers the generators produce.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Nums {
-    /// Every finite double.
-    All,
-    /// Every finite double except those of [`large_integral`] (see [`LARGE_INTEGRAL`]).
-    Readable,
-}
-
-/// KNOWN BUG (reported, not ours to fix: `src/json.rs`): a finite double `v` with
-/// 2^53 <= |v| < 1e21 is integral, and RFC 8785 (ECMAScript) writes it in integer syntax
-/// (`1e20` -> `100000000000000000000`), which the strict reader refuses as an integer beyond
-/// +-(2^53-1). Canonical bytes holding such a number are therefore not readable again, so the
-/// fixed-point properties, which read canonical output back, leave these numbers out; the
-/// properties that only read the input (order independence, agreement with
-/// serde_json_canonicalizer) keep them. `large_integral_numbers_survive_a_second_reading` below
-/// (ignored while the bug stands) checks the fix.
-const LARGE_INTEGRAL: (f64, f64) = (9_007_199_254_740_992.0, 1e21);
-
-fn large_integral(v: f64) -> bool {
-    (LARGE_INTEGRAL.0..LARGE_INTEGRAL.1).contains(&v.abs())
-}
-
 fn arb_char() -> impl Strategy<Value = char> {
     prop_oneof![
         6 => proptest::char::range(' ', '~'),
@@ -347,9 +327,9 @@ fn arb_key() -> impl Strategy<Value = String> {
     ]
 }
 
-fn arb_number(n: Nums) -> impl Strategy<Value = f64> {
+fn arb_number() -> impl Strategy<Value = f64> {
     use proptest::num::f64 as pf;
-    let any = prop_oneof![
+    prop_oneof![
         3 => (-MAX_SAFE..=MAX_SAFE).prop_map(|i| i as f64),
         2 => (-1000i64..=1000).prop_map(|i| i as f64),
         3 => pf::POSITIVE | pf::NEGATIVE | pf::NORMAL | pf::SUBNORMAL | pf::ZERO,
@@ -359,24 +339,20 @@ fn arb_number(n: Nums) -> impl Strategy<Value = f64> {
             -9_007_199_254_740_992.0, 9_007_199_254_740_991.0, 0.1, 1.0 / 3.0, 4.35, 2e-3,
             123_456_789_012_345_680_000.0, 1.5e300, -1.5e-300, 295_147_905_179_352_830_000.0,
         ]),
-    ];
-    any.prop_filter(
-        "an integral number in [2^53, 1e21) (see LARGE_INTEGRAL)",
-        move |v| n == Nums::All || !large_integral(*v),
-    )
+    ]
 }
 
-fn arb_leaf(n: Nums) -> impl Strategy<Value = J> {
+fn arb_leaf() -> impl Strategy<Value = J> {
     prop_oneof![
         1 => Just(J::Null),
         1 => any::<bool>().prop_map(J::Bool),
-        3 => arb_number(n).prop_map(J::Num),
+        3 => arb_number().prop_map(J::Num),
         3 => arb_string().prop_map(J::Str),
     ]
 }
 
-fn arb_json_with(keys: BoxedStrategy<String>, n: Nums) -> impl Strategy<Value = J> {
-    arb_leaf(n).prop_recursive(5, 64, 6, move |inner| {
+fn arb_json_with(keys: BoxedStrategy<String>) -> impl Strategy<Value = J> {
+    arb_leaf().prop_recursive(5, 64, 6, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(J::Arr),
             prop::collection::vec((keys.clone(), inner), 0..6)
@@ -385,12 +361,12 @@ fn arb_json_with(keys: BoxedStrategy<String>, n: Nums) -> impl Strategy<Value = 
     })
 }
 
-fn arb_json(n: Nums) -> impl Strategy<Value = J> {
-    arb_json_with(arb_key().boxed(), n)
+fn arb_json() -> impl Strategy<Value = J> {
+    arb_json_with(arb_key().boxed())
 }
 
-fn arb_json_object(n: Nums) -> impl Strategy<Value = J> {
-    prop::collection::vec((arb_key(), arb_json(n)), 0..6)
+fn arb_json_object() -> impl Strategy<Value = J> {
+    prop::collection::vec((arb_key(), arb_json()), 0..6)
         .prop_map(|ms| object(ms.into_iter().map(|(k, v)| Member::plain(k, v)).collect()))
 }
 
@@ -403,22 +379,22 @@ fn string_value() -> BoxedStrategy<J> {
     prop_oneof![1 => Just(J::Str(String::new())), 4 => arb_string().prop_map(J::Str)].boxed()
 }
 
-fn field_value(f: &'static FieldDesc, n: Nums) -> BoxedStrategy<J> {
+fn field_value(f: &'static FieldDesc) -> BoxedStrategy<J> {
     match f.kind {
         Kind::String => string_value(),
         Kind::Bool => any::<bool>().prop_map(J::Bool).boxed(),
-        Kind::Message(inner) => message(inner, n),
-        Kind::Struct => arb_json_object(n).boxed(),
+        Kind::Message(inner) => message(inner),
+        Kind::Struct => arb_json_object().boxed(),
         Kind::RepeatedString => prop::collection::vec(string_value(), 0..4)
             .prop_map(J::Arr)
             .boxed(),
-        Kind::RepeatedMessage(inner) => prop::collection::vec(message(inner, n), 0..3)
+        Kind::RepeatedMessage(inner) => prop::collection::vec(message(inner), 0..3)
             .prop_map(J::Arr)
             .boxed(),
         Kind::MapString => prop::collection::vec((arb_key(), string_value()), 0..4)
             .prop_map(|ms| object(ms.into_iter().map(|(k, v)| Member::plain(k, v)).collect()))
             .boxed(),
-        Kind::MapMessage(inner) => prop::collection::vec((arb_key(), message(inner, n)), 0..3)
+        Kind::MapMessage(inner) => prop::collection::vec((arb_key(), message(inner)), 0..3)
             .prop_map(|ms| object(ms.into_iter().map(|(k, v)| Member::plain(k, v)).collect()))
             .boxed(),
     }
@@ -446,7 +422,7 @@ fn unknown_name() -> impl Strategy<Value = String> {
 
 /// One message object: each field absent, present (REQUIRED fields mostly present) or `null`;
 /// at most one member of each oneof; sometimes an unknown member.
-fn message(desc: &'static MessageDesc, n: Nums) -> BoxedStrategy<J> {
+fn message(desc: &'static MessageDesc) -> BoxedStrategy<J> {
     let mut parts: Vec<BoxedStrategy<Vec<Member>>> = Vec::new();
     let mut groups: Vec<&'static str> = Vec::new();
     for f in desc.fields {
@@ -460,7 +436,7 @@ fn message(desc: &'static MessageDesc, n: Nums) -> BoxedStrategy<J> {
         parts.push(
             prop_oneof![
                 2 => Just(Vec::new()),
-                present => field_value(f, n).prop_map(move |v| vec![member_of(f, v)]),
+                present => field_value(f).prop_map(move |v| vec![member_of(f, v)]),
                 1 => Just(vec![member_of(f, J::Null)]),
             ]
             .boxed(),
@@ -471,7 +447,7 @@ fn message(desc: &'static MessageDesc, n: Nums) -> BoxedStrategy<J> {
             .fields
             .iter()
             .filter(|f| f.oneof == Some(g))
-            .map(|f| field_value(f, n).prop_map(move |v| vec![member_of(f, v)]).boxed())
+            .map(|f| field_value(f).prop_map(move |v| vec![member_of(f, v)]).boxed())
             .collect();
         choices.push(Just(Vec::new()).boxed());
         parts.push(Union::new(choices).boxed());
@@ -479,7 +455,7 @@ fn message(desc: &'static MessageDesc, n: Nums) -> BoxedStrategy<J> {
     parts.push(
         prop_oneof![
             3 => Just(Vec::new()),
-            1 => prop::collection::vec((unknown_name(), arb_json(n)), 1..3).prop_map(|ms| ms
+            1 => prop::collection::vec((unknown_name(), arb_json()), 1..3).prop_map(|ms| ms
                 .into_iter()
                 .map(|(k, v)| Member::plain(k, v))
                 .collect()),
@@ -491,8 +467,8 @@ fn message(desc: &'static MessageDesc, n: Nums) -> BoxedStrategy<J> {
         .boxed()
 }
 
-fn arb_card(n: Nums) -> BoxedStrategy<J> {
-    message(&AGENT_CARD, n)
+fn arb_card() -> BoxedStrategy<J> {
+    message(&AGENT_CARD)
 }
 
 /// Every field name of the schema, JSON and proto spelling.
@@ -512,13 +488,13 @@ fn schema_names() -> Vec<String> {
 
 /// Objects whose member names are mostly schema names, with values of any type: type
 /// mismatches, oneof conflicts and dual names at every depth.
-fn arb_cardish(n: Nums) -> impl Strategy<Value = J> {
+fn arb_cardish() -> impl Strategy<Value = J> {
     let keys = prop_oneof![
         4 => prop::sample::select(schema_names()),
         1 => arb_key(),
     ]
     .boxed();
-    prop::collection::vec((keys.clone(), arb_json_with(keys, n)), 0..12)
+    prop::collection::vec((keys.clone(), arb_json_with(keys)), 0..12)
         .prop_map(|ms| object(ms.into_iter().map(|(k, v)| Member::plain(k, v)).collect()))
 }
 
@@ -616,11 +592,6 @@ fn to_serde(j: &J) -> serde_json::Value {
     }
 }
 
-thread_local! {
-    /// Set when the model meets the case of [`retained_unknown_null_is_pruned`] (a known bug).
-    static RETAINED_NULL_SEEN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 /// What the model does with one profile.
 #[derive(Clone, Copy)]
 struct Model {
@@ -638,9 +609,6 @@ impl Model {
             }
             let Some(f) = desc.fields.iter().find(|f| f.json == m.name) else {
                 if self.retain_unknown {
-                    if self.prune && matches!(m.value, J::Null) {
-                        RETAINED_NULL_SEEN.with(|seen| seen.set(true));
-                    }
                     out.insert(m.name.clone(), to_serde(&m.value));
                 }
                 continue;
@@ -753,7 +721,7 @@ proptest! {
 
     /// (a) order, whitespace, escapes and number spelling do not change any profile's output.
     #[test]
-    fn card_order_and_whitespace_do_not_matter(card in arb_card(Nums::All), s1 in any::<u64>(), s2 in any::<u64>()) {
+    fn card_order_and_whitespace_do_not_matter(card in arb_card(), s1 in any::<u64>(), s2 in any::<u64>()) {
         let base = render(&card, &mut Style::plain());
         let v1 = render(&card, &mut Style::varied(s1));
         let v2 = render(&card, &mut Style::varied(s2));
@@ -776,19 +744,14 @@ proptest! {
     /// (f) each profile's bytes equal those of an independent model of its rules (written from
     /// the profile descriptions, serialized by serde_json_canonicalizer).
     #[test]
-    fn profiles_match_an_independent_model(card in arb_card(Nums::All), s1 in any::<u64>()) {
+    fn profiles_match_an_independent_model(card in arb_card(), s1 in any::<u64>()) {
         let input = render(&card, &mut Style::varied(s1));
         for (profile, prune) in [(Profile::Spec, false), (Profile::PruneEmpty, true)] {
             for (unknown, retain_unknown) in [(UnknownMembers::Exclude, false), (UnknownMembers::Retain, true)] {
                 let ours = canonicalize(input.as_bytes(), &opts(profile, unknown))
                     .map(|c| text(&c.bytes))
                     .map_err(|e| e.to_string());
-                RETAINED_NULL_SEEN.with(|seen| seen.set(false));
                 let model = Model { prune, retain_unknown }.canonical(&card);
-                if RETAINED_NULL_SEEN.with(|seen| seen.get()) {
-                    // Known bug, see `retained_unknown_null_is_pruned`: skip only this case.
-                    continue;
-                }
                 prop_assert_eq!(ours, Ok(model), "{:?}/{:?}; input {}", profile, unknown, input);
             }
         }
@@ -800,7 +763,7 @@ proptest! {
 
     /// (a) under spec and prune-empty, proto names give the same bytes as JSON names.
     #[test]
-    fn card_proto_names_do_not_matter(card in arb_card(Nums::All), s1 in any::<u64>()) {
+    fn card_proto_names_do_not_matter(card in arb_card(), s1 in any::<u64>()) {
         let base = render(&card, &mut Style::plain());
         let alt = render(&card, &mut Style::varied(s1).with_alt_names());
         for profile in [Profile::Spec, Profile::PruneEmpty] {
@@ -816,7 +779,7 @@ proptest! {
 
     /// (a) plain RFC 8785 does not depend on order, whitespace, escapes or number spelling.
     #[test]
-    fn jcs_order_and_whitespace_do_not_matter(v in arb_json(Nums::All), s1 in any::<u64>()) {
+    fn jcs_order_and_whitespace_do_not_matter(v in arb_json(), s1 in any::<u64>()) {
         let base = render(&v, &mut Style::plain());
         let varied = render(&v, &mut Style::varied(s1));
         let r0 = jcs(base.as_bytes()).map(|b| text(&b));
@@ -826,7 +789,7 @@ proptest! {
 
     /// (b), (c) canonical bytes are a fixed point of served-as-is and of jcs; spec is idempotent.
     #[test]
-    fn card_canonical_bytes_are_a_fixed_point(card in arb_card(Nums::Readable), s1 in any::<u64>()) {
+    fn card_canonical_bytes_are_a_fixed_point(card in arb_card(), s1 in any::<u64>()) {
         let input = render(&card, &mut Style::varied(s1).with_alt_names());
         for profile in PROFILES {
             for unknown in UNKNOWN {
@@ -861,7 +824,7 @@ proptest! {
 
     /// (b) jcs(jcs(x)) == jcs(x) for any JSON value.
     #[test]
-    fn jcs_is_idempotent(v in arb_json(Nums::Readable), s1 in any::<u64>()) {
+    fn jcs_is_idempotent(v in arb_json(), s1 in any::<u64>()) {
         let input = render(&v, &mut Style::varied(s1));
         let once = jcs(input.as_bytes());
         prop_assert!(once.is_ok(), "generated JSON refused: {:?}\n{}", once, input);
@@ -871,7 +834,7 @@ proptest! {
 
     /// (d) jcs agrees with serde_json_canonicalizer on JSON both accept.
     #[test]
-    fn jcs_agrees_with_serde_json_canonicalizer(v in arb_json(Nums::All), s1 in any::<u64>()) {
+    fn jcs_agrees_with_serde_json_canonicalizer(v in arb_json(), s1 in any::<u64>()) {
         let input = render(&v, &mut Style::varied(s1));
         let ours = jcs(input.as_bytes()).map(|b| text(&b));
         prop_assert!(ours.is_ok(), "generated JSON refused: {:?}\n{}", ours, input);
@@ -899,7 +862,7 @@ proptest! {
     /// (e) nothing panics on mutated JSON text: bytes replaced, inserted (JSON punctuation and
     /// invalid UTF-8) or cut, under the default limits and under tight ones.
     #[test]
-    fn mutated_cards_never_panic(card in arb_card(Nums::Readable), s1 in any::<u64>(), edits in 1usize..6) {
+    fn mutated_cards_never_panic(card in arb_card(), s1 in any::<u64>(), edits in 1usize..6) {
         let mut bytes = render(&card, &mut Style::varied(s1).with_alt_names()).into_bytes();
         let mut rng = Rng(s1 ^ 0x5555);
         const NOISE: &[u8] = b"{}[]:,\"\\u0-+.eE \xff\xc0\xed\xa0\x80\xf0\x9f";
@@ -927,7 +890,7 @@ proptest! {
 
     /// (e) nothing panics on arbitrary JSON objects and on card-like objects of any types.
     #[test]
-    fn arbitrary_objects_never_panic(obj in arb_json_object(Nums::Readable), cardish in arb_cardish(Nums::Readable), s1 in any::<u64>()) {
+    fn arbitrary_objects_never_panic(obj in arb_json_object(), cardish in arb_cardish(), s1 in any::<u64>()) {
         for v in [&obj, &cardish] {
             let input = render(v, &mut Style::varied(s1));
             for profile in PROFILES {
@@ -940,8 +903,11 @@ proptest! {
     }
 }
 
-/// The known bug described at [`LARGE_INTEGRAL`]: RFC 8785 output holding an integral double in
-/// [2^53, 1e21) is refused when read again. Run with `--ignored` to check a fix.
+/// Regression (found by the fixed-point properties): a finite double with 2^53 <= |v| < 1e21 is
+/// integral, and RFC 8785 writes it in integer syntax (`1e20` -> `100000000000000000000`); the
+/// reader used to refuse that output as an integer beyond +-(2^53-1), so canonical bytes did not
+/// read back. The generators now produce such numbers everywhere, and the renderer also spells
+/// numbers the RFC 8785 way; this test keeps the minimal cases.
 #[test]
 fn large_integral_numbers_survive_a_second_reading() {
     for input in [
@@ -967,12 +933,10 @@ fn large_integral_numbers_survive_a_second_reading() {
     );
 }
 
-/// KNOWN BUG (reported, not ours to fix: `src/presence.rs`, `Walker::message`): under
-/// `prune-empty` with `--unknown retain`, a retained unknown member of a message whose value is
-/// `null` is kept (`{"x-":null}` stays `{"x-":null}`), though the profile removes every `null`
-/// and does remove nulls nested inside retained values (`{"x-":{"a":null}}` becomes `{}`). Found by
-/// `profiles_match_an_independent_model`, which skips exactly this case while the bug stands.
-/// Run with `--ignored` to check a fix.
+/// Regression (found by `profiles_match_an_independent_model`): under `prune-empty` with
+/// `retain`, a retained unknown member of a message whose value is `null` used to be kept
+/// (`{"x-":null}` stayed `{"x-":null}`), though the profile removes every `null` and did remove
+/// nulls nested inside retained values.
 #[test]
 fn retained_unknown_null_is_pruned() {
     let o = opts(Profile::PruneEmpty, UnknownMembers::Retain);
