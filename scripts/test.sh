@@ -18,10 +18,15 @@ step() {
     echo "<== ok in $((SECONDS - start))s: $*"
 }
 
-step cargo test --workspace --all-targets
-step cargo test --workspace --doc
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+step bash -c "set -o pipefail; cargo test --workspace --all-targets 2>&1 | tee -a '$log'"
+step bash -c "set -o pipefail; cargo test --workspace --doc 2>&1 | tee -a '$log'"
 step cargo build -p a2a-card --no-default-features --target wasm32-unknown-unknown
 step cargo clippy --workspace --all-targets -- -D warnings
 step cargo fmt --all -- --check
 echo
 echo "all checks passed in ${SECONDS}s"
+# One closing line over every test binary and the doc tests.
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i; if ($(i+1) ~ /^ignored/) s += $i } }
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"
