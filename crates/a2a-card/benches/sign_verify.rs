@@ -1,0 +1,330 @@
+//! How long signing and verifying a card take, per algorithm, beside the floor.
+//!
+//! Cards: the A2A v1.0 section 8.5 sample card (signatures removed, from
+//! `testvectors/cards/sample-8.5-unsigned.json`) and generated cards with 100 and 1,000 skills
+//! (`support/mod.rs`). For each algorithm and card:
+//!
+//! - `verify`: `a2a_card::verify_card` on the signed card (strict read, canonical bytes, header
+//!   rules, trust lookup, the signature check, the report);
+//! - `sign`: `a2a_card::sign_card` (strict read, canonical bytes, header, signature, the card
+//!   written back and read again to check it);
+//! - the floor: ring's raw verify (or sign) of the same signing input, plus
+//!   `serde_json::from_slice::<Value>` and `serde_json::to_vec` of the same card bytes.
+//!
+//! `cargo bench -p a2a-card --bench sign_verify` runs criterion, then an interleaved timing loop
+//! in the same process that prints a table of medians and the ratio to the floor (target for
+//! verify: at most 1.5x). Algorithms that ring does not implement (ES512, ES256K run through
+//! josekit) have no ring floor and are timed without one. Under `cargo test` each benchmark runs
+//! once and the table is skipped.
+
+#![allow(clippy::panic, clippy::unwrap_used)]
+
+mod support;
+
+use a2a_card::alg::Algorithm;
+use a2a_card::keys::PrivateKey;
+use a2a_card::{sign_card, verify_card, SignOptions, TrustStore, VerifyOptions};
+use criterion::{black_box, Criterion};
+use ring::signature::{self, KeyPair};
+use std::time::{Duration, Instant};
+
+const ALGS: [Algorithm; 8] = [
+    Algorithm::EdDSA,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::RS256,
+    Algorithm::PS256,
+    Algorithm::ES512,
+    Algorithm::ES256K,
+    Algorithm::RS512,
+];
+const VERIFY_TARGET: f64 = 1.5;
+const ROUNDS: usize = 21;
+
+struct Case {
+    name: String,
+    alg: Algorithm,
+    card: Vec<u8>,
+    signed: Vec<u8>,
+    key: PrivateKey,
+    trust: TrustStore,
+    /// The signing input and signature, for the floor.
+    input: Vec<u8>,
+    sig: Vec<u8>,
+    floor_key: Option<FloorKey>,
+}
+
+/// The same key as ring objects, built once outside the timed loop.
+enum FloorKey {
+    Ed25519(signature::Ed25519KeyPair),
+    Ecdsa(
+        signature::EcdsaKeyPair,
+        &'static signature::EcdsaVerificationAlgorithm,
+    ),
+    Rsa(
+        signature::RsaKeyPair,
+        &'static dyn signature::RsaEncoding,
+        &'static signature::RsaParameters,
+    ),
+}
+
+fn floor_key(alg: Algorithm, key: &PrivateKey) -> Option<FloorKey> {
+    let pkcs8 = key.to_pkcs8_der();
+    let rng = ring::rand::SystemRandom::new();
+    Some(match alg {
+        Algorithm::EdDSA => {
+            FloorKey::Ed25519(signature::Ed25519KeyPair::from_pkcs8_maybe_unchecked(&pkcs8).ok()?)
+        }
+        Algorithm::ES256 => FloorKey::Ecdsa(
+            signature::EcdsaKeyPair::from_pkcs8(&signature::ECDSA_P256_SHA256_FIXED_SIGNING, &pkcs8, &rng)
+                .ok()?,
+            &signature::ECDSA_P256_SHA256_FIXED,
+        ),
+        Algorithm::ES384 => FloorKey::Ecdsa(
+            signature::EcdsaKeyPair::from_pkcs8(&signature::ECDSA_P384_SHA384_FIXED_SIGNING, &pkcs8, &rng)
+                .ok()?,
+            &signature::ECDSA_P384_SHA384_FIXED,
+        ),
+        Algorithm::RS256 => FloorKey::Rsa(
+            signature::RsaKeyPair::from_pkcs8(&pkcs8).ok()?,
+            &signature::RSA_PKCS1_SHA256,
+            &signature::RSA_PKCS1_2048_8192_SHA256,
+        ),
+        Algorithm::RS512 => FloorKey::Rsa(
+            signature::RsaKeyPair::from_pkcs8(&pkcs8).ok()?,
+            &signature::RSA_PKCS1_SHA512,
+            &signature::RSA_PKCS1_2048_8192_SHA512,
+        ),
+        Algorithm::PS256 => FloorKey::Rsa(
+            signature::RsaKeyPair::from_pkcs8(&pkcs8).ok()?,
+            &signature::RSA_PSS_SHA256,
+            &signature::RSA_PSS_2048_8192_SHA256,
+        ),
+        _ => return None,
+    })
+}
+
+fn serde_floor(card: &[u8]) -> usize {
+    let v: serde_json::Value = serde_json::from_slice(card).unwrap();
+    serde_json::to_vec(&v).unwrap().len()
+}
+
+fn floor_verify(case: &Case) -> usize {
+    let n = serde_floor(&case.card);
+    let ok = match case.floor_key.as_ref() {
+        Some(FloorKey::Ed25519(kp)) => {
+            signature::UnparsedPublicKey::new(&signature::ED25519, kp.public_key().as_ref())
+                .verify(&case.input, &case.sig)
+        }
+        Some(FloorKey::Ecdsa(kp, alg)) => {
+            signature::UnparsedPublicKey::new(*alg, kp.public_key().as_ref()).verify(&case.input, &case.sig)
+        }
+        Some(FloorKey::Rsa(kp, _, params)) => {
+            signature::UnparsedPublicKey::new(*params, kp.public().as_ref()).verify(&case.input, &case.sig)
+        }
+        None => Ok(()),
+    };
+    assert!(ok.is_ok(), "the floor verifies");
+    n
+}
+
+fn floor_sign(case: &Case) -> usize {
+    let n = serde_floor(&case.card);
+    let rng = ring::rand::SystemRandom::new();
+    let len = match case.floor_key.as_ref() {
+        Some(FloorKey::Ed25519(kp)) => kp.sign(&case.input).as_ref().len(),
+        Some(FloorKey::Ecdsa(kp, _)) => kp.sign(&rng, &case.input).unwrap().as_ref().len(),
+        Some(FloorKey::Rsa(kp, enc, _)) => {
+            let mut out = vec![0u8; kp.public().modulus_len()];
+            kp.sign(*enc, &rng, &case.input, &mut out).unwrap();
+            out.len()
+        }
+        None => 0,
+    };
+    n + len
+}
+
+fn verify(case: &Case) -> bool {
+    let r = verify_card(&case.signed, &case.trust, &VerifyOptions::default()).unwrap();
+    assert!(r.ok, "{}: verifies", case.name);
+    r.ok
+}
+
+fn sign(case: &Case) -> usize {
+    sign_card(
+        &case.card,
+        &case.key,
+        &SignOptions {
+            alg: Some(case.alg),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .card
+    .len()
+}
+
+fn cases() -> Vec<Case> {
+    let sample = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testvectors/cards/sample-8.5-unsigned.json"
+    ))
+    .expect("testvectors/cards/sample-8.5-unsigned.json");
+    let cards = [
+        ("8.5 sample".to_string(), sample),
+        ("100 skills".to_string(), support::card_bytes(100)),
+        ("1000 skills".to_string(), support::card_bytes(1_000)),
+    ];
+    let rsa = PrivateKey::generate_rsa(2048).unwrap();
+    let mut out = Vec::new();
+    for alg in ALGS {
+        if !alg.available() {
+            continue;
+        }
+        let key = if matches!(alg, Algorithm::RS256 | Algorithm::RS512 | Algorithm::PS256) {
+            rsa.clone()
+        } else {
+            PrivateKey::generate(alg).unwrap()
+        };
+        let mut trust = TrustStore::new();
+        trust.pin(key.public().clone(), "bench");
+        for (label, card) in &cards {
+            let signed = sign_card(
+                card,
+                &key,
+                &SignOptions {
+                    alg: Some(alg),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            let input = a2a_card::jws::signing_input(&signed.protected, &signed.canonical.bytes);
+            let sig = a2a_card::b64::decode_strict(&signed.signature).unwrap();
+            out.push(Case {
+                name: format!("{}/{label}", alg.as_str()),
+                alg,
+                card: card.clone(),
+                signed: signed.card,
+                key: key.clone(),
+                trust: trust.clone(),
+                input,
+                sig,
+                floor_key: floor_key(alg, &key),
+            });
+        }
+    }
+    out
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Times `f` over enough iterations to take about `budget`, returning the time per call.
+fn per_call(budget: Duration, mut f: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    f();
+    let once = start.elapsed().max(Duration::from_nanos(50));
+    let iters = (budget.as_nanos() / once.as_nanos()).clamp(1, 10_000) as u32;
+    let start = Instant::now();
+    for _ in 0..iters {
+        f();
+    }
+    start.elapsed() / iters
+}
+
+fn fmt(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us >= 1000.0 {
+        format!("{:.2} ms", us / 1000.0)
+    } else {
+        format!("{us:.1} us")
+    }
+}
+
+fn summary(cases: &[Case]) {
+    println!("\nsign and verify beside the floor (ring raw operation on the same signing input + serde_json parse and write of the card); medians of {ROUNDS} interleaved rounds");
+    println!(
+        "{:<22} {:>11} {:>11} {:>7}   {:>11} {:>11} {:>7}",
+        "algorithm/card", "verify", "floor", "ratio", "sign", "floor", "ratio"
+    );
+    let budget = Duration::from_millis(20);
+    let mut worst: f64 = 0.0;
+    for case in cases {
+        let (mut v, mut vf, mut s, mut sf) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..ROUNDS {
+            v.push(per_call(budget, || {
+                black_box(verify(case));
+            }));
+            vf.push(per_call(budget, || {
+                black_box(floor_verify(case));
+            }));
+            s.push(per_call(budget, || {
+                black_box(sign(case));
+            }));
+            sf.push(per_call(budget, || {
+                black_box(floor_sign(case));
+            }));
+        }
+        let (v, vf, s, sf) = (median(v), median(vf), median(s), median(sf));
+        if case.floor_key.is_some() {
+            let rv = v.as_secs_f64() / vf.as_secs_f64();
+            let rs = s.as_secs_f64() / sf.as_secs_f64();
+            worst = worst.max(rv);
+            println!(
+                "{:<22} {:>11} {:>11} {:>6.2}x   {:>11} {:>11} {:>6.2}x",
+                case.name,
+                fmt(v),
+                fmt(vf),
+                rv,
+                fmt(s),
+                fmt(sf),
+                rs
+            );
+        } else {
+            println!(
+                "{:<22} {:>11} {:>11} {:>7}   {:>11} {:>11} {:>7}",
+                case.name,
+                fmt(v),
+                "(josekit)",
+                "-",
+                fmt(s),
+                "-",
+                "-"
+            );
+        }
+    }
+    println!(
+        "verify target: at most {VERIFY_TARGET}x the floor; worst measured {worst:.2}x: {}",
+        if worst <= VERIFY_TARGET { "met" } else { "NOT met" }
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let bench_mode = args.iter().any(|a| a == "--bench");
+    let cases = cases();
+    let mut c = Criterion::default()
+        .configure_from_args()
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(10);
+    for case in &cases {
+        c.bench_function(&format!("verify/{}", case.name), |b| {
+            b.iter(|| verify(black_box(case)))
+        });
+        c.bench_function(&format!("sign/{}", case.name), |b| {
+            b.iter(|| sign(black_box(case)))
+        });
+        if case.floor_key.is_some() {
+            c.bench_function(&format!("floor-verify/{}", case.name), |b| {
+                b.iter(|| floor_verify(black_box(case)))
+            });
+        }
+    }
+    c.final_summary();
+    if bench_mode && !args.iter().any(|a| a == "--list" || a == "--profile-time") {
+        summary(&cases);
+    }
+}
