@@ -304,7 +304,16 @@ fn summary(cases: &[Case]) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let bench_mode = args.iter().any(|a| a == "--bench");
-    let cases = cases();
+    // A positional argument filters criterion's benchmarks; apply it to the summary too.
+    let filter = args.iter().skip(1).find(|a| !a.starts_with('-')).cloned();
+    let cases: Vec<Case> = cases()
+        .into_iter()
+        .filter(|c| {
+            filter
+                .as_deref()
+                .is_none_or(|f| c.name.contains(f) || format!("verify/{}", c.name).contains(f))
+        })
+        .collect();
     let mut c = Criterion::default()
         .configure_from_args()
         .warm_up_time(Duration::from_millis(300))

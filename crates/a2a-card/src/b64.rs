@@ -13,8 +13,6 @@
 
 use crate::error::{Error, ErrorCode};
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 fn value(c: u8) -> Option<u8> {
     match c {
         b'A'..=b'Z' => Some(c - b'A'),
@@ -33,20 +31,25 @@ fn value(c: u8) -> Option<u8> {
 /// assert_eq!(a2a_card::b64::encode(b""), "");
 /// ```
 pub fn encode(bytes: impl AsRef<[u8]>) -> String {
-    let bytes = bytes.as_ref();
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b0 = chunk.first().copied().unwrap_or(0);
-        let b1 = chunk.get(1).copied().unwrap_or(0);
-        let b2 = chunk.get(2).copied().unwrap_or(0);
-        let n = (u32::from(b0) << 16) | (u32::from(b1) << 8) | u32::from(b2);
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            let idx = ((n >> (18 - 6 * i)) & 0x3f) as usize;
-            out.push(char::from(ALPHABET[idx]));
-        }
-    }
-    out
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Appends the base64url form of `bytes` (no padding) to `out`, without an intermediate string.
+///
+/// ```
+/// let mut out = b"x.".to_vec();
+/// a2a_card::b64::encode_into(&mut out, b"hi?");
+/// assert_eq!(out, b"x.aGk_");
+/// ```
+pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
+    use base64::Engine;
+    let start = out.len();
+    out.resize(start + bytes.len().div_ceil(3) * 4, 0);
+    let written = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode_slice(bytes, &mut out[start..])
+        .unwrap_or(0);
+    out.truncate(start + written);
 }
 
 /// Decodes strict base64url: the URL-safe alphabet only, no padding, no whitespace, and the

@@ -626,6 +626,11 @@ pub struct ObjectLayout {
 pub fn object_layout(input: &[u8], limits: &Limits) -> Result<ObjectLayout, Error> {
     // Full strict read first: every rule applies and errors are reported the usual way.
     let value = parse_with(input, limits)?;
+    layout_of_read(input, &value, limits)
+}
+
+/// [`object_layout`] for an input already read strictly into `value`.
+pub(crate) fn layout_of_read(input: &[u8], value: &Value, limits: &Limits) -> Result<ObjectLayout, Error> {
     if !matches!(value, Value::Object(_)) {
         return Err(Error::new(
             ErrorCode::TypeMismatch,

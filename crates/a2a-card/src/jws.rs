@@ -268,11 +268,10 @@ pub fn check_card_header(h: &Header) -> Result<(), Error> {
 /// assert_eq!(a2a_card::jws::signing_input("eyJhbGciOiJFUzI1NiJ9", b"{}"), b"eyJhbGciOiJFUzI1NiJ9.e30".to_vec());
 /// ```
 pub fn signing_input(protected_b64: &str, payload: &[u8]) -> Vec<u8> {
-    let encoded = b64::encode(payload);
-    let mut out = Vec::with_capacity(protected_b64.len() + 1 + encoded.len());
+    let mut out = Vec::with_capacity(protected_b64.len() + 1 + payload.len().div_ceil(3) * 4);
     out.extend_from_slice(protected_b64.as_bytes());
     out.push(b'.');
-    out.extend_from_slice(encoded.as_bytes());
+    b64::encode_into(&mut out, payload);
     out
 }
 

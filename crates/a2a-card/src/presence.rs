@@ -163,7 +163,7 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
             .at(""))
         }
     };
-    let mut out = Vec::with_capacity(256);
+    let mut out = Vec::with_capacity(1024);
     let mut w = Walker {
         unknown: opts.unknown,
         prune: opts.profile == Profile::PruneEmpty,
@@ -265,14 +265,31 @@ impl Walker {
     fn push(&mut self, seg: &str) -> usize {
         let len = self.ptr.len();
         self.ptr.push('/');
-        self.ptr.push_str(&pointer_token(seg));
+        if seg.contains(['~', '/']) {
+            self.ptr.push_str(&pointer_token(seg));
+        } else {
+            self.ptr.push_str(seg);
+        }
         len
     }
 
     fn push_index(&mut self, i: usize) -> usize {
-        use std::fmt::Write;
         let len = self.ptr.len();
-        let _ = write!(self.ptr, "/{i}");
+        self.ptr.push('/');
+        let mut digits = [0u8; 20];
+        let mut n = i;
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[at..] {
+            self.ptr.push(char::from(d));
+        }
         len
     }
 

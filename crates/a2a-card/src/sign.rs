@@ -141,7 +141,7 @@ fn write_back(
     kid: &str,
     opts: &SignOptions,
 ) -> Result<(Vec<u8>, usize), Error> {
-    let layout = json::object_layout(card, &opts.canonicalize.limits)?;
+    let layout = json::layout_of_read(card, value, &opts.canonicalize.limits)?;
     let mut entries: Vec<Value> = match value.get("signatures") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(items)) => items.clone(),

@@ -152,8 +152,9 @@ pub struct SignatureReport {
     pub verdict: Verdict,
 }
 
-/// The outcome of verifying a card.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The outcome of verifying a card. It serializes (serde) with every field below except the
+/// canonical bytes, plus `canonical_sha256`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
     /// True when the card meets the mode.
     pub ok: bool,
@@ -165,10 +166,7 @@ pub struct Report {
     /// accepted profile.
     pub profile: &'static str,
     /// The canonical bytes of that profile: the content the verdict is about.
-    #[serde(skip)]
     pub canonical: Vec<u8>,
-    /// SHA-256 of `canonical`, hex.
-    pub canonical_sha256: String,
     /// JSON Pointers of members present in the card but not covered by those bytes.
     pub unsigned: Vec<String>,
     /// One report per signature entry, in order.
@@ -179,6 +177,26 @@ impl Report {
     /// The verified content: the canonical bytes, but only when the card passed.
     pub fn verified_content(&self) -> Option<&[u8]> {
         self.ok.then_some(self.canonical.as_slice())
+    }
+
+    /// SHA-256 of the canonical bytes, hex (computed on demand, not on the verification path).
+    pub fn canonical_sha256(&self) -> String {
+        sha256_hex(&self.canonical)
+    }
+}
+
+impl Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("Report", 7)?;
+        s.serialize_field("ok", &self.ok)?;
+        s.serialize_field("mode", &self.mode)?;
+        s.serialize_field("reason", &self.reason)?;
+        s.serialize_field("profile", &self.profile)?;
+        s.serialize_field("canonical_sha256", &self.canonical_sha256())?;
+        s.serialize_field("unsigned", &self.unsigned)?;
+        s.serialize_field("signatures", &self.signatures)?;
+        s.end()
     }
 }
 
@@ -307,6 +325,11 @@ impl<'a> Forms<'a> {
         self.done.push((p, canonicalize_value(self.card, &opts)));
         &self.done[self.done.len() - 1].1
     }
+
+    fn take(&mut self, p: Profile) -> Option<Result<Canonical, Error>> {
+        let i = self.done.iter().position(|(q, _)| *q == p)?;
+        Some(self.done.swap_remove(i).1)
+    }
 }
 
 /// Verifies a card given as bytes against trusted keys.
@@ -417,16 +440,20 @@ pub fn verify_value(card: &Value, trust: &TrustStore, opts: &VerifyOptions) -> R
         .and_then(|r| r.profile)
         .and_then(Profile::from_name)
         .unwrap_or(opts.profiles[0]);
-    let canonical = match forms.get(chosen) {
-        Ok(c) => c.clone(),
-        Err(e) => return Err(e.clone()),
+    // Materialize the chosen form, then move it out rather than copy it.
+    if let Err(e) = forms.get(chosen) {
+        return Err(e.clone());
+    }
+    let canonical = match forms.take(chosen) {
+        Some(Ok(c)) => c,
+        Some(Err(e)) => return Err(e),
+        None => return Err(Error::new(ErrorCode::Usage, "internal: canonical form missing")),
     };
     Ok(Report {
         ok,
         mode: opts.mode,
         reason,
         profile: chosen.as_str(),
-        canonical_sha256: sha256_hex(&canonical.bytes),
         canonical: canonical.bytes,
         unsigned: canonical.unsigned,
         signatures: reports,
