@@ -57,6 +57,45 @@ impl Profile {
     }
 }
 
+/// The profiles a verifier accepts, from their names: `spec`, `prune-empty`, `served-as-is`, or
+/// `auto`, which stands for all three in the order they are tried (`spec`, then `served-as-is`,
+/// then `prune-empty`). Repeated names count once; no name means `spec` alone.
+///
+/// ```
+/// use a2a_card::{presence::accepted_profiles, Profile};
+/// assert_eq!(accepted_profiles(&[]).unwrap(), vec![Profile::Spec]);
+/// assert_eq!(accepted_profiles(&["auto"]).unwrap(), Profile::ALL.to_vec());
+/// assert_eq!(accepted_profiles(&["prune-empty", "spec"]).unwrap(), vec![Profile::PruneEmpty, Profile::Spec]);
+/// assert_eq!(accepted_profiles(&["jcs"]).unwrap_err().code().as_str(), "usage");
+/// ```
+pub fn accepted_profiles(names: &[&str]) -> Result<Vec<Profile>, Error> {
+    let mut out: Vec<Profile> = Vec::new();
+    for name in names {
+        let add: Vec<Profile> = if *name == "auto" {
+            Profile::ALL.to_vec()
+        } else {
+            match Profile::from_name(name) {
+                Some(p) => vec![p],
+                None => {
+                    return Err(Error::new(
+                        ErrorCode::Usage,
+                        format!("unknown profile {name:?} (known: spec, prune-empty, served-as-is, auto)"),
+                    ))
+                }
+            }
+        };
+        for p in add {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(Profile::Spec);
+    }
+    Ok(out)
+}
+
 /// What to do with members the A2A v1.0 schema does not define.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum UnknownMembers {

@@ -376,10 +376,26 @@ pub fn verify_value(card: &Value, trust: &TrustStore, opts: &VerifyOptions) -> R
         limits: opts.limits,
         done: Vec::new(),
     };
-    // The first accepted profile must canonicalize: a card that does not is bad input.
-    if let Err(e) = forms.get(opts.profiles[0]) {
-        return Err(e.clone());
+    // The card is bad input only when no accepted profile can canonicalize it (for example a
+    // dual name refused by `spec` may still be read by `served-as-is` when the caller accepts it).
+    let mut fallback = None;
+    let mut first_error = None;
+    for &p in &opts.profiles {
+        match forms.get(p) {
+            Ok(_) => {
+                fallback = Some(p);
+                break;
+            }
+            Err(e) => {
+                if first_error.is_none() {
+                    first_error = Some(e.clone());
+                }
+            }
+        }
     }
+    let Some(fallback) = fallback else {
+        return Err(first_error.unwrap_or_else(|| Error::new(ErrorCode::Usage, "no profile is accepted")));
+    };
     let now = now_seconds(opts);
     let origin = opts.origin.as_deref().and_then(normalize_origin);
 
@@ -439,7 +455,7 @@ pub fn verify_value(card: &Value, trust: &TrustStore, opts: &VerifyOptions) -> R
         .find(|r| r.verdict.is_valid())
         .and_then(|r| r.profile)
         .and_then(Profile::from_name)
-        .unwrap_or(opts.profiles[0]);
+        .unwrap_or(fallback);
     // Materialize the chosen form, then move it out rather than copy it.
     if let Err(e) = forms.get(chosen) {
         return Err(e.clone());
