@@ -51,6 +51,6 @@ pub use keys::{KeyType, PrivateKey, PublicKey};
 pub use presence::{
     canonicalize, canonicalize_value, Canonical, CanonicalizeOptions, Profile, UnknownMembers,
 };
-pub use sign::{sign_card, SignOptions, Signed};
+pub use sign::{sign_card, AlsoSigned, SignOptions, Signed};
 pub use trust::{TrustStore, TrustedKey};
 pub use verify::{sha256_hex, verify_card, verify_value, Mode, Report, VerifyOptions};

@@ -7,7 +7,7 @@ use crate::error::{Error, ErrorCode};
 use crate::json::{self, Value};
 use crate::jws;
 use crate::keys::PrivateKey;
-use crate::presence::{canonicalize_value, Canonical, CanonicalizeOptions};
+use crate::presence::{canonicalize_value, Canonical, CanonicalizeOptions, Profile};
 
 /// Options of [`sign_card`].
 ///
@@ -32,6 +32,10 @@ pub struct SignOptions {
     pub canonicalize: CanonicalizeOptions,
     /// Replace existing signatures whose protected `kid` equals ours instead of adding one more.
     pub replace_same_kid: bool,
+    /// One more signature, same key and header, for each of these profiles (a transition aid:
+    /// SDK verifiers of today check the `prune-empty` one while spec-exact verifiers check the
+    /// main one). The main profile is skipped if listed; repeats count once.
+    pub also_profiles: Vec<Profile>,
 }
 
 /// The result of signing.
@@ -51,6 +55,17 @@ pub struct Signed {
     pub canonical: Canonical,
     /// How many existing signatures were replaced (with `replace_same_kid`).
     pub replaced: usize,
+    /// The extra signatures made for [`SignOptions::also_profiles`], in order.
+    pub also: Vec<AlsoSigned>,
+}
+
+/// One extra signature of [`SignOptions::also_profiles`].
+#[derive(Debug, Clone)]
+pub struct AlsoSigned {
+    /// The entry's `signature` (its `protected` is the main one's).
+    pub signature: String,
+    /// What it covers.
+    pub canonical: Canonical,
 }
 
 /// Signs a card.
@@ -79,14 +94,32 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
         None => key.public().kid().to_string(),
     };
     let protected = jws::encode_protected(alg, &kid, opts.jku.as_deref(), &opts.extra_protected)?;
-    let input = jws::signing_input(&protected, &canonical.bytes);
-    let sig = alg::sign(alg, key, &input)?;
-    let signature = b64::encode(&sig);
+    let sign_over = |canonical: &Canonical| -> Result<String, Error> {
+        let input = jws::signing_input(&protected, &canonical.bytes);
+        Ok(b64::encode(alg::sign(alg, key, &input)?))
+    };
+    let signature = sign_over(&canonical)?;
+    let mut also = Vec::new();
+    let mut also_profiles: Vec<Profile> = Vec::new();
+    for &p in &opts.also_profiles {
+        if p != opts.canonicalize.profile && !also_profiles.contains(&p) {
+            also_profiles.push(p);
+        }
+    }
+    for &p in &also_profiles {
+        let c = canonicalize_value(
+            &value,
+            &CanonicalizeOptions {
+                profile: p,
+                ..opts.canonicalize
+            },
+        )?;
+        also.push(AlsoSigned {
+            signature: sign_over(&c)?,
+            canonical: c,
+        });
+    }
 
-    let mut entry = vec![
-        ("protected".to_string(), Value::String(protected.clone())),
-        ("signature".to_string(), Value::String(signature.clone())),
-    ];
     if !opts.unprotected.is_empty() {
         for (k, _) in &opts.unprotected {
             if matches!(k.as_str(), "alg" | "kid" | "typ" | "crit" | "b64")
@@ -99,20 +132,38 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
                 ));
             }
         }
-        entry.push(("header".to_string(), Value::Object(opts.unprotected.clone())));
     }
-    let (out, replaced) = write_back(card, &value, Value::Object(entry), &kid, opts)?;
+    let entry = |signature: &str| {
+        let mut e = vec![
+            ("protected".to_string(), Value::String(protected.clone())),
+            ("signature".to_string(), Value::String(signature.to_string())),
+        ];
+        if !opts.unprotected.is_empty() {
+            e.push(("header".to_string(), Value::Object(opts.unprotected.clone())));
+        }
+        Value::Object(e)
+    };
+    let mut entries = vec![entry(&signature)];
+    entries.extend(also.iter().map(|a| entry(&a.signature)));
+    let (out, replaced) = write_back(card, &value, entries, &kid, opts)?;
 
-    // The written card must canonicalize to exactly the bytes that were signed.
-    let check = canonicalize_value(
-        &json::parse_with(&out, &opts.canonicalize.limits)?,
-        &opts.canonicalize,
-    )?;
-    if check.bytes != canonical.bytes {
-        return Err(Error::new(
-            ErrorCode::MalformedCard,
-            "internal check failed: the written card does not canonicalize to the signed bytes",
-        ));
+    // The written card must canonicalize, under every profile signed, to exactly the bytes that
+    // were signed.
+    let written = json::parse_with(&out, &opts.canonicalize.limits)?;
+    for c in std::iter::once(&canonical).chain(also.iter().map(|a| &a.canonical)) {
+        let check = canonicalize_value(
+            &written,
+            &CanonicalizeOptions {
+                profile: c.profile,
+                ..opts.canonicalize
+            },
+        )?;
+        if check.bytes != c.bytes {
+            return Err(Error::new(
+                ErrorCode::MalformedCard,
+                "internal check failed: the written card does not canonicalize to the signed bytes",
+            ));
+        }
     }
     Ok(Signed {
         card: out,
@@ -122,6 +173,7 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
         kid,
         canonical,
         replaced,
+        also,
     })
 }
 
@@ -137,7 +189,7 @@ fn entry_kid(entry: &Value) -> Option<String> {
 fn write_back(
     card: &[u8],
     value: &Value,
-    entry: Value,
+    new_entries: Vec<Value>,
     kid: &str,
     opts: &SignOptions,
 ) -> Result<(Vec<u8>, usize), Error> {
@@ -158,7 +210,7 @@ fn write_back(
         entries.retain(|e| entry_kid(e).as_deref() != Some(kid));
     }
     let replaced = before - entries.len();
-    entries.push(entry);
+    entries.extend(new_entries);
 
     // Follow the document's layout: members on their own lines, and the separator after names.
     let indent = member_indent(card, &layout);

@@ -609,3 +609,56 @@ fn modes_and_limits() {
     let r = verify_card(&big, &trust, &VerifyOptions::default()).unwrap();
     assert_eq!(verdict(&r), "header-too-large");
 }
+
+#[test]
+fn also_profiles_add_one_signature_per_profile_for_the_transition() {
+    // The sample card has empty values prune-empty drops, so the two forms differ.
+    let card = br#"{"name":"A","description":"","version":"1","capabilities":{"streaming":false},
+      "defaultInputModes":[],"defaultOutputModes":["text/plain"],"skills":[]}"#;
+    let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+    let opts = SignOptions {
+        also_profiles: vec![Profile::PruneEmpty, Profile::Spec],
+        ..Default::default()
+    };
+    let signed = sign_card(card, &key, &opts).unwrap();
+    assert_eq!(signed.also.len(), 1, "the main profile is not signed twice");
+    assert_ne!(signed.also[0].canonical.bytes, signed.canonical.bytes);
+    let trust = trust_of(key.public());
+    for (profiles, want) in [
+        (vec![Profile::Spec], vec!["valid", "signature-invalid"]),
+        (vec![Profile::PruneEmpty], vec!["signature-invalid", "valid"]),
+        (Profile::ALL.to_vec(), vec!["valid", "valid"]),
+    ] {
+        let r = verify_card(
+            &signed.card,
+            &trust,
+            &VerifyOptions {
+                profiles: profiles.clone(),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(r.ok);
+        let got: Vec<&str> = r.signatures.iter().map(|s| s.verdict.code.as_str()).collect();
+        assert_eq!(got, want, "{profiles:?}");
+    }
+    let all = VerifyOptions {
+        profiles: Profile::ALL.to_vec(),
+        mode: Mode::All,
+        ..Default::default()
+    };
+    let r = verify_card(&signed.card, &trust, &all).unwrap();
+    assert!(r.ok);
+    assert_eq!(r.signatures[1].profile, Some("prune-empty"));
+    // Re-signing with replace removes both entries of that kid before adding the new pair.
+    let again = sign_card(
+        &signed.card,
+        &key,
+        &SignOptions {
+            replace_same_kid: true,
+            ..opts.clone()
+        },
+    )
+    .unwrap();
+    assert_eq!(again.replaced, 2);
+}
