@@ -217,7 +217,7 @@ pub(crate) fn uint(magnitude: &[u8]) -> Vec<u8> {
         &magnitude[skip..]
     };
     let mut content = Vec::with_capacity(trimmed.len() + 1);
-    if trimmed.first().map_or(true, |b| b & 0x80 != 0) {
+    if trimmed.first().is_none_or(|b| b & 0x80 != 0) {
         content.push(0);
     }
     content.extend_from_slice(trimmed);

@@ -1014,11 +1014,11 @@ fn validate_public(kind: KeyType, material: &PublicMaterial, src: Src<'_>) -> Re
                     format!("RSA keys over 8192 bits are not supported ({bits} bits)"),
                 ));
             }
-            if n.last().map_or(true, |b| b & 1 == 0) {
+            if n.last().is_none_or(|b| b & 1 == 0) {
                 return Err(src.invalid("n", "an RSA modulus is odd; this one is even"));
             }
             let e_bits = bit_len(e);
-            if e.last().map_or(true, |b| b & 1 == 0) || !(2..=33).contains(&e_bits) {
+            if e.last().is_none_or(|b| b & 1 == 0) || !(2..=33).contains(&e_bits) {
                 return Err(src.invalid(
                     "e",
                     "the RSA public exponent must be odd, at least 3 and at most 2^33-1",

@@ -499,7 +499,7 @@ fn der_to_raw(der: &[u8], len: usize) -> Vec<u8> {
             .copied()
             .skip_while(|b| *b == 0)
             .collect();
-        out.extend(std::iter::repeat(0).take(len - v.len()));
+        out.extend(std::iter::repeat_n(0, len - v.len()));
         out.extend(v);
         i += 2 + l;
     }
