@@ -252,7 +252,7 @@ fn run(v: &Vector) -> Result<(), String> {
         )),
         (Expected::Error { code, pointer }, Err(e)) => {
             let code_ok = e.code().as_str() == code;
-            let ptr_ok = pointer.as_deref().map_or(true, |p| e.pointer() == Some(p));
+            let ptr_ok = pointer.as_deref().is_none_or(|p| e.pointer() == Some(p));
             if code_ok && ptr_ok {
                 Ok(())
             } else {
