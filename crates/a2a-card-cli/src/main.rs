@@ -1,4 +1,5 @@
-//! The `a2a-card` command: canonicalize (and later sign and verify) A2A Agent Cards.
+//! The `a2a-card` command: canonicalize, sign, verify and inspect A2A Agent Cards, and make and
+//! publish the keys that sign them.
 //!
 //! This file parses the command line, dispatches to one module per subcommand, prints the one
 //! error line and maps errors to the documented exit codes. Every rule lives in the `a2a-card`
@@ -17,14 +18,18 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  success (for verify: the card is valid)
   1  a signature is invalid or the policy is not met
-  2  bad input or usage (malformed JSON, unknown option, unreadable file)
-  3  key or network retrieval failed
+  2  bad input or usage (malformed JSON, unknown option, unreadable card)
+  3  key or network retrieval failed (a key, JWKS or trust-store file is missing or
+     cannot be read as keys)
 
 Errors are printed as one line on stderr:
   error[CODE]: MESSAGE at POINTER (FILE)
 where CODE is a stable kebab-case code (e.g. invalid-json, duplicate-member, io).
 
 Example:
+  a2a-card keygen --alg ES256 --out release.pem --jwks jwks.json
+  a2a-card sign card.json --key release.pem --in-place
+  a2a-card verify card.json --jwks jwks.json
   a2a-card canonicalize card.json --report > card.canonical.json";
 
 /// Canonicalize, sign and verify A2A Agent Cards exactly as A2A v1.0 section 8.4 says.
@@ -42,15 +47,32 @@ enum Command {
     /// `signatures`, RFC 8785), exactly, with no trailing newline.
     #[command(after_help = cmd::canonicalize::AFTER_HELP)]
     Canonicalize(cmd::canonicalize::Args),
-    // Later: Sign, Verify, Keygen, Inspect, Jwks, Fetch, Lint -- one module each.
+    /// Sign a card: append a JWS signature over its canonical bytes to `signatures`, leaving
+    /// every other byte of the card as it was.
+    #[command(after_help = cmd::sign::AFTER_HELP)]
+    Sign(cmd::sign::Args),
+    /// Verify a card's signatures against the keys you trust, and say what they cover.
+    #[command(after_help = cmd::verify::AFTER_HELP)]
+    Verify(cmd::verify::Args),
+    /// Show a card's signature headers, canonical SHA-256 and unsigned members, trusting
+    /// nothing and verifying nothing.
+    #[command(after_help = cmd::inspect::AFTER_HELP)]
+    Inspect(cmd::inspect::Args),
+    /// Generate a signing key (PKCS#8 PEM, file mode 0600) and, optionally, its public JWKS.
+    #[command(after_help = cmd::keygen::AFTER_HELP)]
+    Keygen(cmd::keygen::Args),
+    /// Print the public JWKS (`{"keys":[...]}`) of key files, for publishing.
+    #[command(after_help = cmd::jwks::AFTER_HELP)]
+    Jwks(cmd::jwks::Args),
 }
 
-/// A failed command: the library error and the input it concerns (a path, `<stdin>`,
-/// `<stdout>`).
+/// A failed command: the library error, the input it concerns (a path, `<stdin>`,
+/// `<stdout>`), and, for key retrieval, the exit code that says so.
 #[derive(Debug)]
 pub(crate) struct Failure {
     error: Error,
     source: String,
+    key_retrieval: bool,
 }
 
 impl Failure {
@@ -59,11 +81,27 @@ impl Failure {
         Failure {
             error,
             source: source.into(),
+            key_retrieval: false,
         }
+    }
+
+    /// A usage error (exit code 2) about the command line.
+    pub(crate) fn usage(message: impl Into<String>) -> Self {
+        Failure::new(Error::new(ErrorCode::Usage, message), "<command line>")
+    }
+
+    /// The same failure, counted as a failed key retrieval (exit code 3): a key, JWKS or
+    /// trust-store file that is missing or cannot be read as keys.
+    pub(crate) fn key_retrieval(mut self) -> Self {
+        self.key_retrieval = true;
+        self
     }
 
     /// The documented exit code for this error.
     fn exit_code(&self) -> u8 {
+        if self.key_retrieval {
+            return 3;
+        }
         match self.error.code() {
             ErrorCode::SignatureInvalid
             | ErrorCode::UntrustedKey
@@ -98,11 +136,18 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    // Each subcommand returns its exit code (0, or 1 for a card that does not verify) or a
+    // failure, which is printed as the one error line.
     let result = match cli.command {
-        Command::Canonicalize(args) => cmd::canonicalize::run(args),
+        Command::Canonicalize(args) => cmd::canonicalize::run(args).map(|()| 0),
+        Command::Sign(args) => cmd::sign::run(args).map(|()| 0),
+        Command::Verify(args) => cmd::verify::run(args).map(|ok| if ok { 0 } else { 1 }),
+        Command::Inspect(args) => cmd::inspect::run(args).map(|()| 0),
+        Command::Keygen(args) => cmd::keygen::run(args).map(|()| 0),
+        Command::Jwks(args) => cmd::jwks::run(args).map(|()| 0),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => ExitCode::from(code),
         Err(failure) => {
             eprintln!("{}", failure.line());
             ExitCode::from(failure.exit_code())

@@ -4,7 +4,6 @@ use crate::io::{read_input, write_stderr_line, write_stdout};
 use crate::Failure;
 use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
 use a2a_card::{canonicalize, sha256_hex, CanonicalizeOptions, Limits, Profile, UnknownMembers};
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
 
 /// Examples shown at the end of `a2a-card canonicalize --help`.
@@ -29,18 +28,12 @@ pub(crate) struct Args {
 
     /// Which rules produce the bytes: `spec` (A2A v1.0 text and its 8.4.1 example),
     /// `prune-empty` (Python and JS SDKs), `served-as-is` (Go SDK).
-    #[arg(long, value_name = "PROFILE", default_value = "spec",
-          value_parser = PossibleValuesParser::new(Profile::ALL.map(Profile::as_str))
-              .try_map(|s| Profile::from_name(&s).ok_or(format!("unknown profile {s:?}"))))]
+    #[arg(long, value_name = "PROFILE", default_value = "spec", value_parser = super::profile_parser())]
     profile: Profile,
 
     /// Members the schema does not define: `exclude` them and report them as unsigned,
     /// `retain` them in the signed bytes, or `reject` the card.
-    #[arg(long, value_name = "MODE", default_value = "exclude",
-          value_parser = PossibleValuesParser::new(
-              [UnknownMembers::Exclude, UnknownMembers::Retain, UnknownMembers::Reject]
-                  .map(UnknownMembers::as_str))
-              .try_map(|s| UnknownMembers::from_name(&s).ok_or(format!("unknown mode {s:?}"))))]
+    #[arg(long, value_name = "MODE", default_value = "exclude", value_parser = super::unknown_parser())]
     unknown: UnknownMembers,
 
     /// Refuse inputs larger than this many bytes.

@@ -1,0 +1,148 @@
+//! `a2a-card keygen`: a new signing key, written as PKCS#8 PEM readable by its owner only, and
+//! its public JWKS.
+
+use crate::io::{create_new_file, quoted, replace_file, write_stderr_line};
+use crate::Failure;
+use a2a_card::alg::Algorithm;
+use a2a_card::keys::{KeyType, PrivateKey};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use std::path::PathBuf;
+
+/// Examples shown at the end of `a2a-card keygen --help`.
+pub(crate) const AFTER_HELP: &str = "\
+Examples:
+  a2a-card keygen --alg ES256 --out release.pem --jwks jwks.json
+  a2a-card keygen --alg EdDSA --out release.pem --kid release-2026
+  a2a-card keygen --alg PS256 --rsa-bits 3072 --out rsa.pem --jwks rsa.jwks.json
+  a2a-card keygen --alg EdDSA --curve Ed448 --out ed448.pem
+
+Keys by algorithm: EdDSA Ed25519 (or Ed448 with --curve), ES256 P-256, ES384 P-384, ES512
+P-521, ES256K secp256k1, RS256..PS512 RSA (2048 bits unless --rsa-bits).
+
+The private key is written as PKCS#8 PEM with file mode 0600. PEM records neither the kid nor
+the algorithm: when you choose a --kid, or an algorithm other than the key's default (RSA
+signs RS256 by default), pass the same --kid and --alg to `a2a-card sign`. The JWKS records
+both. Existing files are never overwritten unless --force is given.
+
+Prints the kid and alg on stderr. Exit codes: 0 written, 2 bad usage or the file exists.";
+
+/// Arguments of `keygen`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The algorithm the key is for.
+    #[arg(long, value_name = "ALG", value_parser = super::alg_parser())]
+    alg: Algorithm,
+
+    /// Where to write the private key (PKCS#8 PEM, mode 0600).
+    #[arg(long, value_name = "KEY.pem")]
+    out: PathBuf,
+
+    /// Also write the public key as a JWK Set (`{"keys":[JWK]}`) with its kid and alg.
+    #[arg(long, value_name = "PUBLIC.json")]
+    jwks: Option<PathBuf>,
+
+    /// The kid; by default the key's RFC 7638 thumbprint.
+    #[arg(long, value_name = "KID")]
+    kid: Option<String>,
+
+    /// RSA modulus length, for RS256..PS512.
+    #[arg(long, value_name = "BITS",
+          value_parser = PossibleValuesParser::new(["2048", "3072", "4096"])
+              .try_map(|s| s.parse::<u32>()))]
+    rsa_bits: Option<u32>,
+
+    /// The curve for EdDSA: Ed25519 (default) or Ed448.
+    #[arg(long, value_name = "CURVE",
+          value_parser = PossibleValuesParser::new(["Ed25519", "Ed448"]))]
+    curve: Option<String>,
+
+    /// Replace existing output files (through a temporary file and a rename).
+    #[arg(long)]
+    force: bool,
+}
+
+/// Runs `keygen`.
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let is_rsa = matches!(
+        args.alg,
+        Algorithm::RS256
+            | Algorithm::RS384
+            | Algorithm::RS512
+            | Algorithm::PS256
+            | Algorithm::PS384
+            | Algorithm::PS512
+    );
+    if args.rsa_bits.is_some() && !is_rsa {
+        return Err(Failure::usage(format!(
+            "--rsa-bits is for RSA algorithms (RS256..PS512), not {}",
+            args.alg.as_str()
+        )));
+    }
+    if args.curve.is_some() && args.alg != Algorithm::EdDSA {
+        return Err(Failure::usage(format!(
+            "--curve is for EdDSA, not {}",
+            args.alg.as_str()
+        )));
+    }
+    if args.kid.as_deref() == Some("") {
+        return Err(Failure::usage("--kid must not be empty"));
+    }
+    if args.jwks.as_ref() == Some(&args.out) {
+        return Err(Failure::usage("--out and --jwks name the same file"));
+    }
+    if !args.force {
+        for path in std::iter::once(&args.out).chain(args.jwks.as_ref()) {
+            if path.exists() {
+                return Err(crate::io::io_failure(
+                    format!("{} already exists; use --force to replace it", path.display()),
+                    path.display().to_string(),
+                ));
+            }
+        }
+    }
+
+    let generated = match (args.rsa_bits, args.curve.as_deref()) {
+        (Some(bits), _) => PrivateKey::generate_rsa(bits).and_then(|k| k.with_alg(Some(args.alg))),
+        (None, Some("Ed448")) => {
+            PrivateKey::generate_of_type(KeyType::Ed448).and_then(|k| k.with_alg(Some(args.alg)))
+        }
+        _ => PrivateKey::generate(args.alg),
+    };
+    let mut key = generated.map_err(|e| Failure::new(e, "<keygen>"))?;
+    if let Some(kid) = &args.kid {
+        key = key.with_kid(kid.clone());
+    }
+
+    let pem = key.to_pkcs8_pem();
+    if args.force {
+        replace_file(&args.out, pem.as_bytes(), Some(0o600))?;
+    } else {
+        create_new_file(&args.out, pem.as_bytes(), Some(0o600))?;
+    }
+    if let Some(path) = &args.jwks {
+        let jwks = serde_json::json!({ "keys": [key.public().to_jwk()] });
+        let mut text = serde_json::to_string_pretty(&jwks).unwrap_or_default();
+        text.push('\n');
+        if args.force {
+            replace_file(path, text.as_bytes(), None)?;
+        } else {
+            create_new_file(path, text.as_bytes(), None)?;
+        }
+    }
+
+    write_stderr_line(&format!("kid: {}", quoted(key.kid())))?;
+    write_stderr_line(&format!("alg: {}", args.alg.as_str()))?;
+    write_stderr_line(&format!("key: {} ({})", args.out.display(), key.key_type()))?;
+    let default_alg = key.key_type().default_algorithm();
+    if args.kid.is_some() || args.alg != default_alg {
+        let mut hint = String::from("note: the PEM records neither kid nor alg; sign with");
+        if let Some(kid) = &args.kid {
+            hint.push_str(&format!(" --kid {}", quoted(kid)));
+        }
+        if args.alg != default_alg {
+            hint.push_str(&format!(" --alg {}", args.alg.as_str()));
+        }
+        write_stderr_line(&hint)?;
+    }
+    Ok(())
+}
