@@ -56,6 +56,15 @@ pub fn inspect_card(card: &[u8], opts: &CanonicalizeOptions) -> Result<Inspectio
     let value = json::parse_with(card, &opts.limits)?;
     let canonical = canonicalize_value(&value, opts)?;
     let mut signatures = Vec::new();
+    if let Some(other @ (Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Object(_))) =
+        value.get("signatures")
+    {
+        return Err(Error::new(
+            crate::ErrorCode::MalformedCard,
+            format!("\"signatures\" must be an array, found {}", other.type_name()),
+        )
+        .at("/signatures"));
+    }
     if let Some(Value::Array(items)) = value.get("signatures") {
         for (index, item) in items.iter().enumerate() {
             let mut info = EntryInfo {

@@ -121,7 +121,13 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
     }
 
     if !opts.unprotected.is_empty() {
-        for (k, _) in &opts.unprotected {
+        for (i, (k, _)) in opts.unprotected.iter().enumerate() {
+            if opts.unprotected[..i].iter().any(|(p, _)| p == k) {
+                return Err(Error::new(
+                    ErrorCode::Usage,
+                    format!("unprotected header parameter {k:?} is given twice"),
+                ));
+            }
             if matches!(k.as_str(), "alg" | "kid" | "typ" | "crit" | "b64")
                 || (k == "jku" && opts.jku.is_some())
                 || opts.extra_protected.iter().any(|(p, _)| p == k)

@@ -662,3 +662,26 @@ fn also_profiles_add_one_signature_per_profile_for_the_transition() {
     .unwrap();
     assert_eq!(again.replaced, 2);
 }
+
+#[test]
+fn sign_and_inspect_refuse_malformed_requests_up_front() {
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let card = sample_card();
+    let opts = SignOptions {
+        unprotected: vec![("a".into(), Value::Number(1.0)), ("a".into(), Value::Number(2.0))],
+        ..Default::default()
+    };
+    let e = sign_card(&card, &key, &opts).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::Usage);
+    assert!(e.message().contains("\"a\""), "{e}");
+    for bad in [
+        &br#"{"name":"A","signatures":{"protected":"e30"}}"#[..],
+        br#"{"name":"A","signatures":"x"}"#,
+    ] {
+        let e = a2a_card::inspect_card(bad, &CanonicalizeOptions::default()).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::MalformedCard);
+        assert_eq!(e.pointer(), Some("/signatures"));
+        let e = sign_card(bad, &key, &SignOptions::default()).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::MalformedCard);
+    }
+}
