@@ -1,0 +1,315 @@
+//! Verifying a remote agent's card: fetch it from its origin, follow allowed `jku`s, verify
+//! against the caller's trust store with the fetched origin.
+
+use crate::cache::CacheOutcome;
+use crate::client::{FetchOptions, Fetched, Fetcher};
+use crate::error::Error;
+use crate::target::{parse_https, JkuPrefix};
+use a2a_card::json::{self, Value};
+use a2a_card::trust::TrustedKey;
+use a2a_card::verify::verify_value;
+use a2a_card::{Report, TrustStore, VerifyOptions};
+use serde::Serialize;
+
+/// The `source` given to keys fetched from a `jku`: `jku:` followed by the JWKS URL.
+pub const JKU_SOURCE_PREFIX: &str = "jku:";
+
+/// Default limit on distinct `jku` URLs fetched for one card.
+pub const DEFAULT_MAX_JKU_FETCHES: usize = 4;
+
+/// Options of [`verify_remote`] beyond the transport.
+#[derive(Debug, Clone)]
+pub struct RemoteOptions {
+    /// The verification policy. Its `origin` is ignored: the origin of the requested URL is used.
+    pub verify: VerifyOptions,
+    /// URL prefixes under which a signature's `jku` may be fetched (see [`JkuPrefix`]). Keys
+    /// from such a JWKS are trusted only for cards whose origin is the prefix's origin. Empty:
+    /// every `jku` is reported and none is fetched.
+    pub jku_allow: Vec<String>,
+    /// Most distinct `jku` URLs fetched for one card (default 4); the rest are reported as
+    /// skipped.
+    pub max_jku_fetches: usize,
+}
+
+impl Default for RemoteOptions {
+    fn default() -> Self {
+        RemoteOptions {
+            verify: VerifyOptions::default(),
+            jku_allow: Vec::new(),
+            max_jku_fetches: DEFAULT_MAX_JKU_FETCHES,
+        }
+    }
+}
+
+/// What happened to one `jku` URL named by the card's signatures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum JkuStatus {
+    /// Fetched; its keys were offered to the signatures, bound to `origin`.
+    Fetched {
+        /// The URL the JWKS came from, after redirects.
+        final_url: String,
+        /// The origin the keys may sign for (the allowlist prefix's).
+        origin: String,
+        /// The `kid` of every key of the set.
+        kids: Vec<String>,
+        /// What the cache did.
+        cache: CacheOutcome,
+    },
+    /// No allowlist prefix matches (or there is no allowlist): not fetched.
+    NotAllowed,
+    /// A prefix matches, but the card's origin is not the prefix's origin, so its keys could not
+    /// sign this card: not fetched.
+    OtherOrigin {
+        /// The origin of the matching prefix.
+        prefix_origin: String,
+    },
+    /// More distinct `jku`s than the limit: not fetched.
+    Skipped,
+    /// Allowed, but the retrieval or the JWKS failed.
+    Failed {
+        /// The error code.
+        code: String,
+        /// The error message.
+        message: String,
+    },
+}
+
+/// One `jku` URL and the signatures that name it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JkuReport {
+    /// The `jku` as the protected header names it.
+    pub url: String,
+    /// Indexes of the signatures that name it.
+    pub signatures: Vec<usize>,
+    /// What happened.
+    #[serde(flatten)]
+    pub status: JkuStatus,
+}
+
+/// Where the key that checked a signature came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "from", rename_all = "kebab-case")]
+pub enum KeySource {
+    /// The caller's trust store; `source` is the entry's source (a file name, `pinned`, ...).
+    TrustStore {
+        /// The trust store entry's source.
+        source: String,
+    },
+    /// A JWKS fetched from an allowed `jku`.
+    Jku {
+        /// The `jku` URL.
+        url: String,
+    },
+}
+
+/// The key used for one signature, and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignatureKey {
+    /// The signature's index.
+    pub index: usize,
+    /// The key's `kid`.
+    pub kid: String,
+    /// Where the key came from.
+    pub source: KeySource,
+}
+
+/// The outcome of [`verify_remote`]: the retrieval, the verification report and where every key
+/// came from. It serializes (serde) with every field but the card bytes.
+#[derive(Debug, Clone, Serialize)]
+pub struct RemoteReport {
+    /// The URL first requested.
+    pub requested_url: String,
+    /// The origin the card was verified for (the requested URL's).
+    pub origin: String,
+    /// The URL the card came from, after redirects.
+    pub final_url: String,
+    /// The redirects followed.
+    pub redirects: Vec<String>,
+    /// What the cache did for the card.
+    pub cache: CacheOutcome,
+    /// The verification report (its `ok` is the verdict).
+    pub report: Report,
+    /// For every signature checked with a key, the key's origin.
+    pub keys: Vec<SignatureKey>,
+    /// Every `jku` the signatures name, and what was done with it.
+    pub jku: Vec<JkuReport>,
+    /// Problems that did not stop anything (a cache that could not be written).
+    pub warnings: Vec<String>,
+    /// The card as served.
+    #[serde(skip)]
+    pub card: Vec<u8>,
+}
+
+impl RemoteReport {
+    /// True when the card failed and a signature that names a `jku` whose retrieval failed was
+    /// left without a trusted key: the failure may be the network's, not the card's. The CLI
+    /// exits with 3 (retrieval failed) rather than 1 in that case.
+    pub fn key_retrieval_failed(&self) -> bool {
+        !self.report.ok
+            && self.jku.iter().any(|j| {
+                matches!(j.status, JkuStatus::Failed { .. })
+                    && j.signatures.iter().any(|&i| {
+                        self.report
+                            .signatures
+                            .get(i)
+                            .is_some_and(|s| s.verdict.code == "untrusted-key")
+                    })
+            })
+    }
+}
+
+/// The `jku` of every signature entry whose protected header decodes, with its indexes.
+fn named_jkus(card: &Value, opts: &VerifyOptions) -> Vec<(String, Vec<usize>)> {
+    let mut out: Vec<(String, Vec<usize>)> = Vec::new();
+    let Some(Value::Array(items)) = card.get("signatures") else {
+        return out;
+    };
+    if items.len() > opts.max_signatures {
+        return out; // verification refuses the card before any key is needed
+    }
+    for (i, item) in items.iter().enumerate() {
+        let Some(protected) = item.get("protected").and_then(Value::as_str) else {
+            continue;
+        };
+        let Ok(h) = a2a_card::jws::decode_header(protected, item.get("header"), opts.max_header_bytes) else {
+            continue;
+        };
+        if let Some(jku) = h.jku {
+            match out.iter_mut().find(|(u, _)| *u == jku) {
+                Some((_, idx)) => idx.push(i),
+                None => out.push((jku, vec![i])),
+            }
+        }
+    }
+    out
+}
+
+/// Fetches a card and verifies it against the caller's trust store.
+///
+/// - The card comes from [`Fetcher::fetch_card`]: an origin means its well-known card URL.
+/// - The origin of the requested URL is the card's origin for trust entries bound to origins
+///   (`opts.verify.origin` is replaced by it). A redirect does not change it: a card served
+///   after a redirect is still the card of the origin that was asked.
+/// - Each `jku` named by a signature is fetched only when it falls under a prefix of
+///   `opts.jku_allow` whose origin is the card's origin; its keys join the trust store bound to
+///   that origin, with the source `jku:URL`. Every other `jku` is reported, never fetched.
+///
+/// Errors: the card's retrieval ([`crate::FetchCode`]), a card that cannot be read
+/// ([`crate::Code::Card`]), an unusable allowlist prefix (a usage error). A `jku` that cannot be
+/// fetched is not an error: it is reported, and its signatures stay without a key.
+///
+/// ```no_run
+/// use a2a_card_fetch::{verify_remote, FetchOptions, RemoteOptions};
+/// let trust = a2a_card::TrustStore::from_json(&std::fs::read_to_string("trust.json")?, "trust.json")?;
+/// let remote = verify_remote("https://agent.example.com", &trust, &RemoteOptions::default(),
+///                            &FetchOptions::default())?;
+/// println!("{}: {}", remote.origin, remote.report.reason);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify_remote(
+    url_or_origin: &str,
+    trust: &TrustStore,
+    opts: &RemoteOptions,
+    fetch: &FetchOptions,
+) -> Result<RemoteReport, Error> {
+    let prefixes = opts
+        .jku_allow
+        .iter()
+        .map(|p| JkuPrefix::parse(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let fetcher = Fetcher::new(fetch)?;
+    let fetched: Fetched = fetcher.fetch_card(url_or_origin)?;
+    let card = json::parse_with(&fetched.bytes, &opts.verify.limits)
+        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
+
+    let mut store = trust.clone();
+    let mut jku_reports = Vec::new();
+    let mut warnings = fetched.warnings.clone();
+    let mut fetches = 0usize;
+    for (jku, signatures) in named_jkus(&card, &opts.verify) {
+        let parsed = parse_https(&jku, "the jku").ok();
+        let prefix = parsed
+            .as_ref()
+            .and_then(|u| prefixes.iter().find(|p| p.matches_url(u)));
+        let status = match prefix {
+            None => JkuStatus::NotAllowed,
+            Some(p) if p.origin() != fetched.origin => JkuStatus::OtherOrigin {
+                prefix_origin: p.origin().to_string(),
+            },
+            Some(_) if fetches >= opts.max_jku_fetches => JkuStatus::Skipped,
+            Some(p) => {
+                fetches += 1;
+                match fetcher.fetch_jwks(&jku) {
+                    Ok(set) => {
+                        warnings.extend(set.fetched.warnings.iter().cloned());
+                        let mut kids = Vec::new();
+                        for key in set.keys {
+                            kids.push(key.kid().to_string());
+                            let mut tk = TrustedKey::new(key, format!("{JKU_SOURCE_PREFIX}{jku}"));
+                            tk.origins = Some(vec![p.origin().to_string()]);
+                            store.add(tk);
+                        }
+                        JkuStatus::Fetched {
+                            final_url: set.fetched.final_url,
+                            origin: p.origin().to_string(),
+                            kids,
+                            cache: set.fetched.cache,
+                        }
+                    }
+                    Err(e) => JkuStatus::Failed {
+                        code: e.code().as_str().to_string(),
+                        message: e.to_string(),
+                    },
+                }
+            }
+        };
+        jku_reports.push(JkuReport {
+            url: jku,
+            signatures,
+            status,
+        });
+    }
+
+    let mut vopts = opts.verify.clone();
+    vopts.origin = Some(fetched.origin.clone());
+    let report = verify_value(&card, &store, &vopts)
+        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
+
+    let fetched_jkus: Vec<&str> = jku_reports
+        .iter()
+        .filter(|j| matches!(j.status, JkuStatus::Fetched { .. }))
+        .map(|j| j.url.as_str())
+        .collect();
+    let keys = report
+        .signatures
+        .iter()
+        .filter_map(|s| {
+            let k = s.key.as_ref()?;
+            let source = match k.source.strip_prefix(JKU_SOURCE_PREFIX) {
+                Some(url) if fetched_jkus.contains(&url) => KeySource::Jku { url: url.to_string() },
+                _ => KeySource::TrustStore {
+                    source: k.source.clone(),
+                },
+            };
+            Some(SignatureKey {
+                index: s.index,
+                kid: k.kid.clone(),
+                source,
+            })
+        })
+        .collect();
+
+    Ok(RemoteReport {
+        requested_url: fetched.requested_url,
+        origin: fetched.origin,
+        final_url: fetched.final_url,
+        redirects: fetched.redirects,
+        cache: fetched.cache,
+        report,
+        keys,
+        jku: jku_reports,
+        warnings,
+        card: fetched.bytes,
+    })
+}

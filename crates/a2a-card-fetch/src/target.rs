@@ -1,0 +1,165 @@
+//! URLs: the card URL of an origin, the origin of a URL, and allowlist prefixes for `jku`.
+
+use crate::error::{Error, FetchCode};
+use url::{Host, Url};
+
+/// The path an origin serves its Agent Card at.
+pub const WELL_KNOWN_PATH: &str = "/.well-known/agent-card.json";
+
+/// Parses an absolute `https` URL with a host and no user information; the fragment is dropped.
+pub(crate) fn parse_https(input: &str, what: &str) -> Result<Url, Error> {
+    let mut url = Url::parse(input.trim()).map_err(|e| {
+        Error::fetch(
+            FetchCode::InvalidUrl,
+            format!("{what} {input:?} is not a URL: {e}"),
+        )
+    })?;
+    check_https(&url, what)?;
+    url.set_fragment(None);
+    Ok(url)
+}
+
+/// Refuses anything but `https://host[:port]/...` without user information.
+pub(crate) fn check_https(url: &Url, what: &str) -> Result<(), Error> {
+    if url.scheme() != "https" {
+        return Err(Error::fetch(
+            FetchCode::NotHttps,
+            format!("{what} uses {}: only https is fetched", url.scheme()),
+        )
+        .with_url(url.as_str()));
+    }
+    if url.host().is_none() {
+        return Err(Error::fetch(FetchCode::InvalidUrl, format!("{what} has no host")).with_url(url.as_str()));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(Error::fetch(
+            FetchCode::InvalidUrl,
+            format!("{what} carries user information, which is never sent"),
+        )
+        .with_url(url.as_str()));
+    }
+    Ok(())
+}
+
+/// The URL of the card for `input`: an origin (`https://agent.example.com`, with or without a
+/// trailing `/`) means its well-known card path; any other URL is used as it is.
+///
+/// ```
+/// use a2a_card_fetch::card_url;
+/// assert_eq!(card_url("https://Agent.Example.com").unwrap(),
+///            "https://agent.example.com/.well-known/agent-card.json");
+/// assert_eq!(card_url("https://agent.example.com:8443/cards/a.json").unwrap(),
+///            "https://agent.example.com:8443/cards/a.json");
+/// assert_eq!(card_url("http://agent.example.com").unwrap_err().code().as_str(), "not-https");
+/// ```
+pub fn card_url(input: &str) -> Result<String, Error> {
+    Ok(card_url_parsed(input)?.into())
+}
+
+pub(crate) fn card_url_parsed(input: &str) -> Result<Url, Error> {
+    let mut url = parse_https(input, "the card URL").map_err(Error::usage)?;
+    if url.path() == "/" && url.query().is_none() {
+        url.set_path(WELL_KNOWN_PATH);
+    }
+    Ok(url)
+}
+
+/// The origin of a URL as trust entries spell it: `https://host` or `https://host:port`.
+pub(crate) fn origin_of(url: &Url) -> String {
+    url.origin().ascii_serialization()
+}
+
+/// The host for TLS (SNI and certificate name) and connecting.
+pub(crate) enum Endpoint {
+    /// A name to resolve.
+    Name(String),
+    /// A literal address.
+    Ip(std::net::IpAddr),
+}
+
+pub(crate) fn endpoint(url: &Url) -> Result<(Endpoint, u16), Error> {
+    let port = url.port_or_known_default().unwrap_or(443);
+    let host = match url.host() {
+        Some(Host::Domain(d)) => Endpoint::Name(d.to_string()),
+        Some(Host::Ipv4(a)) => Endpoint::Ip(a.into()),
+        Some(Host::Ipv6(a)) => Endpoint::Ip(a.into()),
+        None => return Err(Error::fetch(FetchCode::InvalidUrl, "the URL has no host").with_url(url.as_str())),
+    };
+    Ok((host, port))
+}
+
+/// A `jku` allowlist entry: an https URL prefix. A `jku` matches when it has the same origin
+/// and its path (with query) starts with the prefix's path at a segment boundary: the prefix
+/// `https://keys.example.com/agents` matches `/agents`, `/agents/a.json` and `/agents?x`, but
+/// not `/agents-old/a.json`. Dot segments are resolved before matching.
+///
+/// ```
+/// use a2a_card_fetch::JkuPrefix;
+/// let p = JkuPrefix::parse("https://keys.example.com/agents/").unwrap();
+/// assert!(p.matches("https://keys.example.com/agents/jwks.json"));
+/// assert!(!p.matches("https://keys.example.com/agents/../admin/jwks.json"));
+/// assert!(!p.matches("https://keys.example.com.evil.example/agents/jwks.json"));
+/// assert_eq!(p.origin(), "https://keys.example.com");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JkuPrefix {
+    url: Url,
+    origin: String,
+}
+
+impl JkuPrefix {
+    /// Parses an allowlist entry; it must be an https URL without user information, query or
+    /// fragment.
+    pub fn parse(prefix: &str) -> Result<JkuPrefix, Error> {
+        let url = parse_https(prefix, "the jku allowlist prefix").map_err(Error::usage)?;
+        if url.query().is_some() || prefix.contains('#') {
+            return Err(Error::fetch(
+                FetchCode::InvalidUrl,
+                "a jku allowlist prefix has no query or fragment",
+            )
+            .with_url(prefix)
+            .usage());
+        }
+        let origin = origin_of(&url);
+        Ok(JkuPrefix { url, origin })
+    }
+
+    /// The prefix as parsed (normalized).
+    pub fn as_str(&self) -> &str {
+        self.url.as_str()
+    }
+
+    /// The origin whose cards keys from this prefix may sign.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// True when `jku` falls under this prefix.
+    pub fn matches(&self, jku: &str) -> bool {
+        match Url::parse(jku) {
+            Ok(u) => self.matches_url(&u),
+            Err(_) => false,
+        }
+    }
+
+    pub(crate) fn matches_url(&self, jku: &Url) -> bool {
+        if jku.scheme() != "https"
+            || origin_of(jku) != self.origin
+            || !jku.username().is_empty()
+            || jku.password().is_some()
+        {
+            return false;
+        }
+        let prefix = self.url.path();
+        let mut rest = jku.path().to_string();
+        if let Some(q) = jku.query() {
+            rest.push('?');
+            rest.push_str(q);
+        }
+        match rest.strip_prefix(prefix) {
+            None => false,
+            Some(_) if prefix.ends_with('/') => true,
+            Some(tail) => tail.is_empty() || tail.starts_with('/') || tail.starts_with('?'),
+        }
+    }
+}
