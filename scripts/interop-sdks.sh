@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# Interoperability with the A2A SDKs that sign Agent Cards today (issue 7, item 3).
+#
+# Installs the Python SDK (a2a-sdk[signing], into a temporary virtualenv) and the JavaScript SDK
+# (@a2a-js/sdk and jose, into a temporary folder with npm install --prefix), prints the versions
+# installed, and checks both directions for ES256 and EdDSA on two cards: the A2A v1.0 section
+# 8.5 sample (testvectors/cards/sample-8.5-unsigned.json, which carries the non-v1.0 members
+# `security` and `capabilities.stateTransitionHistory`) and a clean v1.0 card
+# (scripts/interop/card-v1.json, whose bearer requirement has an empty scope list, the case where
+# the SDKs' "prune-empty" canonical form and the specification's differ).
+#
+#   SDK signs -> a2a-card verify --profile auto --format json, against a JWKS of the SDK's key;
+#                the table names the profile that matched and the members left unsigned.
+#   a2a-card sign --also-profile prune-empty -> the SDK's own verifier; the table says which
+#                signature entries the SDK accepts (entry 0 is the spec signature, entry 1 the
+#                prune-empty one). a2a-card's default (spec) verifier checks the same card.
+#
+# The SDKs' signing and verification calls live in scripts/interop/py_sdk.py and
+# scripts/interop/js_sdk.mjs; scripts/interop/report.py reads the JSON results.
+#
+# Needs python3 (with venv), node and npm, the two package registries, and cargo to build the
+# CLI. Set A2A_CARD=/path/to/a2a-card to use a built binary instead. A2A_INTEROP_PY_REQ
+# (default "a2a-sdk[signing]") and A2A_INTEROP_JS_PKGS (default "@a2a-js/sdk jose") choose other
+# versions, e.g. A2A_INTEROP_PY_REQ='a2a-sdk[signing]==1.3.0'.
+#
+# Exit status: 0 when every check passes, 1 when one fails, 2 when the run cannot start (CLI
+# missing a flag, an install failed). Writes nothing outside its temporary folder, which it
+# removes on exit.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+here="$root/scripts/interop"
+start=$SECONDS
+py_req="${A2A_INTEROP_PY_REQ:-a2a-sdk[signing]}"
+read -r -a js_pkgs <<<"${A2A_INTEROP_JS_PKGS:-@a2a-js/sdk jose}"
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/a2a-interop.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+mkdir -p "$tmp/keys" "$tmp/signed" "$tmp/out" "$tmp/model"
+
+die() {
+    echo "interop: $*" >&2
+    exit 2
+}
+
+# ---------------------------------------------------------------------------------- a2a-card
+if [ -n "${A2A_CARD:-}" ]; then
+    a2a="$A2A_CARD"
+else
+    echo "==> cargo build -p a2a-card-cli"
+    (cd "$root" && cargo build -p a2a-card-cli --quiet) || die "cargo build -p a2a-card-cli failed"
+    target="${CARGO_TARGET_DIR:-target}"
+    case "$target" in /*) ;; *) target="$root/$target" ;; esac
+    a2a="$target/debug/a2a-card"
+fi
+[ -x "$a2a" ] || die "no a2a-card binary at $a2a"
+verify_help="$("$a2a" verify --help)"
+sign_help="$("$a2a" sign --help)"
+case "$verify_help" in *--profile*auto*) ;; *) die "$a2a: 'verify' has no '--profile auto'" ;; esac
+case "$sign_help" in *--also-profile*) ;; *) die "$a2a: 'sign' has no '--also-profile'" ;; esac
+
+# ------------------------------------------------------------------------------------- SDKs
+echo "==> Python SDK: python3 -m venv, pip install $py_req"
+python3 -m venv "$tmp/venv" || die "python3 -m venv failed (on Debian: apt-get install python3-venv)"
+if ! "$tmp/venv/bin/python" -m pip install --quiet --no-compile --disable-pip-version-check --no-input \
+    "$py_req" >"$tmp/pip.log" 2>&1; then
+    cat "$tmp/pip.log" >&2
+    die "pip install $py_req failed"
+fi
+echo "==> JavaScript SDK: npm install --prefix <tmp> ${js_pkgs[*]}"
+mkdir -p "$tmp/js"
+if ! npm install --prefix "$tmp/js" --no-audit --no-fund --no-save --loglevel=error \
+    "${js_pkgs[@]}" >"$tmp/npm.log" 2>&1; then
+    cat "$tmp/npm.log" >&2
+    die "npm install ${js_pkgs[*]} failed"
+fi
+# Run from the install folder so that its imports resolve to the packages just installed.
+cp "$here/js_sdk.mjs" "$tmp/js/js_sdk.mjs"
+
+pyx="$tmp/venv/bin/python"
+sdk_python() { "$pyx" "$here/py_sdk.py" "$@"; }
+sdk_js() { node "$tmp/js/js_sdk.mjs" "$@"; }
+report() { "$pyx" "$here/report.py" "$@"; }
+sdk() { # sdk NAME ARGS...
+    local name="$1"
+    shift
+    case "$name" in python) sdk_python "$@" ;; js) sdk_js "$@" ;; esac
+}
+
+py_versions="$(sdk_python versions)" || die "the Python SDK does not load"
+js_versions="$(sdk_js versions)" || die "the JavaScript SDK does not load"
+echo
+echo "versions measured:"
+echo "  python SDK:     $py_versions"
+echo "  js SDK:         $js_versions"
+echo "  a2a-card:       $("$a2a" --version)"
+echo "  python3 $(python3 -c 'import platform; print(platform.python_version())'), node $(node --version), npm $(npm --version)"
+
+# ------------------------------------------------------------------------------ keys, cards
+algs=(ES256 EdDSA)
+for alg in "${algs[@]}"; do
+    "$a2a" keygen --alg "$alg" --out "$tmp/keys/$alg.pem" --jwks "$tmp/keys/$alg.jwks.json" \
+        2>"$tmp/keys/$alg.log" || die "a2a-card keygen --alg $alg failed: $(cat "$tmp/keys/$alg.log")"
+done
+card_names=(card-v1 sample-8.5)
+declare -A card_file=(
+    [card-v1]="$here/card-v1.json"
+    [sample-8.5]="$root/testvectors/cards/sample-8.5-unsigned.json"
+)
+sdks=(python js)
+
+rows="$tmp/rows.tsv"
+notes="$tmp/notes.tsv"
+: >"$rows"
+: >"$notes"
+passed=0
+failed=0
+known=0
+row() { # direction card sdk alg result profile detail
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$rows"
+    case "$5" in
+    PASS) passed=$((passed + 1)) ;;
+    KNOWN) known=$((known + 1)) ;;
+    *) failed=$((failed + 1)) ;;
+    esac
+}
+note() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$notes"; } # direction card sdk alg result detail
+# The last lines of a log, squeezed to one line, for a table cell.
+tail_of() { tail -n 3 "$1" 2>/dev/null | tr '\t\n' '  ' | cut -c1-200; }
+# A diff listing on one line.
+joined() { tr '\n' ' ' <"$1" | sed 's/ $//'; }
+
+# ------------------------------------------------- how each SDK reads the cards (observations)
+echo
+echo "how each SDK reads the cards:"
+declare -A canon_same canon_diff
+for card in "${card_names[@]}"; do
+    file="${card_file[$card]}"
+    "$a2a" canonicalize --profile prune-empty "$file" >"$tmp/model/ours-$card.canon"
+    for s in "${sdks[@]}"; do
+        m="$tmp/model/$s-$card"
+        strict=""
+        if [ "$s" = python ]; then
+            strict="$(sdk python model "$file" "$m.model.json" 2>"$m.err")" || die "python model: $(tail_of "$m.err")"
+        else
+            sdk js model "$file" "$m.model.json" 2>"$m.err" || die "js model: $(tail_of "$m.err")"
+        fi
+        report diff "$file" "$m.model.json" >"$m.model.diff"
+        echo "  $s reads $card: $(if [ -s "$m.model.diff" ]; then joined "$m.model.diff"; else echo "every member kept as written"; fi)"
+        case "$strict" in *'"refused": true'*)
+            echo "    (the strict protobuf reader, ParseDict without ignore_unknown_fields, refuses it: $("$pyx" -c 'import json,sys; print(json.loads(sys.argv[1])["strict_parse"]["error"])' "$strict"))" ;;
+        esac
+        sdk "$s" canon "$file" "$m.canon" 2>"$m.err" || die "$s canon: $(tail_of "$m.err")"
+        if cmp -s "$m.canon" "$tmp/model/ours-$card.canon"; then
+            canon_same[$s/$card]=yes
+            echo "    its verifier's canonical bytes equal a2a-card canonicalize --profile prune-empty ($(wc -c <"$m.canon") bytes)"
+        else
+            canon_same[$s/$card]=no
+            report diff "$tmp/model/ours-$card.canon" "$m.canon" >"$m.canon.diff" || true
+            canon_diff[$s/$card]="$(joined "$m.canon.diff")"
+            echo "    its verifier's canonical bytes DIFFER from a2a-card's prune-empty ones: ${canon_diff[$s/$card]}"
+        fi
+        if [ "$s" = js ]; then
+            sdk js canon-resolved "$file" "$m.resolved.canon" 2>"$m.err" || die "js canon-resolved: $(tail_of "$m.err")"
+            if cmp -s "$m.resolved.canon" "$m.canon"; then
+                echo "    read through its DefaultAgentCardResolver, the verifier computes the same bytes"
+            else
+                report diff "$m.canon" "$m.resolved.canon" >"$m.resolved.diff" || true
+                echo "    read through its DefaultAgentCardResolver, the verifier computes other bytes: $(joined "$m.resolved.diff")"
+            fi
+        fi
+    done
+done
+
+# ------------------------------------------------ direction 1: SDK signs, a2a-card verifies
+d1="SDK sign -> a2a-card verify --profile auto"
+for card in "${card_names[@]}"; do
+    for s in "${sdks[@]}"; do
+        for alg in "${algs[@]}"; do
+            signed="$tmp/signed/$s-$card-$alg.json"
+            log="$tmp/out/sign-$s-$card-$alg"
+            if ! sdk "$s" sign "${card_file[$card]}" "$tmp/keys/$alg.pem" "$tmp/keys/$alg.jwks.json" "$alg" \
+                "$signed" 2>"$log.err"; then
+                row "$d1" "$card" "$s" "$alg" FAIL - "the SDK did not sign: $(tail_of "$log.err")"
+                continue
+            fi
+            rc=0
+            "$a2a" verify "$signed" --jwks "$tmp/keys/$alg.jwks.json" --profile auto --format json \
+                >"$log.verify.json" 2>"$log.verify.err" || rc=$?
+            if [ ! -s "$log.verify.json" ]; then
+                row "$d1" "$card" "$s" "$alg" FAIL - "a2a-card verify exit $rc: $(tail_of "$log.verify.err")"
+                continue
+            fi
+            IFS=$'\t' read -r ok profile sigs unsigned < <(report ours "$log.verify.json")
+            detail="unsigned: $unsigned"
+            [ "$unsigned" = "-" ] && detail="covers every member"
+            if [ "$rc" -eq 0 ] && [ "$ok" = true ]; then
+                row "$d1" "$card" "$s" "$alg" PASS "$profile" "$detail"
+            else
+                row "$d1" "$card" "$s" "$alg" FAIL "$profile" "exit $rc; signatures $sigs"
+            fi
+        done
+    done
+done
+
+# -------------------------------- direction 2: a2a-card signs (spec + prune-empty), SDKs verify
+d2="a2a-card sign --also-profile prune-empty -> SDK verify"
+dself="a2a-card sign --also-profile prune-empty -> a2a-card verify (spec)"
+labels=(spec prune-empty)
+for card in "${card_names[@]}"; do
+    for alg in "${algs[@]}"; do
+        signed="$tmp/signed/a2a-card-$card-$alg.json"
+        log="$tmp/out/a2a-card-$card-$alg"
+        if ! "$a2a" sign "${card_file[$card]}" --key "$tmp/keys/$alg.pem" --also-profile prune-empty \
+            --out "$signed" 2>"$log.sign.err"; then
+            row "$dself" "$card" a2a-card "$alg" FAIL - "a2a-card sign failed: $(tail_of "$log.sign.err")"
+            continue
+        fi
+        entries="$(report count "$signed")"
+        # The spec-exact reading of the same card, with a2a-card's default policy.
+        rc=0
+        "$a2a" verify "$signed" --jwks "$tmp/keys/$alg.jwks.json" --format json >"$log.verify.json" \
+            2>"$log.verify.err" || rc=$?
+        if [ -s "$log.verify.json" ]; then
+            IFS=$'\t' read -r ok profile sigs unsigned < <(report ours "$log.verify.json")
+        else
+            ok=false profile=- sigs="$(tail_of "$log.verify.err")" unsigned=-
+        fi
+        if [ "$entries" -ne 2 ]; then
+            row "$dself" "$card" a2a-card "$alg" FAIL "$profile" "$entries signature entries, expected 2 (spec, prune-empty)"
+        elif [ "$rc" -eq 0 ] && [ "$ok" = true ] && [ "$profile" = spec ]; then
+            row "$dself" "$card" a2a-card "$alg" PASS spec "$sigs"
+        else
+            row "$dself" "$card" a2a-card "$alg" FAIL "$profile" "exit $rc; $sigs"
+        fi
+        for s in "${sdks[@]}"; do
+            out="$log.$s.json"
+            if ! sdk "$s" verify "$signed" "$tmp/keys/$alg.jwks.json" "$alg" >"$out" 2>"$log.$s.err"; then
+                row "$d2" "$card" "$s" "$alg" FAIL - "the SDK verifier did not run: $(tail_of "$log.$s.err")"
+                continue
+            fi
+            IFS=$'\t' read -r accepted per_entry via_resolver error < <(report sdk "$out")
+            detail=""
+            matched=""
+            i=0
+            IFS=, read -r -a flags <<<"$per_entry"
+            for flag in "${flags[@]}"; do
+                label="${labels[$i]:-entry}"
+                if [ "$flag" = 1 ]; then
+                    detail+="#$i ($label) accepted; "
+                    matched+="${matched:++}$label"
+                else
+                    detail+="#$i ($label) refused; "
+                fi
+                i=$((i + 1))
+            done
+            detail="${detail%; }"
+            if [ "$accepted" = true ]; then
+                row "$d2" "$card" "$s" "$alg" PASS "${matched:--}" "$detail"
+            elif [ "$card" = sample-8.5 ] && [ "${canon_same[$s/$card]}" = no ]; then
+                row "$d2" "$card" "$s" "$alg" KNOWN - "$detail; the SDK's reader rewrites this card before canonicalizing (${canon_diff[$s/$card]})"
+            else
+                row "$d2" "$card" "$s" "$alg" FAIL - "$detail; $error"
+            fi
+            if [ "$via_resolver" != "-" ]; then
+                note "a2a-card signed -> js verify, card read by DefaultAgentCardResolver" "$card" js "$alg" \
+                    "$([ "$via_resolver" = true ] && echo accepted || echo refused)" \
+                    "(the same card as plain JSON: $([ "$accepted" = true ] && echo accepted || echo refused))"
+            fi
+        done
+    done
+done
+
+# ----------------------------------------- observations: each SDK verifying the other's cards
+for card in "${card_names[@]}"; do
+    for alg in "${algs[@]}"; do
+        for pair in "python js" "js python"; do
+            read -r signer verifier <<<"$pair"
+            signed="$tmp/signed/$signer-$card-$alg.json"
+            [ -s "$signed" ] || continue
+            out="$tmp/out/cross-$signer-$verifier-$card-$alg.json"
+            if sdk "$verifier" verify "$signed" "$tmp/keys/$alg.jwks.json" "$alg" >"$out" 2>"$out.err"; then
+                IFS=$'\t' read -r accepted per_entry via_resolver error < <(report sdk "$out")
+                note "$signer SDK signed -> $verifier SDK verify" "$card" "$verifier" "$alg" \
+                    "$([ "$accepted" = true ] && echo accepted || echo refused)" "$([ "$accepted" = true ] && echo - || echo "$error")"
+                if [ "$via_resolver" != "-" ]; then
+                    note "$signer SDK signed -> js verify, card read by DefaultAgentCardResolver" "$card" js "$alg" \
+                        "$([ "$via_resolver" = true ] && echo accepted || echo refused)" -
+                fi
+            else
+                note "$signer SDK signed -> $verifier SDK verify" "$card" "$verifier" "$alg" error "$(tail_of "$out.err")"
+            fi
+        done
+        # The JS SDK's own card, verified by the JS SDK after its own resolver read it.
+        signed="$tmp/signed/js-$card-$alg.json"
+        out="$tmp/out/self-js-$card-$alg.json"
+        if [ -s "$signed" ] && sdk js verify "$signed" "$tmp/keys/$alg.jwks.json" "$alg" >"$out" 2>"$out.err"; then
+            IFS=$'\t' read -r accepted per_entry via_resolver error < <(report sdk "$out")
+            note "js SDK signed -> js verify, card read by DefaultAgentCardResolver" "$card" js "$alg" \
+                "$([ "$via_resolver" = true ] && echo accepted || echo refused)" \
+                "(the same card as plain JSON: $([ "$accepted" = true ] && echo accepted || echo refused))"
+        fi
+    done
+done
+
+# ---------------------------------------------------------------------------------- report
+echo
+echo "results:"
+report table "$rows" results
+echo
+echo "observations (not pass/fail):"
+report table "$notes" notes
+if [ "$known" -gt 0 ]; then
+    echo
+    echo "KNOWN: a refusal by an SDK whose verifier computes different canonical bytes for this card"
+    echo "than a2a-card's prune-empty profile (the reason is in the detail column); allowed only for"
+    echo "the 8.5 sample, whose members are not all v1.0. On card-v1 the same refusal is a FAIL."
+fi
+echo
+echo "interop: $passed passed, $failed failed"
+echo "known SDK refusals: $known; time: $((SECONDS - start))s"
+[ "$failed" -eq 0 ]
