@@ -363,7 +363,7 @@ fn certificates_must_match_the_name_and_chain_to_the_roots() {
 }
 
 #[test]
-fn connection_refused() {
+fn connection_failures() {
     let fx = Fixture::new();
     // A port with no listener.
     let port = {
@@ -372,6 +372,19 @@ fn connection_refused() {
     };
     let url = format!("https://127.0.0.1:{port}/");
     assert_eq!(code(fetch_card(&url, &fx.options())), FetchCode::ConnectFailed);
+    // A server that does not speak TLS: the handshake fails, with its own code.
+    let plain = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = plain.local_addr().unwrap().port();
+    let answer = std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        let (mut s, _) = plain.accept().unwrap();
+        let mut buf = [0u8; 512];
+        let _ = s.read(&mut buf);
+        let _ = s.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+    });
+    let url = format!("https://127.0.0.1:{port}/");
+    assert_eq!(code(fetch_card(&url, &fx.options())), FetchCode::TlsHandshake);
+    answer.join().unwrap();
     // (dns-failed is not exercised: a name that does not resolve locally would send a query to
     // the system's DNS server, and these tests send traffic to loopback only.)
 }
