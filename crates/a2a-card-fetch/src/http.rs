@@ -287,6 +287,16 @@ impl Transport {
                 ));
             }
             let limit = left.min(self.connect_timeout);
+            // A second line of defence for test runs: with A2A_CARD_FETCH_LOOPBACK_ONLY set (the
+            // test suites and CI set it), nothing but plain loopback is ever dialled, even if the
+            // guard above were broken.
+            if std::env::var_os("A2A_CARD_FETCH_LOOPBACK_ONLY").is_some() && !addr.ip().is_loopback() {
+                return Err(err(
+                    FetchCode::AddressRefused,
+                    url,
+                    format!("{addr} is not loopback and A2A_CARD_FETCH_LOOPBACK_ONLY is set"),
+                ));
+            }
             match TcpStream::connect_timeout(&addr, limit) {
                 Ok(s) => return Ok((s, addr)),
                 Err(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock) => {
