@@ -107,18 +107,34 @@ impl FetchCode {
         Self::ALL.iter().copied().find(|c| c.as_str() == name)
     }
 
-    /// The closest code of [`a2a_card::ErrorCode`], for callers that carry one error type.
+    /// The same code in [`a2a_card::ErrorCode`], the one code space of the toolkit.
     ///
     /// ```
     /// use a2a_card_fetch::FetchCode;
-    /// assert_eq!(FetchCode::BodyTooLarge.card_code(), a2a_card::ErrorCode::InputTooLarge);
-    /// assert_eq!(FetchCode::Timeout.card_code(), a2a_card::ErrorCode::Io);
+    /// assert_eq!(FetchCode::BodyTooLarge.card_code(), a2a_card::ErrorCode::BodyTooLarge);
+    /// for c in FetchCode::ALL {
+    ///     assert_eq!(c.card_code().as_str(), c.as_str());
+    /// }
     /// ```
     pub fn card_code(self) -> a2a_card::ErrorCode {
         match self {
-            FetchCode::InvalidUrl => a2a_card::ErrorCode::Usage,
-            FetchCode::BodyTooLarge => a2a_card::ErrorCode::InputTooLarge,
-            _ => a2a_card::ErrorCode::Io,
+            FetchCode::InvalidUrl => a2a_card::ErrorCode::InvalidUrl,
+            FetchCode::NotHttps => a2a_card::ErrorCode::NotHttps,
+            FetchCode::AddressRefused => a2a_card::ErrorCode::AddressRefused,
+            FetchCode::DnsFailed => a2a_card::ErrorCode::DnsFailed,
+            FetchCode::ConnectFailed => a2a_card::ErrorCode::ConnectFailed,
+            FetchCode::ConnectTimeout => a2a_card::ErrorCode::ConnectTimeout,
+            FetchCode::Timeout => a2a_card::ErrorCode::Timeout,
+            FetchCode::TlsHandshake => a2a_card::ErrorCode::TlsHandshake,
+            FetchCode::CertificateInvalid => a2a_card::ErrorCode::CertificateInvalid,
+            FetchCode::CertificateNameMismatch => a2a_card::ErrorCode::CertificateNameMismatch,
+            FetchCode::HttpStatus => a2a_card::ErrorCode::HttpStatus,
+            FetchCode::HttpProtocol => a2a_card::ErrorCode::HttpProtocol,
+            FetchCode::TooManyRedirects => a2a_card::ErrorCode::TooManyRedirects,
+            FetchCode::RedirectInvalid => a2a_card::ErrorCode::RedirectInvalid,
+            FetchCode::NotJson => a2a_card::ErrorCode::NotJson,
+            FetchCode::BodyTooLarge => a2a_card::ErrorCode::BodyTooLarge,
+            FetchCode::CaFile => a2a_card::ErrorCode::CaFile,
         }
     }
 }
@@ -257,20 +273,16 @@ impl Error {
         self.usage
     }
 
-    /// The error as an [`a2a_card::Error`] with the closest existing code: `usage` for a usage
-    /// error, else [`FetchCode::card_code`]; the fetch code and URL are kept in the message.
+    /// The error as an [`a2a_card::Error`], with the same code ([`FetchCode::card_code`]) and
+    /// the URL in the message. Whether it was a usage error is [`Error::is_usage`].
     pub fn to_card_error(&self) -> a2a_card::Error {
         let code = match self.code {
-            Code::Fetch(_) if self.usage => a2a_card::ErrorCode::Usage,
             Code::Fetch(c) => c.card_code(),
             Code::Card(c) => c,
         };
         let mut message = self.message.clone();
         if let Some(url) = &self.url {
             message = format!("{url}: {message}");
-        }
-        if let Code::Fetch(c) = self.code {
-            message = format!("{message} [{c}]");
         }
         let mut e = a2a_card::Error::new(code, message);
         if let Some(p) = &self.pointer {

@@ -196,7 +196,7 @@ fn redirects_to_internal_addresses_are_refused_before_connecting() {
     let e = fetch_card(&server.url("localhost", "/to-http"), &opts).unwrap_err();
     assert_eq!(e.fetch_code(), Some(FetchCode::NotHttps));
     assert!(!e.is_usage());
-    assert_eq!(e.to_card_error().code(), a2a_card::ErrorCode::Io);
+    assert_eq!(e.to_card_error().code(), a2a_card::ErrorCode::NotHttps);
 }
 
 #[test]
@@ -405,6 +405,9 @@ fn unusable_urls_are_usage_errors() {
         assert!(e.is_usage(), "{url:?}");
     }
     let e = fetch_card("http://agent.example.com", &opts).unwrap_err();
-    assert_eq!(e.to_card_error().code(), a2a_card::ErrorCode::Usage);
-    assert!(e.to_card_error().message().ends_with("[not-https]"));
+    assert!(
+        e.is_usage(),
+        "given by the caller, refused before anything was sent"
+    );
+    assert_eq!(e.to_card_error().code(), a2a_card::ErrorCode::NotHttps);
 }

@@ -68,6 +68,41 @@ pub enum ErrorCode {
     MalformedCard,
     /// Reading or writing a file failed.
     Io,
+    /// A URL that cannot be used (no host, user information, unparsable).
+    InvalidUrl,
+    /// A URL, given or redirected to, that is not https.
+    NotHttps,
+    /// The SSRF guard refused an address (loopback, private, link-local, metadata, ...).
+    AddressRefused,
+    /// A host name that does not resolve.
+    DnsFailed,
+    /// The TCP connection was refused or failed.
+    ConnectFailed,
+    /// The TCP connection took longer than its timeout.
+    ConnectTimeout,
+    /// The whole retrieval took longer than its timeout.
+    Timeout,
+    /// The TLS handshake failed for a reason other than the certificate.
+    TlsHandshake,
+    /// The server certificate is not trusted (chain, expiry, ...).
+    CertificateInvalid,
+    /// The server certificate is valid for another name.
+    CertificateNameMismatch,
+    /// The server answered with a status other than 200 (or 304 on revalidation).
+    HttpStatus,
+    /// A malformed or cut-short HTTP response.
+    HttpProtocol,
+    /// More redirects than the limit.
+    TooManyRedirects,
+    /// A redirect without a usable Location.
+    RedirectInvalid,
+    /// A response whose Content-Type is not JSON.
+    NotJson,
+    /// A response body larger than the limit.
+    BodyTooLarge,
+    /// A CA file that cannot be read or holds no certificate.
+    CaFile,
+
     /// The caller combined options that cannot work together.
     Usage,
 }
@@ -110,6 +145,23 @@ impl ErrorCode {
             ErrorCode::InvalidTrustStore => "invalid-trust-store",
             ErrorCode::MalformedCard => "malformed-card",
             ErrorCode::Io => "io",
+            ErrorCode::InvalidUrl => "invalid-url",
+            ErrorCode::NotHttps => "not-https",
+            ErrorCode::AddressRefused => "address-refused",
+            ErrorCode::DnsFailed => "dns-failed",
+            ErrorCode::ConnectFailed => "connect-failed",
+            ErrorCode::ConnectTimeout => "connect-timeout",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::TlsHandshake => "tls-handshake",
+            ErrorCode::CertificateInvalid => "certificate-invalid",
+            ErrorCode::CertificateNameMismatch => "certificate-name-mismatch",
+            ErrorCode::HttpStatus => "http-status",
+            ErrorCode::HttpProtocol => "http-protocol",
+            ErrorCode::TooManyRedirects => "too-many-redirects",
+            ErrorCode::RedirectInvalid => "redirect-invalid",
+            ErrorCode::NotJson => "not-json",
+            ErrorCode::BodyTooLarge => "body-too-large",
+            ErrorCode::CaFile => "ca-file",
             ErrorCode::Usage => "usage",
         }
     }
@@ -146,6 +198,23 @@ impl ErrorCode {
         ErrorCode::InvalidTrustStore,
         ErrorCode::MalformedCard,
         ErrorCode::Io,
+        ErrorCode::InvalidUrl,
+        ErrorCode::NotHttps,
+        ErrorCode::AddressRefused,
+        ErrorCode::DnsFailed,
+        ErrorCode::ConnectFailed,
+        ErrorCode::ConnectTimeout,
+        ErrorCode::Timeout,
+        ErrorCode::TlsHandshake,
+        ErrorCode::CertificateInvalid,
+        ErrorCode::CertificateNameMismatch,
+        ErrorCode::HttpStatus,
+        ErrorCode::HttpProtocol,
+        ErrorCode::TooManyRedirects,
+        ErrorCode::RedirectInvalid,
+        ErrorCode::NotJson,
+        ErrorCode::BodyTooLarge,
+        ErrorCode::CaFile,
         ErrorCode::Usage,
     ];
 
