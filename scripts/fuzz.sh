@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target in fuzz/fuzz_targets for SECONDS seconds each (default 60) and
-# fails on the first crash, timeout or leak. Needs the nightly toolchain and cargo-fuzz
+# fails on the first crash, timeout or out-of-memory. Needs the nightly toolchain and cargo-fuzz
 # (`rustup toolchain install nightly && cargo install cargo-fuzz`).
 #
 #   scripts/fuzz.sh [SECONDS]
 #
-# Seeds: testvectors/cards and testvectors/canonical (read, never written); new inputs go to
-# fuzz/corpus/<target>, crashes to fuzz/artifacts/<target>. FUZZ_SANITIZER=address selects
-# ASan (default none: the project forbids unsafe code, so the sanitizer buys little and costs
-# most of the speed).
+# Seeding: before fuzzing, seed inputs are copied into fuzz/corpus/<target>/ (gitignored, never
+# committed) from the project's testvectors/ and test keys and from the third-party corpora in
+# $A2A_CARD_CORPORA (default ../shared/corpora), which are only read. With jq installed the
+# cards, protected headers, signatures and keys inside the vector files are extracted; without
+# jq whole files are copied. Seed files are named seed-*; libFuzzer adds its own finds beside
+# them. Crashes go to fuzz/artifacts/<target>/.
+#
+# FUZZ_SANITIZER=address selects ASan (default none: the project forbids unsafe code, so the
+# sanitizer buys little and costs most of the speed). FUZZ_TARGETS="verify keys" runs a subset;
+# FUZZ_SEED_ONLY=1 seeds and stops.
 set -euo pipefail
 
 seconds="${1:-60}"
@@ -19,6 +25,7 @@ fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 sanitizer="${FUZZ_SANITIZER:-none}"
+corpora="${A2A_CARD_CORPORA:-$root/../shared/corpora}"
 
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
     echo "cargo-fuzz with a nightly toolchain is required: rustup toolchain install nightly && cargo install cargo-fuzz" >&2
@@ -27,37 +34,227 @@ fi
 
 shopt -s nullglob
 targets=()
-for f in fuzz/fuzz_targets/*.rs; do
-    targets+=("$(basename "$f" .rs)")
-done
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+    read -r -a targets <<<"$FUZZ_TARGETS"
+else
+    for f in fuzz/fuzz_targets/*.rs; do
+        targets+=("$(basename "$f" .rs)")
+    done
+fi
 if [ "${#targets[@]}" -eq 0 ]; then
     echo "no fuzz targets in fuzz/fuzz_targets" >&2
     exit 2
 fi
 
-seeds=()
-for d in testvectors/cards testvectors/canonical; do
-    if [ -d "$d" ]; then seeds+=("$d"); fi
-done
+# ------------------------------------------------------------------------------------------
+# Seeding
+# ------------------------------------------------------------------------------------------
+
+seq_no=0
+
+# put TARGET KIND PREFIX: stdin, after the byte PREFIX (two hex digits, or empty), becomes the
+# seed file fuzz/corpus/TARGET/seed-KIND-N, N the current seq_no (callers count it up: put often
+# runs in a pipeline's subshell). Old seed files are removed first (see `seed`), so seeding twice
+# gives the same files.
+put() {
+    local file="fuzz/corpus/$1/seed-$2-$seq_no"
+    {
+        if [ -n "$3" ]; then printf "\\x$3"; fi
+        cat
+    } >"$file"
+    if [ ! -s "$file" ]; then rm -f "$file"; fi
+}
+
+b64url_decode() {
+    local s="${1//-/+}"
+    s="${s//_//}"
+    while [ $((${#s} % 4)) -ne 0 ]; do s+="="; done
+    printf '%s' "$s" | base64 -d 2>/dev/null || true
+}
+
+hex_decode() {
+    # Hex digits only, so the escapes are the whole format string.
+    local esc
+    esc="$(printf '%s' "$1" | tr -cd '0-9a-fA-F' | sed 's/../\\x&/g')"
+    # shellcheck disable=SC2059
+    printf "$esc"
+}
+
+wants() {
+    local t
+    for t in "${targets[@]}"; do [ "$t" = "$1" ] && return 0; done
+    return 1
+}
+
+# A card (bytes on stdin) goes to canonicalize as it is, and to verify twice: verified as it is
+# (control byte 00) and with the target's genuine signatures spliced in (01).
+seed_card() {
+    local card="fuzz/corpus/.card"
+    cat >"$card"
+    if wants canonicalize; then put canonicalize card "" <"$card"; fi
+    if wants verify; then
+        put verify card 00 <"$card"
+        put verify card-genuine 01 <"$card"
+    fi
+    rm -f "$card"
+}
+
+# What to take from the vector files, one record per line: KIND<TAB>VALUE, with VALUE in
+# standard base64 (card, header, unprotected, signatures, key), base64url (protected, signature)
+# or hex (cardhex), as the files hold it.
+extract='
+  ( .. | objects | (.agent_card?, .served_card?, .input?, .input_raw?) | select(. != null)
+      | if type == "string" then . else tojson end | "card\t" + @base64 ),
+  ( .. | objects | .input_hex? | strings | "cardhex\t" + . ),
+  ( .. | objects | (.protected?, .protected_b64u?, .expected_protected_b64?) | strings | "protected\t" + . ),
+  ( .. | objects | .protected_header? | strings | "header\t" + @base64 ),
+  ( .. | objects | select(has("protected")) | .header? | objects | tojson | "unprotected\t" + @base64 ),
+  ( .. | objects | select(has("protected")) | .signature? | strings | "signature\t" + . ),
+  ( .. | objects | .signatures? | arrays | tojson | "signatures\t" + @base64 ),
+  ( .. | objects | select(has("kty")) | tojson | "key\t" + @base64 ),
+  ( .. | objects | select(.keys? | type == "array") | tojson | "key\t" + @base64 )
+'
+
+seed_from_json() {
+    local kind value raw
+    while IFS=$'\t' read -r kind value; do
+        seq_no=$((seq_no + 1))
+        case "$kind" in
+            card) printf '%s' "$value" | base64 -d | seed_card ;;
+            cardhex) hex_decode "$value" | seed_card ;;
+            protected)
+                raw="$(b64url_decode "$value")"
+                if wants header; then printf '%s' "$raw" | put header protected ""; fi
+                if wants verify; then
+                    printf '%s' "$raw" | put verify protected 02
+                    printf '%s' "$value" | put verify protected-text 06
+                fi
+                ;;
+            header)
+                raw="$(printf '%s' "$value" | base64 -d)"
+                if wants header; then printf '%s' "$raw" | put header protected ""; fi
+                if wants verify; then printf '%s' "$raw" | put verify protected 02; fi
+                ;;
+            unprotected)
+                raw="$(printf '%s' "$value" | base64 -d)"
+                if wants header; then printf '{"alg":"ES256","kid":"k"}\0%s' "$raw" | put header both ""; fi
+                if wants verify; then printf '%s' "$raw" | put verify unprotected 04; fi
+                ;;
+            signature)
+                if wants verify; then b64url_decode "$value" | put verify signature 03; fi
+                ;;
+            signatures)
+                if wants verify; then printf '%s' "$value" | base64 -d | put verify signatures 05; fi
+                ;;
+            key)
+                if wants keys; then printf '%s' "$value" | base64 -d | put keys jwk ""; fi
+                ;;
+        esac
+    done < <(jq -nr "[inputs | $extract] | unique | .[]" "$@" 2>/dev/null || true)
+}
+
+seed() {
+    local t f
+    for t in "${targets[@]}"; do
+        mkdir -p "fuzz/corpus/$t"
+        rm -f "fuzz/corpus/$t"/seed-*
+    done
+    local json_files=(testvectors/cards/*.json testvectors/canonical/*.json)
+    if [ -d "$corpora" ]; then
+        json_files+=("$corpora"/a2a/*/*.json "$corpora"/a2a/*/*/*.json)
+        json_files+=("$corpora"/jws/*.json "$corpora"/jws/cookbook/*/*.json "$corpora"/jws/detached/*/*.json)
+    else
+        echo "note: third-party corpora not found at $corpora; seeding from testvectors/ only" >&2
+    fi
+    if command -v jq >/dev/null 2>&1; then
+        seed_from_json "${json_files[@]}"
+    else
+        echo "note: jq not found; copying whole vector files as seeds" >&2
+        for f in "${json_files[@]}"; do
+            seq_no=$((seq_no + 1))
+            seed_card <"$f"
+        done
+        if wants keys; then
+            for f in "$corpora"/jws/cookbook/jwk/*.json "$corpora"/jws/detached/*/jwk.json \
+                "$corpora"/a2a/a2a-card-sign-v01/testkey_jwks.json; do
+                seq_no=$((seq_no + 1))
+                if [ -f "$f" ]; then put keys jwk "" <"$f"; fi
+            done
+        fi
+    fi
+    # Raw JSON documents: RFC 8785 inputs and JSONTestSuite, for the reader behind everything.
+    if wants canonicalize && [ -d "$corpora" ]; then
+        for f in "$corpora"/jcs/input/*.json "$corpora"/jsontestsuite/test_parsing/*.json; do
+            seq_no=$((seq_no + 1))
+            put canonicalize json "" <"$f"
+        done
+    fi
+    if wants verify && [ -d "$corpora" ]; then
+        for f in "$corpora"/jcs/input/*.json; do
+            seq_no=$((seq_no + 1))
+            put verify json 00 <"$f"
+        done
+    fi
+    # Keys: the project's PEM test keys, as PEM text and as DER, and a trust store with policy.
+    if wants keys; then
+        for f in crates/a2a-card/tests/data/keys/*.pem; do
+            seq_no=$((seq_no + 1))
+            put keys pem "" <"$f"
+            sed '/^-----/d; /^Proc-Type/d; /^DEK-Info/d; /^$/d' "$f" | base64 -d 2>/dev/null | put keys der ""
+        done
+        if command -v jq >/dev/null 2>&1 && [ -f "$corpora/a2a/a2a-card-sign-v01/testkey_jwks.json" ]; then
+            jq -c '{keys: [.keys[0] | {jwk: ., kid: "release-2026", algorithms: ["ES256"],
+                    origins: ["https://agent.example.com:443"], notBefore: "2026-01-01T00:00:00Z",
+                    notAfter: 1900000000, revoked: false}]}' \
+                "$corpora/a2a/a2a-card-sign-v01/testkey_jwks.json" | put keys trust-store ""
+        fi
+    fi
+    # The same bytes under two names: keep one.
+    for t in "${targets[@]}"; do
+        local files=(fuzz/corpus/"$t"/seed-*)
+        if [ "${#files[@]}" -gt 0 ]; then
+            sha1sum "${files[@]}" | sort | awk 'seen[$1]++ { print $2 }' | xargs -r rm -f
+        fi
+    done
+    for t in "${targets[@]}"; do
+        local n=(fuzz/corpus/"$t"/seed-*)
+        echo "seeded fuzz/corpus/$t: ${#n[@]} seed files"
+    done
+}
+
+echo "== seeding"
+seed
+if [ -n "${FUZZ_SEED_ONLY:-}" ]; then exit 0; fi
+
+# ------------------------------------------------------------------------------------------
+# Fuzzing
+# ------------------------------------------------------------------------------------------
+
+echo "== building the fuzz targets (sanitizer: $sanitizer)"
+build_start=$SECONDS
+cargo +nightly fuzz build --sanitizer "$sanitizer" --debug-assertions
+echo "built in $((SECONDS - build_start))s"
 
 summary=()
 for t in "${targets[@]}"; do
     corpus="fuzz/corpus/$t"
-    mkdir -p "$corpus"
     dict=()
     if [ -f "fuzz/$t.dict" ]; then dict=("-dict=fuzz/$t.dict"); fi
     log="$(mktemp)"
     echo "== fuzzing $t for ${seconds}s (sanitizer: $sanitizer)"
     status=0
-    cargo +nightly fuzz run --sanitizer "$sanitizer" --debug-assertions "$t" "$corpus" "${seeds[@]}" -- \
-        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 "${dict[@]}" 2>&1 | tee "$log" || status=$?
+    cargo +nightly fuzz run --sanitizer "$sanitizer" --debug-assertions "$t" "$corpus" -- \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
+        2>&1 | tee "$log" || status=$?
     runs="$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1 || true)"
+    units="$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n 1 || true)"
+    cov="$(grep -Eo 'DONE[[:space:]]+cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -n 1 | sed 's/^DONE[[:space:]]*//' || true)"
     rm -f "$log"
     if [ "$status" -ne 0 ]; then
         echo "FAILED: fuzz target $t (exit $status); the input is in fuzz/artifacts/$t/" >&2
         exit 1
     fi
-    summary+=("$t: ${runs:-finished}")
+    summary+=("$t: ${units:-?} executions (${runs:-finished}) ${cov}")
 done
-echo "== fuzz summary"
+echo "== fuzz summary (${seconds}s per target, no crash)"
 printf '  %s\n' "${summary[@]}"

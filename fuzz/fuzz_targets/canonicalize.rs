@@ -1,10 +1,49 @@
 //! Fuzz target: canonicalization never panics, is deterministic, and its output is a fixed
 //! point: canonicalizing the canonical bytes again (with the same options, and with
-//! `served-as-is`, which applies no presence rules) returns them unchanged.
+//! `served-as-is`, which applies no presence rules) returns them unchanged. Member order and
+//! whitespace never change the bytes: an accepted input written out again with every object's
+//! members in reverse order and whitespace between all tokens canonicalizes to the same bytes.
 #![no_main]
 
-use a2a_card::{canonicalize, CanonicalizeOptions, Limits, Profile, UnknownMembers};
+use a2a_card::json::{self, Value};
+use a2a_card::{canonicalize, jcs, CanonicalizeOptions, Limits, Profile, UnknownMembers};
 use libfuzzer_sys::fuzz_target;
+
+/// Writes `v` with every object's members reversed and whitespace around every token.
+fn write_reordered(out: &mut Vec<u8>, v: &Value, depth: usize) {
+    let ws: &[u8] = [b" ".as_slice(), b"\n", b"\t ", b"\r\n  "][depth % 4];
+    match v {
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(ws);
+                write_reordered(out, item, depth + 1);
+                out.extend_from_slice(ws);
+            }
+            out.push(b']');
+        }
+        Value::Object(members) => {
+            out.push(b'{');
+            for (i, (k, item)) in members.iter().rev().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(ws);
+                jcs::write_string(out, k);
+                out.extend_from_slice(ws);
+                out.push(b':');
+                out.extend_from_slice(ws);
+                write_reordered(out, item, depth + 1);
+                out.extend_from_slice(ws);
+            }
+            out.push(b'}');
+        }
+        other => jcs::write_value(out, other),
+    }
+}
 
 const UNKNOWN: [UnknownMembers; 3] = [
     UnknownMembers::Exclude,
@@ -18,6 +57,13 @@ fuzz_target!(|data: &[u8]| {
         max_input_bytes: 64 * 1024,
         max_depth: 32,
     };
+    // The same document with members reversed and whitespace everywhere (when it reads).
+    let reordered = json::parse_with(data, &limits).ok().map(|v| {
+        let mut out = b" ".to_vec();
+        write_reordered(&mut out, &v, 0);
+        out.push(b'\n');
+        out
+    });
     for profile in Profile::ALL {
         for unknown in UNKNOWN {
             let opts = CanonicalizeOptions {
@@ -30,6 +76,30 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(first, second, "not deterministic under {opts:?}");
             let Ok(c) = first else { continue };
             assert_eq!(c.profile, profile);
+            if let Some(r) = &reordered {
+                // Reversed order can only change which error comes first, never the bytes.
+                // (The whitespace may take it past the size limit, which is not the point here.)
+                let roomy = CanonicalizeOptions {
+                    limits: Limits {
+                        max_input_bytes: r.len().max(limits.max_input_bytes),
+                        ..limits
+                    },
+                    ..opts
+                };
+                if let Ok(again) = canonicalize(r, &roomy) {
+                    assert_eq!(
+                        again.bytes,
+                        c.bytes,
+                        "member order or whitespace changed the bytes under {opts:?}:\n{}",
+                        String::from_utf8_lossy(r)
+                    );
+                } else {
+                    panic!(
+                        "accepted in one member order, refused in another under {opts:?}:\n{}",
+                        String::from_utf8_lossy(r)
+                    );
+                }
+            }
 
             let as_is = CanonicalizeOptions {
                 profile: Profile::ServedAsIs,

@@ -1,0 +1,849 @@
+//! Property tests of signing and verifying (proptest), and the key-substitution refusals.
+//!
+//! Generated inputs: Agent Cards of valid shape built from the presence table (every message
+//! reachable from `AgentCard`, each field absent, present at its default or not, or `null`; at
+//! most one member per oneof; Struct values of any JSON; unknown members here and there), written
+//! out with their members shuffled. The same generator idea as `tests/properties.rs`, kept
+//! separate so that file's properties stay about canonicalization.
+//!
+//! Properties:
+//! (a) signing then verifying succeeds for every algorithm this build supports (EdDSA with
+//!     Ed25519 and Ed448, ES256, ES384, ES512, ES256K, RS256/384/512, PS256/384/512), the report
+//!     covers exactly the canonical bytes of the card and lists the same unsigned members;
+//! (b) changing any covered member, at any depth (a string, a boolean, a number, a `null` inside
+//!     a Struct, or removing an object or array member), makes the signature `signature-invalid`;
+//! (c) adding an unknown member to any message object of the card leaves the signature valid,
+//!     the verified content unchanged, and the member listed as unsigned; with unknown members
+//!     retained (and signed that way) the same addition breaks the signature.
+//!
+//! Then plain tests: the key is chosen among trusted keys only, never from the card: an embedded
+//! `jwk` header parameter, a `jku` URL or an `x5c` chain are never used as keys; profiles other
+//! than `spec` are accepted only when the caller allows them; origin binding is trust-store
+//! policy.
+//!
+//! The case count defaults to 32 per property; set `PROPTEST_CASES` for a longer run.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use a2a_card::alg::{self, Algorithm};
+use a2a_card::json::{self, Value};
+use a2a_card::keys::{KeyType, PrivateKey};
+use a2a_card::schema::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD};
+use a2a_card::trust::{TrustStore, TrustedKey};
+use a2a_card::verify::Report;
+use a2a_card::{
+    b64, canonicalize, jws, sign_card, verify_card, CanonicalizeOptions, Profile, SignOptions,
+    UnknownMembers, VerifyOptions,
+};
+use proptest::prelude::*;
+use proptest::sample::Index;
+use proptest::strategy::Union;
+use proptest::test_runner::{Config, TestCaseError};
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+// ---------------------------------------------------------------------------------------------
+// Generated cards
+// ---------------------------------------------------------------------------------------------
+
+/// A JSON value as generated; objects keep their member order.
+#[derive(Debug, Clone)]
+enum J {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<J>),
+    Obj(Vec<(String, J)>),
+}
+
+/// An object without repeated names (later repeats dropped).
+fn object(members: Vec<(String, J)>) -> J {
+    let mut seen = HashSet::new();
+    J::Obj(
+        members
+            .into_iter()
+            .filter(|(k, _)| seen.insert(k.clone()))
+            .collect(),
+    )
+}
+
+fn to_value(j: &J) -> Value {
+    match j {
+        J::Null => Value::Null,
+        J::Bool(b) => Value::Bool(*b),
+        J::Num(n) => Value::Number(*n),
+        J::Str(s) => Value::String(s.clone()),
+        J::Arr(items) => Value::Array(items.iter().map(to_value).collect()),
+        J::Obj(members) => Value::Object(members.iter().map(|(k, v)| (k.clone(), to_value(v))).collect()),
+    }
+}
+
+fn text_of(v: &Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    json::write_compact(&mut out, v);
+    out
+}
+
+fn arb_string() -> impl Strategy<Value = String> {
+    let ch = prop_oneof![
+        8 => proptest::char::range(' ', '~'),
+        1 => proptest::char::range('\u{0}', '\u{1F}'),
+        1 => prop::sample::select(vec!['é', '\u{2028}', '\u{FFFF}', '\u{E000}', '\u{1F600}', '"', '\\']),
+        1 => proptest::char::range('\u{80}', '\u{10FFFF}'),
+    ];
+    prop::collection::vec(ch, 0..8).prop_map(|cs| cs.into_iter().collect())
+}
+
+fn arb_number() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        3 => (-1000i64..=1000).prop_map(|i| i as f64),
+        2 => (-9_007_199_254_740_991i64..=9_007_199_254_740_991).prop_map(|i| i as f64),
+        2 => proptest::num::f64::NORMAL | proptest::num::f64::ZERO | proptest::num::f64::SUBNORMAL,
+        1 => prop::sample::select(vec![1e21, 1e-7, -0.0, 0.1, 5e-324, f64::MAX]),
+    ]
+}
+
+fn arb_json() -> impl Strategy<Value = J> {
+    let leaf = prop_oneof![
+        1 => Just(J::Null),
+        1 => any::<bool>().prop_map(J::Bool),
+        2 => arb_number().prop_map(J::Num),
+        2 => arb_string().prop_map(J::Str),
+    ];
+    leaf.prop_recursive(4, 32, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(J::Arr),
+            prop::collection::vec((arb_string(), inner), 0..5).prop_map(object),
+        ]
+    })
+}
+
+fn arb_struct() -> impl Strategy<Value = J> {
+    prop::collection::vec((arb_string(), arb_json()), 0..5).prop_map(object)
+}
+
+fn string_value() -> BoxedStrategy<J> {
+    prop_oneof![1 => Just(J::Str(String::new())), 4 => arb_string().prop_map(J::Str)].boxed()
+}
+
+fn field_value(f: &'static FieldDesc) -> BoxedStrategy<J> {
+    match f.kind {
+        Kind::String => string_value(),
+        Kind::Bool => any::<bool>().prop_map(J::Bool).boxed(),
+        Kind::Message(inner) => message(inner),
+        Kind::Struct => arb_struct().boxed(),
+        Kind::RepeatedString => prop::collection::vec(string_value(), 0..3)
+            .prop_map(J::Arr)
+            .boxed(),
+        Kind::RepeatedMessage(inner) => prop::collection::vec(message(inner), 0..3)
+            .prop_map(J::Arr)
+            .boxed(),
+        Kind::MapString => prop::collection::vec((arb_string(), string_value()), 0..3)
+            .prop_map(object)
+            .boxed(),
+        Kind::MapMessage(inner) => prop::collection::vec((arb_string(), message(inner)), 0..3)
+            .prop_map(object)
+            .boxed(),
+    }
+}
+
+/// A message object from the presence table: each field absent, present or `null` (REQUIRED
+/// fields mostly present), at most one member per oneof, sometimes an unknown member.
+/// `signatures` is never generated: signing adds it.
+fn message(desc: &'static MessageDesc) -> BoxedStrategy<J> {
+    let mut parts: Vec<BoxedStrategy<Vec<(String, J)>>> = Vec::new();
+    let mut groups: Vec<&'static str> = Vec::new();
+    for f in desc.fields {
+        if f.json == "signatures" {
+            continue;
+        }
+        if let Some(g) = f.oneof {
+            if !groups.contains(&g) {
+                groups.push(g);
+            }
+            continue;
+        }
+        let present = if f.presence == Presence::Required { 8 } else { 3 };
+        let name = f.json.to_string();
+        let null_name = name.clone();
+        parts.push(
+            prop_oneof![
+                2 => Just(Vec::new()),
+                present => field_value(f).prop_map(move |v| vec![(name.clone(), v)]),
+                1 => Just(vec![(null_name, J::Null)]),
+            ]
+            .boxed(),
+        );
+    }
+    for g in groups {
+        let mut choices: Vec<BoxedStrategy<Vec<(String, J)>>> = desc
+            .fields
+            .iter()
+            .filter(|f| f.oneof == Some(g))
+            .map(|f| {
+                field_value(f)
+                    .prop_map(move |v| vec![(f.json.to_string(), v)])
+                    .boxed()
+            })
+            .collect();
+        choices.push(Just(Vec::new()).boxed());
+        parts.push(Union::new(choices).boxed());
+    }
+    parts.push(
+        prop_oneof![
+            4 => Just(Vec::new()),
+            1 => prop::collection::vec(
+                (arb_string().prop_map(|s| format!("x-{s}")), arb_json()),
+                1..3
+            ),
+        ]
+        .boxed(),
+    );
+    (parts, any::<u64>())
+        .prop_map(|(ps, seed)| {
+            let mut members: Vec<(String, J)> = ps.into_iter().flatten().collect();
+            shuffle(&mut members, seed);
+            object(members)
+        })
+        .boxed()
+}
+
+/// Fisher-Yates driven by SplitMix64.
+fn shuffle<T>(items: &mut [T], mut seed: u64) {
+    let mut next = || {
+        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..items.len()).rev() {
+        let k = (next() % (i as u64 + 1)) as usize;
+        items.swap(i, k);
+    }
+}
+
+/// A generated card as bytes.
+fn arb_card() -> impl Strategy<Value = Vec<u8>> {
+    message(&AGENT_CARD).prop_map(|j| text_of(&to_value(&j)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys and helpers
+// ---------------------------------------------------------------------------------------------
+
+/// One key per algorithm, generated once. The RSA key serves all six RSA algorithms.
+fn keys() -> &'static [(Algorithm, PrivateKey)] {
+    static KEYS: OnceLock<Vec<(Algorithm, PrivateKey)>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let rsa = PrivateKey::generate_rsa(2048).unwrap();
+        let mut out = vec![
+            (
+                Algorithm::EdDSA,
+                PrivateKey::generate_of_type(KeyType::Ed25519).unwrap(),
+            ),
+            (
+                Algorithm::EdDSA,
+                PrivateKey::generate_of_type(KeyType::Ed448).unwrap(),
+            ),
+            (
+                Algorithm::ES256,
+                PrivateKey::generate_of_type(KeyType::P256).unwrap(),
+            ),
+            (
+                Algorithm::ES384,
+                PrivateKey::generate_of_type(KeyType::P384).unwrap(),
+            ),
+            (
+                Algorithm::ES512,
+                PrivateKey::generate_of_type(KeyType::P521).unwrap(),
+            ),
+            (
+                Algorithm::ES256K,
+                PrivateKey::generate_of_type(KeyType::Secp256k1).unwrap(),
+            ),
+        ];
+        for alg in [
+            Algorithm::RS256,
+            Algorithm::RS384,
+            Algorithm::RS512,
+            Algorithm::PS256,
+            Algorithm::PS384,
+            Algorithm::PS512,
+        ] {
+            out.push((alg, rsa.clone()));
+        }
+        out
+    })
+}
+
+/// Every asymmetric algorithm this build supports has a key above.
+#[test]
+fn the_keys_cover_every_supported_algorithm() {
+    let covered: HashSet<Algorithm> = keys().iter().map(|(a, _)| *a).collect();
+    for alg in Algorithm::ALL {
+        if alg.is_hmac() || !alg.available() {
+            continue;
+        }
+        assert!(covered.contains(alg), "{alg} has no key in the property test");
+    }
+}
+
+fn trust_of(key: &PrivateKey) -> TrustStore {
+    let mut t = TrustStore::new();
+    t.pin(key.public().clone(), "pinned");
+    t
+}
+
+fn verdicts(r: &Report) -> Vec<&str> {
+    r.signatures.iter().map(|s| s.verdict.code.as_str()).collect()
+}
+
+fn show(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn config() -> Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(32);
+    Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+/// One step of a path into a JSON value.
+#[derive(Debug, Clone, PartialEq)]
+enum Seg {
+    Key(String),
+    At(usize),
+}
+
+/// Every node below the root, with its path, in document order.
+fn nodes(v: &Value, path: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>) {
+    match v {
+        Value::Object(members) => {
+            for (k, child) in members {
+                path.push(Seg::Key(k.clone()));
+                out.push(path.clone());
+                nodes(child, path, out);
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                path.push(Seg::At(i));
+                out.push(path.clone());
+                nodes(child, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn node<'a>(v: &'a Value, path: &[Seg]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |v, seg| match (v, seg) {
+        (Value::Object(m), Seg::Key(k)) => m.iter().find(|(n, _)| n == k).map(|(_, c)| c),
+        (Value::Array(items), Seg::At(i)) => items.get(*i),
+        _ => None,
+    })
+}
+
+fn node_mut<'a>(v: &'a mut Value, path: &[Seg]) -> Option<&'a mut Value> {
+    path.iter().try_fold(v, |v, seg| match (v, seg) {
+        (Value::Object(m), Seg::Key(k)) => m.iter_mut().find(|(n, _)| n == k).map(|(_, c)| c),
+        (Value::Array(items), Seg::At(i)) => items.get_mut(*i),
+        _ => None,
+    })
+}
+
+/// Changes the node at `path` of `card`: a scalar gets another value of its type (`null`
+/// becomes `true`); an object or array is removed from its parent.
+fn change(card: &mut Value, path: &[Seg]) {
+    let (last, parent_path) = path.split_last().unwrap();
+    match node_mut(card, path).unwrap() {
+        Value::String(s) => s.push('~'),
+        Value::Bool(b) => *b = !*b,
+        Value::Number(n) => {
+            *n = if n.abs() < 4e15 { *n + 1.0 } else { *n / 2.0 };
+        }
+        v @ Value::Null => *v = Value::Bool(true),
+        Value::Array(_) | Value::Object(_) => match (node_mut(card, parent_path).unwrap(), last) {
+            (Value::Object(m), Seg::Key(k)) => m.retain(|(n, _)| n != k),
+            (Value::Array(items), Seg::At(i)) => {
+                items.remove(*i);
+            }
+            _ => unreachable!("a path step matches its parent"),
+        },
+    }
+}
+
+/// JSON Pointers of the message objects of a card (the card itself included), by the schema,
+/// with their paths; `signatures` entries are not walked.
+fn message_objects(
+    v: &Value,
+    desc: &'static MessageDesc,
+    ptr: String,
+    path: Vec<Seg>,
+    out: &mut Vec<(String, Vec<Seg>)>,
+) {
+    let Value::Object(members) = v else { return };
+    out.push((ptr.clone(), path.clone()));
+    for (k, child) in members {
+        if k == "signatures" {
+            continue;
+        }
+        let Some((f, _)) = desc.field(k) else { continue };
+        let here = format!("{ptr}/{}", a2a_card::pointer_token(k));
+        let mut p = path.clone();
+        p.push(Seg::Key(k.clone()));
+        match (f.kind, child) {
+            (Kind::Message(inner), Value::Object(_)) => message_objects(child, inner, here, p, out),
+            (Kind::RepeatedMessage(inner), Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    let mut q = p.clone();
+                    q.push(Seg::At(i));
+                    message_objects(item, inner, format!("{here}/{i}"), q, out);
+                }
+            }
+            (Kind::MapMessage(inner), Value::Object(entries)) => {
+                for (name, item) in entries {
+                    let mut q = p.clone();
+                    q.push(Seg::Key(name.clone()));
+                    message_objects(
+                        item,
+                        inner,
+                        format!("{here}/{}", a2a_card::pointer_token(name)),
+                        q,
+                        out,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// (a) Sign then verify succeeds for every algorithm, over exactly the canonical bytes.
+    #[test]
+    fn sign_then_verify_succeeds_for_every_algorithm(card in arb_card()) {
+        let canonical = canonicalize(&card, &CanonicalizeOptions::default())
+            .map_err(|e| TestCaseError::fail(format!("{e}: {}", show(&card))))?;
+        for (alg, key) in keys() {
+            let opts = SignOptions { alg: Some(*alg), ..Default::default() };
+            let signed = sign_card(&card, key, &opts)
+                .map_err(|e| TestCaseError::fail(format!("{alg}: {e}: {}", show(&card))))?;
+            let r = verify_card(&signed.card, &trust_of(key), &VerifyOptions::default()).unwrap();
+            prop_assert!(r.ok, "{alg} ({:?}): {:?}\n{}", key.key_type(), r.signatures, show(&card));
+            prop_assert_eq!(verdicts(&r), vec!["valid"]);
+            prop_assert_eq!(r.signatures[0].alg.as_deref(), Some(alg.as_str()));
+            prop_assert_eq!(r.profile, "spec");
+            prop_assert_eq!(&r.canonical, &canonical.bytes);
+            prop_assert_eq!(&r.unsigned, &canonical.unsigned);
+        }
+    }
+
+    /// (b) Any change to a covered member, at any depth, breaks the signature.
+    #[test]
+    fn changing_a_covered_member_at_any_depth_breaks_the_signature(card in arb_card(), pick in any::<Index>(), which in any::<Index>()) {
+        let (alg, key) = &keys()[which.index(keys().len())];
+        let signed = sign_card(&card, key, &SignOptions { alg: Some(*alg), ..Default::default() }).unwrap();
+        let covered = json::parse(&signed.canonical.bytes).unwrap();
+        let mut paths = Vec::new();
+        nodes(&covered, &mut Vec::new(), &mut paths);
+        prop_assume!(!paths.is_empty());
+        let path = &paths[pick.index(paths.len())];
+
+        let mut changed = json::parse(&signed.card).unwrap();
+        // The path leads to the same member in the card (canonical form keeps names and order
+        // of array elements); a scalar there has the same value.
+        let in_card = node(&changed, path);
+        prop_assert!(in_card.is_some(), "{path:?} not in the card");
+        let in_covered = node(&covered, path).unwrap();
+        if !matches!(in_covered, Value::Object(_) | Value::Array(_)) {
+            prop_assert_eq!(in_card.unwrap(), in_covered);
+        }
+        change(&mut changed, path);
+        let bytes = text_of(&changed);
+        let again = canonicalize(&bytes, &CanonicalizeOptions::default()).unwrap();
+        prop_assert_ne!(&again.bytes, &signed.canonical.bytes, "the change at {:?} changed no covered byte", path);
+
+        let r = verify_card(&bytes, &trust_of(key), &VerifyOptions::default()).unwrap();
+        prop_assert!(!r.ok, "{alg}: changed at {path:?} and still valid:\n{}", show(&bytes));
+        prop_assert_eq!(verdicts(&r), vec!["signature-invalid"]);
+        prop_assert_eq!(r.verified_content(), None);
+    }
+
+    /// (c) An unknown member added to any message object leaves the signature valid and is
+    /// reported unsigned; with unknown members retained, the same addition breaks it.
+    #[test]
+    fn adding_an_unknown_member_keeps_the_signature_and_reports_it_unsigned(card in arb_card(), pick in any::<Index>(), value in arb_json()) {
+        let (_, key) = &keys()[0];
+        let trust = trust_of(key);
+        let name = "x-added-after-signing";
+        let add = |signed: &[u8]| -> (Vec<u8>, String) {
+            let mut v = json::parse(signed).unwrap();
+            let mut objects = Vec::new();
+            message_objects(&v, &AGENT_CARD, String::new(), Vec::new(), &mut objects);
+            let (ptr, path) = objects[pick.index(objects.len())].clone();
+            let Some(Value::Object(m)) = node_mut(&mut v, &path) else { unreachable!() };
+            m.push((name.to_string(), to_value(&value)));
+            (text_of(&v), format!("{ptr}/{name}"))
+        };
+
+        let signed = sign_card(&card, key, &SignOptions::default()).unwrap();
+        let before = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
+        prop_assert!(before.ok);
+        let (bytes, ptr) = add(&signed.card);
+        let r = verify_card(&bytes, &trust, &VerifyOptions::default()).unwrap();
+        prop_assert!(r.ok, "{ptr}: {:?}\n{}", r.signatures, show(&bytes));
+        prop_assert_eq!(verdicts(&r), vec!["valid"]);
+        prop_assert_eq!(&r.canonical, &before.canonical);
+        prop_assert!(r.unsigned.contains(&ptr), "{} not in {:?}", ptr, r.unsigned);
+        let mut expected: Vec<&String> = before.unsigned.iter().chain([&ptr]).collect();
+        let mut got: Vec<&String> = r.unsigned.iter().collect();
+        expected.sort();
+        got.sort();
+        prop_assert_eq!(got, expected);
+
+        // Retained unknown members are covered: signed that way, the addition breaks it (unless
+        // it is `null`, which means absent).
+        if matches!(value, J::Null) {
+            return Ok(());
+        }
+        let retain = CanonicalizeOptions { unknown: UnknownMembers::Retain, ..Default::default() };
+        let vretain = VerifyOptions { unknown: UnknownMembers::Retain, ..Default::default() };
+        let signed = sign_card(&card, key, &SignOptions { canonicalize: retain, ..Default::default() }).unwrap();
+        prop_assert!(verify_card(&signed.card, &trust, &vretain).unwrap().ok);
+        let (bytes, ptr) = add(&signed.card);
+        let r = verify_card(&bytes, &trust, &vretain).unwrap();
+        prop_assert!(!r.ok, "{ptr} retained but not covered");
+        prop_assert_eq!(verdicts(&r), vec!["signature-invalid"]);
+        prop_assert!(r.unsigned.is_empty());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The key comes from the trust store, never from the card
+// ---------------------------------------------------------------------------------------------
+
+const CARD: &str = r#"{"name":"Keys","description":"Key substitution","version":"1.0.0",
+"capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#;
+
+/// `card` with one signature entry: `protected_json` signed by `key` under `alg`.
+fn signed_with_header(card: &[u8], key: &PrivateKey, alg: Algorithm, protected_json: &str) -> Vec<u8> {
+    let canonical = canonicalize(card, &CanonicalizeOptions::default()).unwrap();
+    let protected = b64::encode(protected_json.as_bytes());
+    let sig = alg::sign(alg, key, &jws::signing_input(&protected, &canonical.bytes)).unwrap();
+    let mut v = json::parse(card).unwrap();
+    if let Value::Object(m) = &mut v {
+        m.push((
+            "signatures".into(),
+            Value::Array(vec![Value::Object(vec![
+                ("protected".into(), Value::String(protected)),
+                ("signature".into(), Value::String(b64::encode(&sig))),
+            ])]),
+        ));
+    }
+    text_of(&v)
+}
+
+fn jwk_text(key: &PrivateKey) -> String {
+    key.public().to_jwk().to_string()
+}
+
+#[test]
+fn an_embedded_jwk_header_parameter_is_never_used_as_a_key() {
+    let trusted = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let trust = trust_of(&trusted);
+    let card = CARD.as_bytes();
+    for attacker_alg in [Algorithm::EdDSA, Algorithm::ES256] {
+        let attacker = PrivateKey::generate(attacker_alg).unwrap();
+        // The attacker signs with their own key, names it by its own kid and embeds it.
+        let own_kid = signed_with_header(
+            card,
+            &attacker,
+            attacker_alg,
+            &format!(
+                r#"{{"alg":"{attacker_alg}","kid":"{}","typ":"JOSE","jwk":{}}}"#,
+                attacker.kid(),
+                jwk_text(&attacker)
+            ),
+        );
+        let r = verify_card(&own_kid, &trust, &VerifyOptions::default()).unwrap();
+        assert!(!r.ok);
+        assert_eq!(verdicts(&r), ["untrusted-key"], "{attacker_alg}");
+        assert_eq!(r.signatures[0].key, None, "no key was used");
+
+        // The same, naming the trusted key's kid: the trusted key is used, and the attacker's
+        // signature does not verify with it (or does not even fit its type).
+        let trusted_kid = signed_with_header(
+            card,
+            &attacker,
+            attacker_alg,
+            &format!(
+                r#"{{"alg":"{attacker_alg}","kid":"{}","typ":"JOSE","jwk":{}}}"#,
+                trusted.kid(),
+                jwk_text(&attacker)
+            ),
+        );
+        let r = verify_card(&trusted_kid, &trust, &VerifyOptions::default()).unwrap();
+        assert!(!r.ok);
+        let want = if attacker_alg == Algorithm::EdDSA {
+            "signature-invalid"
+        } else {
+            "key-algorithm-mismatch"
+        };
+        assert_eq!(verdicts(&r), [want], "{attacker_alg}");
+        if let Some(used) = &r.signatures[0].key {
+            assert_eq!(used.thumbprint, trusted.public().thumbprint());
+        }
+    }
+    // The control: the trusted key's own signature with the same kind of header verifies, so
+    // the refusals above are about the key, not about the header parameter.
+    let genuine = signed_with_header(
+        card,
+        &trusted,
+        Algorithm::EdDSA,
+        &format!(
+            r#"{{"alg":"EdDSA","kid":"{}","typ":"JOSE","jwk":{}}}"#,
+            trusted.kid(),
+            jwk_text(&trusted)
+        ),
+    );
+    assert_eq!(
+        verdicts(&verify_card(&genuine, &trust, &VerifyOptions::default()).unwrap()),
+        ["valid"]
+    );
+}
+
+#[test]
+fn jku_and_x5c_are_information_never_a_trust_root() {
+    let trusted = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let attacker = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let trust = trust_of(&trusted);
+    let card = signed_with_header(
+        CARD.as_bytes(),
+        &attacker,
+        Algorithm::EdDSA,
+        &format!(
+            r#"{{"alg":"EdDSA","kid":"{}","typ":"JOSE","jku":"https://attacker.example/jwks.json","x5c":["MIIB"],"x5u":"https://attacker.example/c.pem"}}"#,
+            attacker.kid()
+        ),
+    );
+    let r = verify_card(&card, &trust, &VerifyOptions::default()).unwrap();
+    assert_eq!(verdicts(&r), ["untrusted-key"]);
+    assert_eq!(
+        r.signatures[0].jku.as_deref(),
+        Some("https://attacker.example/jwks.json"),
+        "the jku is reported, as information"
+    );
+    // An empty trust store trusts nothing, whatever the card names.
+    let r = verify_card(&card, &TrustStore::new(), &VerifyOptions::default()).unwrap();
+    assert_eq!(verdicts(&r), ["untrusted-key"]);
+}
+
+#[test]
+fn kid_selects_among_trusted_keys_and_each_candidate_must_verify() {
+    // Two trusted keys share a kid (a rotation): the signature verifies with whichever made it,
+    // and a third key under the same kid name but not in the store does not.
+    let old = PrivateKey::generate(Algorithm::EdDSA)
+        .unwrap()
+        .with_kid("release");
+    let new = PrivateKey::generate(Algorithm::EdDSA)
+        .unwrap()
+        .with_kid("release");
+    let stranger = PrivateKey::generate(Algorithm::EdDSA)
+        .unwrap()
+        .with_kid("release");
+    let mut trust = TrustStore::new();
+    trust.pin(old.public().clone(), "old");
+    trust.pin(new.public().clone(), "new");
+    for (key, want, source) in [(&old, "valid", Some("old")), (&new, "valid", Some("new"))] {
+        let signed = sign_card(CARD.as_bytes(), key, &SignOptions::default()).unwrap();
+        let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
+        assert_eq!(verdicts(&r), [want]);
+        assert_eq!(r.signatures[0].key.as_ref().map(|k| k.source.as_str()), source);
+    }
+    let signed = sign_card(CARD.as_bytes(), &stranger, &SignOptions::default()).unwrap();
+    let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
+    assert_eq!(verdicts(&r), ["signature-invalid"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Downgrade: profiles, modes, algorithms
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn profiles_other_than_spec_are_accepted_only_when_the_caller_allows_them() {
+    // A card whose prune-empty and served-as-is bytes differ from its spec bytes.
+    let card = br#"{"name":"P","description":"","version":"1","capabilities":{"streaming":false},
+      "defaultInputModes":[],"defaultOutputModes":["text/plain"],"skills":[],"x-extra":1}"#;
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let trust = trust_of(&key);
+    let spec = canonicalize(card, &CanonicalizeOptions::default()).unwrap().bytes;
+    for profile in [Profile::PruneEmpty, Profile::ServedAsIs] {
+        let copts = CanonicalizeOptions {
+            profile,
+            ..Default::default()
+        };
+        assert_ne!(canonicalize(card, &copts).unwrap().bytes, spec, "{profile:?}");
+        let signed = sign_card(
+            card,
+            &key,
+            &SignOptions {
+                canonicalize: copts,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        // Default: spec only.
+        let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
+        assert!(!r.ok, "{profile:?} accepted without being allowed");
+        assert_eq!(verdicts(&r), ["signature-invalid"]);
+        // Allowed: the report names the profile and carries its bytes.
+        let allowed = VerifyOptions {
+            profiles: vec![Profile::Spec, profile],
+            ..Default::default()
+        };
+        let r = verify_card(&signed.card, &trust, &allowed).unwrap();
+        assert!(r.ok);
+        assert_eq!(r.profile, profile.as_str());
+        assert_eq!(r.signatures[0].profile, Some(profile.as_str()));
+        assert_eq!(r.canonical, canonicalize(card, &copts).unwrap().bytes);
+    }
+}
+
+#[test]
+fn stripping_signatures_fails_require_and_all_and_a_bad_one_fails_all() {
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let other = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let trust = trust_of(&key);
+    let signed = sign_card(CARD.as_bytes(), &key, &SignOptions::default()).unwrap();
+    let mode = |m| VerifyOptions {
+        mode: m,
+        ..Default::default()
+    };
+    use a2a_card::verify::Mode;
+    // Stripped entirely (and with an empty array): require and all fail; if-present passes, by
+    // the caller's explicit choice.
+    let stripped: &[&[u8]] = &[CARD.as_bytes(), &with_signatures_text(CARD, "[]")];
+    for card in stripped {
+        assert!(!verify_card(card, &trust, &mode(Mode::Require)).unwrap().ok);
+        assert!(!verify_card(card, &trust, &mode(Mode::All)).unwrap().ok);
+        assert!(verify_card(card, &trust, &mode(Mode::IfPresent)).unwrap().ok);
+    }
+    // A genuine signature plus one from an untrusted key: require passes, all and if-present do
+    // not (the untrusted one is not silently ignored).
+    let two = sign_card(&signed.card, &other, &SignOptions::default()).unwrap();
+    assert!(verify_card(&two.card, &trust, &mode(Mode::Require)).unwrap().ok);
+    assert!(!verify_card(&two.card, &trust, &mode(Mode::All)).unwrap().ok);
+    assert!(!verify_card(&two.card, &trust, &mode(Mode::IfPresent)).unwrap().ok);
+}
+
+fn with_signatures_text(card: &str, signatures: &str) -> Vec<u8> {
+    let body = card.trim_end().strip_suffix('}').unwrap();
+    format!("{body},\"signatures\":{signatures}}}").into_bytes()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Origin binding is trust-store policy, not something the signer or the card decides
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn origin_binding_is_decided_by_the_trust_store() {
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let mut trust = TrustStore::new();
+    trust.add(TrustedKey {
+        origins: Some(vec!["https://agent.example".into()]),
+        ..TrustedKey::new(key.public().clone(), "bound")
+    });
+    // The signer signs the bytes it is given: a card naming any host signs the same way, and
+    // nothing in the signature says where the card was served from.
+    let card = br#"{"name":"O","description":"","version":"1","skills":[],
+      "supportedInterfaces":[{"url":"https://evil.example/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}"#;
+    let signed = sign_card(card, &key, &SignOptions::default()).unwrap();
+    let at = |origin: Option<&str>| {
+        let opts = VerifyOptions {
+            origin: origin.map(str::to_string),
+            ..Default::default()
+        };
+        verify_card(&signed.card, &trust, &opts).unwrap()
+    };
+    // Served from the bound origin (spelled any equivalent way): valid.
+    for origin in ["https://agent.example", "https://AGENT.example:443/"] {
+        assert_eq!(verdicts(&at(Some(origin))), ["valid"], "{origin}");
+    }
+    // Served from elsewhere, over http, or with no origin (a local file): the key is not trusted
+    // for it, whatever host the card itself names.
+    for origin in [
+        Some("https://evil.example"),
+        Some("http://agent.example"),
+        Some("https://agent.example.evil.example"),
+        None,
+    ] {
+        assert_eq!(verdicts(&at(origin)), ["untrusted-key"], "{origin:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expired and revoked keys
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn validity_windows_are_inclusive_and_revocation_wins() {
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let signed = sign_card(CARD.as_bytes(), &key, &SignOptions::default()).unwrap();
+    let (nb, na) = (1_800_000_000, 1_900_000_000);
+    let verdict_at = |now: i64, revoked: bool| {
+        let mut trust = TrustStore::new();
+        trust.add(TrustedKey {
+            not_before: Some(nb),
+            not_after: Some(na),
+            revoked,
+            ..TrustedKey::new(key.public().clone(), "windowed")
+        });
+        let opts = VerifyOptions {
+            now: Some(now),
+            ..Default::default()
+        };
+        let r = verify_card(&signed.card, &trust, &opts).unwrap();
+        r.signatures[0].verdict.code.clone()
+    };
+    assert_eq!(verdict_at(nb - 1, false), "key-expired");
+    assert_eq!(verdict_at(nb, false), "valid");
+    assert_eq!(verdict_at(na, false), "valid");
+    assert_eq!(verdict_at(na + 1, false), "key-expired");
+    for now in [nb - 1, nb, na, na + 1] {
+        assert_eq!(verdict_at(now, true), "key-revoked", "{now}");
+    }
+    // An expired entry does not hide a valid one for the same kid, and is not used itself.
+    let mut trust = TrustStore::new();
+    trust.add(TrustedKey {
+        not_after: Some(nb),
+        ..TrustedKey::new(key.public().clone(), "old entry")
+    });
+    trust.add(TrustedKey::new(key.public().clone(), "current entry"));
+    let opts = VerifyOptions {
+        now: Some(na),
+        ..Default::default()
+    };
+    let r = verify_card(&signed.card, &trust, &opts).unwrap();
+    assert_eq!(verdicts(&r), ["valid"]);
+    assert_eq!(
+        r.signatures[0].key.as_ref().map(|k| k.source.as_str()),
+        Some("current entry")
+    );
+}
