@@ -101,6 +101,10 @@ pub struct Verdict {
     pub code: String,
     /// A sentence a person can act on.
     pub message: String,
+    /// The JSON Pointer of the member at fault (for example `/signatures/0/protected`), when
+    /// the verdict is about one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
 }
 
 impl Verdict {
@@ -108,12 +112,14 @@ impl Verdict {
         Verdict {
             code: "valid".into(),
             message: "the signature verifies with a trusted key".into(),
+            pointer: None,
         }
     }
     fn from_error(e: &Error) -> Self {
         Verdict {
             code: e.code().as_str().into(),
             message: e.message().to_string(),
+            pointer: e.pointer().map(str::to_string),
         }
     }
     /// True for `valid`.
@@ -310,6 +316,8 @@ struct Forms<'a> {
     unknown: UnknownMembers,
     limits: Limits,
     done: Vec<(Profile, Result<Canonical, Error>)>,
+    /// BASE64URL of each profile's canonical bytes, encoded once however many signatures use it.
+    payloads: Vec<(Profile, Vec<u8>)>,
 }
 
 impl<'a> Forms<'a> {
@@ -324,6 +332,29 @@ impl<'a> Forms<'a> {
         };
         self.done.push((p, canonicalize_value(self.card, &opts)));
         &self.done[self.done.len() - 1].1
+    }
+
+    /// The signing input of one signature over profile `p`: `protected '.' BASE64URL(bytes)`.
+    fn signing_input(&mut self, p: Profile, protected: &str) -> Result<Vec<u8>, Error> {
+        if !self.payloads.iter().any(|(q, _)| *q == p) {
+            let bytes = match self.get(p) {
+                Ok(c) => &c.bytes,
+                Err(e) => return Err(e.clone()),
+            };
+            let mut encoded = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
+            b64::encode_into(&mut encoded, bytes);
+            self.payloads.push((p, encoded));
+        }
+        let payload = self
+            .payloads
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map_or(&[][..], |(_, v)| v.as_slice());
+        let mut input = Vec::with_capacity(protected.len() + 1 + payload.len());
+        input.extend_from_slice(protected.as_bytes());
+        input.push(b'.');
+        input.extend_from_slice(payload);
+        Ok(input)
     }
 
     fn take(&mut self, p: Profile) -> Option<Result<Canonical, Error>> {
@@ -375,6 +406,7 @@ pub fn verify_value(card: &Value, trust: &TrustStore, opts: &VerifyOptions) -> R
         unknown: opts.unknown,
         limits: opts.limits,
         done: Vec::new(),
+        payloads: Vec::new(),
     };
     // The card is bad input only when no accepted profile can canonicalize it (for example a
     // dual name refused by `spec` may still be read by `served-as-is` when the caller accepts it).
@@ -592,14 +624,13 @@ fn check_entry(
         });
         let mut crypto_err = None;
         for &profile in &opts.profiles {
-            let bytes = match forms.get(profile) {
-                Ok(c) => &c.bytes,
+            let input = match forms.signing_input(profile, protected) {
+                Ok(i) => i,
                 Err(e) => {
-                    crypto_err = Some(e.clone());
+                    crypto_err = Some(e);
                     continue;
                 }
             };
-            let input = jws::signing_input(protected, bytes);
             match alg::verify(alg, &tk.key, &input, &sig) {
                 Ok(()) => {
                     report.profile = Some(profile.as_str());

@@ -417,6 +417,12 @@ fn refusals_each_with_their_code() {
     // padded, foreign-character and truncated signatures
     let padded = with_entry(&card, &good.protected, &format!("{}==", good.signature), None);
     check(&padded, &trust, "invalid-base64url");
+    let r = verify_card(&padded, &trust, &opts).unwrap();
+    assert_eq!(
+        r.signatures[0].verdict.pointer.as_deref(),
+        Some("/signatures/0/signature"),
+        "the verdict names the place"
+    );
     let foreign = with_entry(
         &card,
         &good.protected,
