@@ -31,4 +31,4 @@ echo
 echo "all checks passed in ${SECONDS}s"
 # One closing line over every test binary and the doc tests.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i; if ($(i+1) ~ /^ignored/) s += $i } }
-     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log" | tee "$root/target/test-summary.txt"
