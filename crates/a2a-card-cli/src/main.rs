@@ -20,16 +20,19 @@ Exit codes:
   1  a signature is invalid or the policy is not met
   2  bad input or usage (malformed JSON, unknown option, unreadable card)
   3  key or network retrieval failed (a key, JWKS or trust-store file is missing or
-     cannot be read as keys)
+     cannot be read as keys; fetching a card failed; verify URL: a signature's only
+     key was behind an allowed jku that could not be fetched)
 
 Errors are printed as one line on stderr:
-  error[CODE]: MESSAGE at POINTER (FILE)
-where CODE is a stable kebab-case code (e.g. invalid-json, duplicate-member, io).
+  error[CODE]: MESSAGE at POINTER (FILE or URL)
+where CODE is a stable kebab-case code (e.g. invalid-json, duplicate-member, io,
+address-refused, not-json, timeout).
 
 Example:
   a2a-card keygen --alg ES256 --out release.pem --jwks jwks.json
   a2a-card sign card.json --key release.pem --in-place
   a2a-card verify card.json --jwks jwks.json
+  a2a-card verify https://agent.example.com --trust trust.json
   a2a-card canonicalize card.json --report > card.canonical.json";
 
 /// Canonicalize, sign and verify A2A Agent Cards exactly as A2A v1.0 section 8.4 says.
@@ -51,9 +54,14 @@ enum Command {
     /// every other byte of the card as it was.
     #[command(after_help = cmd::sign::AFTER_HELP)]
     Sign(cmd::sign::Args),
-    /// Verify a card's signatures against the keys you trust, and say what they cover.
+    /// Verify a card's signatures against the keys you trust, and say what they cover; given
+    /// an https URL, fetch the card first.
     #[command(after_help = cmd::verify::AFTER_HELP)]
     Verify(cmd::verify::Args),
+    /// Fetch a card over HTTPS (SSRF guard, limits, HTTP cache) and print it as served,
+    /// verifying nothing.
+    #[command(after_help = cmd::fetch::AFTER_HELP)]
+    Fetch(cmd::fetch::Args),
     /// Show a card's signature headers, canonical SHA-256 and unsigned members, trusting
     /// nothing and verifying nothing.
     #[command(after_help = cmd::inspect::AFTER_HELP)]
@@ -66,13 +74,13 @@ enum Command {
     Jwks(cmd::jwks::Args),
 }
 
-/// A failed command: the library error, the input it concerns (a path, `<stdin>`,
-/// `<stdout>`), and, for key retrieval, the exit code that says so.
+/// A failed command: the library error, the input it concerns (a path, a URL, `<stdin>`,
+/// `<stdout>`), and, where the error code alone does not decide it, the exit code.
 #[derive(Debug)]
 pub(crate) struct Failure {
     error: Error,
     source: String,
-    key_retrieval: bool,
+    exit: Option<u8>,
 }
 
 impl Failure {
@@ -81,7 +89,7 @@ impl Failure {
         Failure {
             error,
             source: source.into(),
-            key_retrieval: false,
+            exit: None,
         }
     }
 
@@ -90,17 +98,24 @@ impl Failure {
         Failure::new(Error::new(ErrorCode::Usage, message), "<command line>")
     }
 
-    /// The same failure, counted as a failed key retrieval (exit code 3): a key, JWKS or
-    /// trust-store file that is missing or cannot be read as keys.
+    /// The same failure, counted as a failed key or network retrieval (exit code 3): a key,
+    /// JWKS or trust-store file that is missing or cannot be read as keys, a card that could
+    /// not be fetched.
     pub(crate) fn key_retrieval(mut self) -> Self {
-        self.key_retrieval = true;
+        self.exit = Some(3);
+        self
+    }
+
+    /// The same failure, counted as bad input or usage (exit code 2) whatever its code.
+    pub(crate) fn bad_input(mut self) -> Self {
+        self.exit = Some(2);
         self
     }
 
     /// The documented exit code for this error.
     fn exit_code(&self) -> u8 {
-        if self.key_retrieval {
-            return 3;
+        if let Some(code) = self.exit {
+            return code;
         }
         match self.error.code() {
             ErrorCode::SignatureInvalid
@@ -136,12 +151,13 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    // Each subcommand returns its exit code (0, or 1 for a card that does not verify) or a
-    // failure, which is printed as the one error line.
+    // Each subcommand returns its exit code (0; for verify 1 when the card does not verify, 3
+    // when a key it needed could not be fetched) or a failure, which is printed as the one error line.
     let result = match cli.command {
         Command::Canonicalize(args) => cmd::canonicalize::run(args).map(|()| 0),
         Command::Sign(args) => cmd::sign::run(args).map(|()| 0),
-        Command::Verify(args) => cmd::verify::run(args).map(|ok| if ok { 0 } else { 1 }),
+        Command::Verify(args) => cmd::verify::run(args),
+        Command::Fetch(args) => cmd::fetch::run(args).map(|()| 0),
         Command::Inspect(args) => cmd::inspect::run(args).map(|()| 0),
         Command::Keygen(args) => cmd::keygen::run(args).map(|()| 0),
         Command::Jwks(args) => cmd::jwks::run(args).map(|()| 0),

@@ -590,7 +590,15 @@ fn keygen_refuses_to_overwrite_and_writes_mode_0600() {
 
 #[test]
 fn every_subcommand_help_has_an_example() {
-    for sub in ["canonicalize", "sign", "verify", "inspect", "keygen", "jwks"] {
+    for sub in [
+        "canonicalize",
+        "sign",
+        "verify",
+        "fetch",
+        "inspect",
+        "keygen",
+        "jwks",
+    ] {
         let out = run(&[sub, "--help"], None);
         expect_code(&out, 0, sub);
         let text = stdout(&out);
@@ -602,7 +610,7 @@ fn every_subcommand_help_has_an_example() {
     }
     let out = run(&["--help"], None);
     let text = stdout(&out);
-    for sub in ["sign", "verify", "inspect", "keygen", "jwks"] {
+    for sub in ["sign", "verify", "fetch", "inspect", "keygen", "jwks"] {
         assert!(
             text.contains(&format!("\n  {sub} ")),
             "--help lacks {sub}: {text}"

@@ -3,6 +3,7 @@
 //! are here: each maps a name to the library's own type through the library's own lookup.
 
 pub(crate) mod canonicalize;
+pub(crate) mod fetch;
 pub(crate) mod inspect;
 pub(crate) mod jwks;
 pub(crate) mod keygen;

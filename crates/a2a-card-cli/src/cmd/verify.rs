@@ -1,14 +1,17 @@
 //! `a2a-card verify`: the verdict on each signature, against keys the caller trusts, and what
-//! the signatures cover.
+//! the signatures cover. Given an https URL, the card is fetched first (`a2a-card-fetch`), with
+//! the URL's origin as the card's origin and `jku`s followed only under `--allow-jku`.
 
+use super::fetch::{self, FetchArgs};
 use crate::io::{is_stdin, printable, quoted, read_input, read_key_text, replace_file, write_stdout};
 use crate::Failure;
 use a2a_card::alg::Algorithm;
 use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
 use a2a_card::keys::{parse_jwks, PublicKey};
 use a2a_card::presence::accepted_profiles;
-use a2a_card::verify::DEFAULT_MAX_SIGNATURES;
+use a2a_card::verify::{KeyUsed, DEFAULT_MAX_SIGNATURES};
 use a2a_card::{verify_card, Limits, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
+use a2a_card_fetch::{verify_remote, JkuStatus, KeySource, RemoteOptions, RemoteReport};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -20,25 +23,41 @@ Examples:
   a2a-card verify card.json --trust trust.json --mode all --emit-verified card.verified.json
   curl -s https://agent.example/.well-known/agent-card.json | a2a-card verify - --jwks jwks.json
   a2a-card verify card.json --jwks jwks.json --profile spec --profile prune-empty
+  a2a-card verify https://agent.example.com --trust trust.json
+  a2a-card verify https://agent.example.com --allow-jku https://agent.example.com/keys/
 
 Trust roots (at least one): --key (one public key, PEM or JWK; a private key yields its public
 half), --jwks (a JWK Set), --trust (a trust store: a JWKS whose entries may carry
 \"algorithms\", \"origins\", \"notBefore\", \"notAfter\" and \"revoked\"). A signature's kid
-only selects among these keys; its jku is never fetched.
+only selects among these keys. For a card file its jku is never fetched.
+
+A URL (https://...) instead of a file: the card is fetched as a2a-card fetch does (an origin
+means its /.well-known/agent-card.json; SSRF guard, limits, HTTP cache; see a2a-card fetch
+--help) and verified with the origin of that URL (redirects do not change it): trust entries
+with \"origins\" count only when they list it. A signature's jku is fetched only when it falls
+under an --allow-jku prefix whose origin is the card's origin; its keys are then trusted for
+cards of that origin only. Any other jku is reported and not fetched. With --allow-jku, the
+--key, --jwks and --trust files may be left out.
 
 The text report names the verdict, the profile, the SHA-256 of the canonical bytes, one line
 per signature (index, kid, alg, verdict and the key used) and the members the signatures do
-not cover. --format json prints the same report as JSON with the canonical bytes as the string
-member \"canonical\". Act on the verified content (--emit-verified), not on the served card.
+not cover; for a URL also the origin, the final URL, each redirect, the cache outcome, where
+each key came from (a trust-store file or a jku URL) and one line per jku with what was done
+with it. --format json prints the same report as JSON with the canonical bytes as the string
+member \"canonical\" (for a URL, the fetch report with the verification report under
+\"report\"). Act on the verified content (--emit-verified), not on the served card.
 
 Exit codes: 0 valid, 1 invalid or the policy is not met, 2 bad input or usage, 3 a key, JWKS or
-trust-store file cannot be read.";
+trust-store file cannot be read, the card cannot be fetched, or a signature's only key was
+behind an allowed jku that could not be fetched.";
 
 /// Arguments of `verify`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The card to verify; `-` or nothing reads stdin.
-    #[arg(value_name = "CARD")]
+    /// The card to verify: a file, `-` or nothing for stdin, or an https URL (an origin means
+    /// its /.well-known/agent-card.json). An argument starting with https:// or http:// is a
+    /// URL; write ./NAME for a file named so.
+    #[arg(value_name = "CARD|URL")]
     card: Option<PathBuf>,
 
     /// A trusted public key (PEM or JWK; a private key yields its public half). Repeatable.
@@ -75,8 +94,9 @@ pub(crate) struct Args {
     #[arg(long, value_name = "MODE", default_value = "exclude", value_parser = super::unknown_parser())]
     unknown: UnknownMembers,
 
-    /// The origin the card was fetched from (https://host[:port]), for trust entries bound to
-    /// origins. Without it, origin-bound entries never match.
+    /// The origin the card file was fetched from (https://host[:port]), for trust entries bound
+    /// to origins. Without it, origin-bound entries never match. For a URL the origin is the
+    /// URL's.
     #[arg(long, value_name = "ORIGIN")]
     origin: Option<String>,
 
@@ -101,58 +121,146 @@ pub(crate) struct Args {
     /// Refuse arrays and objects nested deeper than this (the root object is level 1).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
     max_depth: usize,
+
+    /// A URL prefix under which a signature's jku may be fetched (https; repeatable). Its keys
+    /// are trusted only for cards whose origin is the prefix's origin. Only with a URL.
+    #[arg(long = "allow-jku", value_name = "PREFIX", help_heading = "Fetching (a URL)")]
+    allow_jku: Vec<String>,
+
+    #[command(flatten)]
+    fetch: FetchArgs,
 }
 
-/// Runs `verify`; `Ok(true)` when the card is valid.
-pub(crate) fn run(args: Args) -> Result<bool, Failure> {
-    if args.keys.is_empty() && args.jwks.is_empty() && args.trust.is_empty() {
+impl Args {
+    /// The card argument when it is a URL.
+    fn url(&self) -> Option<String> {
+        let arg = self.card.as_deref()?.to_str()?;
+        fetch::is_url(arg).then(|| arg.to_string())
+    }
+
+    /// The verification policy of the flags.
+    fn verify_options(&self) -> Result<VerifyOptions, Failure> {
+        let names: Vec<&str> = self.profiles.iter().map(String::as_str).collect();
+        let profiles = accepted_profiles(&names).map_err(|e| Failure::new(e, "<command line>"))?;
+        Ok(VerifyOptions {
+            profiles,
+            unknown: self.unknown,
+            mode: self.mode,
+            algorithms: (!self.algs.is_empty()).then(|| self.algs.clone()),
+            max_signatures: self.max_signatures,
+            limits: Limits {
+                max_input_bytes: self.max_input_bytes,
+                max_depth: self.max_depth,
+            },
+            origin: self.origin.clone(),
+            ..VerifyOptions::default()
+        })
+    }
+
+    /// Checks the key files against stdin use and loads them; `jku_roots` says whether an
+    /// allowed jku may supply keys, so that no file is needed.
+    fn trust(&self, jku_roots: bool) -> Result<TrustStore, Failure> {
+        let no_files = self.keys.is_empty() && self.jwks.is_empty() && self.trust.is_empty();
+        if no_files && !jku_roots {
+            return Err(Failure::usage(if self.url().is_some() {
+                "no trust roots: give at least one --key, --jwks or --trust file, or an --allow-jku prefix"
+            } else {
+                "no trust roots: give at least one --key, --jwks or --trust file"
+            }));
+        }
+        let key_files = self.keys.iter().chain(&self.jwks).chain(&self.trust);
+        if is_stdin(self.card.as_deref()) && key_files.clone().any(|p| is_stdin(Some(p))) {
+            return Err(Failure::usage(
+                "the card and a key file cannot both come from stdin; give the card as a file",
+            ));
+        }
+        if key_files.filter(|p| is_stdin(Some(p))).count() > 1 {
+            return Err(Failure::usage("only one key file can come from stdin"));
+        }
+        let trust = load_trust(&self.keys, &self.jwks, &self.trust)?;
+        if trust.is_empty() && !jku_roots {
+            return Err(Failure::usage(
+                "no trust roots: the --key, --jwks and --trust files given hold no signature key",
+            ));
+        }
+        Ok(trust)
+    }
+}
+
+/// Runs `verify`; returns the exit code: 0 valid, 1 not valid, 3 (URL only) a key that could
+/// not be fetched.
+pub(crate) fn run(args: Args) -> Result<u8, Failure> {
+    if let Some(url) = args.url() {
+        return run_remote(&args, &url);
+    }
+    if let Some(flag) = args.fetch.first_given() {
+        return Err(Failure::usage(format!(
+            "{flag} applies only when the card is an https URL"
+        )));
+    }
+    if !args.allow_jku.is_empty() {
         return Err(Failure::usage(
-            "no trust roots: give at least one --key, --jwks or --trust file",
+            "--allow-jku applies only when the card is an https URL; a card file's jku is never fetched",
         ));
     }
-    let key_files = args.keys.iter().chain(&args.jwks).chain(&args.trust);
-    if is_stdin(args.card.as_deref()) && key_files.clone().any(|p| is_stdin(Some(p))) {
-        return Err(Failure::usage(
-            "the card and a key file cannot both come from stdin; give the card as a file",
-        ));
-    }
-    if key_files.filter(|p| is_stdin(Some(p))).count() > 1 {
-        return Err(Failure::usage("only one key file can come from stdin"));
-    }
-    let trust = load_trust(&args.keys, &args.jwks, &args.trust)?;
-    if trust.is_empty() {
-        return Err(Failure::usage(
-            "no trust roots: the --key, --jwks and --trust files given hold no signature key",
-        ));
-    }
-    let names: Vec<&str> = args.profiles.iter().map(String::as_str).collect();
-    let profiles = accepted_profiles(&names).map_err(|e| Failure::new(e, "<command line>"))?;
+    let trust = args.trust(false)?;
+    let opts = args.verify_options()?;
     let input = read_input(args.card.as_deref(), args.max_input_bytes)?;
-    let opts = VerifyOptions {
-        profiles,
-        unknown: args.unknown,
-        mode: args.mode,
-        algorithms: (!args.algs.is_empty()).then(|| args.algs.clone()),
-        max_signatures: args.max_signatures,
-        limits: Limits {
-            max_input_bytes: args.max_input_bytes,
-            max_depth: args.max_depth,
-        },
-        origin: args.origin.clone(),
-        ..VerifyOptions::default()
-    };
     let report = verify_card(&input.bytes, &trust, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
     if let (Some(path), Some(content)) = (&args.emit_verified, report.verified_content()) {
         replace_file(path, content, None)?;
     }
     let out = if args.format == "json" {
-        json_report(&report)
+        pretty(report_value(&report))
     } else {
-        text_report(&report, &input.source)
+        let mut out = String::new();
+        let card_line = format!("card: {}", printable(&input.source));
+        text_report(
+            &mut out,
+            &report,
+            &[card_line],
+            |_, key| printable(&key.source),
+            &[],
+        );
+        out
     };
     write_stdout(out.as_bytes())?;
-    Ok(report.ok)
+    Ok(if report.ok { 0 } else { 1 })
+}
+
+/// `verify URL`: fetch, verify with the URL's origin, report where every key came from.
+fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
+    if args.origin.is_some() {
+        return Err(Failure::usage(
+            "--origin is for card files; a fetched card's origin is its URL's",
+        ));
+    }
+    let trust = args.trust(!args.allow_jku.is_empty())?;
+    let remote = RemoteOptions {
+        verify: args.verify_options()?,
+        jku_allow: args.allow_jku.clone(),
+        ..RemoteOptions::default()
+    };
+    let r =
+        verify_remote(url, &trust, &remote, &args.fetch.options()).map_err(|e| fetch::failure(&e, url))?;
+
+    if let (Some(path), Some(content)) = (&args.emit_verified, r.report.verified_content()) {
+        replace_file(path, content, None)?;
+    }
+    let out = if args.format == "json" {
+        pretty(remote_value(&r))
+    } else {
+        remote_text_report(&r)
+    };
+    write_stdout(out.as_bytes())?;
+    Ok(if r.report.ok {
+        0
+    } else if r.key_retrieval_failed() {
+        3
+    } else {
+        1
+    })
 }
 
 /// The trust store of every --key, --jwks and --trust file, each key tagged with its file.
@@ -180,11 +288,11 @@ fn load_trust(keys: &[PathBuf], jwks: &[PathBuf], trust: &[PathBuf]) -> Result<T
     Ok(store)
 }
 
-/// The report as JSON, with the canonical bytes as the string member `canonical` after
+/// The report as a JSON value, with the canonical bytes as the string member `canonical` after
 /// `canonical_sha256`.
-fn json_report(report: &Report) -> String {
+fn report_value(report: &Report) -> serde_json::Value {
     let canonical = String::from_utf8_lossy(&report.canonical).into_owned();
-    let value = match serde_json::to_value(report) {
+    match serde_json::to_value(report) {
         Ok(serde_json::Value::Object(members)) => {
             let mut out = serde_json::Map::new();
             for (name, value) in members {
@@ -200,18 +308,45 @@ fn json_report(report: &Report) -> String {
         // A Report always serializes to an object; anything else is shown as it came.
         Ok(other) => other,
         Err(e) => serde_json::json!({ "ok": report.ok, "error": e.to_string() }),
-    };
+    }
+}
+
+/// The remote report as a JSON value: the fetch report, with the verification report (and its
+/// canonical bytes) under `report`.
+fn remote_value(r: &RemoteReport) -> serde_json::Value {
+    match serde_json::to_value(r) {
+        Ok(serde_json::Value::Object(mut members)) => {
+            members.insert("report".into(), report_value(&r.report));
+            serde_json::Value::Object(members)
+        }
+        Ok(other) => other,
+        Err(e) => serde_json::json!({ "report": { "ok": r.report.ok }, "error": e.to_string() }),
+    }
+}
+
+/// Pretty JSON with a final newline.
+fn pretty(value: serde_json::Value) -> String {
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text
 }
 
-/// The report for people.
-fn text_report(report: &Report, source: &str) -> String {
-    let mut out = String::new();
+/// The report for people: the verdict, the `card_lines` saying where the card came from, then
+/// the policy, the signatures (`key_source` names where a signature's key came from), the
+/// `signature_notes` and the unsigned members.
+fn text_report(
+    out: &mut String,
+    report: &Report,
+    card_lines: &[String],
+    key_source: impl Fn(usize, &KeyUsed) -> String,
+    signature_notes: &[String],
+) {
     let verdict = if report.ok { "VALID" } else { "INVALID" };
     out.push_str(&format!("{verdict}: {}\n", printable(&report.reason)));
-    out.push_str(&format!("card: {}\n", printable(source)));
+    for line in card_lines {
+        out.push_str(line);
+        out.push('\n');
+    }
     out.push_str(&format!("mode: {}\n", report.mode.as_str()));
     out.push_str(&format!("profile: {}\n", report.profile));
     out.push_str(&format!("canonical sha256: {}\n", report.canonical_sha256()));
@@ -228,12 +363,16 @@ fn text_report(report: &Report, source: &str) -> String {
             printable(&s.verdict.message)
         ));
         if let Some(key) = &s.key {
-            out.push_str(&format!(" (key from {}", printable(&key.source)));
+            out.push_str(&format!(" (key from {}", key_source(s.index, key)));
             if let Some(p) = s.profile {
                 out.push_str(&format!(", profile {p}"));
             }
             out.push(')');
         }
+        out.push('\n');
+    }
+    for line in signature_notes {
+        out.push_str(line);
         out.push('\n');
     }
     out.push_str(&format!(
@@ -245,6 +384,70 @@ fn text_report(report: &Report, source: &str) -> String {
             "warning: {} member(s) of the card are not covered by the signatures; do not rely on them\n",
             report.unsigned.len()
         ));
+    }
+}
+
+/// The report for people on a fetched card: where it came from, the verification report with
+/// the source of every key, and one line per jku.
+fn remote_text_report(r: &RemoteReport) -> String {
+    let mut card_lines = vec![
+        format!("card: {}", printable(&r.requested_url)),
+        format!("origin: {}", printable(&r.origin)),
+        format!("final url: {}", printable(&r.final_url)),
+    ];
+    if r.redirects.is_empty() {
+        card_lines.push("redirects: none".into());
+    }
+    for (i, url) in r.redirects.iter().enumerate() {
+        card_lines.push(format!("redirect {}: {}", i + 1, printable(url)));
+    }
+    card_lines.push(format!("cache: {}", r.cache.as_str()));
+    let mut jku_lines = Vec::new();
+    for j in &r.jku {
+        let sigs: Vec<String> = j.signatures.iter().map(usize::to_string).collect();
+        let what = match &j.status {
+            JkuStatus::Fetched {
+                final_url,
+                origin,
+                kids,
+                cache,
+            } => format!(
+                "fetched from {}, cache {}; its keys {} are trusted for {} only",
+                printable(final_url),
+                cache.as_str(),
+                serde_json::Value::from(kids.clone()),
+                printable(origin)
+            ),
+            JkuStatus::NotAllowed => "not fetched: no --allow-jku prefix matches it".into(),
+            JkuStatus::OtherOrigin { prefix_origin } => format!(
+                "not fetched: the --allow-jku prefix it matches is for {}, not for the card's origin",
+                printable(prefix_origin)
+            ),
+            JkuStatus::Skipped => format!(
+                "not fetched: more distinct jku URLs than the limit of {}",
+                a2a_card_fetch::DEFAULT_MAX_JKU_FETCHES
+            ),
+            JkuStatus::Failed { code, message } => {
+                format!("fetch failed: error[{code}]: {}", printable(message))
+            }
+        };
+        jku_lines.push(format!(
+            "jku {} (signature {}): {what}",
+            quoted(&j.url),
+            sigs.join(", ")
+        ));
+    }
+    let mut out = String::new();
+    let key_source = |index: usize, key: &KeyUsed| match r.keys.iter().find(|k| k.index == index) {
+        Some(k) => match &k.source {
+            KeySource::Jku { url } => format!("jku {}", printable(url)),
+            KeySource::TrustStore { source } => format!("trust store {}", printable(source)),
+        },
+        None => printable(&key.source),
+    };
+    text_report(&mut out, &r.report, &card_lines, key_source, &jku_lines);
+    for w in &r.warnings {
+        out.push_str(&format!("warning: {}\n", printable(w)));
     }
     out
 }

@@ -1,0 +1,267 @@
+//! `a2a-card fetch`: retrieve a card over HTTPS (SSRF guard, limits, HTTP cache) and print it as
+//! served. The fetch options are shared with `verify URL`.
+
+use crate::io::{printable, replace_file, write_stderr_line, write_stdout};
+use crate::Failure;
+use a2a_card_fetch::{fetch_card, Code, FetchOptions, Fetched, Roots};
+use clap::builder::TypedValueParser;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Examples shown at the end of `a2a-card fetch --help`.
+pub(crate) const AFTER_HELP: &str = "\
+Examples:
+  a2a-card fetch https://agent.example.com
+  a2a-card fetch https://agent.example.com/cards/support.json --out card.json
+  a2a-card fetch https://agent.internal --ca-file private-ca.pem --no-cache
+  a2a-card fetch https://localhost:8443 --allow-loopback --ca-file test-ca.pem
+
+An origin (https://host[:port], no path) means its /.well-known/agent-card.json; any other URL
+is fetched as given. Only https is fetched, through rustls with the Mozilla roots, or with only
+the CA certificates of --ca-file. Every address a name resolves to, on every redirect, is
+checked before connecting: loopback, private (RFC 1918), shared (100.64.0.0/10), link-local
+(169.254.0.0/16, cloud metadata), multicast and reserved addresses, their IPv6 counterparts
+and IPv6 forms that embed them are refused (error[address-refused]), and the connection goes
+to the address that was checked. The response must be 200 with a JSON content type
+(application/json or application/*+json).
+
+Responses are cached per RFC 9111 (ETag / If-None-Match, Last-Modified / If-Modified-Since,
+Cache-Control max-age, no-cache, no-store) in the user's cache directory ($XDG_CACHE_HOME/
+a2a-card or ~/.cache/a2a-card on Unix, ~/Library/Caches/a2a-card on macOS,
+%LOCALAPPDATA%\\a2a-card\\cache on Windows), or in --cache-dir; --no-cache turns it off.
+
+The card goes to stdout (or --out) byte for byte as served; nothing is verified (use
+a2a-card verify URL for that). On stderr: the origin, the final URL, each redirect, the
+content type, the cache outcome, the size and SHA-256 of the card.
+
+Exit codes: 0 fetched, 2 bad input or usage (a URL that is not https), 3 the retrieval failed
+(error[CODE] names why: address-refused, dns-failed, connect-failed, connect-timeout, timeout,
+tls-handshake, certificate-invalid, certificate-name-mismatch, http-status, http-protocol,
+too-many-redirects, redirect-invalid, not-json, body-too-large, ca-file).";
+
+/// The options of every retrieval, shared by `fetch` and `verify URL`. The numeric options are
+/// `Option`s so that `verify` can tell whether one was given with a card file, where it would
+/// mean nothing.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "Fetching (a URL)")]
+pub(crate) struct FetchArgs {
+    /// Trust only the CA certificates in this PEM file for the server's certificate (a private
+    /// CA), instead of the Mozilla roots.
+    #[arg(long, value_name = "PATH")]
+    ca_file: Option<PathBuf>,
+
+    /// Longest wait for one TCP connection, in seconds (decimals allowed). Default: 10.
+    #[arg(long, value_name = "SECS", value_parser = secs_parser())]
+    connect_timeout: Option<Duration>,
+
+    /// Longest time for one whole retrieval (resolution, redirects, TLS, body), in seconds
+    /// (decimals allowed). Default: 30.
+    #[arg(long, value_name = "SECS", value_parser = secs_parser())]
+    timeout: Option<Duration>,
+
+    /// Refuse a response body larger than this many bytes. Default: 1048576 (1 MiB).
+    #[arg(long, value_name = "N")]
+    max_body_bytes: Option<usize>,
+
+    /// Follow at most this many redirects. Default: 3.
+    #[arg(long, value_name = "N")]
+    max_redirects: Option<usize>,
+
+    /// Allow loopback addresses (127.0.0.0/8, ::1). For local testing only: it lets a card,
+    /// a redirect or a jku reach services on this machine.
+    #[arg(long)]
+    allow_loopback: bool,
+
+    /// Neither read nor write the HTTP cache.
+    #[arg(long, conflicts_with = "cache_dir")]
+    no_cache: bool,
+
+    /// The HTTP cache directory. Default: a2a-card in the user's cache directory
+    /// ($XDG_CACHE_HOME/a2a-card or ~/.cache/a2a-card on Linux).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+}
+
+impl FetchArgs {
+    /// The library's fetch options: the defaults, changed where a flag was given.
+    pub(crate) fn options(&self) -> FetchOptions {
+        let defaults = FetchOptions::default();
+        FetchOptions {
+            connect_timeout: self.connect_timeout.unwrap_or(defaults.connect_timeout),
+            total_timeout: self.timeout.unwrap_or(defaults.total_timeout),
+            max_body_bytes: self.max_body_bytes.unwrap_or(defaults.max_body_bytes),
+            max_redirects: self.max_redirects.unwrap_or(defaults.max_redirects),
+            allow_loopback: self.allow_loopback,
+            roots: self.ca_file.clone().map(Roots::CaFile).unwrap_or_default(),
+            cache_dir: if self.no_cache {
+                None
+            } else {
+                self.cache_dir.clone().or_else(a2a_card_fetch::default_cache_dir)
+            },
+            user_agent: concat!("a2a-card/", env!("CARGO_PKG_VERSION")).to_string(),
+        }
+    }
+
+    /// The first fetch flag given, if any (for refusing them when there is nothing to fetch).
+    pub(crate) fn first_given(&self) -> Option<&'static str> {
+        [
+            (self.ca_file.is_some(), "--ca-file"),
+            (self.connect_timeout.is_some(), "--connect-timeout"),
+            (self.timeout.is_some(), "--timeout"),
+            (self.max_body_bytes.is_some(), "--max-body-bytes"),
+            (self.max_redirects.is_some(), "--max-redirects"),
+            (self.allow_loopback, "--allow-loopback"),
+            (self.no_cache, "--no-cache"),
+            (self.cache_dir.is_some(), "--cache-dir"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+}
+
+/// A positive number of seconds (decimals allowed) as a `Duration`.
+fn secs_parser() -> impl TypedValueParser<Value = Duration> {
+    clap::builder::NonEmptyStringValueParser::new().try_map(|s| {
+        let secs: f64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+        if !secs.is_finite() || secs <= 0.0 {
+            return Err(format!("{s:?}: give a positive number of seconds"));
+        }
+        Duration::try_from_secs_f64(secs).map_err(|e| format!("{s:?}: {e}"))
+    })
+}
+
+/// True when a command-line argument names a URL (`https://` or `http://`, any case) rather
+/// than a file. A plain `http` URL is then refused by the fetcher with `not-https`.
+pub(crate) fn is_url(arg: &str) -> bool {
+    let lower = arg.get(..8).unwrap_or(arg).to_ascii_lowercase();
+    lower.starts_with("https://") || lower.starts_with("http://")
+}
+
+/// The failure for a fetch error: exit code 2 when the caller's own input was refused (an
+/// unusable URL or `--allow-jku` prefix) or the retrieved card cannot be read, 3 when the
+/// retrieval failed. The error line is `error[CODE]: MESSAGE (URL)`, CODE the fetch code.
+pub(crate) fn failure(e: &a2a_card_fetch::Error, url: &str) -> Failure {
+    let mut error = a2a_card::Error::new(e.to_card_error().code(), e.message());
+    if let Some(p) = e.pointer() {
+        error = error.at(p);
+    }
+    let failure = Failure::new(error, printable(e.url().unwrap_or(url)));
+    if e.is_usage() || matches!(e.code(), Code::Card(_)) {
+        failure.bad_input()
+    } else {
+        failure.key_retrieval()
+    }
+}
+
+/// The lines `fetch` writes to stderr about a retrieval.
+pub(crate) fn describe(fetched: &Fetched) -> Vec<String> {
+    let mut lines = vec![
+        format!("origin: {}", printable(&fetched.origin)),
+        format!("final url: {}", printable(&fetched.final_url)),
+    ];
+    if fetched.redirects.is_empty() {
+        lines.push("redirects: none".into());
+    }
+    for (i, r) in fetched.redirects.iter().enumerate() {
+        lines.push(format!("redirect {}: {}", i + 1, printable(r)));
+    }
+    lines.push(format!("content-type: {}", printable(&fetched.content_type)));
+    lines.push(format!("cache: {}", fetched.cache.as_str()));
+    if let Some(peer) = fetched.peer {
+        lines.push(format!("peer: {peer}"));
+    }
+    lines.push(format!("bytes: {}", fetched.bytes.len()));
+    lines.push(format!("sha256: {}", a2a_card::sha256_hex(&fetched.bytes)));
+    for w in &fetched.warnings {
+        lines.push(format!("warning: {}", printable(w)));
+    }
+    lines
+}
+
+/// Arguments of `fetch`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// An https origin (its /.well-known/agent-card.json is fetched) or the card's full URL.
+    #[arg(value_name = "URL")]
+    url: String,
+
+    /// Write the card to FILE (through a temporary file and a rename) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+
+    #[command(flatten)]
+    fetch: FetchArgs,
+}
+
+/// Runs `fetch`.
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let fetched = fetch_card(&args.url, &args.fetch.options()).map_err(|e| failure(&e, &args.url))?;
+    match &args.out {
+        Some(path) => replace_file(path, &fetched.bytes, None)?,
+        None => write_stdout(&fetched.bytes)?,
+    }
+    for line in describe(&fetched) {
+        write_stderr_line(&line)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_and_files_are_told_apart() {
+        for url in [
+            "https://a.example",
+            "HTTPS://a.example/x",
+            "http://a.example",
+            "Http://x",
+        ] {
+            assert!(is_url(url), "{url}");
+        }
+        for file in [
+            "card.json",
+            "-",
+            "https",
+            "https:/x",
+            "./https://x",
+            "ftp://x",
+            "",
+            "é",
+        ] {
+            assert!(!is_url(file), "{file}");
+        }
+    }
+
+    #[test]
+    fn options_follow_the_flags() {
+        let none = FetchArgs::default();
+        assert_eq!(none.first_given(), None);
+        let o = FetchArgs {
+            no_cache: true,
+            ..FetchArgs::default()
+        }
+        .options();
+        assert!(o.cache_dir.is_none());
+        assert_eq!(o.max_redirects, a2a_card_fetch::DEFAULT_MAX_REDIRECTS);
+        assert_eq!(o.total_timeout, a2a_card_fetch::DEFAULT_TOTAL_TIMEOUT);
+        let args = FetchArgs {
+            timeout: Some(Duration::from_millis(1500)),
+            max_redirects: Some(0),
+            cache_dir: Some(PathBuf::from("c")),
+            ca_file: Some(PathBuf::from("ca.pem")),
+            ..FetchArgs::default()
+        };
+        assert_eq!(args.first_given(), Some("--ca-file"));
+        let o = args.options();
+        assert_eq!(o.total_timeout, Duration::from_millis(1500));
+        assert_eq!(o.max_redirects, 0);
+        assert_eq!(o.cache_dir, Some(PathBuf::from("c")));
+        assert_eq!(o.roots, Roots::CaFile(PathBuf::from("ca.pem")));
+        assert!(!o.allow_loopback);
+    }
+}
