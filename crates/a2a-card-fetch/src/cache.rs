@@ -210,6 +210,13 @@ impl Cache {
 
     /// Stores an entry, replacing the file atomically.
     pub fn store(&self, meta: &Meta, body: &[u8]) -> std::io::Result<()> {
+        // The cache is the user's own: on unix its folder is created readable by them alone.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::DirBuilderExt;
+            fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir)?;
+        }
+        #[cfg(not(unix))]
         fs::create_dir_all(&self.dir)?;
         let path = self.path(&meta.url);
         let tmp = path.with_extension(format!(
