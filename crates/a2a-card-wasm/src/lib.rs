@@ -1,0 +1,888 @@
+//! # a2a-card-wasm
+//!
+//! The `a2a-card` library for JavaScript: a wasm-bindgen facade that turns JavaScript values
+//! into the core's inputs and its results back into JavaScript values. It holds no rules of its
+//! own: canonicalization, signing, verification and inspection are the core's, byte for byte.
+//!
+//! `scripts/build-wasm.sh` builds it for `wasm32-unknown-unknown` and writes the npm package
+//! (Node and browser builds) to `crates/a2a-card-wasm/pkg/`. The JavaScript API and its
+//! TypeScript declarations are the `TYPESCRIPT` section of this file; the Node tests are in
+//! `crates/a2a-card-wasm/test/`.
+//!
+//! The core is built without its `native-algs` feature here (josekit does not build for
+//! wasm32), so ES512, ES256K and Ed448 keys are not available in the package.
+//!
+//! On native targets this crate compiles (so the workspace builds and lints it) but its
+//! functions need a JavaScript host and are only meant to be called from wasm32.
+#![forbid(unsafe_code)]
+
+use a2a_card::alg::Algorithm;
+use a2a_card::json::{self, Value};
+use a2a_card::keys::{parse_jwks, PrivateKey, PublicKey};
+use a2a_card::verify::DEFAULT_MAX_SIGNATURES;
+use a2a_card::{
+    canonicalize as core_canonicalize, inspect_card, sign_card, verify_card, CanonicalizeOptions, Error,
+    ErrorCode, Limits, Mode, Profile, Report, SignOptions, TrustStore, UnknownMembers, VerifyOptions,
+};
+use js_sys::{Array, ArrayBuffer, JsString, Object, Reflect, Uint8Array, JSON};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The TypeScript declarations of the package, written by hand because every argument crosses
+/// the boundary as a plain JavaScript value (`JsValue`) that this crate checks itself.
+#[wasm_bindgen(typescript_custom_section)]
+pub const TYPESCRIPT: &'static str = r#"
+/**
+ * A card: JSON text, its exact UTF-8 bytes (Uint8Array or ArrayBuffer), or a parsed value
+ * (serialized with JSON.stringify first; a JavaScript object cannot hold a duplicate member
+ * name, so pass text or bytes when the exact input matters).
+ */
+export type Card = string | Uint8Array | ArrayBuffer | object;
+
+/** Which rules turn a card into the bytes a signature covers. */
+export type Profile = "spec" | "prune-empty" | "served-as-is";
+
+/** What to do with members the A2A v1.0 schema does not define. */
+export type UnknownMembers = "exclude" | "retain" | "reject";
+
+/**
+ * JWS algorithm names. ES512, ES256K and Ed448 keys exist in the native library only; the
+ * wasm build refuses them (see `algorithms()`).
+ */
+export type Algorithm =
+  | "EdDSA" | "ES256" | "ES384" | "ES512" | "ES256K"
+  | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+
+/** The pass rule of `verify`. */
+export type Mode = "require" | "all" | "if-present";
+
+/** A key: a JWK object, or text (PEM, or JWK JSON). */
+export type Key = string | Record<string, unknown>;
+
+/** Reader limits (defaults: 8 MiB, 128 levels). */
+export interface ReadOptions {
+  maxInputBytes?: number;
+  maxDepth?: number;
+}
+
+export interface CanonicalizeOptions extends ReadOptions {
+  /** Default "spec". */
+  profile?: Profile;
+  /** Default "exclude": left out of the bytes and listed as unsigned. */
+  unknown?: UnknownMembers;
+}
+
+/** The canonical form with what it leaves out (the CLI's `canonicalize --report`). */
+export interface CanonicalReport {
+  /** The canonical bytes, as text. */
+  canonical: string;
+  profile: Profile;
+  /** JSON Pointers of members present in the card but not covered. */
+  unsigned: string[];
+  /** SHA-256 of the canonical bytes, lower-case hex. */
+  sha256: string;
+  /** Length of the canonical bytes in UTF-8. */
+  bytes: number;
+}
+
+export interface SignOptions extends CanonicalizeOptions {
+  /** Default: the key's own (Ed25519 -> EdDSA, P-256 -> ES256, P-384 -> ES384, RSA -> RS256). */
+  alg?: Algorithm;
+  /** Default: the key's kid (its JWK "kid", else its RFC 7638 thumbprint). */
+  kid?: string;
+  /** A jku to name in the protected header (information for verifiers, never a trust root). */
+  jku?: string;
+  /** Unprotected header parameters (the entry's "header" member). */
+  header?: Record<string, unknown>;
+  /** Further protected header parameters (not alg, kid, typ, jku, crit, b64). */
+  protectedHeader?: Record<string, unknown>;
+  /** Replace existing signatures with the same kid instead of adding one more. */
+  replace?: boolean;
+  /**
+   * One more signature, same key and header, for each of these profiles: a transition aid, so
+   * that SDK verifiers of today (prune-empty) and spec-exact verifiers both find one they check.
+   */
+  alsoProfiles?: Profile[];
+}
+
+export interface VerifyOptions extends ReadOptions {
+  /** A trusted JWK Set ({"keys": [...]}), as an object or JSON text. */
+  jwks?: string | object;
+  /** Trusted public keys (a private key yields its public half). */
+  keys?: Key | Key[];
+  /** A trust store: a JWKS whose entries may carry algorithms, origins, notBefore, notAfter, revoked. */
+  trust?: string | object;
+  /** Allowed algorithms; default every asymmetric algorithm of this build. */
+  algorithms?: Algorithm[];
+  /** Default "require". */
+  mode?: Mode;
+  /** The profile to accept; "auto" accepts every profile (spec, served-as-is, prune-empty). */
+  profile?: Profile | "auto";
+  /** Profiles to accept, tried in this order (give profile or profiles, not both). */
+  profiles?: (Profile | "auto")[];
+  unknown?: UnknownMembers;
+  /** Seconds since the Unix epoch for key validity windows; default Date.now() / 1000. */
+  now?: number;
+  /** The origin the card was fetched from (https://host[:port]), for origin-bound trust entries. */
+  origin?: string;
+  /** Refuse cards with more signatures than this (default 16). */
+  maxSignatures?: number;
+}
+
+export interface Verdict {
+  /** "valid", or the stable error code of the first reason the signature failed. */
+  code: string;
+  message: string;
+}
+
+export interface KeyUsed {
+  kid: string;
+  thumbprint: string;
+  source: string;
+}
+
+export interface SignatureReport {
+  index: number;
+  kid: string | null;
+  alg: string | null;
+  jku: string | null;
+  key: KeyUsed | null;
+  profile: Profile | null;
+  verdict: Verdict;
+}
+
+/** The Rust library's verification report, plus the canonical bytes as `canonical`. */
+export interface Report {
+  ok: boolean;
+  mode: Mode;
+  reason: string;
+  profile: Profile;
+  canonical_sha256: string;
+  /** The canonical bytes the verdict is about: act on these, not on the served card. */
+  canonical: string;
+  unsigned: string[];
+  signatures: SignatureReport[];
+}
+
+export interface EntryInfo {
+  index: number;
+  protected: string | null;
+  alg: string | null;
+  kid: string | null;
+  typ: string | null;
+  jku: string | null;
+  signature_bytes: number | null;
+  problem: string | null;
+}
+
+export interface Inspection {
+  profile: Profile;
+  canonical_sha256: string;
+  canonical_bytes: number;
+  unsigned: string[];
+  signatures: EntryInfo[];
+}
+
+/** Every error thrown by this package is an Error with these properties. */
+export interface A2ACardError extends Error {
+  name: "A2ACardError";
+  /** A stable kebab-case code: "duplicate-member", "invalid-key", "usage", ... */
+  code: string;
+  /** The JSON Pointer of the offending member ("" is the whole document), when there is one. */
+  pointer: string | null;
+  /** The byte offset in the input, when known. */
+  offset: number | null;
+}
+
+/** The canonical bytes of a card (A2A v1.0 section 8.4.1), as text. */
+export function canonicalize(card: Card, options?: CanonicalizeOptions): string;
+
+/** The canonical bytes with the profile, the unsigned members, SHA-256 and length. */
+export function canonicalizeWithReport(card: Card, options?: CanonicalizeOptions): CanonicalReport;
+
+/** Signs a card and returns it as JSON text, every byte but the new signature as it was. */
+export function sign(card: Card, key: Key, options?: SignOptions): string;
+
+/** Verifies a card against the keys the caller trusts (at least one of jwks, keys, trust). */
+export function verify(card: Card, options: VerifyOptions): Report;
+
+/** Decoded signature headers, canonical SHA-256 and unsigned members; trusts and verifies nothing. */
+export function inspect(card: Card, options?: CanonicalizeOptions): Inspection;
+
+/** The algorithms this build signs and verifies with. */
+export function algorithms(): Algorithm[];
+
+/** A verifier whose trust roots and policy are read once, for verifying many cards. */
+export class Verifier {
+  constructor(options: VerifyOptions);
+  /** Verifies a card; `now` and `origin` override the constructor's for this call. */
+  verify(card: Card, options?: { now?: number; origin?: string }): Report;
+  /** Releases the wasm memory now instead of when the object is garbage-collected. */
+  free(): void;
+}
+"#;
+
+// -------------------------------------------------------------------------------------------
+// Errors
+// -------------------------------------------------------------------------------------------
+
+/// The JavaScript `Error` for a library error: `name` "A2ACardError", the message with its
+/// place, and `code`, `pointer` and `offset` properties.
+fn js_error(e: &Error) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    err.set_name("A2ACardError");
+    let pointer = e.pointer().map_or(JsValue::NULL, JsValue::from_str);
+    let offset = e.offset().map_or(JsValue::NULL, |o| JsValue::from_f64(o as f64));
+    // Reflect.set on a fresh Error object cannot fail; a failure would only lose a property.
+    let _ = Reflect::set(
+        &err,
+        &JsValue::from_str("code"),
+        &JsValue::from_str(e.code().as_str()),
+    );
+    let _ = Reflect::set(&err, &JsValue::from_str("pointer"), &pointer);
+    let _ = Reflect::set(&err, &JsValue::from_str("offset"), &offset);
+    err.into()
+}
+
+/// A `usage` error: the caller passed arguments or options this package cannot use.
+fn usage(message: impl Into<String>) -> JsValue {
+    js_error(&Error::new(ErrorCode::Usage, message))
+}
+
+trait OrThrow<T> {
+    fn or_throw(self) -> Result<T, JsValue>;
+}
+
+impl<T> OrThrow<T> for Result<T, Error> {
+    fn or_throw(self) -> Result<T, JsValue> {
+        self.map_err(|e| js_error(&e))
+    }
+}
+
+/// The message of a JavaScript exception, for wrapping it in a usage error.
+fn js_message(v: &JsValue) -> String {
+    v.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| v.as_string())
+        .unwrap_or_else(|| "unknown JavaScript exception".to_string())
+}
+
+// -------------------------------------------------------------------------------------------
+// Inputs
+// -------------------------------------------------------------------------------------------
+
+#[wasm_bindgen]
+extern "C" {
+    /// A JavaScript string, seen through the one method below.
+    type WellFormed;
+    /// `String.prototype.isWellFormed` (ES2024); missing on older engines, hence `catch`.
+    #[wasm_bindgen(method, catch, js_name = isWellFormed)]
+    fn is_well_formed(this: &WellFormed) -> Result<bool, JsValue>;
+}
+
+/// The UTF-8 bytes of a JavaScript string. A string with a lone surrogate has no UTF-8 form;
+/// its surrogates are written as their three-byte (WTF-8) sequences, which the core's strict
+/// reader refuses as `invalid-json` at the member that holds them, instead of being replaced
+/// by U+FFFD on the way in.
+fn string_bytes(s: &JsString) -> Vec<u8> {
+    let well_formed = match s.unchecked_ref::<WellFormed>().is_well_formed() {
+        Ok(b) => b,
+        Err(_) => s.is_valid_utf16(),
+    };
+    if well_formed {
+        return String::from(s).into_bytes();
+    }
+    let units: Vec<u16> = s.iter().collect();
+    let mut out = Vec::with_capacity(units.len() * 3);
+    for unit in char::decode_utf16(units.iter().copied()) {
+        match unit {
+            Ok(c) => {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+            Err(e) => {
+                let u = u32::from(e.unpaired_surrogate());
+                out.push(0xE0 | (u >> 12) as u8);
+                out.push(0x80 | ((u >> 6) & 0x3F) as u8);
+                out.push(0x80 | (u & 0x3F) as u8);
+            }
+        }
+    }
+    out
+}
+
+/// JSON text of a value that is not a string: `JSON.stringify`, refusing what it cannot write.
+fn stringify(value: &JsValue, what: &str) -> Result<JsString, JsValue> {
+    let text = JSON::stringify(value).map_err(|e| {
+        usage(format!(
+            "{what} cannot be serialized with JSON.stringify: {}",
+            js_message(&e)
+        ))
+    })?;
+    // JSON.stringify answers `undefined` (typed here as a JsString) for undefined, functions
+    // and symbols.
+    if !JsValue::from(text.clone()).is_string() {
+        return Err(usage(format!(
+            "{what} is {}; give JSON text, UTF-8 bytes or a JSON-serializable value",
+            type_name(value)
+        )));
+    }
+    Ok(text)
+}
+
+/// `typeof`, as people read it.
+fn type_name(v: &JsValue) -> String {
+    if v.is_null() {
+        "null".into()
+    } else if Array::is_array(v) {
+        "an array".into()
+    } else {
+        v.js_typeof().as_string().unwrap_or_else(|| "unknown".into())
+    }
+}
+
+/// The bytes of a card: a string (its UTF-8), a Uint8Array or ArrayBuffer (as is), or any
+/// other value (JSON.stringify).
+fn card_bytes(card: &JsValue) -> Result<Vec<u8>, JsValue> {
+    if let Some(s) = card.dyn_ref::<JsString>() {
+        return Ok(string_bytes(s));
+    }
+    if let Some(bytes) = card.dyn_ref::<Uint8Array>() {
+        return Ok(bytes.to_vec());
+    }
+    if let Some(buffer) = card.dyn_ref::<ArrayBuffer>() {
+        return Ok(Uint8Array::new(buffer).to_vec());
+    }
+    if card.is_undefined() {
+        return Err(usage("no card given"));
+    }
+    Ok(string_bytes(&stringify(card, "the card")?))
+}
+
+/// Text of a key, JWKS or trust store: a string as it is, an object through JSON.stringify.
+fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    if let Some(s) = value.as_string() {
+        return Ok(s);
+    }
+    if !value.is_object() {
+        return Err(usage(format!(
+            "{what} must be text or an object, not {}",
+            type_name(value)
+        )));
+    }
+    Ok(String::from(stringify(value, what)?))
+}
+
+/// An options object, checked against the names it may hold so that a misspelt option is an
+/// error, not a silent default.
+struct Options {
+    obj: Option<Object>,
+    what: &'static str,
+}
+
+impl Options {
+    fn read(value: &JsValue, what: &'static str, known: &[&str]) -> Result<Options, JsValue> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(Options { obj: None, what });
+        }
+        if !value.is_object() || Array::is_array(value) {
+            return Err(usage(format!(
+                "the options of {what} must be an object, not {}",
+                type_name(value)
+            )));
+        }
+        let obj: Object = value.clone().unchecked_into();
+        for name in Object::keys(&obj).iter() {
+            let name = name.as_string().unwrap_or_default();
+            if !known.contains(&name.as_str()) {
+                return Err(usage(format!(
+                    "unknown option {name:?} of {what} (known: {})",
+                    known.join(", ")
+                )));
+            }
+        }
+        Ok(Options { obj: Some(obj), what })
+    }
+
+    /// The option's value; `undefined` counts as absent.
+    fn get(&self, name: &str) -> Result<Option<JsValue>, JsValue> {
+        let Some(obj) = &self.obj else { return Ok(None) };
+        let v = Reflect::get(obj, &JsValue::from_str(name)).map_err(|e| usage(js_message(&e)))?;
+        Ok((!v.is_undefined()).then_some(v))
+    }
+
+    fn string(&self, name: &str) -> Result<Option<String>, JsValue> {
+        match self.get(name)? {
+            None => Ok(None),
+            Some(v) => v.as_string().map(Some).ok_or_else(|| {
+                usage(format!(
+                    "option {name:?} of {} must be a string, not {}",
+                    self.what,
+                    type_name(&v)
+                ))
+            }),
+        }
+    }
+
+    fn boolean(&self, name: &str) -> Result<Option<bool>, JsValue> {
+        match self.get(name)? {
+            None => Ok(None),
+            Some(v) => v.as_bool().map(Some).ok_or_else(|| {
+                usage(format!(
+                    "option {name:?} of {} must be a boolean, not {}",
+                    self.what,
+                    type_name(&v)
+                ))
+            }),
+        }
+    }
+
+    fn number(&self, name: &str) -> Result<Option<f64>, JsValue> {
+        match self.get(name)? {
+            None => Ok(None),
+            Some(v) => match v.as_f64() {
+                Some(n) if n.is_finite() => Ok(Some(n)),
+                _ => Err(usage(format!(
+                    "option {name:?} of {} must be a finite number",
+                    self.what
+                ))),
+            },
+        }
+    }
+
+    /// A non-negative integer count.
+    fn count(&self, name: &str) -> Result<Option<usize>, JsValue> {
+        match self.number(name)? {
+            None => Ok(None),
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => Ok(Some(n as usize)),
+            Some(_) => Err(usage(format!(
+                "option {name:?} of {} must be a non-negative integer",
+                self.what
+            ))),
+        }
+    }
+
+    /// An array of strings.
+    fn strings(&self, name: &str) -> Result<Option<Vec<String>>, JsValue> {
+        let Some(v) = self.get(name)? else { return Ok(None) };
+        let err = || {
+            usage(format!(
+                "option {name:?} of {} must be an array of strings",
+                self.what
+            ))
+        };
+        if !Array::is_array(&v) {
+            return Err(err());
+        }
+        let array: Array = v.unchecked_into();
+        array
+            .iter()
+            .map(|item| item.as_string().ok_or_else(err))
+            .collect::<Result<_, _>>()
+            .map(Some)
+    }
+
+    /// A JSON object option (header parameters) as name/value pairs of the core's JSON model.
+    fn members(&self, name: &str) -> Result<Vec<(String, Value)>, JsValue> {
+        let Some(v) = self.get(name)? else {
+            return Ok(Vec::new());
+        };
+        if !v.is_object() || Array::is_array(&v) {
+            return Err(usage(format!(
+                "option {name:?} of {} must be an object",
+                self.what
+            )));
+        }
+        let text = String::from(stringify(&v, name)?);
+        match json::parse(text.as_bytes()).or_throw()? {
+            Value::Object(members) => Ok(members),
+            _ => Err(usage(format!(
+                "option {name:?} of {} must be an object",
+                self.what
+            ))),
+        }
+    }
+
+    fn limits(&self) -> Result<Limits, JsValue> {
+        let mut limits = Limits::default();
+        if let Some(n) = self.count("maxInputBytes")? {
+            limits.max_input_bytes = n;
+        }
+        if let Some(n) = self.count("maxDepth")? {
+            limits.max_depth = n;
+        }
+        Ok(limits)
+    }
+
+    fn unknown(&self) -> Result<UnknownMembers, JsValue> {
+        match self.string("unknown")? {
+            None => Ok(UnknownMembers::default()),
+            Some(name) => UnknownMembers::from_name(&name).ok_or_else(|| {
+                usage(format!(
+                    "unknown {name:?} is not one of \"exclude\", \"retain\", \"reject\""
+                ))
+            }),
+        }
+    }
+
+    /// One profile (canonicalize, sign, inspect).
+    fn profile(&self) -> Result<Profile, JsValue> {
+        match self.string("profile")? {
+            None => Ok(Profile::Spec),
+            Some(name) => profile_named(&name),
+        }
+    }
+
+    fn canonicalize_options(&self) -> Result<CanonicalizeOptions, JsValue> {
+        Ok(CanonicalizeOptions {
+            profile: self.profile()?,
+            unknown: self.unknown()?,
+            limits: self.limits()?,
+        })
+    }
+}
+
+fn profile_named(name: &str) -> Result<Profile, JsValue> {
+    Profile::from_name(name).ok_or_else(|| {
+        usage(format!(
+            "profile {name:?} is not one of \"spec\", \"prune-empty\", \"served-as-is\""
+        ))
+    })
+}
+
+fn algorithm_named(name: &str) -> Result<Algorithm, JsValue> {
+    Algorithm::from_name(name).or_throw()
+}
+
+const CANONICALIZE_OPTIONS: &[&str] = &["profile", "unknown", "maxInputBytes", "maxDepth"];
+
+const SIGN_OPTIONS: &[&str] = &[
+    "profile",
+    "unknown",
+    "maxInputBytes",
+    "maxDepth",
+    "alg",
+    "kid",
+    "jku",
+    "header",
+    "protectedHeader",
+    "replace",
+    "alsoProfiles",
+];
+
+const VERIFY_OPTIONS: &[&str] = &[
+    "jwks",
+    "keys",
+    "trust",
+    "algorithms",
+    "mode",
+    "profile",
+    "profiles",
+    "unknown",
+    "now",
+    "origin",
+    "maxSignatures",
+    "maxInputBytes",
+    "maxDepth",
+];
+
+// -------------------------------------------------------------------------------------------
+// Outputs
+// -------------------------------------------------------------------------------------------
+
+/// Text of canonical bytes (always UTF-8: they are written from a strictly read document).
+fn text_of(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A serde value handed to JavaScript through JSON text and `JSON.parse`.
+fn to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
+    JSON::parse(&value.to_string()).map_err(|e| usage(js_message(&e)))
+}
+
+/// The report as the Rust library serializes it, with the canonical bytes as the string member
+/// `canonical` right after `canonical_sha256` (as the CLI's `verify --format json` prints it).
+fn report_to_js(report: &Report) -> Result<JsValue, JsValue> {
+    let serde_json::Value::Object(members) =
+        serde_json::to_value(report).map_err(|e| usage(format!("cannot serialize the report: {e}")))?
+    else {
+        return Err(usage("the report did not serialize to an object"));
+    };
+    let canonical = text_of(report.canonical.clone());
+    let mut out = serde_json::Map::new();
+    let mut canonical = Some(canonical);
+    for (name, value) in members {
+        let after = name == "canonical_sha256";
+        out.insert(name, value);
+        if after {
+            if let Some(c) = canonical.take() {
+                out.insert("canonical".into(), c.into());
+            }
+        }
+    }
+    if let Some(c) = canonical {
+        out.insert("canonical".into(), c.into());
+    }
+    to_js(&serde_json::Value::Object(out))
+}
+
+// -------------------------------------------------------------------------------------------
+// The API
+// -------------------------------------------------------------------------------------------
+
+/// The canonical bytes of a card, as text.
+#[wasm_bindgen(skip_typescript)]
+pub fn canonicalize(card: JsValue, options: JsValue) -> Result<String, JsValue> {
+    let opts = Options::read(&options, "canonicalize", CANONICALIZE_OPTIONS)?.canonicalize_options()?;
+    let bytes = card_bytes(&card)?;
+    let c = core_canonicalize(&bytes, &opts).or_throw()?;
+    Ok(text_of(c.bytes))
+}
+
+/// The canonical bytes with the profile, unsigned members, SHA-256 and length.
+#[wasm_bindgen(skip_typescript, js_name = canonicalizeWithReport)]
+pub fn canonicalize_with_report(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let opts =
+        Options::read(&options, "canonicalizeWithReport", CANONICALIZE_OPTIONS)?.canonicalize_options()?;
+    let bytes = card_bytes(&card)?;
+    let c = core_canonicalize(&bytes, &opts).or_throw()?;
+    let report = serde_json::json!({
+        "canonical": text_of(c.bytes.clone()),
+        "profile": c.profile.as_str(),
+        "unsigned": c.unsigned,
+        "sha256": a2a_card::sha256_hex(&c.bytes),
+        "bytes": c.bytes.len(),
+    });
+    to_js(&report)
+}
+
+/// Signs a card with a private key (PEM text, JWK text or a JWK object).
+#[wasm_bindgen(skip_typescript)]
+pub fn sign(card: JsValue, key: JsValue, options: JsValue) -> Result<String, JsValue> {
+    let o = Options::read(&options, "sign", SIGN_OPTIONS)?;
+    if key.is_undefined() || key.is_null() {
+        return Err(usage(
+            "no key given: pass a private JWK (object or text) or a PEM string",
+        ));
+    }
+    let key = PrivateKey::parse(&json_text(&key, "the key")?).or_throw()?;
+    // `..default()` keeps this building when the core adds a sign option.
+    #[allow(clippy::needless_update)]
+    let opts = SignOptions {
+        alg: o.string("alg")?.map(|a| algorithm_named(&a)).transpose()?,
+        kid: o.string("kid")?,
+        jku: o.string("jku")?,
+        extra_protected: o.members("protectedHeader")?,
+        unprotected: o.members("header")?,
+        canonicalize: o.canonicalize_options()?,
+        replace_same_kid: o.boolean("replace")?.unwrap_or(false),
+        also_profiles: o
+            .strings("alsoProfiles")?
+            .unwrap_or_default()
+            .iter()
+            .map(|p| profile_named(p))
+            .collect::<Result<_, _>>()?,
+        ..SignOptions::default()
+    };
+    let bytes = card_bytes(&card)?;
+    let signed = sign_card(&bytes, &key, &opts).or_throw()?;
+    Ok(text_of(signed.card))
+}
+
+/// Looks inside a card without trusting anything.
+#[wasm_bindgen(skip_typescript)]
+pub fn inspect(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let opts = Options::read(&options, "inspect", CANONICALIZE_OPTIONS)?.canonicalize_options()?;
+    let bytes = card_bytes(&card)?;
+    let inspection = inspect_card(&bytes, &opts).or_throw()?;
+    to_js(&serde_json::to_value(&inspection).map_err(|e| usage(format!("cannot serialize: {e}")))?)
+}
+
+/// The algorithms this build signs and verifies with.
+#[wasm_bindgen(skip_typescript)]
+pub fn algorithms() -> Array {
+    Algorithm::ALL
+        .iter()
+        .filter(|a| a.available() && !a.is_hmac())
+        .map(|a| JsValue::from_str(a.as_str()))
+        .collect()
+}
+
+/// Seconds since the Unix epoch from a JavaScript number of seconds.
+fn seconds(n: f64) -> i64 {
+    n.floor() as i64
+}
+
+/// The host's clock, in seconds since the Unix epoch (the core has no clock on wasm32).
+fn host_now() -> i64 {
+    seconds(js_sys::Date::now() / 1000.0)
+}
+
+/// Trust roots and policy read once from verify options.
+struct Policy {
+    trust: TrustStore,
+    opts: VerifyOptions,
+    /// A fixed `now` given by the caller; `None` reads the host clock at each verification.
+    now: Option<i64>,
+}
+
+impl Policy {
+    fn read(options: &JsValue, what: &'static str) -> Result<Policy, JsValue> {
+        let o = Options::read(options, what, VERIFY_OPTIONS)?;
+        let trust = trust_store(&o)?;
+        let profiles = match (o.get("profile")?, o.get("profiles")?) {
+            (Some(_), Some(_)) => return Err(usage("give \"profile\" or \"profiles\", not both")),
+            (Some(_), None) => vec![o.string("profile")?.unwrap_or_default()],
+            (None, Some(_)) => o.strings("profiles")?.unwrap_or_default(),
+            (None, None) => vec!["spec".to_string()],
+        };
+        if profiles.is_empty() {
+            return Err(usage("\"profiles\" is empty; name at least one profile"));
+        }
+        let mut accepted: Vec<Profile> = Vec::new();
+        for name in &profiles {
+            let named = if name == "auto" {
+                Profile::ALL.to_vec()
+            } else {
+                vec![profile_named(name)?]
+            };
+            for p in named {
+                if !accepted.contains(&p) {
+                    accepted.push(p);
+                }
+            }
+        }
+        let mode = match o.string("mode")? {
+            None => Mode::default(),
+            Some(name) => Mode::from_name(&name).ok_or_else(|| {
+                usage(format!(
+                    "mode {name:?} is not one of \"require\", \"all\", \"if-present\""
+                ))
+            })?,
+        };
+        let algorithms = o
+            .strings("algorithms")?
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|n| algorithm_named(n))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        let opts = VerifyOptions {
+            profiles: accepted,
+            unknown: o.unknown()?,
+            mode,
+            algorithms,
+            max_signatures: o.count("maxSignatures")?.unwrap_or(DEFAULT_MAX_SIGNATURES),
+            limits: o.limits()?,
+            origin: o.string("origin")?,
+            ..VerifyOptions::default()
+        };
+        Ok(Policy {
+            trust,
+            opts,
+            now: o.number("now")?.map(seconds),
+        })
+    }
+
+    fn verify(&self, card: &JsValue, now: Option<i64>, origin: Option<String>) -> Result<JsValue, JsValue> {
+        let bytes = card_bytes(card)?;
+        let mut opts = self.opts.clone();
+        opts.now = Some(now.or(self.now).unwrap_or_else(host_now));
+        if origin.is_some() {
+            opts.origin = origin;
+        }
+        let report = verify_card(&bytes, &self.trust, &opts).or_throw()?;
+        report_to_js(&report)
+    }
+}
+
+/// The trust store of the `keys`, `jwks` and `trust` options, each key tagged with its option.
+fn trust_store(o: &Options) -> Result<TrustStore, JsValue> {
+    let mut store = TrustStore::new();
+    let mut given = false;
+    if let Some(keys) = o.get("keys")? {
+        given = true;
+        let list: Vec<JsValue> = if Array::is_array(&keys) {
+            keys.unchecked_into::<Array>().iter().collect()
+        } else {
+            vec![keys]
+        };
+        for (i, key) in list.iter().enumerate() {
+            let source = format!("keys[{i}]");
+            let key =
+                PublicKey::parse(&json_text(key, &source)?).map_err(|e| js_error(&in_option(e, &source)))?;
+            store.pin(key, source);
+        }
+    }
+    if let Some(jwks) = o.get("jwks")? {
+        given = true;
+        let keys = parse_jwks(&json_text(&jwks, "jwks")?).map_err(|e| js_error(&in_option(e, "jwks")))?;
+        for key in keys {
+            store.pin(key, "jwks");
+        }
+    }
+    if let Some(trust) = o.get("trust")? {
+        given = true;
+        let file = TrustStore::from_json(&json_text(&trust, "trust")?, "trust").or_throw()?;
+        for key in file.keys() {
+            store.add(key.clone());
+        }
+    }
+    if !given {
+        return Err(usage(
+            "no trust roots: give at least one of the options \"jwks\", \"keys\" or \"trust\"",
+        ));
+    }
+    if store.is_empty() {
+        return Err(usage(
+            "no trust roots: the \"jwks\", \"keys\" and \"trust\" options hold no signature key",
+        ));
+    }
+    Ok(store)
+}
+
+/// The same error, its message prefixed with the option it came from.
+fn in_option(e: Error, option: &str) -> Error {
+    let mut out = Error::new(e.code(), format!("{option}: {}", e.message()));
+    if let Some(p) = e.pointer() {
+        out = out.at(p);
+    }
+    if let Some(o) = e.offset() {
+        out = out.at_offset(o);
+    }
+    out
+}
+
+/// Verifies a card against the keys the caller trusts.
+#[wasm_bindgen(skip_typescript)]
+pub fn verify(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    Policy::read(&options, "verify")?.verify(&card, None, None)
+}
+
+/// A verifier whose trust roots and policy are read once.
+#[wasm_bindgen(skip_typescript)]
+pub struct Verifier {
+    policy: Policy,
+}
+
+#[wasm_bindgen]
+impl Verifier {
+    /// Reads the trust roots and policy (the options of `verify`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Verifier, JsValue> {
+        Ok(Verifier {
+            policy: Policy::read(&options, "Verifier")?,
+        })
+    }
+
+    /// Verifies a card; `now` and `origin` override the constructor's for this call.
+    #[wasm_bindgen(skip_typescript)]
+    pub fn verify(&self, card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        let o = Options::read(&options, "Verifier.verify", &["now", "origin"])?;
+        let now = o.number("now")?.map(seconds);
+        let origin = o.string("origin")?;
+        self.policy.verify(&card, now, origin)
+    }
+}

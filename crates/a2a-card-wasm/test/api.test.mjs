@@ -1,0 +1,253 @@
+// The JavaScript surface: inputs (text, bytes, objects), options, errors as Error objects with
+// code and pointer, the trust options, the clock, inspect, the Verifier class, what the wasm
+// build leaves out (ES512, ES256K, Ed448), and the web build answering like the Node build.
+import assert from "node:assert/strict";
+import crypto from "node:crypto";
+import { test } from "node:test";
+import { loadNode, loadWeb, sampleCard, thrown } from "./helpers.mjs";
+
+const lib = loadNode();
+
+const CARD = '{"name":"A","description":"d","version":"1","skills":[],"x-vendor":{"a":1}}';
+// A card whose three canonical forms differ: spec keeps the REQUIRED "" and [], prune-empty
+// drops them, served-as-is also keeps the unknown member.
+const EMPTIES = '{"name":"A","description":"","version":"1","skills":[],"x-vendor":1}';
+
+function p256() {
+  const { privateKey, publicKey } = crypto.generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return {
+    privateJwk: { ...privateKey.export({ format: "jwk" }), kid: "k1" },
+    publicJwk: { ...publicKey.export({ format: "jwk" }), kid: "k1" },
+    privatePem: privateKey.export({ format: "pem", type: "pkcs8" }),
+    publicPem: publicKey.export({ format: "pem", type: "spki" }),
+  };
+}
+
+test("errors are Error objects with code, pointer and offset", () => {
+  const e = thrown(() => lib.canonicalize('{"name":"a","name":"b"}'));
+  assert.ok(e instanceof Error);
+  assert.equal(e.name, "A2ACardError");
+  assert.equal(e.code, "duplicate-member");
+  assert.equal(e.pointer, "/name");
+  assert.match(e.message, /\/name/);
+  const syntax = thrown(() => lib.canonicalize("{"));
+  assert.equal(syntax.code, "invalid-json");
+  assert.equal(typeof syntax.offset, "number");
+  const t = thrown(() => lib.canonicalize('{"skills":{}}'));
+  assert.equal(t.code, "type-mismatch");
+  assert.equal(t.pointer, "/skills");
+});
+
+test("a card as text, bytes, ArrayBuffer or object gives the same bytes", () => {
+  const want = lib.canonicalize(CARD);
+  assert.equal(want, '{"description":"d","name":"A","skills":[],"version":"1"}');
+  const bytes = new TextEncoder().encode(CARD);
+  assert.equal(lib.canonicalize(bytes), want);
+  assert.equal(lib.canonicalize(Buffer.from(CARD)), want);
+  assert.equal(lib.canonicalize(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)), want);
+  assert.equal(lib.canonicalize(JSON.parse(CARD)), want);
+  assert.equal(lib.canonicalize(CARD, { unknown: "retain" }), '{"description":"d","name":"A","skills":[],"version":"1","x-vendor":{"a":1}}');
+  assert.equal(thrown(() => lib.canonicalize(CARD, { unknown: "reject" })).pointer, "/x-vendor");
+  const r = lib.canonicalizeWithReport(CARD);
+  assert.deepEqual(r.unsigned, ["/x-vendor"]);
+  assert.equal(r.profile, "spec");
+  assert.equal(r.bytes, Buffer.byteLength(want));
+  assert.equal(r.sha256, crypto.createHash("sha256").update(want).digest("hex"));
+});
+
+test("a string with a lone surrogate is refused where it is, not repaired", () => {
+  const e = thrown(() => lib.canonicalize('{"name":"a\uD800b","description":""}'));
+  assert.equal(e.code, "invalid-json");
+  assert.equal(e.pointer, "/name");
+  // Through an object, JSON.stringify escapes it; the escape is refused the same way.
+  const o = thrown(() => lib.canonicalize({ description: "x\uDC00" }));
+  assert.equal(o.code, "invalid-json");
+  assert.equal(o.pointer, "/description");
+  // Non-BMP text is fine, and sorts by UTF-16 code units.
+  assert.equal(lib.canonicalize({ name: "\u{1F600}" }, { profile: "served-as-is" }), '{"name":"\u{1F600}"}');
+});
+
+test("options are checked: misspelt names, wrong types and values are usage errors", () => {
+  for (const [fn, why] of [
+    [() => lib.canonicalize(CARD, { profil: "spec" }), /unknown option "profil"/],
+    [() => lib.canonicalize(CARD, { profile: "auto" }), /profile "auto"/],
+    [() => lib.canonicalize(CARD, { unknown: 1 }), /must be a string/],
+    [() => lib.canonicalize(CARD, { maxDepth: -1 }), /non-negative integer/],
+    [() => lib.canonicalize(CARD, "spec"), /must be an object/],
+    [() => lib.canonicalize(undefined), /no card/],
+    [() => lib.canonicalize(() => 1), /JSON-serializable/],
+    [() => lib.verify(CARD, {}), /no trust roots/],
+    [() => lib.verify(CARD, { keys: [], mode: "require" }), /hold no signature key/],
+    [() => lib.verify(CARD, { keys: [p256().publicJwk], profile: "spec", profiles: ["spec"] }), /not both/],
+    [() => lib.verify(CARD, { keys: [p256().publicJwk], mode: "any" }), /mode "any"/],
+    [() => lib.sign(CARD, undefined), /no key/],
+  ]) {
+    const e = thrown(fn);
+    assert.equal(e.code, "usage", `${e.message}`);
+    assert.match(e.message, why);
+  }
+  assert.equal(thrown(() => lib.verify(CARD, { keys: [p256().publicJwk], algorithms: ["none"] })).code, "unknown-algorithm");
+  assert.equal(thrown(() => lib.canonicalize(CARD, { maxInputBytes: 10 })).code, "input-too-large");
+});
+
+test("sign and verify: keys as JWK objects, JWK text, PEM; every trust option; modes", () => {
+  const k = p256();
+  const signed = lib.sign(CARD, k.privateJwk);
+  assert.ok(signed.startsWith('{"name":"A","description":"d","version":"1","skills":[],"x-vendor":{"a":1},"signatures":[{"protected":"'));
+  for (const options of [
+    { keys: k.publicJwk },
+    { keys: [JSON.stringify(k.publicJwk)] },
+    { keys: [k.privateJwk] }, // a private key yields its public half
+    { jwks: { keys: [k.publicJwk] } },
+    { jwks: JSON.stringify({ keys: [k.publicJwk] }) },
+    { trust: { keys: [{ jwk: k.publicJwk, algorithms: ["ES256"] }] } },
+  ]) {
+    const r = lib.verify(signed, options);
+    assert.equal(r.ok, true, JSON.stringify(Object.keys(options)));
+    assert.deepEqual(Object.keys(r), ["ok", "mode", "reason", "profile", "canonical_sha256", "canonical", "unsigned", "signatures"]);
+    assert.equal(r.canonical, lib.canonicalize(CARD));
+    assert.deepEqual(r.unsigned, ["/x-vendor"]);
+    assert.equal(r.signatures[0].kid, "k1");
+    assert.equal(r.signatures[0].alg, "ES256");
+    assert.equal(r.signatures[0].verdict.code, "valid");
+    assert.equal(r.signatures[0].key.thumbprint.length, 43);
+  }
+  // A PEM key has no kid: it signs and is found under its RFC 7638 thumbprint, and the kid
+  // "k1" of the JWK-signed card does not select it.
+  const byPem = lib.verify(lib.sign(CARD, k.privatePem), { keys: [k.publicPem] });
+  assert.equal(byPem.ok, true);
+  assert.equal(byPem.signatures[0].kid, byPem.signatures[0].key.thumbprint);
+  assert.equal(lib.verify(signed, { keys: [k.publicPem] }).signatures[0].verdict.code, "untrusted-key");
+  // Algorithm policy.
+  const es384only = lib.verify(signed, { keys: k.publicJwk, algorithms: ["ES384"] });
+  assert.equal(es384only.ok, false);
+  assert.equal(es384only.signatures[0].verdict.code, "algorithm-not-allowed");
+  // Modes on an unsigned card.
+  assert.equal(lib.verify(CARD, { keys: k.publicJwk }).ok, false);
+  assert.equal(lib.verify(CARD, { keys: k.publicJwk, mode: "if-present" }).ok, true);
+  // A second signature by an unknown key: require passes, all does not.
+  const other = p256();
+  const twice = lib.sign(signed, { ...other.privateJwk, kid: "k2" });
+  assert.equal(lib.verify(twice, { keys: k.publicJwk }).ok, true);
+  const all = lib.verify(twice, { keys: k.publicJwk, mode: "all" });
+  assert.equal(all.ok, false);
+  assert.equal(all.signatures[1].verdict.code, "untrusted-key");
+  // replace: the same kid is replaced, not added.
+  const again = JSON.parse(lib.sign(signed, k.privateJwk, { replace: true }));
+  assert.equal(again.signatures.length, 1);
+  // maxSignatures bounds the work before any check.
+  assert.equal(thrown(() => lib.verify(twice, { keys: k.publicJwk, maxSignatures: 1 })).code, "too-many-signatures");
+});
+
+test("sign options: alg, kid, jku, header, protectedHeader, profile, alsoProfiles", () => {
+  const k = p256();
+  const signed = JSON.parse(
+    lib.sign(EMPTIES, k.privateJwk, {
+      alg: "ES256",
+      kid: "release-7",
+      jku: "https://agent.example/jwks.json",
+      header: { "x-note": "seven" },
+      protectedHeader: { "x-build": 7 },
+      alsoProfiles: ["prune-empty"],
+    }),
+  );
+  assert.equal(signed.signatures.length, 2);
+  const h = JSON.parse(Buffer.from(signed.signatures[0].protected, "base64url"));
+  assert.equal(h.kid, "release-7");
+  assert.equal(h.jku, "https://agent.example/jwks.json");
+  assert.equal(h["x-build"], 7);
+  assert.deepEqual(signed.signatures[0].header, { "x-note": "seven" });
+  const keys = [{ ...k.publicJwk, kid: "release-7" }];
+  const spec = lib.verify(signed, { keys, mode: "require" });
+  assert.equal(spec.ok, true);
+  assert.deepEqual(spec.signatures.map((s) => s.verdict.code), ["valid", "signature-invalid"]);
+  const both = lib.verify(signed, { keys, profile: "auto", mode: "all" });
+  assert.equal(both.ok, true);
+  assert.deepEqual(both.signatures.map((s) => s.profile), ["spec", "prune-empty"]);
+  assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { alg: "ES384" })).code, "key-algorithm-mismatch");
+  assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { kid: "" })).code, "usage");
+  assert.equal(thrown(() => lib.sign(CARD, "not a key")).code, "invalid-key");
+});
+
+test("trust windows use the caller's clock (now), else the host's", () => {
+  const k = p256();
+  const signed = lib.sign(CARD, k.privateJwk);
+  const trust = { keys: [{ jwk: k.publicJwk, notBefore: "2030-01-01T00:00:00Z" }] };
+  const today = lib.verify(signed, { trust });
+  assert.equal(today.ok, false);
+  assert.equal(today.signatures[0].verdict.code, "key-expired");
+  const later = lib.verify(signed, { trust, now: Date.UTC(2031, 0, 1) / 1000 });
+  assert.equal(later.ok, true);
+  const revoked = lib.verify(signed, { trust: { keys: [{ jwk: k.publicJwk, revoked: true }] } });
+  assert.equal(revoked.signatures[0].verdict.code, "key-revoked");
+  const bound = { keys: [{ jwk: k.publicJwk, origins: ["https://agent.example"] }] };
+  assert.equal(lib.verify(signed, { trust: bound }).ok, false);
+  assert.equal(lib.verify(signed, { trust: bound, origin: "https://agent.example" }).ok, true);
+});
+
+test("Verifier reads its trust once and verifies many cards", () => {
+  const k = p256();
+  const v = new lib.Verifier({ jwks: { keys: [k.publicJwk] }, profile: "auto" });
+  const forms = new Set(["spec", "prune-empty", "served-as-is"].map((profile) => lib.canonicalize(EMPTIES, { profile })));
+  assert.equal(forms.size, 3);
+  for (const profile of ["spec", "prune-empty", "served-as-is"]) {
+    const r = v.verify(lib.sign(EMPTIES, k.privateJwk, { profile }));
+    assert.equal(r.ok, true);
+    assert.equal(r.profile, profile);
+  }
+  assert.equal(v.verify(CARD).ok, false);
+  const windowed = new lib.Verifier({ trust: { keys: [{ jwk: k.publicJwk, notAfter: 1000 }] } });
+  const signed = lib.sign(CARD, k.privateJwk);
+  assert.equal(windowed.verify(signed).signatures[0].verdict.code, "key-expired");
+  assert.equal(windowed.verify(signed, { now: 999 }).ok, true);
+  assert.equal(thrown(() => windowed.verify(signed, { when: 1 })).code, "usage");
+  assert.equal(thrown(() => new lib.Verifier({})).code, "usage");
+  v.free();
+  windowed.free();
+});
+
+test("inspect decodes headers and trusts nothing", () => {
+  const k = p256();
+  const signed = lib.sign(sampleCard(), k.privateJwk, { jku: "https://a.example/jwks.json" });
+  const i = lib.inspect(signed);
+  assert.equal(i.profile, "spec");
+  assert.deepEqual(i.unsigned, ["/capabilities/stateTransitionHistory", "/security"]);
+  assert.equal(i.canonical_bytes, Buffer.byteLength(lib.canonicalize(signed)));
+  assert.equal(i.signatures.length, 1);
+  assert.equal(i.signatures[0].alg, "ES256");
+  assert.equal(i.signatures[0].kid, "k1");
+  assert.equal(i.signatures[0].typ, "JOSE");
+  assert.equal(i.signatures[0].jku, "https://a.example/jwks.json");
+  assert.equal(i.signatures[0].signature_bytes, 64);
+  assert.equal(i.signatures[0].problem, null);
+  assert.equal(lib.inspect(signed, { profile: "prune-empty" }).profile, "prune-empty");
+});
+
+test("the wasm build has no ES512, ES256K or Ed448, and says so", () => {
+  assert.deepEqual(lib.algorithms(), ["EdDSA", "ES256", "ES384", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]);
+  const p521 = crypto.generateKeyPairSync("ec", { namedCurve: "P-521" }).privateKey.export({ format: "jwk" });
+  const e = thrown(() => lib.sign(CARD, p521));
+  assert.ok(["unknown-algorithm", "invalid-key", "key-algorithm-mismatch"].includes(e.code), `${e.code}: ${e.message}`);
+  const ed448 = crypto.generateKeyPairSync("ed448").privateKey.export({ format: "jwk" });
+  assert.ok(thrown(() => lib.sign(CARD, ed448)).code);
+});
+
+test("the web build answers like the Node build", async () => {
+  const web = await loadWeb();
+  const k = p256();
+  const card = sampleCard();
+  for (const profile of ["spec", "prune-empty", "served-as-is"]) {
+    assert.equal(web.canonicalize(card, { profile }), lib.canonicalize(card, { profile }));
+  }
+  const signedWeb = web.sign(card, k.privateJwk);
+  const signedNode = lib.sign(card, k.privateJwk);
+  assert.equal(lib.verify(signedWeb, { keys: k.publicJwk }).ok, true);
+  assert.equal(web.verify(signedNode, { keys: k.publicJwk }).ok, true);
+  const a = web.verify(signedNode, { keys: k.publicJwk });
+  const b = lib.verify(signedNode, { keys: k.publicJwk });
+  assert.deepEqual(a, b);
+  assert.deepEqual(web.inspect(signedNode), lib.inspect(signedNode));
+  const e = thrown(() => web.canonicalize('{"a":1,"a":2}'));
+  assert.equal(e.code, "duplicate-member");
+  assert.equal(e.pointer, "/a");
+});

@@ -1,0 +1,105 @@
+// Shared helpers of the Node tests: where the package, the repository, the corpora and the
+// native CLI are, how to load the package's Node and web builds, and how a missing resource is
+// handled (a failure when CI is set, a skip with a note otherwise).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const testDir = path.dirname(fileURLToPath(import.meta.url));
+export const crateDir = path.resolve(testDir, "..");
+export const repoRoot = path.resolve(crateDir, "../..");
+
+/** The built package: $A2A_CARD_WASM_PKG or crates/a2a-card-wasm/pkg (scripts/build-wasm.sh). */
+export const pkgDir = process.env.A2A_CARD_WASM_PKG
+  ? path.resolve(process.env.A2A_CARD_WASM_PKG)
+  : path.join(crateDir, "pkg");
+
+/** Third-party test data: $A2A_CARD_CORPORA or ../shared/corpora beside the repository. */
+export const corporaDir = process.env.A2A_CARD_CORPORA
+  ? path.resolve(process.env.A2A_CARD_CORPORA)
+  : path.resolve(repoRoot, "../shared/corpora");
+
+/** The native CLI: $A2A_CARD_CLI or $CARGO_TARGET_DIR/debug/a2a-card (default target/). */
+export const cliPath = process.env.A2A_CARD_CLI
+  ? path.resolve(process.env.A2A_CARD_CLI)
+  : path.join(
+      process.env.CARGO_TARGET_DIR ? path.resolve(repoRoot, process.env.CARGO_TARGET_DIR) : path.join(repoRoot, "target"),
+      "debug",
+      "a2a-card",
+    );
+
+const require = createRequire(import.meta.url);
+
+function requirePackage() {
+  if (!fs.existsSync(path.join(pkgDir, "package.json"))) {
+    throw new Error(`no package at ${pkgDir}: run scripts/build-wasm.sh first`);
+  }
+}
+
+/** The Node build (CommonJS, loaded through the package's "main"). */
+export function loadNode() {
+  requirePackage();
+  return require(pkgDir);
+}
+
+/** The browser build (ES module), initialized synchronously with the .wasm bytes. */
+export async function loadWeb() {
+  requirePackage();
+  const mod = await import(pathToFileURL(path.join(pkgDir, "web", "a2a_card.js")).href);
+  mod.initSync({ module: fs.readFileSync(path.join(pkgDir, "web", "a2a_card_bg.wasm")) });
+  return mod;
+}
+
+/**
+ * A resource the test needs is missing: under CI that is a failure, otherwise the test is
+ * skipped with a note saying what to do.
+ */
+export function missing(t, what) {
+  if (process.env.CI) {
+    throw new Error(`${what} is missing (CI is set, so this is a failure)`);
+  }
+  t.diagnostic(`note: ${what} is missing; test skipped`);
+  t.skip(`${what} is missing`);
+}
+
+/** The native CLI, or null (after `missing`) when it is not built. */
+export function cli(t) {
+  if (!fs.existsSync(cliPath)) {
+    missing(t, `the native CLI at ${cliPath} (cargo build -p a2a-card-cli)`);
+    return null;
+  }
+  return (args, input) => {
+    const out = spawnSync(cliPath, args, { input, maxBuffer: 64 << 20, timeout: 60_000 });
+    if (out.error) throw out.error;
+    return { code: out.status, stdout: out.stdout, stderr: out.stderr.toString("utf8") };
+  };
+}
+
+/** A fresh scratch directory, removed when the process exits. */
+export function scratch(name) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `a2a-card-wasm-${name}-`));
+  process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, "utf8"));
+}
+
+/** The A2A v1.0 section 8.5 sample card, without signatures, as its file's text. */
+export function sampleCard() {
+  return fs.readFileSync(path.join(repoRoot, "testvectors/cards/sample-8.5-unsigned.json"), "utf8");
+}
+
+/** Calls fn and returns what it threw (failing when it throws nothing). */
+export function thrown(fn) {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected an exception, none was thrown");
+}

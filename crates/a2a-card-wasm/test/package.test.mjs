@@ -1,0 +1,43 @@
+// The package as a user gets it: `npm pack` of the built package, installed by file name into
+// an empty project, then loaded by name through require and through import (the "exports"
+// map's node condition), and its TypeScript declarations present.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { pkgDir, scratch } from "./helpers.mjs";
+
+function npm(args, cwd) {
+  const out = spawnSync("npm", args, { cwd, encoding: "utf8", timeout: 180_000 });
+  assert.equal(out.status, 0, `npm ${args.join(" ")}: ${out.stderr}`);
+  return out.stdout;
+}
+
+test("npm pack, npm install, require and import by name", () => {
+  const dir = scratch("pack");
+  const packed = JSON.parse(npm(["pack", pkgDir, "--json", "--pack-destination", dir], dir));
+  const files = packed[0].files.map((f) => f.path).sort();
+  for (const f of ["package.json", "README.md", "node/a2a_card.js", "node/a2a_card.d.ts", "node/a2a_card_bg.wasm", "web/a2a_card.js", "web/a2a_card.d.ts", "web/a2a_card_bg.wasm"]) {
+    assert.ok(files.includes(f), `${f} is not in the package (${files.join(", ")})`);
+  }
+  const project = path.join(dir, "project");
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
+  npm(["install", "--no-audit", "--no-fund", "--offline", path.join(dir, packed[0].filename)], project);
+  const card = '{"name":"A","description":"","version":"1","skills":[]}';
+  const want = '{"description":"","name":"A","skills":[],"version":"1"}';
+  fs.writeFileSync(path.join(project, "cjs.cjs"), `process.stdout.write(require("a2a-card").canonicalize(${JSON.stringify(card)}))`);
+  fs.writeFileSync(path.join(project, "esm.mjs"), `import { canonicalize } from "a2a-card"; process.stdout.write(canonicalize(${JSON.stringify(card)}))`);
+  for (const script of ["cjs.cjs", "esm.mjs"]) {
+    const out = spawnSync(process.execPath, [script], { cwd: project, encoding: "utf8", timeout: 60_000 });
+    assert.equal(out.status, 0, `${script}: ${out.stderr}`);
+    assert.equal(out.stdout, want, script);
+  }
+  const dts = fs.readFileSync(path.join(project, "node_modules/a2a-card/node/a2a_card.d.ts"), "utf8");
+  for (const name of ["canonicalize", "canonicalizeWithReport", "sign", "verify", "inspect", "algorithms"]) {
+    assert.match(dts, new RegExp(`export function ${name}\\(`), `${name} is not declared`);
+  }
+  assert.match(dts, /export class Verifier/);
+  assert.match(dts, /export interface Report/);
+});

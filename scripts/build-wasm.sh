@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Builds the npm package of a2a-card (crates/a2a-card-wasm) into crates/a2a-card-wasm/pkg/:
+#
+#   pkg/package.json     name "a2a-card", exports: Node (CommonJS) and browsers/bundlers (ES module)
+#   pkg/node/            wasm-bindgen --target nodejs
+#   pkg/web/             wasm-bindgen --target web (call the default export, init, once)
+#   pkg/README.md        crates/a2a-card-wasm/README.md
+#
+# Steps: clang (ring's C code for wasm32) and the wasm32-unknown-unknown target when missing;
+# cargo build --release for wasm32-unknown-unknown; wasm-bindgen-cli at exactly the version of
+# the wasm-bindgen crate in Cargo.lock (cargo install when missing or at another version);
+# wasm-opt -Oz when one is found whose output still loads (optional; see step 4). Safe to run again.
+#
+# Environment: CARGO_TARGET_DIR (default target/), A2A_CARD_WASM_PKG (output dir),
+# WASM_OPT (the wasm-opt to use), A2A_CARD_WASM_OPT=0 to skip wasm-opt even when present.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+crate="$root/crates/a2a-card-wasm"
+pkg="${A2A_CARD_WASM_PKG:-$crate/pkg}"
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+case "$target_dir" in /*) ;; *) target_dir="$root/$target_dir" ;; esac
+start=$SECONDS
+
+say() { echo "==> $*"; }
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+apt_updated=0
+apt_install() {
+    export DEBIAN_FRONTEND=noninteractive
+    if [ "$apt_updated" -eq 0 ]; then
+        "${sudo[@]}" apt-get update -qq
+        apt_updated=1
+    fi
+    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@"
+}
+
+# 1. Tools.
+if ! command -v clang >/dev/null 2>&1; then
+    say "installing clang (ring compiles C for wasm32)"
+    apt_install clang
+fi
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+fi
+
+# The wasm-bindgen version the crate links: the lock file's, so the CLI matches it exactly.
+# (cargo pkgid resolves the workspace first, adding the crate's dependencies to Cargo.lock on
+# the first build without changing the versions already locked.)
+want="$(cargo pkgid -p a2a-card-wasm >/dev/null && cargo pkgid wasm-bindgen | sed -n 's/.*[@#]\([0-9][0-9.]*\)$/\1/p')"
+if [ -z "$want" ]; then
+    echo "error: cannot find the wasm-bindgen version in Cargo.lock" >&2
+    exit 2
+fi
+have="$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)"
+if [ "$have" != "$want" ]; then
+    say "installing wasm-bindgen-cli $want (found: ${have:-none})"
+    cargo install wasm-bindgen-cli --version "$want" --force
+    have="$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)"
+    if [ "$have" != "$want" ]; then
+        echo "error: wasm-bindgen on PATH is ${have:-missing}, expected $want (is ~/.cargo/bin on PATH?)" >&2
+        exit 2
+    fi
+fi
+say "wasm-bindgen $have"
+
+# 2. Build.
+say "cargo build -p a2a-card-wasm --release --target wasm32-unknown-unknown"
+cargo build -p a2a-card-wasm --release --target wasm32-unknown-unknown
+wasm="$target_dir/wasm32-unknown-unknown/release/a2a_card_wasm.wasm"
+if [ ! -f "$wasm" ]; then
+    echo "error: $wasm was not built" >&2
+    exit 2
+fi
+
+# 3. Bindings for Node and for browsers, into a fresh staging dir, then swapped in.
+stage="$(mktemp -d "${TMPDIR:-/tmp}/a2a-card-wasm-pkg.XXXXXX")"
+chmod 755 "$stage"
+trap 'rm -rf "$stage"' EXIT
+for t in nodejs web; do
+    out="$stage/$([ "$t" = nodejs ] && echo node || echo web)"
+    wasm-bindgen "$wasm" --out-dir "$out" --out-name a2a_card --target "$t"
+done
+
+# 4. wasm-opt -Oz when present ($WASM_OPT, default wasm-opt on PATH), with the features rustc
+# enables for wasm32. The result is kept only when the Node build still loads and answers: the
+# binaryen of Debian 12 (version 108) writes wasm-bindgen's externref table with the wrong type,
+# and a module that does not load is worse than a larger one. A current wasm-opt comes with the
+# npm package binaryen: WASM_OPT="$(npm root -g)/binaryen/bin/wasm-opt" after npm i -g binaryen.
+wasm_opt="${WASM_OPT:-wasm-opt}"
+if [ "${A2A_CARD_WASM_OPT:-1}" = 0 ]; then
+    say "wasm-opt skipped (A2A_CARD_WASM_OPT=0)"
+elif ! command -v "$wasm_opt" >/dev/null 2>&1; then
+    say "wasm-opt not found (binaryen): the .wasm is not optimized further"
+elif ! command -v node >/dev/null 2>&1; then
+    say "wasm-opt found but node is missing to check its output: the .wasm is not optimized further"
+else
+    say "$("$wasm_opt" --version) -Oz"
+    node_wasm="$stage/node/a2a_card_bg.wasm"
+    web_wasm="$stage/web/a2a_card_bg.wasm"
+    cp "$node_wasm" "$stage/unoptimized.wasm"
+    "$wasm_opt" -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+        --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
+        "$stage/unoptimized.wasm" -o "$node_wasm"
+    if node -e '
+        const lib = require(process.argv[1]);
+        if (lib.canonicalize({ name: "a", skills: [] }) !== "{\"name\":\"a\",\"skills\":[]}") process.exit(1);
+    ' "$stage/node/a2a_card.js" >/dev/null 2>&1; then
+        say "wasm-opt: $(wc -c <"$stage/unoptimized.wasm") -> $(wc -c <"$node_wasm") bytes"
+        # wasm-bindgen writes the same module for both targets; optimize the web one only if not.
+        if cmp -s "$stage/unoptimized.wasm" "$web_wasm"; then
+            cp "$node_wasm" "$web_wasm"
+        else
+            "$wasm_opt" -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+                --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
+                "$web_wasm" -o "$web_wasm.opt"
+            mv "$web_wasm.opt" "$web_wasm"
+        fi
+    else
+        cp "$stage/unoptimized.wasm" "$node_wasm"
+        say "warning: the module optimized by $("$wasm_opt" --version) does not load; keeping the unoptimized one"
+    fi
+    rm -f "$stage/unoptimized.wasm"
+fi
+
+# 5. package.json and README.
+version="$(awk -F'"' '/^\[workspace.package\]/ { p = 1 } p && /^version/ { print $2; exit }' Cargo.toml)"
+cat >"$stage/package.json" <<EOF
+{
+  "name": "a2a-card",
+  "version": "$version",
+  "description": "Canonicalize, sign and verify A2A Agent Cards exactly as A2A v1.0 section 8.4 says (the Rust a2a-card library, compiled to WebAssembly)",
+  "license": "Apache-2.0",
+  "main": "./node/a2a_card.js",
+  "module": "./web/a2a_card.js",
+  "types": "./node/a2a_card.d.ts",
+  "exports": {
+    ".": {
+      "node": {
+        "types": "./node/a2a_card.d.ts",
+        "default": "./node/a2a_card.js"
+      },
+      "types": "./web/a2a_card.d.ts",
+      "default": "./web/a2a_card.js"
+    },
+    "./web": {
+      "types": "./web/a2a_card.d.ts",
+      "default": "./web/a2a_card.js"
+    },
+    "./package.json": "./package.json"
+  },
+  "files": ["node/", "web/", "README.md"],
+  "sideEffects": ["./web/a2a_card.js"],
+  "engines": { "node": ">=18" },
+  "keywords": ["a2a", "agent-card", "jws", "jcs", "rfc8785", "signature", "wasm"]
+}
+EOF
+cp "$crate/README.md" "$stage/README.md"
+rm -f "$stage"/node/.gitignore "$stage"/web/.gitignore
+# Node reads the module type from the nearest package.json: CommonJS for node/, ES for web/.
+echo '{ "type": "commonjs" }' >"$stage/node/package.json"
+echo '{ "type": "module" }' >"$stage/web/package.json"
+
+rm -rf "$pkg.old"
+if [ -d "$pkg" ]; then mv "$pkg" "$pkg.old"; fi
+mkdir -p "$(dirname "$pkg")"
+cp -R "$stage" "$pkg"
+rm -rf "$pkg.old"
+
+raw=$(wc -c <"$pkg/node/a2a_card_bg.wasm")
+gz=$(gzip -9 -c "$pkg/node/a2a_card_bg.wasm" | wc -c)
+say "package: $pkg"
+say "a2a_card_bg.wasm: $raw bytes raw, $gz bytes gzip -9"
+say "build-wasm.sh finished in $((SECONDS - start))s"
