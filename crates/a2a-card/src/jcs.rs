@@ -51,21 +51,24 @@ pub fn write_value(out: &mut Vec<u8>, v: &Value) {
             }
             out.push(b']');
         }
-        Value::Object(members) => {
-            let mut sorted: Vec<&(String, Value)> = members.iter().collect();
-            sorted.sort_unstable_by(|a, b| cmp_utf16(&a.0, &b.0));
-            out.push(b'{');
-            for (i, (k, v)) in sorted.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_string(out, k);
-                out.push(b':');
-                write_value(out, v);
-            }
-            out.push(b'}');
-        }
+        Value::Object(members) => write_members(out, members.iter().map(|(k, v)| (k.as_str(), v)).collect()),
     }
+}
+
+/// Writes an object from its members in RFC 8785 form: sorted by the UTF-16 code units of their
+/// names, values by [`write_value`].
+pub fn write_members(out: &mut Vec<u8>, mut members: Vec<(&str, &Value)>) {
+    members.sort_unstable_by(|a, b| cmp_utf16(a.0, b.0));
+    out.push(b'{');
+    for (i, (k, v)) in members.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_string(out, k);
+        out.push(b':');
+        write_value(out, v);
+    }
+    out.push(b'}');
 }
 
 /// Writes a finite number the way ECMAScript's `Number.prototype.toString` does (RFC 8785

@@ -216,7 +216,7 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
                 .filter(|(k, _)| k != "signatures")
                 .map(|(k, v)| (k.as_str(), v))
                 .collect();
-            write_sorted(&mut out, kept);
+            crate::jcs::write_members(&mut out, kept);
         }
         Profile::Spec | Profile::PruneEmpty => {
             w.message(&mut out, members, &AGENT_CARD, true)?;
@@ -227,20 +227,6 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
         unsigned: w.unsigned,
         profile: opts.profile,
     })
-}
-
-fn write_sorted(out: &mut Vec<u8>, mut kept: Vec<(&str, &Value)>) {
-    kept.sort_unstable_by(|a, b| cmp_utf16(a.0, b.0));
-    out.push(b'{');
-    for (i, (k, v)) in kept.into_iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_string(out, k);
-        out.push(b':');
-        write_value(out, v);
-    }
-    out.push(b'}');
 }
 
 struct Walker {
