@@ -259,7 +259,7 @@ pub fn verify_remote(
                     }
                     Err(e) => JkuStatus::Failed {
                         code: e.code().as_str().to_string(),
-                        message: e.to_string(),
+                        message: e.message().to_string(),
                     },
                 }
             }
