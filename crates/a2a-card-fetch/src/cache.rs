@@ -214,7 +214,10 @@ impl Cache {
         #[cfg(unix)]
         {
             use std::os::unix::fs::DirBuilderExt;
-            fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir)?;
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(&self.dir)?;
         }
         #[cfg(not(unix))]
         fs::create_dir_all(&self.dir)?;
