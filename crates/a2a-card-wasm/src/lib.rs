@@ -739,19 +739,9 @@ impl Policy {
         if profiles.is_empty() {
             return Err(usage("\"profiles\" is empty; name at least one profile"));
         }
-        let mut accepted: Vec<Profile> = Vec::new();
-        for name in &profiles {
-            let named = if name == "auto" {
-                Profile::ALL.to_vec()
-            } else {
-                vec![profile_named(name)?]
-            };
-            for p in named {
-                if !accepted.contains(&p) {
-                    accepted.push(p);
-                }
-            }
-        }
+        let names: Vec<&str> = profiles.iter().map(String::as_str).collect();
+        let accepted: Vec<Profile> =
+            a2a_card::presence::accepted_profiles(&names).map_err(|e| js_error(&e))?;
         let mode = match o.string("mode")? {
             None => Mode::default(),
             Some(name) => Mode::from_name(&name).ok_or_else(|| {
