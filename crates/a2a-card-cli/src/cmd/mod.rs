@@ -2,6 +2,7 @@
 //! with at least one example, and `run(Args)`. The value parsers shared by several subcommands
 //! are here: each maps a name to the library's own type through the library's own lookup.
 
+pub(crate) mod batch;
 pub(crate) mod canonicalize;
 pub(crate) mod fetch;
 pub(crate) mod inspect;

@@ -58,7 +58,13 @@ pub(crate) struct Args {
     /// its /.well-known/agent-card.json). An argument starting with https:// or http:// is a
     /// URL; write ./NAME for a file named so.
     #[arg(value_name = "CARD|URL")]
-    card: Option<PathBuf>,
+    pub(crate) card: Option<PathBuf>,
+
+    /// Verify many cards in parallel: every `*.json` file of a directory (sorted by name, not
+    /// recursive) or every line of a `.jsonl` file. Prints one JSON line per card and a summary
+    /// on stderr; exit 0 when every card is valid, 1 otherwise.
+    #[arg(long, value_name = "DIR|FILE.jsonl")]
+    pub(crate) batch: Option<PathBuf>,
 
     /// A trusted public key (PEM or JWK; a private key yields its public half). Repeatable.
     #[arg(long = "key", value_name = "FILE")]
@@ -105,18 +111,19 @@ pub(crate) struct Args {
     max_signatures: usize,
 
     /// `text` (a summary for people) or `json` (the full report).
-    #[arg(long, value_name = "FORMAT", default_value = "text",
+    /// Default: text.
+    #[arg(long, value_name = "FORMAT",
           value_parser = PossibleValuesParser::new(["text", "json"]))]
-    format: String,
+    pub(crate) format: Option<String>,
 
     /// When the card is valid, write the verified content (the canonical bytes the signatures
     /// cover) to FILE. Nothing is written when it is not.
     #[arg(long, value_name = "FILE")]
-    emit_verified: Option<PathBuf>,
+    pub(crate) emit_verified: Option<PathBuf>,
 
     /// Refuse cards larger than this many bytes.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
-    max_input_bytes: usize,
+    pub(crate) max_input_bytes: usize,
 
     /// Refuse arrays and objects nested deeper than this (the root object is level 1).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
@@ -125,10 +132,10 @@ pub(crate) struct Args {
     /// A URL prefix under which a signature's jku may be fetched (https; repeatable). Its keys
     /// are trusted only for cards whose origin is the prefix's origin. Only with a URL.
     #[arg(long = "allow-jku", value_name = "PREFIX", help_heading = "Fetching (a URL)")]
-    allow_jku: Vec<String>,
+    pub(crate) allow_jku: Vec<String>,
 
     #[command(flatten)]
-    fetch: FetchArgs,
+    pub(crate) fetch: FetchArgs,
 }
 
 impl Args {
@@ -139,7 +146,7 @@ impl Args {
     }
 
     /// The verification policy of the flags.
-    fn verify_options(&self) -> Result<VerifyOptions, Failure> {
+    pub(crate) fn verify_options(&self) -> Result<VerifyOptions, Failure> {
         let names: Vec<&str> = self.profiles.iter().map(String::as_str).collect();
         let profiles = accepted_profiles(&names).map_err(|e| Failure::new(e, "<command line>"))?;
         Ok(VerifyOptions {
@@ -159,7 +166,7 @@ impl Args {
 
     /// Checks the key files against stdin use and loads them; `jku_roots` says whether an
     /// allowed jku may supply keys, so that no file is needed.
-    fn trust(&self, jku_roots: bool) -> Result<TrustStore, Failure> {
+    pub(crate) fn trust(&self, jku_roots: bool) -> Result<TrustStore, Failure> {
         let no_files = self.keys.is_empty() && self.jwks.is_empty() && self.trust.is_empty();
         if no_files && !jku_roots {
             return Err(Failure::usage(if self.url().is_some() {
@@ -190,6 +197,9 @@ impl Args {
 /// Runs `verify`; returns the exit code: 0 valid, 1 not valid, 3 (URL only) a key that could
 /// not be fetched.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
+    if let Some(batch) = args.batch.clone() {
+        return super::batch::run(&args, &batch);
+    }
     if let Some(url) = args.url() {
         return run_remote(&args, &url);
     }
@@ -211,7 +221,7 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
     if let (Some(path), Some(content)) = (&args.emit_verified, report.verified_content()) {
         replace_file(path, content, None)?;
     }
-    let out = if args.format == "json" {
+    let out = if args.format.as_deref() == Some("json") {
         pretty(report_value(&report))
     } else {
         let mut out = String::new();
@@ -248,7 +258,7 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
     if let (Some(path), Some(content)) = (&args.emit_verified, r.report.verified_content()) {
         replace_file(path, content, None)?;
     }
-    let out = if args.format == "json" {
+    let out = if args.format.as_deref() == Some("json") {
         pretty(remote_value(&r))
     } else {
         remote_text_report(&r)
