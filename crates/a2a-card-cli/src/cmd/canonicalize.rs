@@ -2,8 +2,7 @@
 
 use crate::io::{read_input, write_stderr_line, write_stdout};
 use crate::Failure;
-use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
-use a2a_card::{canonicalize, sha256_hex, CanonicalizeOptions, Limits, Profile, UnknownMembers};
+use a2a_card::{canonicalize, sha256_hex};
 use std::path::PathBuf;
 
 /// Examples shown at the end of `a2a-card canonicalize --help`.
@@ -26,23 +25,8 @@ pub(crate) struct Args {
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
 
-    /// Which rules produce the bytes: `spec` (A2A v1.0 text and its 8.4.1 example),
-    /// `prune-empty` (Python and JS SDKs), `served-as-is` (Go SDK).
-    #[arg(long, value_name = "PROFILE", default_value = "spec", value_parser = super::profile_parser())]
-    profile: Profile,
-
-    /// Members the schema does not define: `exclude` them and report them as unsigned,
-    /// `retain` them in the signed bytes, or `reject` the card.
-    #[arg(long, value_name = "MODE", default_value = "exclude", value_parser = super::unknown_parser())]
-    unknown: UnknownMembers,
-
-    /// Refuse inputs larger than this many bytes.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
-    max_input_bytes: usize,
-
-    /// Refuse arrays and objects nested deeper than this (the root object is level 1).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
-    max_depth: usize,
+    #[command(flatten)]
+    canon: super::CanonArgs,
 
     /// Print a JSON report to stderr: profile, unsigned pointers, SHA-256 and length of the
     /// canonical bytes.
@@ -52,15 +36,8 @@ pub(crate) struct Args {
 
 /// Runs `canonicalize`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let input = read_input(args.file.as_deref(), args.max_input_bytes)?;
-    let opts = CanonicalizeOptions {
-        profile: args.profile,
-        unknown: args.unknown,
-        limits: Limits {
-            max_input_bytes: args.max_input_bytes,
-            max_depth: args.max_depth,
-        },
-    };
+    let input = read_input(args.file.as_deref(), args.canon.max_input_bytes)?;
+    let opts = args.canon.options();
     let canonical = canonicalize(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     write_stdout(&canonical.bytes)?;
     if args.report {

@@ -2,8 +2,7 @@
 
 use crate::io::{printable, quoted, read_input, write_stdout};
 use crate::Failure;
-use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
-use a2a_card::{inspect_card, CanonicalizeOptions, Inspection, Limits, Profile, UnknownMembers};
+use a2a_card::{inspect_card, Inspection};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -34,34 +33,14 @@ pub(crate) struct Args {
           value_parser = PossibleValuesParser::new(["text", "json"]))]
     format: String,
 
-    /// Which rules produce the canonical bytes.
-    #[arg(long, value_name = "PROFILE", default_value = "spec", value_parser = super::profile_parser())]
-    profile: Profile,
-
-    /// Members the schema does not define: `exclude`, `retain` or `reject`.
-    #[arg(long, value_name = "MODE", default_value = "exclude", value_parser = super::unknown_parser())]
-    unknown: UnknownMembers,
-
-    /// Refuse cards larger than this many bytes.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
-    max_input_bytes: usize,
-
-    /// Refuse arrays and objects nested deeper than this (the root object is level 1).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
-    max_depth: usize,
+    #[command(flatten)]
+    canon: super::CanonArgs,
 }
 
 /// Runs `inspect`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let input = read_input(args.card.as_deref(), args.max_input_bytes)?;
-    let opts = CanonicalizeOptions {
-        profile: args.profile,
-        unknown: args.unknown,
-        limits: Limits {
-            max_input_bytes: args.max_input_bytes,
-            max_depth: args.max_depth,
-        },
-    };
+    let input = read_input(args.card.as_deref(), args.canon.max_input_bytes)?;
+    let opts = args.canon.options();
     let inspection = inspect_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     let out = if args.format == "json" {
         let mut text = serde_json::to_string_pretty(&inspection).unwrap_or_default();

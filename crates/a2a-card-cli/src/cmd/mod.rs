@@ -12,7 +12,8 @@ pub(crate) mod sign;
 pub(crate) mod verify;
 
 use a2a_card::alg::Algorithm;
-use a2a_card::{Mode, Profile, UnknownMembers};
+use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
+use a2a_card::{CanonicalizeOptions, Limits, Mode, Profile, UnknownMembers};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 /// `--profile`: `spec`, `prune-empty` or `served-as-is`.
@@ -44,4 +45,41 @@ pub(crate) fn alg_parser() -> impl TypedValueParser<Value = Algorithm> {
 pub(crate) fn mode_parser() -> impl TypedValueParser<Value = Mode> {
     PossibleValuesParser::new([Mode::Require, Mode::All, Mode::IfPresent].map(Mode::as_str))
         .try_map(|s| Mode::from_name(&s).ok_or(format!("unknown mode {s:?}")))
+}
+
+/// The options that decide the canonical bytes, shared by `canonicalize`, `inspect` and `sign`
+/// (flattened into each one's arguments).
+#[derive(Debug, clap::Args)]
+pub(crate) struct CanonArgs {
+    /// Which rules produce the bytes: `spec` (A2A v1.0 text and its 8.4.1 example),
+    /// `prune-empty` (Python and JS SDKs), `served-as-is` (Go SDK).
+    #[arg(long, value_name = "PROFILE", default_value = "spec", value_parser = profile_parser())]
+    pub(crate) profile: Profile,
+
+    /// Members the schema does not define: `exclude` them (not covered, reported as unsigned),
+    /// `retain` them in the covered bytes, or `reject` the card.
+    #[arg(long, value_name = "MODE", default_value = "exclude", value_parser = unknown_parser())]
+    pub(crate) unknown: UnknownMembers,
+
+    /// Refuse cards larger than this many bytes.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    pub(crate) max_input_bytes: usize,
+
+    /// Refuse arrays and objects nested deeper than this (the root object is level 1).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
+    pub(crate) max_depth: usize,
+}
+
+impl CanonArgs {
+    /// The library's options for these flags.
+    pub(crate) fn options(&self) -> CanonicalizeOptions {
+        CanonicalizeOptions {
+            profile: self.profile,
+            unknown: self.unknown,
+            limits: Limits {
+                max_input_bytes: self.max_input_bytes,
+                max_depth: self.max_depth,
+            },
+        }
+    }
 }

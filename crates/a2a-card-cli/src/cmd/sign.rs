@@ -3,9 +3,9 @@
 use crate::io::{is_stdin, quoted, read_input, read_key_text, replace_file, write_stderr_line, write_stdout};
 use crate::Failure;
 use a2a_card::alg::Algorithm;
-use a2a_card::json::{self, DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
+use a2a_card::json;
 use a2a_card::keys::PrivateKey;
-use a2a_card::{sha256_hex, sign_card, CanonicalizeOptions, Limits, Profile, SignOptions, UnknownMembers};
+use a2a_card::{sha256_hex, sign_card, Profile, SignOptions};
 use std::path::PathBuf;
 
 /// The environment variable that may hold the signing key (PEM or JWK text).
@@ -66,15 +66,6 @@ pub(crate) struct Args {
     #[arg(long = "protected-header", value_name = "NAME=JSON")]
     protected_headers: Vec<String>,
 
-    /// Which rules produce the signed bytes (`spec` unless you must match an SDK).
-    #[arg(long, value_name = "PROFILE", default_value = "spec", value_parser = super::profile_parser())]
-    profile: Profile,
-
-    /// Members the schema does not define: `exclude` (not covered, reported), `retain`
-    /// (covered) or `reject` (refuse the card).
-    #[arg(long, value_name = "MODE", default_value = "exclude", value_parser = super::unknown_parser())]
-    unknown: UnknownMembers,
-
     /// Also add a signature over this profile's bytes, same key and header (repeatable): a
     /// transition aid, so that SDK verifiers of today (prune-empty, served-as-is) and
     /// spec-exact verifiers both find a signature they check.
@@ -94,13 +85,8 @@ pub(crate) struct Args {
     #[arg(long)]
     in_place: bool,
 
-    /// Refuse cards larger than this many bytes.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
-    max_input_bytes: usize,
-
-    /// Refuse arrays and objects nested deeper than this (the root object is level 1).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
-    max_depth: usize,
+    #[command(flatten)]
+    canon: super::CanonArgs,
 }
 
 /// Runs `sign`.
@@ -120,21 +106,14 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
 
     // The key first: a key that cannot be read fails before the card is touched.
     let key = read_key(args.key.as_deref())?;
-    let input = read_input(args.card.as_deref(), args.max_input_bytes)?;
+    let input = read_input(args.card.as_deref(), args.canon.max_input_bytes)?;
     let opts = SignOptions {
         alg: args.alg,
         kid: args.kid,
         jku: args.jku,
         extra_protected,
         unprotected,
-        canonicalize: CanonicalizeOptions {
-            profile: args.profile,
-            unknown: args.unknown,
-            limits: Limits {
-                max_input_bytes: args.max_input_bytes,
-                max_depth: args.max_depth,
-            },
-        },
+        canonicalize: args.canon.options(),
         replace_same_kid: args.replace,
         also_profiles: args.also_profiles,
     };
