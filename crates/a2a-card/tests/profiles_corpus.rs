@@ -45,35 +45,22 @@ fn vectors() -> Option<(Vec<Vector>, TrustStore)> {
     let jwks = fs::read_to_string(dir.join("testkey_jwks.json")).unwrap();
     let trust = TrustStore::from_json(&jwks, "testkey_jwks.json").unwrap();
     let mut out = Vec::new();
-    for group in [
-        "s0-control",
-        "s1-default-valued",
-        "s2-absent-required",
-        "s3-unknown-fields",
-        "s4-dual-name",
-    ] {
-        let mut files: Vec<_> = fs::read_dir(dir.join(group))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        for path in files {
-            let v = json::parse(&fs::read(&path).unwrap()).unwrap();
-            let names = |k: &str| -> Vec<String> {
-                match v.get(k) {
-                    Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
-                    _ => Vec::new(),
-                }
-            };
-            let mut card = Vec::new();
-            json::write_compact(&mut card, v.get("served_card").unwrap());
-            out.push(Vector {
-                id: v.get("id").and_then(Value::as_str).unwrap().to_string(),
-                card,
-                accept: names("accept_under"),
-                reject: names("reject_under"),
-            });
-        }
+    for path in common::card_sign_vector_files(&root) {
+        let v = json::parse(&fs::read(&path).unwrap()).unwrap();
+        let names = |k: &str| -> Vec<String> {
+            match v.get(k) {
+                Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+                _ => Vec::new(),
+            }
+        };
+        let mut card = Vec::new();
+        json::write_compact(&mut card, v.get("served_card").unwrap());
+        out.push(Vector {
+            id: v.get("id").and_then(Value::as_str).unwrap().to_string(),
+            card,
+            accept: names("accept_under"),
+            reject: names("reject_under"),
+        });
     }
     assert_eq!(out.len(), 42, "the corpus has 42 vectors");
     Some((out, trust))

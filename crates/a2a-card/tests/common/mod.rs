@@ -84,3 +84,25 @@ pub fn read_json(path: impl AsRef<Path>) -> serde_json::Value {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
+
+/// The 42 vector files of the a2a-card-sign-v01 corpus, group by group, each group sorted.
+#[allow(dead_code)]
+pub fn card_sign_vector_files(corpus: &Path) -> Vec<PathBuf> {
+    let dir = corpus.join("a2a/a2a-card-sign-v01");
+    let mut out = Vec::new();
+    for group in [
+        "s0-control",
+        "s1-default-valued",
+        "s2-absent-required",
+        "s3-unknown-fields",
+        "s4-dual-name",
+    ] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(group))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.join(group).display()))
+            .map(|e| e.expect("directory entry").path())
+            .collect();
+        files.sort();
+        out.extend(files);
+    }
+    out
+}
