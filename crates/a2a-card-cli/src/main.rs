@@ -72,6 +72,16 @@ enum Command {
     /// Print the public JWKS (`{"keys":[...]}`) of key files, for publishing.
     #[command(after_help = cmd::jwks::AFTER_HELP)]
     Jwks(cmd::jwks::Args),
+    /// Print the JSON Schema of an A2A v1.0 Agent Card, generated from the library's typed model.
+    #[command(after_help = cmd::schema::AFTER_HELP)]
+    Schema(cmd::schema::Args),
+    /// Check a card against A2A v1.0 before signing it: findings with a severity, a stable code
+    /// and a JSON Pointer.
+    #[command(after_help = cmd::lint::AFTER_HELP)]
+    Lint(cmd::lint::Args),
+    /// Rewrite an A2A 0.3 card as a 1.0 card, reporting anything that could not be carried over.
+    #[command(after_help = cmd::migrate::AFTER_HELP)]
+    Migrate(cmd::migrate::Args),
 }
 
 /// A failed command: the library error, the input it concerns (a path, a URL, `<stdin>`,
@@ -161,6 +171,9 @@ fn main() -> ExitCode {
         Command::Inspect(args) => cmd::inspect::run(args).map(|()| 0),
         Command::Keygen(args) => cmd::keygen::run(args).map(|()| 0),
         Command::Jwks(args) => cmd::jwks::run(args).map(|()| 0),
+        Command::Schema(args) => cmd::schema::run(args).map(|()| 0),
+        Command::Lint(args) => cmd::lint::run(args),
+        Command::Migrate(args) => cmd::migrate::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

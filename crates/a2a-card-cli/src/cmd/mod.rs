@@ -8,6 +8,9 @@ pub(crate) mod fetch;
 pub(crate) mod inspect;
 pub(crate) mod jwks;
 pub(crate) mod keygen;
+pub(crate) mod lint;
+pub(crate) mod migrate;
+pub(crate) mod schema;
 pub(crate) mod sign;
 pub(crate) mod verify;
 
