@@ -180,9 +180,7 @@ impl Rule {
     /// The severity of every finding of this rule.
     pub fn severity(self) -> Severity {
         match self {
-            Rule::OauthFlowDeprecated | Rule::UnknownMember | Rule::LegacyMember => {
-                Severity::Warning
-            }
+            Rule::OauthFlowDeprecated | Rule::UnknownMember | Rule::LegacyMember => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -262,6 +260,7 @@ pub fn lint_value(card: &Value) -> LintReport {
         unsigned: Vec::new(),
         schemes: None,
         skill_ids: HashMap::new(),
+        binding: None,
     };
     let (unsigned, schema_error) = match canon {
         Ok(c) => (Some(c.unsigned), None),
@@ -272,7 +271,11 @@ pub fn lint_value(card: &Value) -> LintReport {
         l.add(
             Rule::SchemaError,
             ptr,
-            format!("{} ({}); the card cannot be signed until this is fixed", e.message(), e.code()),
+            format!(
+                "{} ({}); the card cannot be signed until this is fixed",
+                e.message(),
+                e.code()
+            ),
         );
     }
     l.unsigned = unsigned.unwrap_or_default();
@@ -358,24 +361,40 @@ fn join(ptr: &str, seg: &str) -> String {
     s
 }
 
-/// The A2A 0.3 members of the card root and what replaces each in 1.0.
-const LEGACY: &[(&str, &str)] = &[
-    ("url", "supportedInterfaces[].url"),
-    ("preferredTransport", "supportedInterfaces[].protocolBinding"),
-    ("preferred_transport", "supportedInterfaces[].protocolBinding"),
-    ("additionalInterfaces", "supportedInterfaces"),
-    ("additional_interfaces", "supportedInterfaces"),
-    ("protocolVersion", "supportedInterfaces[].protocolVersion"),
-    ("protocol_version", "supportedInterfaces[].protocolVersion"),
-    ("security", "securityRequirements"),
+/// Members of A2A 0.3 (and of pre-1.0 drafts) that A2A v1.0 replaced or removed:
+/// (message, member, what replaces it in 1.0, or `None` when nothing does).
+const LEGACY: &[(&str, &str, Option<&str>)] = &[
+    ("AgentCard", "url", Some("supportedInterfaces[].url")),
     (
+        "AgentCard",
+        "preferredTransport",
+        Some("supportedInterfaces[].protocolBinding"),
+    ),
+    ("AgentCard", "additionalInterfaces", Some("supportedInterfaces")),
+    (
+        "AgentCard",
+        "protocolVersion",
+        Some("supportedInterfaces[].protocolVersion"),
+    ),
+    (
+        "AgentCard",
+        "protocolVersions",
+        Some("supportedInterfaces[].protocolVersion"),
+    ),
+    ("AgentCard", "security", Some("securityRequirements")),
+    (
+        "AgentCard",
         "supportsAuthenticatedExtendedCard",
-        "capabilities.extendedAgentCard",
+        Some("capabilities.extendedAgentCard"),
     ),
     (
-        "supports_authenticated_extended_card",
-        "capabilities.extendedAgentCard",
+        "AgentCard",
+        "supportsExtendedAgentCard",
+        Some("capabilities.extendedAgentCard"),
     ),
+    ("AgentSkill", "security", Some("securityRequirements")),
+    ("AgentInterface", "transport", Some("protocolBinding")),
+    ("AgentCapabilities", "stateTransitionHistory", None),
 ];
 
 /// What a URL field must be.
@@ -415,6 +434,8 @@ struct Linter {
     schemes: Option<Vec<String>>,
     /// Skill ids seen so far, with the pointer of the first.
     skill_ids: HashMap<String, String>,
+    /// The `protocolBinding` of the interface being linted.
+    binding: Option<String>,
 }
 
 impl Linter {
@@ -436,6 +457,13 @@ impl Linter {
         root: bool,
         unsigned_known: bool,
     ) {
+        if desc.name == "AgentInterface" {
+            self.binding = members
+                .iter()
+                .find(|(k, _)| k == "protocolBinding" || k == "protocol_binding")
+                .and_then(|(_, v)| v.as_str())
+                .map(str::to_string);
+        }
         // REQUIRED members: present (not null), and arrays not empty.
         for field in desc.fields.iter().filter(|f| f.presence == Presence::Required) {
             let given = members
@@ -467,8 +495,7 @@ impl Linter {
                     let (rule, msg) = if skill_tags {
                         (
                             Rule::SkillWithoutTags,
-                            "the skill's \"tags\" list is empty; give it at least one keyword"
-                                .to_string(),
+                            "the skill's \"tags\" list is empty; give it at least one keyword".to_string(),
                         )
                     } else {
                         (
@@ -492,19 +519,17 @@ impl Linter {
             }
             match desc.field(name) {
                 None => {
-                    let legacy = if root {
-                        LEGACY.iter().find(|(n, _)| n == name)
-                    } else {
-                        None
-                    };
-                    if let Some((_, instead)) = legacy {
-                        self.add(
-                            Rule::LegacyMember,
-                            p,
-                            format!(
-                                "{name:?} is an A2A 0.3 member; A2A v1.0 uses {instead} instead (as it stands it is not signed)"
+                    let legacy = LEGACY.iter().find(|(m, n, _)| *m == desc.name && n == name);
+                    if let Some((_, _, instead)) = legacy {
+                        let msg = match instead {
+                            Some(instead) => format!(
+                                "{name:?} is an A2A 0.3 member; A2A v1.0 uses {instead} instead (as it stands, signatures do not cover it)"
                             ),
-                        );
+                            None => format!(
+                                "{name:?} is an A2A 0.3 member that A2A v1.0 removed; drop it (as it stands, signatures do not cover it)"
+                            ),
+                        };
+                        self.add(Rule::LegacyMember, p, msg);
                     } else if !unsigned_known || self.unsigned.contains(&p) {
                         self.add(
                             Rule::UnknownMember,
@@ -581,10 +606,7 @@ impl Linter {
                 for (k, item) in entries {
                     let ip = join(p, k);
                     if requirement {
-                        let defined = self
-                            .schemes
-                            .as_ref()
-                            .is_some_and(|s| s.iter().any(|n| n == k));
+                        let defined = self.schemes.as_ref().is_some_and(|s| s.iter().any(|n| n == k));
                         if !defined {
                             self.add(
                                 Rule::SecuritySchemeUndefined,
@@ -620,7 +642,17 @@ impl Linter {
                     format!("{}.{} {s:?} is not an absolute URL: {why}", desc.name, field.json),
                 ),
                 Ok(scheme) => {
-                    if *need == UrlNeed::Https && !scheme.eq_ignore_ascii_case("https") {
+                    // A custom binding (section 5.8) may use its own scheme (wss:, ...); only
+                    // the plaintext http: and ws: are refused for it. Core bindings run over
+                    // HTTPS (section 7.1: HTTPS for HTTP-based bindings, TLS for gRPC).
+                    let custom = desc.name == "AgentInterface"
+                        && !matches!(self.binding.as_deref(), Some("JSONRPC" | "GRPC" | "HTTP+JSON"));
+                    let insecure = if custom {
+                        scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("ws")
+                    } else {
+                        !scheme.eq_ignore_ascii_case("https")
+                    };
+                    if *need == UrlNeed::Https && insecure {
                         self.add(
                             Rule::UrlNotHttps,
                             p.to_string(),
@@ -638,7 +670,9 @@ impl Linter {
             if !core && absolute_uri_scheme(s).is_err() {
                 let hint = ["JSONRPC", "GRPC", "HTTP+JSON"]
                     .iter()
-                    .find(|c| c.eq_ignore_ascii_case(s) || (s.eq_ignore_ascii_case("rest") && **c == "HTTP+JSON"))
+                    .find(|c| {
+                        c.eq_ignore_ascii_case(s) || (s.eq_ignore_ascii_case("rest") && **c == "HTTP+JSON")
+                    })
                     .map(|c| format!(" (did you mean {c:?}?)"))
                     .unwrap_or_default();
                 self.add(
@@ -726,7 +760,11 @@ impl Linter {
                         self.add(
                             Rule::SignatureMalformed,
                             at,
-                            format!("{} ({}); verifiers will refuse this signature", e.message(), e.code()),
+                            format!(
+                                "{} ({}); verifiers will refuse this signature",
+                                e.message(),
+                                e.code()
+                            ),
                         );
                     }
                 }
@@ -804,7 +842,9 @@ fn absolute_url_scheme(s: &str) -> Result<&str, String> {
         let authority = &auth[..end];
         let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
         let host = if host_port.starts_with('[') {
-            host_port.split_once(']').map_or("", |(h, _)| h.trim_start_matches('['))
+            host_port
+                .split_once(']')
+                .map_or("", |(h, _)| h.trim_start_matches('['))
         } else {
             host_port.split(':').next().unwrap_or("")
         };
@@ -818,9 +858,8 @@ fn absolute_url_scheme(s: &str) -> Result<&str, String> {
 /// `MAJOR.MINOR`, each a decimal number without leading zeros.
 fn check_protocol_version(s: &str) -> Result<(), String> {
     let parts: Vec<&str> = s.split('.').collect();
-    let number = |p: &str| {
-        !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && (p == "0" || !p.starts_with('0'))
-    };
+    let number =
+        |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && (p == "0" || !p.starts_with('0'));
     match parts.as_slice() {
         [major, minor] if number(major) && number(minor) => Ok(()),
         [major, minor, _] if number(major) && number(minor) => Err(format!(
@@ -837,7 +876,8 @@ fn restricted_name(s: &str) -> bool {
     !b.is_empty()
         && b.len() <= 127
         && b[0].is_ascii_alphanumeric()
-        && b.iter().all(|c| c.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(c))
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(c))
 }
 
 /// RFC 9110 token (parameter names and unquoted values).
@@ -905,7 +945,9 @@ pub fn check_media_type(s: &str) -> Result<(), String> {
         } else {
             let end = after.find([';', ' ', '\t']).unwrap_or(after.len());
             if !token(&after[..end]) {
-                return Err(format!("the value of parameter {name:?} is not a token or quoted string"));
+                return Err(format!(
+                    "the value of parameter {name:?} is not a token or quoted string"
+                ));
             }
             end
         };

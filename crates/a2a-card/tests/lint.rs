@@ -1,0 +1,352 @@
+//! Runs the lint vectors (`testvectors/lint/<rule-code>/*.json`, format in
+//! `testvectors/lint/README.md`) through [`a2a_card::lint::lint_card`]: one `#[test]` per rule,
+//! a test that every rule has a trigger and a clean vector, the A2A v1.0 section 8.5 sample card,
+//! and the canonical vectors (lint must read every card the canonicalizer reads, and refuse
+//! exactly the ones the strict reader refuses).
+
+#![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use a2a_card::lint::{lint_card, LintOptions, LintReport, Rule, Severity};
+use serde_json::Value;
+
+const LINT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/lint");
+const CARDS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/cards");
+const CANONICAL_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/canonical");
+
+/// Folders under `testvectors/lint/` that are not rule folders of this runner.
+const OTHER_FOLDERS: &[&str] = &["schema-invalid"];
+
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The input bytes of a vector: `input` serialized (member order kept), or `input_raw`.
+fn input_bytes(doc: &serde_json::Map<String, Value>, file: &Path) -> Vec<u8> {
+    match (doc.get("input"), doc.get("input_raw")) {
+        (Some(v), None) => serde_json::to_vec(v).unwrap(),
+        (None, Some(Value::String(s))) => s.as_bytes().to_vec(),
+        _ => panic!("{}: exactly one of input and input_raw", file.display()),
+    }
+}
+
+/// (rule, severity, pointer) of every finding.
+fn triples(report: &LintReport) -> Vec<(String, String, String)> {
+    report
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule.as_str().to_string(),
+                f.severity.as_str().to_string(),
+                f.pointer.clone(),
+            )
+        })
+        .collect()
+}
+
+/// Runs every vector of one rule's folder; returns (triggers, cleans).
+fn run_rule(rule: Rule) -> (usize, usize) {
+    let dir = Path::new(LINT_DIR).join(rule.as_str());
+    let mut triggers = 0;
+    let mut cleans = 0;
+    let mut failures = Vec::new();
+    for file in json_files(&dir) {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let doc: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+        let doc = doc.as_object().unwrap_or_else(|| panic!("{name}: not an object"));
+        for key in doc.keys() {
+            assert!(
+                ["description", "input", "input_raw", "expected"].contains(&key.as_str()),
+                "{name}: unknown key {key:?}"
+            );
+        }
+        assert!(
+            doc.get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| !d.is_empty()),
+            "{name}: no description"
+        );
+        let expected: Vec<(String, String, String)> = doc
+            .get("expected")
+            .and_then(Value::as_array)
+            .unwrap_or_else(|| panic!("{name}: no expected array"))
+            .iter()
+            .map(|f| {
+                let s = |k: &str| f.get(k).and_then(Value::as_str).unwrap().to_string();
+                (s("rule"), s("severity"), s("pointer"))
+            })
+            .collect();
+        let report = lint_card(&input_bytes(doc, &file), &LintOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: lint refused the card: {e:?}"));
+        for f in &report.findings {
+            assert_eq!(f.severity, f.rule.severity(), "{name}: {f:?}");
+            assert!(!f.message.is_empty(), "{name}: empty message");
+        }
+        let of_rule = report.findings.iter().filter(|f| f.rule == rule).count();
+        if name.starts_with("trigger") {
+            triggers += 1;
+            if of_rule == 0 {
+                failures.push(format!("{name}: no {rule} finding"));
+            }
+            if !expected.iter().any(|(r, _, _)| r == rule.as_str()) {
+                failures.push(format!("{name}: the expected findings do not name {rule}"));
+            }
+        } else if name.starts_with("clean") {
+            cleans += 1;
+            if of_rule != 0 {
+                failures.push(format!("{name}: {of_rule} {rule} finding(s)"));
+            }
+        } else {
+            failures.push(format!("{name}: a file name starts with trigger or clean"));
+        }
+        let got = triples(&report);
+        if got != expected {
+            failures.push(format!(
+                "{name}:\n  expected {expected:?}\n  got      {got:?}\n  messages {:?}",
+                report.findings.iter().map(|f| &f.message).collect::<Vec<_>>()
+            ));
+        }
+        assert_eq!(
+            report.has_errors(),
+            expected.iter().any(|(_, s, _)| s == "error"),
+            "{name}: has_errors"
+        );
+    }
+    assert!(failures.is_empty(), "{rule}:\n{}", failures.join("\n"));
+    (triggers, cleans)
+}
+
+macro_rules! rule_tests {
+    ($($test:ident => $rule:expr,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                let (triggers, cleans) = run_rule($rule);
+                assert!(triggers >= 1 && cleans >= 1, "{}: {triggers} trigger and {cleans} clean vectors", $rule);
+            }
+        )*
+
+        /// Every rule has its test above (a rule added to `Rule::ALL` without one fails here).
+        #[test]
+        fn every_rule_has_a_test() {
+            let tested: Vec<Rule> = vec![$($rule),*];
+            for rule in Rule::ALL {
+                assert!(tested.contains(rule), "no #[test] for {rule}");
+            }
+            assert_eq!(tested.len(), Rule::ALL.len());
+        }
+    };
+}
+
+rule_tests! {
+    required_missing => Rule::RequiredMissing,
+    required_empty => Rule::RequiredEmpty,
+    schema_error => Rule::SchemaError,
+    url_not_absolute => Rule::UrlNotAbsolute,
+    url_not_https => Rule::UrlNotHttps,
+    protocol_binding_invalid => Rule::ProtocolBindingInvalid,
+    protocol_version_malformed => Rule::ProtocolVersionMalformed,
+    media_type_invalid => Rule::MediaTypeInvalid,
+    skill_id_duplicate => Rule::SkillIdDuplicate,
+    skill_without_tags => Rule::SkillWithoutTags,
+    security_scheme_undefined => Rule::SecuritySchemeUndefined,
+    oauth_flow_deprecated => Rule::OauthFlowDeprecated,
+    unknown_member => Rule::UnknownMember,
+    legacy_member => Rule::LegacyMember,
+    signature_malformed => Rule::SignatureMalformed,
+}
+
+/// Every rule has a folder with a trigger and a clean vector, and every folder is a rule's.
+#[test]
+fn every_rule_has_vectors() {
+    for rule in Rule::ALL {
+        let dir = Path::new(LINT_DIR).join(rule.as_str());
+        let names: Vec<String> = json_files(&dir)
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            names.iter().any(|n| n.starts_with("trigger")),
+            "{rule}: no trigger vector"
+        );
+        assert!(
+            names.iter().any(|n| n.starts_with("clean")),
+            "{rule}: no clean vector"
+        );
+    }
+    for entry in fs::read_dir(LINT_DIR).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(
+                Rule::from_name(&name).is_some() || OTHER_FOLDERS.contains(&name.as_str()),
+                "testvectors/lint/{name} is not a rule code"
+            );
+        }
+    }
+}
+
+/// Codes are unique, kebab-case, and read back.
+#[test]
+fn rule_codes() {
+    for (i, rule) in Rule::ALL.iter().enumerate() {
+        let code = rule.as_str();
+        assert!(
+            code.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+            "{code}"
+        );
+        assert_eq!(Rule::from_name(code), Some(*rule));
+        assert!(!Rule::ALL[..i].contains(rule), "{code} twice");
+    }
+}
+
+/// The section 8.5 sample card, signed and unsigned: no errors. It carries two A2A 0.3 leftovers
+/// that v1.0 does not define (see testvectors/cards/README.md), and lint names exactly those.
+#[test]
+fn sample_8_5_has_no_errors() {
+    for file in ["sample-8.5.json", "sample-8.5-unsigned.json"] {
+        let bytes = fs::read(Path::new(CARDS_DIR).join(file)).unwrap();
+        let report = lint_card(&bytes, &LintOptions::default()).unwrap();
+        assert!(!report.has_errors(), "{file}: {:?}", report.findings);
+        assert_eq!(
+            triples(&report),
+            vec![
+                (
+                    "legacy-member".to_string(),
+                    "warning".to_string(),
+                    "/capabilities/stateTransitionHistory".to_string()
+                ),
+                (
+                    "legacy-member".to_string(),
+                    "warning".to_string(),
+                    "/security".to_string()
+                ),
+            ],
+            "{file}"
+        );
+    }
+}
+
+/// The sample card with its `security` line as PR a2aproject/A2A#2046 rewrote it and without
+/// `stateTransitionHistory` lints clean: zero findings.
+#[test]
+fn sample_8_5_fixed_is_clean() {
+    let bytes = fs::read(Path::new(CARDS_DIR).join("sample-8.5.json")).unwrap();
+    let mut card: serde_json::Map<String, Value> = serde_json::from_slice(&bytes).unwrap();
+    let security = card.shift_remove("security").unwrap();
+    assert_eq!(
+        security,
+        serde_json::json!([{ "google": ["openid", "profile", "email"] }])
+    );
+    card.insert(
+        "securityRequirements".into(),
+        serde_json::json!([{ "schemes": { "google": { "list": ["openid", "profile", "email"] } } }]),
+    );
+    card["capabilities"]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("stateTransitionHistory")
+        .unwrap();
+    let report = lint_card(&serde_json::to_vec(&card).unwrap(), &LintOptions::default()).unwrap();
+    assert_eq!(report.findings, vec![], "fixed sample");
+}
+
+/// Unreadable input is the only `Err`: the strict reader's error, with its code and place.
+#[test]
+fn unreadable_input_is_an_error() {
+    let e = lint_card(br#"{"name":"a","name":"b"}"#, &LintOptions::default()).unwrap_err();
+    assert_eq!(e.code().as_str(), "duplicate-member");
+    assert_eq!(e.pointer(), Some("/name"));
+    let e = lint_card(b"{\"name\":", &LintOptions::default()).unwrap_err();
+    assert_eq!(e.code().as_str(), "invalid-json");
+    let small = LintOptions {
+        limits: a2a_card::Limits {
+            max_input_bytes: 4,
+            ..Default::default()
+        },
+    };
+    assert_eq!(
+        lint_card(b"{ }   ", &small).unwrap_err().code().as_str(),
+        "input-too-large"
+    );
+}
+
+/// Every canonical vector's input: lint refuses exactly the inputs the strict reader refuses
+/// (same code), reads every other one without panicking, and turns each canonicalizer refusal
+/// (dual name, type mismatch, oneof) into a `schema-error` finding at the same pointer.
+#[test]
+fn canonical_vectors_never_panic() {
+    let mut seen = 0;
+    for file in json_files(Path::new(CANONICAL_DIR)) {
+        let doc: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+        let doc = doc.as_object().unwrap();
+        let bytes = match (doc.get("input"), doc.get("input_raw"), doc.get("input_hex")) {
+            (Some(v), _, _) => serde_json::to_vec(v).unwrap(),
+            (_, Some(Value::String(s)), _) => s.as_bytes().to_vec(),
+            (_, _, Some(Value::String(h))) => (0..h.len() / 2)
+                .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap())
+                .collect(),
+            _ => panic!("{}: no input", file.display()),
+        };
+        let mut limits = a2a_card::Limits::default();
+        if let Some(l) = doc.get("limits") {
+            if let Some(n) = l.get("max_input_bytes").and_then(Value::as_u64) {
+                limits.max_input_bytes = n as usize;
+            }
+            if let Some(n) = l.get("max_depth").and_then(Value::as_u64) {
+                limits.max_depth = n as usize;
+            }
+        }
+        let read = a2a_card::json::parse_with(&bytes, &limits);
+        let linted = lint_card(&bytes, &LintOptions { limits });
+        match (read, linted) {
+            (Err(e), Err(l)) => assert_eq!(e.code(), l.code(), "{}", file.display()),
+            (Ok(_), Ok(report)) => {
+                let expected_error = doc.get("expected_error");
+                let code = expected_error.and_then(|e| e.get("code")).and_then(Value::as_str);
+                if matches!(code, Some("dual-name" | "type-mismatch" | "oneof-conflict"))
+                    && doc.get("profile").and_then(Value::as_str) == Some("spec")
+                {
+                    let pointer = expected_error
+                        .and_then(|e| e.get("pointer"))
+                        .and_then(Value::as_str);
+                    assert!(
+                        report
+                            .findings
+                            .iter()
+                            .any(|f| f.rule == Rule::SchemaError && Some(f.pointer.as_str()) == pointer),
+                        "{}: no schema-error at {pointer:?}: {:?}",
+                        file.display(),
+                        report.findings
+                    );
+                }
+                seen += 1;
+            }
+            (r, l) => panic!("{}: reader {r:?}, lint {l:?}", file.display()),
+        }
+    }
+    assert!(seen > 20, "only {seen} readable canonical vectors");
+}
+
+/// The JSON form of a report: findings with rule code, lower-case severity, pointer, message.
+#[test]
+fn report_serializes() {
+    let report = lint_card(br#"{"name":"A"}"#, &LintOptions::default()).unwrap();
+    let v = serde_json::to_value(&report).unwrap();
+    let first = &v["findings"][0];
+    assert_eq!(first["rule"], "required-missing");
+    assert_eq!(first["severity"], "error");
+    assert_eq!(first["pointer"], "/description");
+    assert!(first["message"].as_str().unwrap().contains("description"));
+    assert_eq!(report.count(Severity::Error), 7);
+    assert_eq!(report.count(Severity::Warning), 0);
+}
