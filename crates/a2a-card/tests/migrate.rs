@@ -11,6 +11,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use a2a_card::json::{self, Value};
+use a2a_card::lint::{lint_card, LintOptions, Severity};
 use a2a_card::migrate::{migrate_card, MigrateOptions, Migration, NoteKind};
 use a2a_card::trust::TrustStore;
 use a2a_card::{
@@ -214,6 +215,33 @@ fn check_success(v: &Vector, m: &Migration) -> Vec<String> {
                 }
             }
         }
+    }
+    // `lints_clean`: no error and no warning from lint; otherwise at least one of them.
+    let report = lint_card(&m.card, &LintOptions::default()).unwrap();
+    let serious: Vec<String> = report
+        .findings
+        .iter()
+        .filter(|f| matches!(f.severity, Severity::Error | Severity::Warning))
+        .map(|f| {
+            format!(
+                "{} {} at {}: {}",
+                f.severity.as_str(),
+                f.rule.as_str(),
+                f.pointer,
+                f.message
+            )
+        })
+        .collect();
+    match bool_of(&v.value, "lints_clean") {
+        Some(true) if !serious.is_empty() => problems.push(format!(
+            "{id}: lint findings on the migrated card:\n  {}",
+            serious.join("\n  ")
+        )),
+        Some(false) if serious.is_empty() => {
+            problems.push(format!("{id}: marked lints_clean false, but lint finds nothing"))
+        }
+        None => problems.push(format!("{id}: no lints_clean")),
+        _ => {}
     }
     // The output is a 1.0 card: migrating it again changes nothing.
     if out.get("supportedInterfaces").is_some() {

@@ -1,18 +1,154 @@
-//! `a2a-card migrate` (being written: issue 8).
+//! `a2a-card migrate`: an A2A 0.3 card rewritten as an A2A 1.0 card, with a note for every
+//! member that moved, changed shape, was filled in or could not be carried over.
 
+use crate::io::{printable, read_input, replace_file, write_stderr_line, write_stdout};
 use crate::Failure;
+use a2a_card::json::{self, DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
+use a2a_card::migrate::{migrate_card, MigrateOptions, Migration};
+use a2a_card::Limits;
+use clap::builder::PossibleValuesParser;
+use std::path::PathBuf;
 
 /// Examples shown at the end of `a2a-card migrate --help`.
-pub(crate) const AFTER_HELP: &str = "";
+pub(crate) const AFTER_HELP: &str = "\
+Examples:
+  a2a-card migrate agent-card.v03.json > agent-card.json
+  a2a-card migrate agent-card.v03.json -o agent-card.json && a2a-card lint agent-card.json
+  a2a-card migrate agent-card.v03.json --protocol-version 1.0 -o agent-card.json
+  curl -s https://agent.example/.well-known/agent-card.json | a2a-card migrate --format json | jq .notes
+
+The 1.0 card goes to stdout (or OUT): pretty JSON, members in the 0.3 card's order where they
+have one. url and preferredTransport become the first supportedInterfaces entry,
+additionalInterfaces the further ones (a repeat of the first is listed once), protocolVersion
+moves into every interface as Major.Minor (0.3.0 -> 0.3; --protocol-version sets another),
+supportsAuthenticatedExtendedCard becomes capabilities.extendedAgentCard, security becomes
+securityRequirements, the OpenAPI-style securitySchemes become the 1.0 wrappers
+(apiKeySecurityScheme with `in` as `location`, ...). stateTransitionHistory, extra OAuth flows
+(1.0 allows one per scheme), unknown members and the 0.3 signatures are dropped: sign the 1.0
+card again. A card that is already 1.0 is written back unchanged.
+
+Notes, one per member concerned, name its JSON Pointer in the input card:
+  text (stderr):  note[KIND]: POINTER -> TARGET: MESSAGE
+  json (stdout):  {\"card\": CARD, \"notes\": [{\"pointer\", \"kind\", \"target\", \"message\"}],
+                   \"alreadyV1\": BOOL, \"lost\": BOOL}   (with -o, CARD is left out)
+KIND is moved, rewritten, defaulted, dropped, missing or unchanged.
+
+Exit codes: 0 migrated and nothing lost (or the card was already 1.0), 1 migrated but
+something was dropped or is missing (see the dropped and missing notes), 2 the card cannot be
+read (bad JSON, wrong types, a card mixing 0.3 and 1.0 members) or the output cannot be written.";
 
 /// Arguments of `migrate`.
 #[derive(Debug, clap::Args)]
-pub(crate) struct Args {}
+pub(crate) struct Args {
+    /// The A2A 0.3 card; `-` or nothing reads stdin.
+    #[arg(value_name = "CARD")]
+    card: Option<PathBuf>,
 
-/// Runs `migrate`.
-pub(crate) fn run(_args: Args) -> Result<u8, Failure> {
-    Err(Failure::new(
-        a2a_card::Error::new(a2a_card::ErrorCode::Usage, "not built yet"),
-        "migrate",
-    ))
+    /// Write the 1.0 card to OUT (through a temporary file and a rename) instead of stdout.
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    out: Option<PathBuf>,
+
+    /// `text`: the card on stdout, notes on stderr; `json`: one JSON report on stdout.
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = PossibleValuesParser::new(["text", "json"]))]
+    format: String,
+
+    /// The protocolVersion of every interface (e.g. 1.0, once the endpoints speak 1.0); by
+    /// default the 0.3 card's protocolVersion as Major.Minor.
+    #[arg(long, value_name = "VERSION", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    protocol_version: Option<String>,
+
+    /// Refuse cards larger than this many bytes.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: usize,
+
+    /// Refuse arrays and objects nested deeper than this (the root object is level 1).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
+    max_depth: usize,
+}
+
+/// Runs `migrate`; returns 0 when nothing was lost, 1 when something was dropped or is missing.
+pub(crate) fn run(args: Args) -> Result<u8, Failure> {
+    let input = read_input(args.card.as_deref(), args.max_input_bytes)?;
+    let opts = MigrateOptions {
+        limits: Limits {
+            max_input_bytes: args.max_input_bytes,
+            max_depth: args.max_depth,
+        },
+        protocol_version: args.protocol_version.clone(),
+    };
+    let m = migrate_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
+    if let Some(out) = &args.out {
+        replace_file(out, &m.card, None)?;
+    }
+    if args.format == "json" {
+        let report = json_report(&m, args.out.is_none()).map_err(|e| Failure::new(e, &input.source))?;
+        write_stdout(report.as_bytes())?;
+    } else {
+        if args.out.is_none() {
+            write_stdout(&m.card)?;
+        }
+        for n in &m.notes {
+            let target = n.target.as_deref().map_or_else(String::new, |t| {
+                format!(" -> {}", if t.is_empty() { "(document root)" } else { t })
+            });
+            let pointer = if n.pointer.is_empty() {
+                "(document root)".to_string()
+            } else {
+                printable(&n.pointer)
+            };
+            write_stderr_line(&format!(
+                "note[{}]: {pointer}{}: {}",
+                n.kind.as_str(),
+                printable(&target),
+                printable(&n.message)
+            ))?;
+        }
+        write_stderr_line(&summary(&m, &input.source))?;
+    }
+    Ok(u8::from(m.lost_something()))
+}
+
+/// The last line on stderr in text format.
+fn summary(m: &Migration, source: &str) -> String {
+    if m.already_v1 {
+        return format!(
+            "{}: already an A2A 1.0 card; written back unchanged",
+            printable(source)
+        );
+    }
+    let lost = m.notes.iter().filter(|n| n.kind.is_loss()).count();
+    if lost == 0 {
+        format!(
+            "{}: migrated to A2A 1.0, nothing lost ({} notes); sign the new card before serving it",
+            printable(source),
+            m.notes.len()
+        )
+    } else {
+        format!(
+            "{}: migrated to A2A 1.0; {lost} member(s) dropped or missing (see the notes above); sign the new card before serving it",
+            printable(source)
+        )
+    }
+}
+
+/// `{"card": ..., "notes": [...], "alreadyV1": ..., "lost": ...}`. The card is written from the
+/// library's own reading of it (member order and number spellings kept), not through serde.
+fn json_report(m: &Migration, with_card: bool) -> Result<String, a2a_card::Error> {
+    let mut out = String::from("{");
+    if with_card {
+        let card = json::parse(&m.card)?;
+        let mut bytes = Vec::new();
+        json::write_compact(&mut bytes, &card);
+        out.push_str("\"card\":");
+        out.push_str(&String::from_utf8_lossy(&bytes));
+        out.push(',');
+    }
+    let notes = serde_json::to_string(&m.notes).unwrap_or_else(|_| "[]".to_string());
+    out.push_str(&format!(
+        "\"notes\":{notes},\"alreadyV1\":{},\"lost\":{}}}\n",
+        m.already_v1,
+        m.lost_something()
+    ));
+    Ok(out)
 }
