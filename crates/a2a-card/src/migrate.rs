@@ -397,7 +397,18 @@ impl Migrator<'_> {
                     }
                 }
                 _ if matches!(v, Value::Null) => self.null(&p),
-                "name" | "description" | "version" | "provider" | "documentationUrl" | "iconUrl"
+                "provider" => {
+                    let members = as_object(v, &p)?;
+                    let provider = self.simple(
+                        members,
+                        &p,
+                        &p,
+                        "AgentProvider",
+                        &[("organization", Rule::Copy), ("url", Rule::Copy)],
+                    );
+                    out.push((name.clone(), Value::Object(provider)));
+                }
+                "name" | "description" | "version" | "documentationUrl" | "iconUrl"
                 | "defaultInputModes" | "defaultOutputModes" => out.push((name.clone(), v.clone())),
                 "capabilities" => {
                     let caps = self.capabilities(v, extended.clone())?;
@@ -650,6 +661,32 @@ impl Migrator<'_> {
                 ),
             ],
         );
+        // Extensions have the same members in 0.3 and 1.0 (uri, description, required, params).
+        for (name, value) in out.iter_mut() {
+            if name == "extensions" {
+                let base = "/capabilities/extensions";
+                let items = as_array(value, base)?;
+                let mut mapped = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let p = child(base, &i.to_string());
+                    let members = as_object(item, &p)?;
+                    let ext = self.simple(
+                        members,
+                        &p,
+                        &p,
+                        "AgentExtension",
+                        &[
+                            ("uri", Rule::Copy),
+                            ("description", Rule::Copy),
+                            ("required", Rule::Copy),
+                            ("params", Rule::Copy),
+                        ],
+                    );
+                    mapped.push(Value::Object(ext));
+                }
+                *value = Value::Array(mapped);
+            }
+        }
         if let Some(e) = extended {
             match out.iter().find(|(k, _)| k == "extendedAgentCard") {
                 Some((_, existing)) if *existing != e => return Err(Error::new(
@@ -867,7 +904,23 @@ impl Migrator<'_> {
                         ),
                     );
                 }
-                out.push(((*name).clone(), (*flow).clone()));
+                let fields: &[&str] = match name.as_str() {
+                    "authorizationCode" => &[
+                        "authorizationUrl",
+                        "tokenUrl",
+                        "refreshUrl",
+                        "scopes",
+                        "pkceRequired",
+                    ],
+                    "clientCredentials" | "password" => &["tokenUrl", "refreshUrl", "scopes"],
+                    "implicit" => &["authorizationUrl", "refreshUrl", "scopes"],
+                    _ => &["deviceAuthorizationUrl", "tokenUrl", "refreshUrl", "scopes"],
+                };
+                let rules: Vec<(&str, Rule)> = fields.iter().map(|f| (*f, Rule::Copy)).collect();
+                let members = as_object(flow, &p)?;
+                let what = format!("an OAuth {name} flow");
+                let mapped = self.simple(members, &p, &p, &what, &rules);
+                out.push(((*name).clone(), Value::Object(mapped)));
             } else {
                 let kept = keep.and_then(|k| present.get(k)).map_or("", |(n, _)| n.as_str());
                 self.note(
