@@ -26,7 +26,7 @@ use crate::presence::{canonicalize_value, CanonicalizeOptions, Profile, UnknownM
 use crate::schema::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD};
 use crate::{b64, jws};
 use serde::{Serialize, Serializer};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// How much a finding matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -257,8 +257,8 @@ pub fn lint_value(card: &Value) -> LintReport {
     let canon = canonicalize_value(card, &copts);
     let mut l = Linter {
         findings: Vec::new(),
-        unsigned: Vec::new(),
-        schemes: None,
+        unsigned: HashSet::new(),
+        schemes: HashSet::new(),
         skill_ids: HashMap::new(),
         binding: None,
     };
@@ -278,14 +278,14 @@ pub fn lint_value(card: &Value) -> LintReport {
             ),
         );
     }
-    l.unsigned = unsigned.unwrap_or_default();
+    l.unsigned = unsigned.unwrap_or_default().into_iter().collect();
     if let Value::Object(members) = card {
-        l.schemes = Some(scheme_names(members));
+        l.schemes = scheme_names(members);
         l.message(members, &AGENT_CARD, "", true, unsigned_known(&schema_error));
     }
     let mut findings = l.findings;
     let order = document_order(card);
-    findings.sort_by_key(|f| position(&order, &f.pointer));
+    findings.sort_by_cached_key(|f| position(&order, &f.pointer));
     LintReport { findings }
 }
 
@@ -341,8 +341,8 @@ fn position(order: &HashMap<String, usize>, ptr: &str) -> usize {
 }
 
 /// The names defined in the card's `securitySchemes` (or `security_schemes`).
-fn scheme_names(root: &[(String, Value)]) -> Vec<String> {
-    let mut out = Vec::new();
+fn scheme_names(root: &[(String, Value)]) -> HashSet<String> {
+    let mut out = HashSet::new();
     for (k, v) in root {
         if k == "securitySchemes" || k == "security_schemes" {
             if let Value::Object(m) = v {
@@ -362,7 +362,8 @@ fn join(ptr: &str, seg: &str) -> String {
 }
 
 /// Members of A2A 0.3 (and of pre-1.0 drafts) that A2A v1.0 replaced or removed:
-/// (message, member, what replaces it in 1.0, or `None` when nothing does).
+/// (message, member, what replaces it in 1.0, or `None` when nothing does). `protocolVersions`
+/// and `supportsExtendedAgentCard` come from pre-1.0 drafts (Appendix A.2.2), the others from 0.3.
 const LEGACY: &[(&str, &str, Option<&str>)] = &[
     ("AgentCard", "url", Some("supportedInterfaces[].url")),
     (
@@ -429,9 +430,9 @@ const URL_FIELDS: &[(&str, &str, UrlNeed)] = &[
 struct Linter {
     findings: Vec<Finding>,
     /// The members the canonicalizer left out (unknown members), when it succeeded.
-    unsigned: Vec<String>,
+    unsigned: HashSet<String>,
     /// The scheme names `securitySchemes` defines.
-    schemes: Option<Vec<String>>,
+    schemes: HashSet<String>,
     /// Skill ids seen so far, with the pointer of the first.
     skill_ids: HashMap<String, String>,
     /// The `protocolBinding` of the interface being linted.
@@ -521,12 +522,18 @@ impl Linter {
                 None => {
                     let legacy = LEGACY.iter().find(|(m, n, _)| *m == desc.name && n == name);
                     if let Some((_, _, instead)) = legacy {
+                        let era = if matches!(name.as_str(), "protocolVersions" | "supportsExtendedAgentCard")
+                        {
+                            "a pre-1.0 draft member"
+                        } else {
+                            "an A2A 0.3 member"
+                        };
                         let msg = match instead {
                             Some(instead) => format!(
-                                "{name:?} is an A2A 0.3 member; A2A v1.0 uses {instead} instead (as it stands, signatures do not cover it)"
+                                "{name:?} is {era}; A2A v1.0 uses {instead} instead (as it stands, signatures do not cover it)"
                             ),
                             None => format!(
-                                "{name:?} is an A2A 0.3 member that A2A v1.0 removed; drop it (as it stands, signatures do not cover it)"
+                                "{name:?} is {era} that A2A v1.0 removed; drop it (as it stands, signatures do not cover it)"
                             ),
                         };
                         self.add(Rule::LegacyMember, p, msg);
@@ -605,17 +612,14 @@ impl Linter {
                 let requirement = desc.name == "SecurityRequirement";
                 for (k, item) in entries {
                     let ip = join(p, k);
-                    if requirement {
-                        let defined = self.schemes.as_ref().is_some_and(|s| s.iter().any(|n| n == k));
-                        if !defined {
-                            self.add(
-                                Rule::SecuritySchemeUndefined,
-                                ip.clone(),
-                                format!(
-                                    "the security requirement names the scheme {k:?}, which securitySchemes does not define"
-                                ),
-                            );
-                        }
+                    if requirement && !self.schemes.contains(k) {
+                        self.add(
+                            Rule::SecuritySchemeUndefined,
+                            ip.clone(),
+                            format!(
+                                "the security requirement names the scheme {k:?}, which securitySchemes does not define"
+                            ),
+                        );
                     }
                     if let Value::Object(m) = item {
                         self.message(m, inner, &ip, false, unsigned_known);
@@ -890,6 +894,14 @@ fn token(s: &str) -> bool {
 /// Checks a media type: `type "/" subtype *( OWS ";" OWS name "=" value )`, type and subtype
 /// restricted names (RFC 6838 section 4.2), parameters as in RFC 9110 section 5.6.6 (value a
 /// token or a quoted string). Returns why it is not one.
+///
+/// ```
+/// use a2a_card::lint::check_media_type;
+/// assert!(check_media_type("application/vnd.geo+json").is_ok());
+/// assert!(check_media_type("text/plain; charset=\"utf-8\"").is_ok());
+/// assert!(check_media_type("text").is_err());
+/// assert!(check_media_type("image/*").is_err());
+/// ```
 pub fn check_media_type(s: &str) -> Result<(), String> {
     let (essence, params) = match s.find(';') {
         Some(at) => (&s[..at], Some(&s[at..])),
