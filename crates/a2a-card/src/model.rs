@@ -884,6 +884,63 @@ fn check_value(
     }
 }
 
+/// The first `SecurityScheme` or `OAuthFlows` object (walking a card the canonical reader
+/// accepted) that sets none of its oneof's members, with its JSON Pointer: the model cannot hold
+/// it, and serde would not say where it is.
+fn empty_oneof(
+    v: &crate::json::Value,
+    desc: &'static MessageDesc,
+    ptr: &mut String,
+) -> Option<(&'static str, String)> {
+    use crate::json::Value as J;
+    let J::Object(members) = v else {
+        return None;
+    };
+    let is_oneof = !desc.fields.is_empty() && desc.fields.iter().all(|f| f.oneof.is_some());
+    if is_oneof
+        && !members
+            .iter()
+            .any(|(k, v)| desc.field(k).is_some() && !matches!(v, J::Null))
+    {
+        return Some((desc.name, ptr.clone()));
+    }
+    for (name, child) in members {
+        let Some((field, _)) = desc.field(name) else {
+            continue;
+        };
+        let mark = ptr.len();
+        ptr.push('/');
+        ptr.push_str(&pointer_token(name));
+        let found = match (field.kind, child) {
+            (Kind::Message(inner), J::Object(_)) => empty_oneof(child, inner, ptr),
+            (Kind::RepeatedMessage(inner), J::Array(items)) => {
+                items.iter().enumerate().find_map(|(i, item)| {
+                    let m = ptr.len();
+                    ptr.push('/');
+                    ptr.push_str(&i.to_string());
+                    let r = empty_oneof(item, inner, ptr);
+                    ptr.truncate(m);
+                    r
+                })
+            }
+            (Kind::MapMessage(inner), J::Object(entries)) => entries.iter().find_map(|(k, item)| {
+                let m = ptr.len();
+                ptr.push('/');
+                ptr.push_str(&pointer_token(k));
+                let r = empty_oneof(item, inner, ptr);
+                ptr.truncate(m);
+                r
+            }),
+            _ => None,
+        };
+        ptr.truncate(mark);
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
 fn to_value<T: Serialize + ?Sized>(v: &T) -> Result<serde_json::Value, Error> {
     serde_json::to_value(v).map_err(|e| {
         Error::new(
@@ -954,7 +1011,11 @@ impl AgentCard {
     /// Pointer of the member at fault. Members A2A v1.0 does not define are dropped, as the
     /// default `exclude` leaves them out of the signed bytes; `null` reads as absent; proto
     /// names (`default_input_modes`) are accepted. REQUIRED members are not checked here (see
-    /// [`Message::check`]).
+    /// [`Message::check`]). A `SecurityScheme` or `OAuthFlows` with no member set is refused
+    /// (`malformed-card`, with its pointer): the model holds exactly one. Numbers inside `Struct`
+    /// values are read by serde_json (integers exactly, others as doubles), and serde_json's
+    /// recursion limit (128) makes cards nested that deep unreadable here although the
+    /// canonical reader takes them.
     ///
     /// ```
     /// let card = a2a_card::model::AgentCard::from_json(br#"{"name":"A","x-vendor":1}"#).unwrap();
@@ -965,6 +1026,13 @@ impl AgentCard {
     pub fn from_json(bytes: &[u8]) -> Result<AgentCard, Error> {
         let value = crate::json::parse_with(bytes, &crate::json::Limits::default())?;
         canonicalize_value(&value, &CanonicalizeOptions::default())?;
+        if let Some((name, ptr)) = empty_oneof(&value, &table::AGENT_CARD, &mut String::new()) {
+            return Err(Error::new(
+                ErrorCode::MalformedCard,
+                format!("{name} sets none of its members; exactly one member of the oneof must be set"),
+            )
+            .at(ptr));
+        }
         serde_json::from_slice(bytes).map_err(|e| {
             Error::new(
                 ErrorCode::MalformedCard,
@@ -1374,13 +1442,18 @@ pub fn schema_id(draft: SchemaDraft) -> String {
     format!("urn:a2a-card:schema:agent-card:v1.0:draft-{}", draft.as_str())
 }
 
-/// Removes `additionalProperties: false` (schemars puts it on oneof wrappers): unknown members
-/// are left open everywhere, for one rule across the card.
+/// Removes `additionalProperties: false` (schemars puts it on oneof wrappers), so that unknown
+/// members are left open everywhere, for one rule across the card; joins wrapped description
+/// lines.
 fn open_objects(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(m) => {
             if m.get("additionalProperties") == Some(&serde_json::Value::Bool(false)) {
                 m.remove("additionalProperties");
+            }
+            // Doc comments wrap lines; descriptions read as one paragraph.
+            if let Some(serde_json::Value::String(d)) = m.get_mut("description") {
+                *d = d.replace('\n', " ");
             }
             for (_, child) in m.iter_mut() {
                 open_objects(child);

@@ -741,13 +741,22 @@ fn from_json_reads_like_the_canonical_reader() {
             "oneof-conflict",
             "/securitySchemes/k/apiKeySecurityScheme",
         ),
-        (br#"{"securitySchemes":{"k":{}}}"#, "malformed-card", ""),
+        (
+            br#"{"securitySchemes":{"k":{}}}"#,
+            "malformed-card",
+            "/securitySchemes/k",
+        ),
+        (
+            br#"{"security_schemes":{"k":{"oauth2SecurityScheme":{"flows":{"implicit":null}}}}}"#,
+            "malformed-card",
+            "/security_schemes/k/oauth2SecurityScheme/flows",
+        ),
         (br#"[]"#, "type-mismatch", ""),
         (br#"{"name":"A""#, "invalid-json", ""),
     ] {
         let err = AgentCard::from_json(input).unwrap_err();
         assert_eq!(err.code().as_str(), code, "{err}");
-        if !pointer.is_empty() || code == "malformed-card" {
+        if !pointer.is_empty() {
             assert_eq!(err.pointer(), Some(pointer), "{err}");
         }
     }
