@@ -350,3 +350,83 @@ fn report_serializes() {
     assert_eq!(report.count(Severity::Error), 7);
     assert_eq!(report.count(Severity::Warning), 0);
 }
+
+/// Every pointer of a JSON value, in document order.
+fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(m) => {
+            for (k, item) in m {
+                pointers(
+                    item,
+                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                pointers(item, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every value of every vector card replaced by each JSON type in turn, and every member
+/// removed: lint reads each result (it is valid JSON) without panicking, every finding's pointer
+/// is a JSON Pointer, and whenever the canonicalizer refuses the card, lint has a `schema-error`.
+#[test]
+fn mutations_never_panic() {
+    let replacements = [
+        Value::Null,
+        serde_json::json!(0),
+        serde_json::json!(""),
+        serde_json::json!("x"),
+        serde_json::json!([]),
+        serde_json::json!([1]),
+        serde_json::json!({}),
+        serde_json::json!({"a": 1}),
+        serde_json::json!(true),
+    ];
+    let mut runs = 0;
+    for rule in Rule::ALL {
+        for file in json_files(&Path::new(LINT_DIR).join(rule.as_str())) {
+            let doc: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+            let Some(input) = doc.get("input") else { continue };
+            let mut all = Vec::new();
+            pointers(input, String::new(), &mut all);
+            for ptr in all.iter().skip(1) {
+                for r in &replacements {
+                    let mut card = input.clone();
+                    *card.pointer_mut(ptr).unwrap() = r.clone();
+                    let report = lint_card(&serde_json::to_vec(&card).unwrap(), &LintOptions::default())
+                        .unwrap_or_else(|e| panic!("{}: {ptr} = {r}: {e:?}", file.display()));
+                    for f in &report.findings {
+                        assert!(f.pointer.is_empty() || f.pointer.starts_with('/'), "{f:?}");
+                    }
+                    let refused =
+                        a2a_card::canonicalize(&serde_json::to_vec(&card).unwrap(), &Default::default())
+                            .is_err();
+                    let schema_error = report.findings.iter().any(|f| f.rule == Rule::SchemaError);
+                    assert_eq!(refused, schema_error, "{}: {ptr} = {r}", file.display());
+                    runs += 1;
+                }
+                let (parent, last) = ptr.rsplit_once('/').unwrap();
+                let mut card = input.clone();
+                match card.pointer_mut(parent).unwrap() {
+                    Value::Object(m) => {
+                        m.shift_remove(&last.replace("~1", "/").replace("~0", "~"));
+                    }
+                    Value::Array(items) => {
+                        items.remove(last.parse::<usize>().unwrap());
+                    }
+                    _ => unreachable!(),
+                }
+                lint_card(&serde_json::to_vec(&card).unwrap(), &LintOptions::default()).unwrap();
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs > 5000, "only {runs} mutations");
+}
