@@ -242,6 +242,21 @@ pub struct LintOptions {
 ///
 /// Returns `Err` only when the bytes cannot be read as I-JSON at all (the strict reader's error,
 /// with its pointer or offset). Everything else, type errors included, is a finding.
+///
+/// ```
+/// use a2a_card::lint::{lint_card, LintOptions};
+///
+/// // A 0.3 leftover is a warning; the missing REQUIRED members are errors.
+/// let report = lint_card(br#"{"name":"A","url":"https://a.example"}"#, &LintOptions::default()).unwrap();
+/// let codes: Vec<&str> = report.findings.iter().map(|f| f.rule.as_str()).collect();
+/// assert_eq!(codes[0], "required-missing"); // /description, placed with the root object
+/// assert_eq!(codes.last(), Some(&"legacy-member")); // /url
+/// assert!(report.has_errors());
+///
+/// // Bytes that are not I-JSON are not lintable.
+/// let err = lint_card(br#"{"name":"A","name":"B"}"#, &LintOptions::default()).unwrap_err();
+/// assert_eq!(err.code().as_str(), "duplicate-member");
+/// ```
 pub fn lint_card(bytes: &[u8], opts: &LintOptions) -> Result<LintReport, Error> {
     let value = json::parse_with(bytes, &opts.limits)?;
     Ok(lint_value(&value))
