@@ -1082,6 +1082,33 @@ impl AgentCard {
 
     /// Signs the card: [`sign_card`] over its JSON. The result's `card` holds the signed JSON;
     /// read it back with [`AgentCard::from_json`].
+    ///
+    /// ```
+    /// use a2a_card::model::{AgentCapabilities, AgentCard, AgentInterface, AgentSkill};
+    /// use a2a_card::{alg::Algorithm, keys::PrivateKey, SignOptions};
+    ///
+    /// let card = AgentCard::builder()
+    ///     .name("Recipe Agent")
+    ///     .description("Finds recipes")
+    ///     .version("1.0.0")
+    ///     .supported_interface(
+    ///         AgentInterface::builder()
+    ///             .url("https://recipes.example/a2a")
+    ///             .protocol_binding("JSONRPC")
+    ///             .protocol_version("1.0")
+    ///             .build()?,
+    ///     )
+    ///     .capabilities(AgentCapabilities::builder().streaming(true).build()?)
+    ///     .default_input_mode("text/plain")
+    ///     .default_output_mode("text/plain")
+    ///     .skill(AgentSkill::builder().id("find").name("Find").description("By ingredient").tag("cooking").build()?)
+    ///     .build()?; // checks every REQUIRED member; the error names it by JSON Pointer
+    ///
+    /// let key = PrivateKey::generate(Algorithm::ES256)?;
+    /// let signed = card.sign(&key, &SignOptions::default())?;
+    /// std::fs::write(std::env::temp_dir().join("agent-card.json"), &signed.card).unwrap();
+    /// # Ok::<(), a2a_card::Error>(())
+    /// ```
     pub fn sign(&self, key: &PrivateKey, opts: &SignOptions) -> Result<Signed, Error> {
         sign_card(&self.to_json()?, key, opts)
     }

@@ -777,3 +777,35 @@ fn the_sample_card_round_trips_through_the_model() {
         );
     }
 }
+
+#[test]
+fn from_json_refuses_what_the_canonical_reader_refuses() {
+    // Every vector input, whatever its profile: where the spec-profile reader (default options)
+    // fails, the typed reader fails with the same code and pointer; it never panics.
+    let dir = testvectors_dir().join("canonical");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let v = common::read_json(&path);
+        let input = if let Some(i) = v.get("input") {
+            serde_json::to_vec(i).unwrap()
+        } else if let Some(s) = v["input_raw"].as_str() {
+            s.as_bytes().to_vec()
+        } else {
+            hex_decode(v["input_hex"].as_str().unwrap())
+        };
+        let typed = AgentCard::from_json(&input);
+        if let Err(want) = canonicalize(&input, &CanonicalizeOptions::default()) {
+            let got = typed.unwrap_err();
+            assert_eq!(
+                (got.code(), got.pointer()),
+                (want.code(), want.pointer()),
+                "{}",
+                path.display()
+            );
+            checked += 1;
+        }
+    }
+    println!("from_json: {checked} vector inputs refused with the canonical reader's code and pointer");
+    assert!(checked >= 30, "only {checked} refused inputs");
+}
