@@ -6,6 +6,8 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -429,4 +431,95 @@ fn mutations_never_panic() {
         }
     }
     assert!(runs > 5000, "only {runs} mutations");
+}
+
+/// The a2a-card-sign-v01 corpus (third-party, `A2A_CARD_CORPORA`): each served card's `case`
+/// says what is wrong with it (an empty or absent REQUIRED member, an unknown or 0.3 member, a
+/// dual name). Lint must find exactly that, and nothing in the controls; no signature entry of
+/// the corpus (real ES256 signatures) is malformed.
+#[test]
+fn card_sign_corpus_cases() {
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    let files = common::card_sign_vector_files(&corpus);
+    assert_eq!(files.len(), 42, "the corpus has 42 vectors");
+    let legacy = [
+        ("legacy-member", "/url"),
+        ("legacy-member", "/protocolVersion"),
+        ("legacy-member", "/preferredTransport"),
+    ];
+    for file in files {
+        let v = common::read_json(&file);
+        let case = v.get("case").and_then(Value::as_str).unwrap_or("control");
+        let expected: Vec<(&str, &str)> = match case {
+            "control" | "empty_description" | "empty_extensions" | "single_spelling_control" => vec![],
+            "empty_skills" => vec![("required-empty", "/skills")],
+            "empty_skill_tags" | "absent_skill_tags" => vec![("skill-without-tags", "/skills/0/tags")],
+            "absent_description" => vec![("required-missing", "/description")],
+            "absent_version" => vec![("required-missing", "/version")],
+            "absent_skills" => vec![("required-missing", "/skills")],
+            "absent_default_input_modes" => vec![("required-missing", "/defaultInputModes")],
+            // Section 8.4.1's worked example: name, description, capabilities and skills only.
+            "worked_example" => vec![
+                ("required-missing", "/supportedInterfaces"),
+                ("required-missing", "/version"),
+                ("required-missing", "/defaultInputModes"),
+                ("required-missing", "/defaultOutputModes"),
+                ("required-empty", "/skills"),
+            ],
+            "legacy_v03_top_level"
+            | "legacy_v03_top_level_dual_signed"
+            | "legacy_v03_top_level_dual_signed_edited"
+            | "legacy_v03_top_level_edited" => legacy.to_vec(),
+            "unknown_in_known_message" => vec![("unknown-member", "/provider/legalEntity")],
+            "unknown_top_level_object" => vec![("unknown-member", "/compensation")],
+            "unknown_in_repeated_element" => vec![("unknown-member", "/skills/0/costHint")],
+            "unknown_empty_value" => vec![("unknown-member", "/x-reserved")],
+            "dual_top_level" | "snake_case_added_after_signing" => {
+                vec![("schema-error", "/default_input_modes")]
+            }
+            "dual_in_repeated_element" => vec![("schema-error", "/skills/0/input_modes")],
+            "dual_in_map_value" => {
+                vec![(
+                    "schema-error",
+                    "/securitySchemes/b/httpAuthSecurityScheme/bearer_format",
+                )]
+            }
+            other => panic!("{}: case {other:?} has no expectation here", file.display()),
+        };
+        let card = serde_json::to_vec(&v["served_card"]).unwrap();
+        let report = lint_card(&card, &LintOptions::default()).unwrap();
+        let mut got: Vec<(&str, &str)> = report
+            .findings
+            .iter()
+            .map(|f| (f.rule.as_str(), f.pointer.as_str()))
+            .collect();
+        let mut want = expected.clone();
+        got.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(got, want, "{} ({case})", file.display());
+    }
+}
+
+/// JSONTestSuite (third-party): lint refuses exactly the documents the strict reader refuses,
+/// with the same code, and reads the others (as findings) without panicking.
+#[test]
+fn jsontestsuite_never_panics() {
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    let dir = corpus.join("jsontestsuite/test_parsing");
+    let files = json_files(&dir);
+    assert!(files.len() > 300, "{}: {} files", dir.display(), files.len());
+    for file in files {
+        let bytes = fs::read(&file).unwrap();
+        let read = a2a_card::json::parse(&bytes);
+        let linted = lint_card(&bytes, &LintOptions::default());
+        match (read, linted) {
+            (Ok(_), Ok(_)) => {}
+            (Err(e), Err(l)) => assert_eq!(e.code(), l.code(), "{}", file.display()),
+            (r, l) => panic!("{}: reader {:?}, lint {:?}", file.display(), r.err(), l.err()),
+        }
+    }
 }
