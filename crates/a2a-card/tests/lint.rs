@@ -523,3 +523,40 @@ fn jsontestsuite_never_panics() {
         }
     }
 }
+
+/// The TCK's CARD-SIGN-003 protected-header cases (third-party): a `signature-malformed` finding
+/// on a `protected` header exactly when the case says the header is invalid (alg or kid missing
+/// or empty). Their signatures are placeholders ("fake"), which lint rightly reports as not
+/// base64url; those findings are on `/signature`, not on the header.
+#[test]
+fn tck_protected_header_cases() {
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    let file = corpus.join("a2a/a2a-tck-card-sign-pr194-204/card_signing_protected_header_vectors.json");
+    let doc = common::read_json(&file);
+    let cases = doc["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 6);
+    for case in cases {
+        let id = case["id"].as_str().unwrap();
+        let valid = case["expected_valid"].as_bool().unwrap();
+        let card = serde_json::to_vec(&case["agent_card"]).unwrap();
+        let report = lint_card(&card, &LintOptions::default()).unwrap();
+        let header_findings = report
+            .findings
+            .iter()
+            .filter(|f| f.rule == Rule::SignatureMalformed && f.pointer.ends_with("/protected"))
+            .count();
+        assert_eq!(header_findings == 0, valid, "{id}: {:?}", report.findings);
+        for f in report
+            .findings
+            .iter()
+            .filter(|f| f.rule == Rule::SignatureMalformed)
+        {
+            assert!(
+                f.pointer.ends_with("/protected") || f.pointer.ends_with("/signature"),
+                "{id}: {f:?}"
+            );
+        }
+    }
+}
