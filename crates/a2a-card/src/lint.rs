@@ -72,14 +72,18 @@ pub enum Rule {
     /// a host (`specification/a2a.proto` field comments; RFC 3986 section 4.3).
     UrlNotAbsolute,
     /// `url-not-https` (error): an absolute URL that is not `https` where A2A v1.0 asks for
-    /// HTTPS/TLS: `supportedInterfaces[].url` (AgentInterface.url, "absolute HTTPS URL in
-    /// production"; section 7, transport security), `oauth2MetadataUrl` (TLS required), the OAuth
-    /// flow endpoints (RFC 6749 section 3, TLS required) and `openIdConnectUrl` (OpenID Connect
-    /// Discovery 1.0, section 4).
+    /// HTTPS/TLS. `supportedInterfaces[].url` with a core binding must be `https` (section 7.1,
+    /// production deployments use HTTPS for HTTP-based bindings and TLS for gRPC; the proto's
+    /// AgentInterface.url asks for an absolute HTTPS URL); with a custom binding only the
+    /// plaintext `http:` and `ws:` are reported, since section 5.8's own example serves a custom
+    /// binding over `wss:`. `oauth2MetadataUrl` (the proto says TLS is required), the OAuth flow
+    /// endpoints (RFC 6749 section 3) and `openIdConnectUrl` (OpenID Connect Discovery 1.0) must
+    /// be `https` too.
     UrlNotHttps,
     /// `protocol-binding-invalid` (error): `supportedInterfaces[].protocolBinding` is neither a
     /// core binding (`JSONRPC`, `GRPC`, `HTTP+JSON`, exact spelling) nor an absolute URI
-    /// (AgentInterface.protocol_binding, an open string whose core values are those three).
+    /// (AgentInterface.protocol_binding, an open string whose core values are those three;
+    /// section 5.8: a custom binding is identified by a URI).
     ProtocolBindingInvalid,
     /// `protocol-version-malformed` (error): `supportedInterfaces[].protocolVersion` is not
     /// `MAJOR.MINOR` in decimal digits, such as `1.0` or `0.3` (AgentInterface.protocol_version;
@@ -104,15 +108,18 @@ pub enum Rule {
     /// `oauth-flow-deprecated` (warning): an OAuth 2.0 `implicit` or `password` flow; both are
     /// `deprecated = true` in `OAuthFlows` (use Authorization Code with PKCE, or Device Code).
     OauthFlowDeprecated,
-    /// `unknown-member` (warning): a member A2A v1.0 does not define. Verifiers that parse into
-    /// protobuf drop it, so a signature does not cover it (section 8.4.1; see
-    /// [`UnknownMembers::Exclude`]).
+    /// `unknown-member` (warning): a member A2A v1.0 does not define. Section 5.7 lets receivers
+    /// ignore it, and verifiers that parse into protobuf drop it, so a signature does not cover
+    /// it (section 8.4.1; see [`UnknownMembers::Exclude`]). Members inside a
+    /// `google.protobuf.Struct` are never unknown.
     UnknownMember,
-    /// `legacy-member` (warning): an A2A 0.3 member with a 1.0 replacement (`url`,
-    /// `preferredTransport`, `additionalInterfaces`, top-level `protocolVersion`, `security`,
-    /// `supportsAuthenticatedExtendedCard`); the message names the replacement. Like any unknown
-    /// member it is not signed. (A2A v1.0 changes from 0.3: AgentInterface and
-    /// `supportedInterfaces`, `securityRequirements`, `capabilities.extendedAgentCard`.)
+    /// `legacy-member` (warning): an A2A 0.3 member (or one of a pre-1.0 draft) that v1.0
+    /// replaced or removed: top-level `url`, `preferredTransport`, `additionalInterfaces`,
+    /// `protocolVersion`, `security`, `supportsAuthenticatedExtendedCard`, a skill's `security`,
+    /// an interface's `transport`, `capabilities.stateTransitionHistory`. The message names the
+    /// replacement. Like any unknown member it is not signed, and it is reported once, as this
+    /// rule. (A2A v1.0 "What's new": `supportedInterfaces` with `protocolBinding` and
+    /// `protocolVersion`, `securityRequirements`; Appendix A.2.2: `capabilities.extendedAgentCard`.)
     LegacyMember,
     /// `signature-malformed` (error): a `signatures` entry a verifier would refuse before any
     /// cryptography: not an object, `protected` or `signature` missing or not strict base64url,
