@@ -53,7 +53,9 @@ impl Severity {
 
 /// One lint rule. Each has a stable kebab-case code ([`Rule::as_str`]) and one severity
 /// ([`Rule::severity`]); the section of A2A v1.0 (or the RFC) it enforces is named on each variant.
+/// New rules may be added; [`Rule::ALL`] lists them all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Rule {
     /// `required-missing` (error): a field marked `(google.api.field_behavior) = REQUIRED` in
     /// `specification/a2a.proto` is absent or `null` (section 5.7, "Required Fields").
