@@ -19,6 +19,7 @@ Examples:
 Output (text): one line per finding, in document order, then a summary line:
   error[required-empty] /skills: AgentCard.skills is REQUIRED and must hold at least one element ...
   card.json: 1 error, 0 warnings
+(a finding about the whole card shows `(root)` for its pointer, which is \"\" in JSON)
 Output (json): {\"findings\": [{\"rule\", \"severity\", \"pointer\", \"message\"}, ...]}
 
 Rules (code, severity, source):
