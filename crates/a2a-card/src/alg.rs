@@ -338,22 +338,142 @@ pub fn sign(alg: Algorithm, key: &PrivateKey, msg: &[u8]) -> Result<Vec<u8>, Err
 /// assert_eq!(err.code().as_str(), "key-algorithm-mismatch");
 /// ```
 pub fn verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+    verify_with(alg, key, msg, sig, None)
+}
+
+/// What a [`SignatureBackend`] answers for one signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendVerdict {
+    /// The signature verifies with the key.
+    Valid,
+    /// The signature does not verify with the key.
+    Invalid,
+    /// The backend does not handle this algorithm or key; the built-in (`ring`) check is used.
+    Declined,
+}
+
+/// Another implementation of the final signature primitive, for example the host's native
+/// crypto when this library runs as WebAssembly.
+///
+/// A backend is consulted by [`verify_with`] (and by `verify::verify_card_with`) for the raw
+/// check only, after the library has made every other check: the algorithm fits the key type
+/// (HS* never reaches a backend), the algorithm and the key's curve are available in this
+/// build, and the signature has the algorithm's exact length. What it receives is therefore
+/// already well-formed: `msg` is the JWS signing input, `sig` the raw signature (r||s for
+/// ECDSA). RSA-PSS is expected with MGF1 over the same hash and a salt as long as the hash, as
+/// `ring` checks it. A backend that does not handle a case answers
+/// [`BackendVerdict::Declined`] and the built-in check runs instead; an `Err` is a failure of
+/// the backend itself (reported as the signature's verdict, never as a valid signature).
+///
+/// ```
+/// use a2a_card::alg::{sign, verify_with, Algorithm, BackendVerdict, SignatureBackend};
+/// use a2a_card::error::Error;
+/// use a2a_card::keys::{PrivateKey, PublicKey};
+///
+/// /// Handles nothing: every check falls back to ring.
+/// struct Decline;
+/// impl SignatureBackend for Decline {
+///     fn verify(&self, _: Algorithm, _: &PublicKey, _: &[u8], _: &[u8]) -> Result<BackendVerdict, Error> {
+///         Ok(BackendVerdict::Declined)
+///     }
+/// }
+/// let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+/// let sig = sign(Algorithm::ES256, &key, b"m").unwrap();
+/// assert!(verify_with(Algorithm::ES256, key.public(), b"m", &sig, Some(&Decline)).is_ok());
+/// assert!(verify_with(Algorithm::ES256, key.public(), b"M", &sig, Some(&Decline)).is_err());
+/// ```
+pub trait SignatureBackend {
+    /// Checks `sig` over `msg` with `key` under `alg`, or declines.
+    fn verify(
+        &self,
+        alg: Algorithm,
+        key: &PublicKey,
+        msg: &[u8],
+        sig: &[u8],
+    ) -> Result<BackendVerdict, Error>;
+}
+
+/// Why [`verify_checked`] refused a signature: the library's own checks and primitive, or a
+/// failure of the backend (which the verifier reports at the signature member).
+pub(crate) enum CryptoFailure {
+    /// The library's verdict (wrong length, key/algorithm mismatch, signature invalid, ...).
+    Refused(Error),
+    /// The backend itself failed.
+    Backend(Error),
+}
+
+impl From<Error> for CryptoFailure {
+    fn from(e: Error) -> Self {
+        CryptoFailure::Refused(e)
+    }
+}
+
+impl CryptoFailure {
+    pub(crate) fn into_error(self) -> Error {
+        match self {
+            CryptoFailure::Refused(e) | CryptoFailure::Backend(e) => e,
+        }
+    }
+}
+
+/// The backend's answer, when there is a backend and it does not decline.
+fn delegate(
+    backend: Option<&dyn SignatureBackend>,
+    alg: Algorithm,
+    key: &PublicKey,
+    msg: &[u8],
+    sig: &[u8],
+) -> Option<Result<(), CryptoFailure>> {
+    match backend?.verify(alg, key, msg, sig) {
+        Ok(BackendVerdict::Valid) => Some(Ok(())),
+        Ok(BackendVerdict::Invalid) => Some(Err(CryptoFailure::Refused(bad_signature(alg)))),
+        Ok(BackendVerdict::Declined) => None,
+        Err(e) => Some(Err(CryptoFailure::Backend(e))),
+    }
+}
+
+/// [`verify`], with the final primitive delegated to `backend` when one is given and it does
+/// not decline (see [`SignatureBackend`]). Every check before the primitive is the same, and
+/// with `None`, or a backend that declines, the result is exactly [`verify`]'s.
+pub fn verify_with(
+    alg: Algorithm,
+    key: &PublicKey,
+    msg: &[u8],
+    sig: &[u8],
+    backend: Option<&dyn SignatureBackend>,
+) -> Result<(), Error> {
+    verify_checked(alg, key, msg, sig, backend).map_err(CryptoFailure::into_error)
+}
+
+/// [`verify_with`], telling the backend's own failures apart.
+pub(crate) fn verify_checked(
+    alg: Algorithm,
+    key: &PublicKey,
+    msg: &[u8],
+    sig: &[u8],
+    backend: Option<&dyn SignatureBackend>,
+) -> Result<(), CryptoFailure> {
     key.check_algorithm(alg)?;
     if !alg.available() {
-        return Err(unavailable(alg.as_str()));
+        return Err(unavailable(alg.as_str()).into());
     }
     let kind = key.key_type();
     if !kind.available() {
-        return Err(unavailable(kind.name()));
+        return Err(unavailable(kind.name()).into());
     }
-    match (alg, key.material()) {
+    let delegated = || delegate(backend, alg, key, msg, sig);
+    let r = match (alg, key.material()) {
         (Algorithm::EdDSA, PublicMaterial::Okp { x }) => {
             if kind == KeyType::Ed25519 {
                 if sig.len() != 64 {
                     return Err(invalid(format!(
                         "Ed25519 signatures are exactly 64 bytes, this one is {} bytes",
                         sig.len()
-                    )));
+                    ))
+                    .into());
+                }
+                if let Some(done) = delegated() {
+                    return done;
                 }
                 UnparsedPublicKey::new(&signature::ED25519, x)
                     .verify(msg, sig)
@@ -363,7 +483,11 @@ pub fn verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result
                     return Err(invalid(format!(
                         "Ed448 signatures are exactly 114 bytes, this one is {} bytes",
                         sig.len()
-                    )));
+                    ))
+                    .into());
+                }
+                if let Some(done) = delegated() {
+                    return done;
                 }
                 native_verify(alg, key, msg, sig)
             }
@@ -376,6 +500,9 @@ pub fn verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result
                     (&signature::ECDSA_P384_SHA384_FIXED, 96)
                 };
             check_fixed_len(alg, len, sig)?;
+            if let Some(done) = delegated() {
+                return done;
+            }
             let mut point = Vec::with_capacity(1 + x.len() + y.len());
             point.push(4);
             point.extend_from_slice(x);
@@ -387,6 +514,9 @@ pub fn verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result
         (Algorithm::ES512 | Algorithm::ES256K, PublicMaterial::Ec { .. }) => {
             let len = if alg == Algorithm::ES512 { 132 } else { 64 };
             check_fixed_len(alg, len, sig)?;
+            if let Some(done) = delegated() {
+                return done;
+            }
             native_verify(alg, key, msg, sig)
         }
         (_, PublicMaterial::Rsa { n, e }) => {
@@ -397,7 +527,7 @@ pub fn verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result
                 Algorithm::PS256 => &signature::RSA_PSS_2048_8192_SHA256,
                 Algorithm::PS384 => &signature::RSA_PSS_2048_8192_SHA384,
                 Algorithm::PS512 => &signature::RSA_PSS_2048_8192_SHA512,
-                _ => return Err(mismatch_internal(alg, kind)),
+                _ => return Err(mismatch_internal(alg, kind).into()),
             };
             if sig.len() != n.len() {
                 return Err(invalid(format!(
@@ -405,7 +535,11 @@ pub fn verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result
                     kind.bits(),
                     n.len(),
                     sig.len()
-                )));
+                ))
+                .into());
+            }
+            if let Some(done) = delegated() {
+                return done;
             }
             signature::RsaPublicKeyComponents {
                 n: n.as_slice(),
@@ -415,7 +549,8 @@ pub fn verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result
             .map_err(|_| bad_signature(alg))
         }
         _ => Err(mismatch_internal(alg, kind)),
-    }
+    };
+    r.map_err(CryptoFailure::Refused)
 }
 
 fn mismatch_internal(alg: Algorithm, kind: KeyType) -> Error {

@@ -4,7 +4,7 @@
 //! boolean: what a caller should act on is the verified content, and the report says what was
 //! left out of it.
 
-use crate::alg::{self, Algorithm};
+use crate::alg::{self, Algorithm, CryptoFailure, SignatureBackend};
 use crate::b64;
 use crate::error::{Error, ErrorCode};
 use crate::json::{self, Limits, Value};
@@ -381,12 +381,59 @@ impl<'a> Forms<'a> {
 /// assert_eq!(report.signatures[0].verdict.code, "valid");
 /// ```
 pub fn verify_card(card: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<Report, Error> {
+    verify_card_with(card, trust, opts, None)
+}
+
+/// [`verify_card`] with the final signature primitive delegated to `backend` (see
+/// [`SignatureBackend`]): every other check (header, policy, key type against algorithm,
+/// signature length, trust) is the library's own, and a backend that declines leaves the check
+/// to the built-in `ring` code. A backend's own failure becomes the verdict of that signature,
+/// with the signature's JSON Pointer (`/signatures/{i}/signature`). The WebAssembly package
+/// passes the host's native crypto here; `None` is exactly [`verify_card`].
+///
+/// ```
+/// use a2a_card::alg::{Algorithm, BackendVerdict, SignatureBackend};
+/// use a2a_card::keys::{PrivateKey, PublicKey};
+/// use a2a_card::verify::verify_card_with;
+/// use a2a_card::{sign_card, Error, ErrorCode, SignOptions, TrustStore, VerifyOptions};
+///
+/// struct Broken;
+/// impl SignatureBackend for Broken {
+///     fn verify(&self, _: Algorithm, _: &PublicKey, _: &[u8], _: &[u8]) -> Result<BackendVerdict, Error> {
+///         Err(Error::new(ErrorCode::InvalidKey, "the host refused the key"))
+///     }
+/// }
+/// let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+/// let signed = sign_card(br#"{"name":"A","skills":[]}"#, &key, &SignOptions::default()).unwrap();
+/// let mut trust = TrustStore::new();
+/// trust.pin(key.public().clone(), "pinned");
+/// let report = verify_card_with(&signed.card, &trust, &VerifyOptions::default(), Some(&Broken)).unwrap();
+/// assert!(!report.ok);
+/// assert_eq!(report.signatures[0].verdict.code, "invalid-key");
+/// assert_eq!(report.signatures[0].verdict.pointer.as_deref(), Some("/signatures/0/signature"));
+/// ```
+pub fn verify_card_with(
+    card: &[u8],
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+    backend: Option<&dyn SignatureBackend>,
+) -> Result<Report, Error> {
     let value = json::parse_with(card, &opts.limits)?;
-    verify_value(&value, trust, opts)
+    verify_value_with(&value, trust, opts, backend)
 }
 
 /// [`verify_card`] on a card already read with [`json::parse_with`].
 pub fn verify_value(card: &Value, trust: &TrustStore, opts: &VerifyOptions) -> Result<Report, Error> {
+    verify_value_with(card, trust, opts, None)
+}
+
+/// [`verify_card_with`] on a card already read with [`json::parse_with`].
+pub fn verify_value_with(
+    card: &Value,
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+    backend: Option<&dyn SignatureBackend>,
+) -> Result<Report, Error> {
     if !matches!(card, Value::Object(_)) {
         return Err(Error::new(
             ErrorCode::TypeMismatch,
@@ -441,6 +488,7 @@ pub fn verify_value(card: &Value, trust: &TrustStore, opts: &VerifyOptions) -> R
             now,
             origin.as_deref(),
             &mut forms,
+            backend,
         ));
     }
 
@@ -515,6 +563,8 @@ fn at_entry(e: Error, index: usize, member: &str) -> Error {
     e.at(format!("/signatures/{index}/{member}"))
 }
 
+// One call per entry with everything it depends on; a struct would only rename the arguments.
+#[allow(clippy::too_many_arguments)]
 fn check_entry(
     index: usize,
     entry: &Entry<'_>,
@@ -523,6 +573,7 @@ fn check_entry(
     now: Option<i64>,
     origin: Option<&str>,
     forms: &mut Forms<'_>,
+    backend: Option<&dyn SignatureBackend>,
 ) -> SignatureReport {
     let mut report = SignatureReport {
         index,
@@ -631,13 +682,16 @@ fn check_entry(
                     continue;
                 }
             };
-            match alg::verify(alg, &tk.key, &input, &sig) {
+            match alg::verify_checked(alg, &tk.key, &input, &sig, backend) {
                 Ok(()) => {
                     report.profile = Some(profile.as_str());
                     report.verdict = Verdict::valid();
                     return report;
                 }
-                Err(e) => crypto_err = Some(e),
+                Err(CryptoFailure::Refused(e)) => crypto_err = Some(e),
+                Err(CryptoFailure::Backend(e)) => {
+                    return fail(report, at_entry(e, index, "signature"));
+                }
             }
         }
         last_err = crypto_err;
