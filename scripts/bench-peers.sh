@@ -3,24 +3,28 @@
 #
 # Installs the Python SDK (a2a-sdk[signing], into a temporary virtualenv) and the JavaScript SDK
 # (@a2a-js/sdk and jose, into a temporary folder), the same way scripts/interop-sdks.sh does, and
-# times in-process, for ES256 and EdDSA, signing and verifying three cards: the A2A v1.0 section
-# 8.5 sample (testvectors/cards/sample-8.5-unsigned.json) and v1.0 cards with 100 and 1,000
-# skills (written by scripts/bench-peers/gen.py into the temporary folder).
+# times in-process, for ES256 and EdDSA, signing and verifying the same card files with each SDK and
+# with a2a-card: the A2A v1.0 section 8.5 sample (testvectors/cards/sample-8.5-unsigned.json) and
+# v1.0 cards with 10, 100, 1,000 and 10,000 skills (written by scripts/bench-peers/gen.py into the
+# temporary folder, with fresh ES256 and EdDSA keys that all three use).
 #
-#   a2a-card:   `cargo bench -p a2a-card --bench sign_verify -- ALG/` (release build, criterion,
-#               then its own interleaved medians table), parsed from the printed table. Note:
-#               that bench builds its 100- and 1,000-skill cards itself
-#               (crates/a2a-card/benches/support), so for those two sizes the bytes differ from
-#               the SDKs' cards; the script prints both sizes.
+#   a2a-card:   `cargo bench -p a2a-card --bench sign_verify` (release build) with A2A_BENCH_CARDS
+#               and A2A_BENCH_KEYS pointing at gen.py's cards and keys: its interleaved medians of
+#               verify_card and sign_card, written as JSON lines (A2A_BENCH_FIGURES).
 #   Python SDK: scripts/bench-peers/py_bench.py, one process.
 #   JS SDK:     scripts/bench-peers/js_bench.mjs, one process.
 #
 # Each SDK measurement is the median of A2A_BENCH_ROUNDS (default 5) rounds of N iterations, N
 # chosen so a round lasts about A2A_BENCH_ROUND_SECONDS (default 0.3). A2A_INTEROP_PY_REQ and
-# A2A_INTEROP_JS_PKGS choose other SDK versions, as for interop-sdks.sh.
+# A2A_INTEROP_JS_PKGS choose other SDK versions, as for interop-sdks.sh; A2A_BENCH_SKILLS
+# (e.g. "100,1000") other skill counts.
+#
+# Prints the versions measured, the table with the ratios and the issue's ES256 verify targets,
+# and writes every figure (with the versions) to A2A_BENCH_OUT (default docs/bench-peers.json),
+# which scripts/bench-chart.py draws.
 #
 # Exit status: 0 when every cell was measured, 1 when one is missing, 2 when the run cannot start.
-# Writes nothing outside its temporary folder, which it removes on exit.
+# Writes nothing else outside its temporary folder, which it removes on exit.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,6 +33,7 @@ py_req="${A2A_INTEROP_PY_REQ:-a2a-sdk[signing]}"
 read -r -a js_pkgs <<<"${A2A_INTEROP_JS_PKGS:-@a2a-js/sdk jose}"
 round_s="${A2A_BENCH_ROUND_SECONDS:-0.3}"
 rounds="${A2A_BENCH_ROUNDS:-5}"
+out="${A2A_BENCH_OUT:-$root/docs/bench-peers.json}"
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/a2a-bench-peers.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
@@ -53,25 +58,44 @@ pyx="$tmp/venv/bin/python"
 
 "$pyx" "$here/gen.py" "$tmp/in" || die "gen.py failed"
 
-echo "==> a2a-card: cargo bench -p a2a-card --bench sign_verify (ES256/, EdDSA/)"
-for alg in ES256 EdDSA; do
-    (cd "$root" && cargo bench -p a2a-card --bench sign_verify -- "$alg/") >"$tmp/bench-$alg.txt" 2>&1 ||
-        { tail -n 20 "$tmp/bench-$alg.txt" >&2; die "cargo bench ($alg/) failed"; }
-done
+echo "==> a2a-card: cargo bench -p a2a-card --bench sign_verify on the same cards and keys"
+(cd "$root" && A2A_BENCH_CARDS="$tmp/in/cards" A2A_BENCH_KEYS="$tmp/in/keys" A2A_BENCH_ALGS=ES256,EdDSA \
+    A2A_BENCH_FIGURES="$tmp/a2a-card.jsonl" A2A_BENCH_NO_CRITERION=1 \
+    cargo bench -p a2a-card --bench sign_verify) >"$tmp/bench.txt" 2>&1 ||
+    { tail -n 20 "$tmp/bench.txt" >&2; die "cargo bench failed"; }
 echo "==> Python SDK: timing"
 "$pyx" "$here/py_bench.py" "$tmp/in" "$round_s" "$rounds" >"$tmp/python.jsonl" || die "py_bench.py failed"
 echo "==> JavaScript SDK: timing"
 (cd "$tmp/js" && node js_bench.mjs "$tmp/in" "$round_s" "$rounds") >"$tmp/js.jsonl" 2>"$tmp/js.err" ||
     { cat "$tmp/js.err" >&2; die "js_bench.mjs failed"; }
 
+py_versions="$("$pyx" "$root/scripts/interop/py_sdk.py" versions)"
+js_versions="$(cd "$tmp/js" && node js_sdk.mjs versions)"
+ours="$(sed -n 's/^version *= *"\(.*\)"/\1/p' "$root/Cargo.toml" | head -n 1) (commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)), $(rustc --version)"
+runtimes="python $("$pyx" -c 'import platform; print(platform.python_version())'), node $(node --version)"
 echo
 echo "versions measured:"
-echo "  python SDK: $("$pyx" "$root/scripts/interop/py_sdk.py" versions)"
-echo "  js SDK:     $(cd "$tmp/js" && node js_sdk.mjs versions)"
-echo "  a2a-card:   $(sed -n 's/^version *= *"\(.*\)"/\1/p' "$root/Cargo.toml" | head -n 1) (commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)), $(rustc --version)"
-echo "  python $("$pyx" -c 'import platform; print(platform.python_version())'), node $(node --version)"
+echo "  python SDK: $py_versions"
+echo "  js SDK:     $js_versions"
+echo "  a2a-card:   $ours"
+echo "  $runtimes"
 echo
-echo "card sizes (bytes): SDK inputs: $(for f in "$tmp/in/cards/"*.json; do printf '%s=%s ' "$(basename "$f" .json)" "$(wc -c <"$f")"; done)"
-echo "SDK timing: median of $rounds rounds of ~${round_s}s each; a2a-card: medians from the sign_verify bench table"
+echo "card sizes (bytes), the same files for all three: $(for f in "$tmp/in/cards/"*.json; do printf '%s=%s ' "$(basename "$f" .json)" "$(wc -c <"$f")"; done)"
+echo "timing: a2a-card median of 21 interleaved rounds (9 for the largest cards) of ~20 ms; SDKs median of $rounds rounds of ~${round_s}s each"
 echo
-"$pyx" "$here/table.py" "$tmp/bench-ES256.txt" "$tmp/bench-EdDSA.txt" -- "$tmp/python.jsonl" "$tmp/js.jsonl"
+status=0
+"$pyx" "$here/table.py" "$tmp/in/cards" "$tmp/figures.json" "$tmp/a2a-card.jsonl" "$tmp/python.jsonl" "$tmp/js.jsonl" || status=$?
+mkdir -p "$(dirname "$out")"
+"$pyx" - "$tmp/figures.json" "$out" "$py_versions" "$js_versions" "$ours" "$runtimes" <<'EOF'
+import json, sys
+src, dst, py, js, ours, runtimes = sys.argv[1:]
+with open(src, encoding='utf-8') as f:
+    figures = json.load(f)
+figures['versions'] = {'python': json.loads(py), 'js': json.loads(js), 'a2a-card': ours,
+                       'runtimes': runtimes}
+with open(dst, 'w', encoding='utf-8') as f:
+    json.dump(figures, f, indent=1)
+    f.write('\n')
+EOF
+echo "figures written to $out"
+exit "$status"

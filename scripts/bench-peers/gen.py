@@ -2,10 +2,12 @@
 
   python3 gen.py OUT_DIR
 
-Writes OUT_DIR/cards/{8.5 sample,100 skills,1000 skills}.json: the 8.5 sample card (copied from
-testvectors/cards/sample-8.5-unsigned.json) and two A2A v1.0 cards built from
-scripts/interop/card-v1.json with 100 and 1,000 generated skills (id, name, description, tags;
-every value derived from the skill's index, so every run writes the same bytes).
+Writes OUT_DIR/cards/{8.5 sample,10 skills,100 skills,1000 skills,10000 skills}.json: the 8.5
+sample card (copied from testvectors/cards/sample-8.5-unsigned.json) and A2A v1.0 cards built from
+scripts/interop/card-v1.json with 10 to 10,000 generated skills (id, name, description, tags;
+every value derived from the skill's index, so every run writes the same bytes). SKILLS (below)
+or the environment variable A2A_BENCH_SKILLS (comma-separated) chooses the skill counts. Every
+timer (the SDKs' and a2a-card's sign_verify bench) reads these same files.
 Writes OUT_DIR/keys/{ES256,EdDSA}.pem (PKCS #8) and OUT_DIR/keys/{ES256,EdDSA}.jwks.json (fresh
 keys; needs `cryptography`, which a2a-sdk[signing] installs).
 """
@@ -21,6 +23,7 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 WORDS = ['route', 'weather', 'invoice', 'menu', 'ticket', 'forecast', 'ledger', 'summary',
          'schedule', 'translate', 'search', 'report', 'itinerary', 'budget', 'inventory']
+SKILLS = (10, 100, 1000, 10000)
 
 
 def skill(i: int) -> dict:
@@ -67,7 +70,8 @@ def main(out: str) -> int:
                     os.path.join(out, 'cards', '8.5 sample.json'))
     with open(os.path.join(ROOT, 'scripts/interop/card-v1.json'), encoding='utf-8') as f:
         base = json.load(f)
-    for n in (100, 1000):
+    skills = os.environ.get('A2A_BENCH_SKILLS')
+    for n in ([int(x) for x in skills.split(',')] if skills else SKILLS):
         card = dict(base, skills=[skill(i) for i in range(n)])
         with open(os.path.join(out, 'cards', f'{n} skills.json'), 'w', encoding='utf-8') as f:
             json.dump(card, f, ensure_ascii=False, indent=2)

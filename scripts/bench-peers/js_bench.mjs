@@ -4,7 +4,7 @@
 //
 //   node js_bench.mjs IN_DIR ROUND_SECONDS ROUNDS
 //
-// IN_DIR is what gen.py wrote. For each card and algorithm: sign = JSON.parse of the card text,
+// IN_DIR is what gen.py wrote. For each card of IN_DIR/cards and algorithm: sign = JSON.parse of the card text,
 // the generateAgentCardSignature signer (key imported once with jose.importPKCS8), JSON.stringify
 // of the result; verify = JSON.parse of the signed text, the verifyAgentCardSignature verifier
 // (key provider returning the JWK from the JWKS by kid, as scripts/interop/js_sdk.mjs does). Each
@@ -24,7 +24,12 @@ if (!inDir || !roundArg || !roundsArg) {
 }
 const roundS = Number(roundArg);
 const rounds = Number(roundsArg);
-const CARDS = ['8.5 sample', '100 skills', '1000 skills'];
+// The cards of IN_DIR/cards, smallest file first.
+const CARDS = fs
+  .readdirSync(`${inDir}/cards`)
+  .filter((f) => f.endsWith('.json'))
+  .sort((a, b) => fs.statSync(`${inDir}/cards/${a}`).size - fs.statSync(`${inDir}/cards/${b}`).size)
+  .map((f) => f.slice(0, -'.json'.length));
 const ALGS = ['ES256', 'EdDSA'];
 const now = () => Number(process.hrtime.bigint()) / 1e9;
 

@@ -2,7 +2,7 @@
 
   python py_bench.py IN_DIR ROUND_SECONDS ROUNDS
 
-IN_DIR is what gen.py wrote. For each card and algorithm: sign = json.loads of the card text,
+IN_DIR is what gen.py wrote. For each card of IN_DIR/cards (smallest first) and algorithm: sign = json.loads of the card text,
 parse_agent_card, the create_agent_card_signer signer, agent_card_to_dict and json.dumps (the card
 as served); verify = json.loads of the signed text, parse_agent_card, the
 create_signature_verifier verifier (key from the JWKS, looked up by kid). Each op runs ROUNDS
@@ -21,8 +21,15 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'interop'))
 import py_sdk  # noqa: E402  (scripts/interop/py_sdk.py: _jwk_for, _first_kid)
 
-CARDS = ['8.5 sample', '100 skills', '1000 skills']
 ALGS = ['ES256', 'EdDSA']
+
+
+def cards(in_dir: str) -> list[str]:
+    """The card names (file stems) of IN_DIR/cards, smallest file first."""
+    d = os.path.join(in_dir, 'cards')
+    files = sorted((f for f in os.listdir(d) if f.endswith('.json')),
+                   key=lambda f: os.path.getsize(os.path.join(d, f)))
+    return [f[:-len('.json')] for f in files]
 
 
 def timed(fn, round_s: float, rounds: int) -> tuple[float, int]:
@@ -55,7 +62,7 @@ def main(in_dir: str, round_s: float, rounds: int) -> int:
             protected_header={'alg': alg, 'kid': py_sdk._first_kid(jwks), 'typ': 'JOSE'},
         )
         verifier = create_signature_verifier(lambda kid, jku: py_sdk._jwk_for(jwks, kid), [alg])
-        for name in CARDS:
+        for name in cards(in_dir):
             with open(os.path.join(in_dir, 'cards', f'{name}.json'), encoding='utf-8') as f:
                 text = f.read()
 

@@ -1,26 +1,26 @@
-"""Joins the measurements of scripts/bench-peers.sh into one table.
+"""Joins the measurements of scripts/bench-peers.sh into one table and one figures file.
 
-  python3 table.py BENCH_OUTPUT... -- SDK_JSONL...
+  python3 table.py CARDS_DIR FIGURES_OUT JSONL...
 
-BENCH_OUTPUT: the text printed by `cargo bench -p a2a-card --bench sign_verify -- FILTER`, whose
-closing table has one row per `ALG/card` with verify, floor, ratio, sign, floor, ratio.
-SDK_JSONL: the JSON lines of py_bench.py and js_bench.mjs. Exits 1 when a cell is missing.
+JSONL: the JSON lines of the sign_verify bench (A2A_BENCH_FIGURES, impl "a2a-card"),
+py_bench.py (impl "python") and js_bench.mjs (impl "js"), one per card, algorithm and operation.
+CARDS_DIR: the cards every timer read (gen.py's OUT_DIR/cards), for their sizes and order.
+FIGURES_OUT: every measurement as one JSON document (with each card's size in bytes), which
+scripts/bench-chart.py draws. Prints the table, then the issue's targets for ES256 verify with
+met / NOT met. Exits 1 when a cell is missing.
 """
 
 from __future__ import annotations
 
 import json
-import re
+import os
 import sys
 
-CARDS = ['8.5 sample', '100 skills', '1000 skills']
 ALGS = ['ES256', 'EdDSA']
-DUR = r'([\d.]+) (us|ms)'
-ROW = re.compile(rf'^(ES256|EdDSA)/(.+?)\s{{2,}}{DUR}\s+{DUR}\s+[\d.]+x\s+{DUR}\s+{DUR}\s+[\d.]+x\s*$')
-
-
-def secs(v: str, unit: str) -> float:
-    return float(v) * (1e-6 if unit == 'us' else 1e-3)
+IMPLS = ['a2a-card', 'python', 'js']
+# Issue 9: ES256 verify, a2a-card at least this many times faster than the SDK.
+TARGETS = {('8.5 sample', 'js'): 5, ('8.5 sample', 'python'): 20,
+           ('1000 skills', 'js'): 10, ('1000 skills', 'python'): 50}
 
 
 def fmt(s: float | None) -> str:
@@ -30,42 +30,70 @@ def fmt(s: float | None) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if '--' not in argv:
+    if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    cut = argv.index('--')
-    got: dict[tuple[str, str, str, str], float] = {}
-    for path in argv[:cut]:
-        with open(path, encoding='utf-8') as f:
-            for line in f:
-                m = ROW.match(line.rstrip('\n'))
-                if m:
-                    alg, card = m.group(1), m.group(2).strip()
-                    got[('a2a-card', card, alg, 'verify')] = secs(m.group(3), m.group(4))
-                    got[('a2a-card', card, alg, 'sign')] = secs(m.group(7), m.group(8))
-    for path in argv[cut + 1:]:
+    cards_dir, figures_out, paths = argv[0], argv[1], argv[2:]
+    sizes = {f[:-5]: os.path.getsize(os.path.join(cards_dir, f))
+             for f in os.listdir(cards_dir) if f.endswith('.json')}
+    cards = sorted(sizes, key=sizes.get)
+    got: dict[tuple[str, str, str, str], dict] = {}
+    for path in paths:
         with open(path, encoding='utf-8') as f:
             for line in f:
                 if line.strip():
                     r = json.loads(line)
-                    got[(r['impl'], r['card'], r['alg'], r['op'])] = float(r['seconds'])
-    head = ['card', 'alg', 'op', 'a2a-card', 'python SDK', 'js SDK', 'python/a2a-card', 'js/a2a-card']
+                    got[(r['impl'], r['card'], r['alg'], r['op'])] = r
+    sec = lambda key: got[key]['seconds'] if key in got else None
+    head = ['card', 'bytes', 'alg', 'op', 'a2a-card', 'floor', 'python SDK', 'js SDK',
+            'python/a2a-card', 'js/a2a-card']
     rows = []
     missing = 0
-    for card in CARDS:
+    for card in cards:
         for alg in ALGS:
             for op in ('verify', 'sign'):
-                ours, py, js = (got.get((i, card, alg, op)) for i in ('a2a-card', 'python', 'js'))
+                ours, py, js = (sec((i, card, alg, op)) for i in IMPLS)
+                floor = got.get(('a2a-card', card, alg, op), {}).get('floor_seconds')
                 missing += sum(x is None for x in (ours, py, js))
                 ratio = lambda x: f'{x / ours:.1f}x' if x is not None and ours else '-'
-                rows.append([card, alg, op, fmt(ours), fmt(py), fmt(js), ratio(py), ratio(js)])
+                rows.append([card, str(sizes[card]), alg, op, fmt(ours), fmt(floor), fmt(py),
+                             fmt(js), ratio(py), ratio(js)])
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    line = lambda r: '| ' + ' | '.join(str(c).ljust(w) if i < 3 else str(c).rjust(w)
+    left = {0, 2, 3}
+    line = lambda r: '| ' + ' | '.join(str(c).ljust(w) if i in left else str(c).rjust(w)
                                         for i, (c, w) in enumerate(zip(r, widths))) + ' |'
     print(line(head))
-    print('|' + '|'.join('-' * (w + 2) if i < 3 else '-' * (w + 1) + ':' for i, w in enumerate(widths)) + '|')
+    print('|' + '|'.join('-' * (w + 2) if i in left else '-' * (w + 1) + ':'
+                         for i, w in enumerate(widths)) + '|')
     for r in rows:
         print(line(r))
+    print()
+    print('floor = ring\'s raw operation on the same signing input + serde_json parse and write of '
+          'the same card bytes')
+    print()
+    print('targets (ES256 verify, a2a-card faster than the SDK by at least):')
+    for (card, impl), want in TARGETS.items():
+        ours = sec(('a2a-card', card, 'ES256', 'verify'))
+        theirs = sec((impl, card, 'ES256', 'verify'))
+        if ours is None or theirs is None:
+            print(f'  {card:<12} vs {impl:<6} {want:>3}x: not measured')
+            continue
+        crypto = got[('a2a-card', card, 'ES256', 'verify')].get('crypto_seconds')
+        got_x = theirs / ours
+        verdict = 'met' if got_x >= want else 'NOT met'
+        note = (f'; needs a2a-card <= {fmt(theirs / want)}, ring\'s raw P-256 verify alone '
+                f'takes {fmt(crypto)}' if crypto else '')
+        print(f'  {card:<12} vs {impl:<6} {want:>3}x: measured {got_x:.1f}x ({fmt(ours)} vs '
+              f'{fmt(theirs)}): {verdict}{note}')
+    figures = {
+        'cards': [{'name': c, 'bytes': sizes[c]} for c in cards],
+        'measurements': sorted(
+            (dict(r, bytes=sizes.get(r['card'])) for r in got.values()),
+            key=lambda r: (r['impl'], r['alg'], r['op'], sizes.get(r['card'], 0))),
+    }
+    with open(figures_out, 'w', encoding='utf-8') as f:
+        json.dump(figures, f, indent=1)
+        f.write('\n')
     if missing:
         print(f'table: {missing} cells missing', file=sys.stderr)
         return 1

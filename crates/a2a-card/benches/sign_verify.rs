@@ -1,8 +1,8 @@
 //! How long signing and verifying a card take, per algorithm, beside the floor.
 //!
 //! Cards: the A2A v1.0 section 8.5 sample card (signatures removed, from
-//! `testvectors/cards/sample-8.5-unsigned.json`) and generated cards with 100 and 1,000 skills
-//! (`support/mod.rs`). For each algorithm and card:
+//! `testvectors/cards/sample-8.5-unsigned.json`) and generated cards with 1, 10, 100, 1,000 and
+//! 10,000 skills (`support/mod.rs`). For each algorithm and card:
 //!
 //! - `verify`: `a2a_card::verify_card` on the signed card (strict read, canonical bytes, header
 //!   rules, trust lookup, the signature check, the report);
@@ -16,6 +16,16 @@
 //! verify: at most 1.5x). Algorithms that ring does not implement (ES512, ES256K run through
 //! josekit) have no ring floor and are timed without one. Under `cargo test` each benchmark runs
 //! once and the table is skipped.
+//!
+//! Environment (used by `scripts/bench-peers.sh`, so that a2a-card and the SDKs are timed on the
+//! same bytes with the same keys):
+//!
+//! - `A2A_BENCH_CARDS=DIR`: time the `*.json` cards of DIR instead of the built-in ones;
+//! - `A2A_BENCH_KEYS=DIR`: sign with `DIR/ALG.pem` where that file exists;
+//! - `A2A_BENCH_ALGS=ES256,EdDSA`: only these algorithms;
+//! - `A2A_BENCH_FIGURES=FILE`: also write the table as JSON Lines to FILE (one line per
+//!   algorithm, card and operation: seconds, floor seconds, card bytes);
+//! - `A2A_BENCH_NO_CRITERION=1`: skip criterion, print only the table.
 
 #![allow(clippy::panic, clippy::unwrap_used)]
 
@@ -24,7 +34,7 @@ mod support;
 use a2a_card::alg::Algorithm;
 use a2a_card::keys::PrivateKey;
 use a2a_card::{sign_card, verify_card, SignOptions, TrustStore, VerifyOptions};
-use criterion::{black_box, Criterion};
+use criterion::{black_box, Criterion, SamplingMode};
 use ring::signature::{self, KeyPair};
 use std::time::{Duration, Instant};
 
@@ -39,10 +49,20 @@ const ALGS: [Algorithm; 8] = [
     Algorithm::RS512,
 ];
 const VERIFY_TARGET: f64 = 1.5;
+/// Rounds of the summary's interleaved loop; fewer for cards whose one round takes long.
 const ROUNDS: usize = 21;
+/// Skill counts of the generated cards.
+const SKILLS: [usize; 5] = [1, 10, 100, 1_000, 10_000];
+const CARDS_ENV: &str = "A2A_BENCH_CARDS";
+const KEYS_ENV: &str = "A2A_BENCH_KEYS";
+const ALGS_ENV: &str = "A2A_BENCH_ALGS";
+const FIGURES_ENV: &str = "A2A_BENCH_FIGURES";
+const NO_CRITERION_ENV: &str = "A2A_BENCH_NO_CRITERION";
 
 struct Case {
     name: String,
+    /// The card's name (without the algorithm).
+    label: String,
     alg: Algorithm,
     card: Vec<u8>,
     signed: Vec<u8>,
@@ -109,8 +129,8 @@ fn serde_floor(card: &[u8]) -> usize {
     serde_json::to_vec(&v).unwrap().len()
 }
 
-fn floor_verify(case: &Case) -> usize {
-    let n = serde_floor(&case.card);
+/// ring's raw verification of the signing input, alone (no JSON).
+fn crypto_verify(case: &Case) -> bool {
     let ok = match case.floor_key.as_ref() {
         Some(FloorKey::Ed25519(kp)) => {
             signature::UnparsedPublicKey::new(&signature::ED25519, kp.public_key().as_ref())
@@ -125,6 +145,12 @@ fn floor_verify(case: &Case) -> usize {
         None => Ok(()),
     };
     assert!(ok.is_ok(), "the floor verifies");
+    ok.is_ok()
+}
+
+fn floor_verify(case: &Case) -> usize {
+    let n = serde_floor(&case.card);
+    black_box(crypto_verify(case));
     n
 }
 
@@ -164,31 +190,80 @@ fn sign(case: &Case) -> usize {
     .len()
 }
 
-fn cases() -> Vec<Case> {
+/// The cards to time: from `$A2A_BENCH_CARDS` (every `*.json` file of that folder, named by
+/// its file stem, smallest first) when set, otherwise the 8.5 sample and the generated cards of
+/// [`SKILLS`] skills.
+fn cards() -> Vec<(String, Vec<u8>)> {
+    if let Some(dir) = std::env::var_os(CARDS_ENV) {
+        let dir = std::path::PathBuf::from(dir);
+        let mut cards: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{CARDS_ENV}={}: {e}", dir.display()))
+            .map(|entry| entry.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .map(|p| {
+                let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+                let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+                (name, bytes)
+            })
+            .collect();
+        assert!(!cards.is_empty(), "{CARDS_ENV}={}: no *.json card", dir.display());
+        cards.sort_by_key(|(_, b)| b.len());
+        return cards;
+    }
     let sample = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../testvectors/cards/sample-8.5-unsigned.json"
     ))
     .expect("testvectors/cards/sample-8.5-unsigned.json");
-    let cards = [
-        ("8.5 sample".to_string(), sample),
-        ("100 skills".to_string(), support::card_bytes(100)),
-        ("1000 skills".to_string(), support::card_bytes(1_000)),
-    ];
+    let mut cards = vec![("8.5 sample".to_string(), sample)];
+    for n in SKILLS {
+        let label = if n == 1 {
+            "1 skill".to_string()
+        } else {
+            format!("{n} skills")
+        };
+        cards.push((label, support::card_bytes(n)));
+    }
+    cards
+}
+
+/// The signing key for `alg`: `$A2A_BENCH_KEYS/ALG.pem` when that file exists (the keys
+/// `scripts/bench-peers.sh` hands the SDKs too), otherwise a fresh one.
+fn key_for(alg: Algorithm, rsa: &PrivateKey) -> PrivateKey {
+    if let Some(dir) = std::env::var_os(KEYS_ENV) {
+        let path = std::path::Path::new(&dir).join(format!("{}.pem", alg.as_str()));
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            return PrivateKey::from_pem(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+    if matches!(alg, Algorithm::RS256 | Algorithm::RS512 | Algorithm::PS256) {
+        rsa.clone()
+    } else {
+        PrivateKey::generate(alg).unwrap()
+    }
+}
+
+fn cases(algs: &[Algorithm], filter: Option<&str>) -> Vec<Case> {
+    let cards = cards();
     let rsa = PrivateKey::generate_rsa(2048).unwrap();
     let mut out = Vec::new();
-    for alg in ALGS {
+    for &alg in algs {
         if !alg.available() {
             continue;
         }
-        let key = if matches!(alg, Algorithm::RS256 | Algorithm::RS512 | Algorithm::PS256) {
-            rsa.clone()
-        } else {
-            PrivateKey::generate(alg).unwrap()
-        };
+        let key = key_for(alg, &rsa);
         let mut trust = TrustStore::new();
         trust.pin(key.public().clone(), "bench");
         for (label, card) in &cards {
+            let name = format!("{}/{label}", alg.as_str());
+            let ids = [
+                name.clone(),
+                format!("{}/verify/{label}", alg.as_str()),
+                format!("{}/sign/{label}", alg.as_str()),
+            ];
+            if filter.is_some_and(|f| !ids.iter().any(|id| id.contains(f))) {
+                continue;
+            }
             let signed = sign_card(
                 card,
                 &key,
@@ -197,11 +272,12 @@ fn cases() -> Vec<Case> {
                     ..Default::default()
                 },
             )
-            .unwrap();
+            .unwrap_or_else(|e| panic!("{name}: signing fails: {e}"));
             let input = a2a_card::jws::signing_input(&signed.protected, &signed.canonical.bytes);
             let sig = a2a_card::b64::decode_strict(&signed.signature).unwrap();
             out.push(Case {
-                name: format!("{}/{label}", alg.as_str()),
+                name,
+                label: label.clone(),
                 alg,
                 card: card.clone(),
                 signed: signed.card,
@@ -243,17 +319,35 @@ fn fmt(d: Duration) -> String {
     }
 }
 
+/// Rounds for a case: [`ROUNDS`], fewer when one round (four calls) takes over 150 ms.
+fn rounds_for(case: &Case) -> usize {
+    let start = Instant::now();
+    black_box(verify(case));
+    black_box(sign(case));
+    let round = start.elapsed() * 2;
+    if round > Duration::from_millis(150) {
+        ROUNDS.min(9)
+    } else {
+        ROUNDS
+    }
+}
+
 fn summary(cases: &[Case]) {
-    println!("\nsign and verify beside the floor (ring raw operation on the same signing input + serde_json parse and write of the card); medians of {ROUNDS} interleaved rounds");
+    println!("\nsign and verify beside the floor (ring raw operation on the same signing input + serde_json parse and write of the card); medians of {ROUNDS} interleaved rounds (9 for cards over ~150 ms a round)");
     println!(
-        "{:<22} {:>11} {:>11} {:>7}   {:>11} {:>11} {:>7}",
-        "algorithm/card", "verify", "floor", "ratio", "sign", "floor", "ratio"
+        "{:<22} {:>9} {:>11} {:>11} {:>7}   {:>11} {:>11} {:>7}",
+        "algorithm/card", "bytes", "verify", "floor", "ratio", "sign", "floor", "ratio"
     );
     let budget = Duration::from_millis(20);
     let mut worst: f64 = 0.0;
+    let mut figures = String::new();
     for case in cases {
         let (mut v, mut vf, mut s, mut sf) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..ROUNDS {
+        let mut vc = Vec::new();
+        for _ in 0..rounds_for(case) {
+            vc.push(per_call(budget, || {
+                black_box(crypto_verify(case));
+            }));
             v.push(per_call(budget, || {
                 black_box(verify(case));
             }));
@@ -268,13 +362,45 @@ fn summary(cases: &[Case]) {
             }));
         }
         let (v, vf, s, sf) = (median(v), median(vf), median(s), median(sf));
-        if case.floor_key.is_some() {
+        let vc = median(vc);
+        let has_floor = case.floor_key.is_some();
+        for (op, t, f) in [("verify", v, vf), ("sign", s, sf)] {
+            let some = |d: Duration| {
+                if has_floor {
+                    serde_json::Value::from(d.as_secs_f64())
+                } else {
+                    serde_json::Value::Null
+                }
+            };
+            let floor = some(f);
+            let crypto = if op == "verify" {
+                some(vc)
+            } else {
+                serde_json::Value::Null
+            };
+            figures.push_str(
+                &serde_json::json!({
+                    "impl": "a2a-card",
+                    "card": case.label,
+                    "alg": case.alg.as_str(),
+                    "op": op,
+                    "seconds": t.as_secs_f64(),
+                    "floor_seconds": floor,
+                    "crypto_seconds": crypto,
+                    "bytes": case.card.len(),
+                })
+                .to_string(),
+            );
+            figures.push('\n');
+        }
+        if has_floor {
             let rv = v.as_secs_f64() / vf.as_secs_f64();
             let rs = s.as_secs_f64() / sf.as_secs_f64();
             worst = worst.max(rv);
             println!(
-                "{:<22} {:>11} {:>11} {:>6.2}x   {:>11} {:>11} {:>6.2}x",
+                "{:<22} {:>9} {:>11} {:>11} {:>6.2}x   {:>11} {:>11} {:>6.2}x",
                 case.name,
+                case.card.len(),
                 fmt(v),
                 fmt(vf),
                 rv,
@@ -284,8 +410,9 @@ fn summary(cases: &[Case]) {
             );
         } else {
             println!(
-                "{:<22} {:>11} {:>11} {:>7}   {:>11} {:>11} {:>7}",
+                "{:<22} {:>9} {:>11} {:>11} {:>7}   {:>11} {:>11} {:>7}",
                 case.name,
+                case.card.len(),
                 fmt(v),
                 "(josekit)",
                 "-",
@@ -299,6 +426,10 @@ fn summary(cases: &[Case]) {
         "verify target: at most {VERIFY_TARGET}x the floor; worst measured {worst:.2}x: {}",
         if worst <= VERIFY_TARGET { "met" } else { "NOT met" }
     );
+    if let Some(path) = std::env::var_os(FIGURES_ENV) {
+        std::fs::write(&path, figures)
+            .unwrap_or_else(|e| panic!("{FIGURES_ENV}={}: {e}", path.to_string_lossy()));
+    }
 }
 
 fn main() {
@@ -306,33 +437,47 @@ fn main() {
     let bench_mode = args.iter().any(|a| a == "--bench");
     // A positional argument filters criterion's benchmarks; apply it to the summary too.
     let filter = args.iter().skip(1).find(|a| !a.starts_with('-')).cloned();
-    let cases: Vec<Case> = cases()
-        .into_iter()
-        .filter(|c| {
-            filter
-                .as_deref()
-                .is_none_or(|f| c.name.contains(f) || format!("verify/{}", c.name).contains(f))
-        })
-        .collect();
-    let mut c = Criterion::default()
-        .configure_from_args()
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1))
-        .sample_size(10);
-    for case in &cases {
-        c.bench_function(&format!("verify/{}", case.name), |b| {
-            b.iter(|| verify(black_box(case)))
-        });
-        c.bench_function(&format!("sign/{}", case.name), |b| {
-            b.iter(|| sign(black_box(case)))
-        });
-        if case.floor_key.is_some() {
-            c.bench_function(&format!("floor-verify/{}", case.name), |b| {
-                b.iter(|| floor_verify(black_box(case)))
+    let algs: Vec<Algorithm> = match std::env::var(ALGS_ENV) {
+        Ok(list) => list
+            .split(',')
+            .map(|name| {
+                *ALGS
+                    .iter()
+                    .find(|a| a.as_str() == name.trim())
+                    .unwrap_or_else(|| panic!("{ALGS_ENV}: unknown algorithm {name:?}"))
+            })
+            .collect(),
+        Err(_) => ALGS.to_vec(),
+    };
+    let cases = cases(&algs, filter.as_deref());
+    if std::env::var_os(NO_CRITERION_ENV).is_none() || !bench_mode {
+        let mut c = Criterion::default()
+            .configure_from_args()
+            .warm_up_time(Duration::from_millis(200))
+            .measurement_time(Duration::from_millis(800))
+            .sample_size(10);
+        for case in &cases {
+            // A card over 1 MB: flat sampling (the same iteration count in every sample),
+            // so that criterion does not run it hundreds of times.
+            let mut group = c.benchmark_group(case.alg.as_str());
+            if case.card.len() > 1_000_000 {
+                group.sampling_mode(SamplingMode::Flat);
+            }
+            group.bench_function(format!("verify/{}", case.label), |b| {
+                b.iter(|| verify(black_box(case)))
             });
+            group.bench_function(format!("sign/{}", case.label), |b| {
+                b.iter(|| sign(black_box(case)))
+            });
+            if case.floor_key.is_some() {
+                group.bench_function(format!("floor-verify/{}", case.label), |b| {
+                    b.iter(|| floor_verify(black_box(case)))
+                });
+            }
+            group.finish();
         }
+        c.final_summary();
     }
-    c.final_summary();
     if bench_mode && !args.iter().any(|a| a == "--list" || a == "--profile-time") {
         summary(&cases);
     }
