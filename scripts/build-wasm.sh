@@ -84,6 +84,16 @@ for t in nodejs web; do
     out="$stage/$([ "$t" = nodejs ] && echo node || echo web)"
     wasm-bindgen "$wasm" --out-dir "$out" --out-name a2a_card --target "$t"
 done
+# The crate's inline JavaScript (src/lib.rs, the host-crypto glue) is written by wasm-bindgen as
+# ES module snippets, which the CommonJS Node build require()s: there, each `export function f`
+# becomes `exports.f = f; function f` (a hoisted declaration), and nothing else may be exported.
+while IFS= read -r -d '' snippet; do
+    perl -pi -e 's/^export function ([A-Za-z_\$][A-Za-z0-9_\$]*)/exports.$1 = $1;\nfunction $1/' "$snippet"
+    if grep -nE '^[[:space:]]*(export|import)[[:space:]{*]' "$snippet" >&2; then
+        echo "error: $snippet: only 'export function' can be made CommonJS for the Node build" >&2
+        exit 2
+    fi
+done < <(find "$stage/node" -path '*/snippets/*' -name '*.js' -print0)
 
 # 4. wasm-opt -Oz when present ($WASM_OPT, default wasm-opt on PATH), with the features rustc
 # enables for wasm32. The result is kept only when the Node build still loads and answers: the

@@ -12,19 +12,27 @@
 //! The core is built without its `native-algs` feature here (josekit does not build for
 //! wasm32), so ES512, ES256K and Ed448 keys are not available in the package.
 //!
+//! Verification hands the final signature check to the host's native crypto when the host
+//! offers it synchronously (Node.js >= 20.16: `process.getBuiltinModule("node:crypto")`), through
+//! the core's [`SignatureBackend`] hook: every other check stays the core's, and whatever the
+//! host cannot do (no such module, a key it does not import, an exception) is checked by `ring`
+//! inside the module instead. Browsers have only the asynchronous WebCrypto, so there `ring`
+//! does every check. The option `hostCrypto: false` turns the host backend off.
+//!
 //! On native targets this crate compiles (so the workspace builds and lints it) but its
 //! functions need a JavaScript host and are only meant to be called from wasm32.
 #![forbid(unsafe_code)]
 
-use a2a_card::alg::Algorithm;
+use a2a_card::alg::{Algorithm, BackendVerdict, SignatureBackend};
 use a2a_card::json::{self, Value};
 use a2a_card::keys::{parse_jwks, PrivateKey, PublicKey};
-use a2a_card::verify::DEFAULT_MAX_SIGNATURES;
+use a2a_card::verify::{verify_card_with, SignatureReport, DEFAULT_MAX_SIGNATURES};
 use a2a_card::{
-    canonicalize as core_canonicalize, inspect_card, sign_card, verify_card, CanonicalizeOptions, Error,
-    ErrorCode, Limits, Mode, Profile, Report, SignOptions, TrustStore, UnknownMembers, VerifyOptions,
+    canonicalize as core_canonicalize, inspect_card, sign_card, CanonicalizeOptions, Error, ErrorCode,
+    Limits, Mode, Profile, Report, SignOptions, TrustStore, UnknownMembers, VerifyOptions,
 };
 use js_sys::{Array, ArrayBuffer, JsString, Object, Reflect, Uint8Array, JSON};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -127,6 +135,13 @@ export interface VerifyOptions extends ReadOptions {
   origin?: string;
   /** Refuse cards with more signatures than this (default 16). */
   maxSignatures?: number;
+  /**
+   * Check signatures with the host's native crypto when it is available synchronously
+   * (Node.js >= 20.16, node:crypto) instead of the module's own `ring` code; default true.
+   * Every other check is the library's either way, and so is the result; `false` makes the
+   * module do everything itself.
+   */
+  hostCrypto?: boolean;
 }
 
 export interface Verdict {
@@ -212,11 +227,19 @@ export function inspect(card: Card, options?: CanonicalizeOptions): Inspection;
 /** The algorithms this build signs and verifies with. */
 export function algorithms(): Algorithm[];
 
+/**
+ * True when this host offers native signature verification synchronously (Node.js >= 20.16),
+ * which `verify` and `Verifier` then use unless `hostCrypto: false` is given.
+ */
+export function hostCryptoAvailable(): boolean;
+
 /** A verifier whose trust roots and policy are read once, for verifying many cards. */
 export class Verifier {
   constructor(options: VerifyOptions);
   /** Verifies a card; `now` and `origin` override the constructor's for this call. */
   verify(card: Card, options?: { now?: number; origin?: string }): Report;
+  /** True when signatures are checked with the host's native crypto (see `hostCrypto`). */
+  readonly hostCrypto: boolean;
   /** Releases the wasm memory now instead of when the object is garbage-collected. */
   free(): void;
 }
@@ -268,6 +291,171 @@ fn js_message(v: &JsValue) -> String {
 }
 
 // -------------------------------------------------------------------------------------------
+// The host's native crypto
+// -------------------------------------------------------------------------------------------
+
+#[wasm_bindgen(inline_js = r#"
+let hostCrypto;
+// node:crypto when the host offers it synchronously (Node.js >= 20.16), else null.
+function nodeCrypto() {
+  if (hostCrypto === undefined) {
+    hostCrypto = null;
+    try {
+      const p = globalThis.process;
+      const c = p && typeof p.getBuiltinModule === "function" ? p.getBuiltinModule("node:crypto") : null;
+      if (c && typeof c.verify === "function" && typeof c.createPublicKey === "function" && typeof c.createHash === "function") {
+        hostCrypto = c;
+      }
+    } catch (_) {
+      hostCrypto = null;
+    }
+  }
+  return hostCrypto;
+}
+export function host_available() {
+  return nodeCrypto() !== null;
+}
+// A KeyObject for a public JWK (text), or null when the host does not import it.
+export function host_import_key(jwk) {
+  const c = nodeCrypto();
+  if (c === null) return null;
+  try {
+    return c.createPublicKey({ key: JSON.parse(jwk), format: "jwk" });
+  } catch (_) {
+    return null;
+  }
+}
+const HASH = { ES256: "sha256", ES384: "sha384", RS256: "sha256", RS384: "sha384", RS512: "sha512", PS256: "sha256", PS384: "sha384", PS512: "sha512" };
+const SALT = { PS256: 32, PS384: 48, PS512: 64 };
+// 1: the signature verifies, 0: it does not, -1: not handled here (the caller checks it itself).
+export function host_verify(key, alg, msg, sig) {
+  const c = nodeCrypto();
+  if (c === null || key === null) return -1;
+  try {
+    let ok;
+    if (alg === "EdDSA") {
+      if (key.asymmetricKeyType !== "ed25519") return -1;
+      ok = c.verify(null, msg, key, sig);
+    } else if (alg === "ES256" || alg === "ES384") {
+      ok = c.verify(HASH[alg], msg, { key, dsaEncoding: "ieee-p1363" }, sig);
+    } else if (alg in SALT) {
+      ok = c.verify(HASH[alg], msg, { key, padding: c.constants.RSA_PKCS1_PSS_PADDING, saltLength: SALT[alg] }, sig);
+    } else if (alg in HASH) {
+      ok = c.verify(HASH[alg], msg, { key, padding: c.constants.RSA_PKCS1_PADDING }, sig);
+    } else {
+      return -1;
+    }
+    return ok === true ? 1 : 0;
+  } catch (_) {
+    return -1;
+  }
+}
+export function host_sha256_hex(bytes) {
+  const c = nodeCrypto();
+  // crypto.hash (Node.js >= 20.12) skips the Hash object.
+  return typeof c.hash === "function" ? c.hash("sha256", bytes, "hex") : c.createHash("sha256").update(bytes).digest("hex");
+}
+const encoder = new TextEncoder();
+// The UTF-8 bytes of a well-formed string; null for a string with a lone surrogate.
+export function utf8(s) {
+  if (typeof s.isWellFormed === "function" ? !s.isWellFormed() : /[\uD800-\uDFFF]/.test(s) && !wellFormed(s)) return null;
+  return encoder.encode(s);
+}
+function wellFormed(s) {
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i);
+    if (u >= 0xd800 && u <= 0xdbff) {
+      const v = s.charCodeAt(i + 1);
+      if (!(v >= 0xdc00 && v <= 0xdfff)) return false;
+      i++;
+    } else if (u >= 0xdc00 && u <= 0xdfff) {
+      return false;
+    }
+  }
+  return true;
+}
+// The report object: the members of `json` in order, with `canonical` right after
+// `canonical_sha256`.
+export function make_report(json, canonical) {
+  const r = JSON.parse(json);
+  const out = {};
+  for (const k of Object.keys(r)) {
+    out[k] = r[k];
+    if (k === "canonical_sha256") out.canonical = canonical;
+  }
+  return out;
+}
+"#)]
+extern "C" {
+    fn host_available() -> bool;
+    fn host_import_key(jwk: &str) -> JsValue;
+    fn host_verify(key: &JsValue, alg: &str, msg: &[u8], sig: &[u8]) -> i32;
+    fn host_sha256_hex(bytes: &[u8]) -> String;
+    fn utf8(s: &JsString) -> JsValue;
+    fn make_report(json: &str, canonical: &str) -> JsValue;
+}
+
+/// True when the host verifies signatures natively and synchronously (Node.js >= 20.16).
+#[wasm_bindgen(skip_typescript, js_name = hostCryptoAvailable)]
+pub fn host_crypto_available() -> bool {
+    host_available()
+}
+
+/// Keys imported into the host, most recently used last: the key, and its `KeyObject` (or
+/// `null` when the host refused it, so that the refusal is not retried on every call).
+const HOST_KEY_CACHE: usize = 64;
+
+thread_local! {
+    static HOST_KEYS: RefCell<Vec<(PublicKey, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The host's handle of a key, imported on first use and cached.
+fn host_key(key: &PublicKey) -> JsValue {
+    HOST_KEYS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(i) = cache.iter().position(|(k, _)| k.material() == key.material()) {
+            let last = cache.len() - 1;
+            if i != last {
+                let entry = cache.remove(i);
+                cache.push(entry);
+            }
+            return cache[last].1.clone();
+        }
+        let handle = host_import_key(&key.to_jwk().to_string());
+        if cache.len() >= HOST_KEY_CACHE {
+            cache.remove(0);
+        }
+        cache.push((key.clone(), handle.clone()));
+        handle
+    })
+}
+
+/// The core's [`SignatureBackend`] over the host's native crypto. It declines (and `ring`
+/// checks) whatever the host does not do: no host crypto, a key the host does not import, an
+/// algorithm it does not map, an exception.
+struct HostCrypto;
+
+impl SignatureBackend for HostCrypto {
+    fn verify(
+        &self,
+        alg: Algorithm,
+        key: &PublicKey,
+        msg: &[u8],
+        sig: &[u8],
+    ) -> Result<BackendVerdict, Error> {
+        let handle = host_key(key);
+        if handle.is_null() {
+            return Ok(BackendVerdict::Declined);
+        }
+        Ok(match host_verify(&handle, alg.as_str(), msg, sig) {
+            1 => BackendVerdict::Valid,
+            0 => BackendVerdict::Invalid,
+            _ => BackendVerdict::Declined,
+        })
+    }
+}
+
+// -------------------------------------------------------------------------------------------
 // Inputs
 // -------------------------------------------------------------------------------------------
 
@@ -285,6 +473,10 @@ extern "C" {
 /// reader refuses as `invalid-json` at the member that holds them, instead of being replaced
 /// by U+FFFD on the way in.
 fn string_bytes(s: &JsString) -> Vec<u8> {
+    // TextEncoder, then one copy into the module's memory: much faster than a string argument.
+    if let Some(bytes) = utf8(s).dyn_ref::<Uint8Array>() {
+        return bytes.to_vec();
+    }
     let well_formed = match s.unchecked_ref::<WellFormed>().is_well_formed() {
         Ok(b) => b,
         Err(_) => s.is_valid_utf16(),
@@ -584,6 +776,7 @@ const VERIFY_OPTIONS: &[&str] = &[
     "maxSignatures",
     "maxInputBytes",
     "maxDepth",
+    "hostCrypto",
 ];
 
 // -------------------------------------------------------------------------------------------
@@ -600,30 +793,43 @@ fn to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
     JSON::parse(&value.to_string()).map_err(|e| usage(js_message(&e)))
 }
 
-/// The report as the Rust library serializes it, with the canonical bytes as the string member
-/// `canonical` right after `canonical_sha256` (as the CLI's `verify --format json` prints it).
-fn report_to_js(report: &Report) -> Result<JsValue, JsValue> {
-    let serde_json::Value::Object(members) =
-        serde_json::to_value(report).map_err(|e| usage(format!("cannot serialize the report: {e}")))?
-    else {
-        return Err(usage("the report did not serialize to an object"));
+/// The report as the Rust library serializes it (the members of `Report`'s `Serialize`, in its
+/// order), with the canonical bytes as the string member `canonical` right after
+/// `canonical_sha256` (as the CLI's `verify --format json` prints it). The small members travel
+/// as JSON text; the canonical bytes as one string, not escaped into that text and read back.
+/// `host_hash` computes `canonical_sha256` with the host's SHA-256 instead of the module's.
+fn report_to_js(report: &Report, host_hash: bool) -> Result<JsValue, JsValue> {
+    /// `Report`'s serialized form with the digest given (a2a_card::verify::Report::serialize).
+    #[derive(serde::Serialize)]
+    struct Members<'a> {
+        ok: bool,
+        mode: Mode,
+        reason: &'a str,
+        profile: &'a str,
+        canonical_sha256: String,
+        unsigned: &'a [String],
+        signatures: &'a [SignatureReport],
+    }
+    let canonical_sha256 = if host_hash {
+        host_sha256_hex(&report.canonical)
+    } else {
+        report.canonical_sha256()
     };
-    let canonical = text_of(report.canonical.clone());
-    let mut out = serde_json::Map::new();
-    let mut canonical = Some(canonical);
-    for (name, value) in members {
-        let after = name == "canonical_sha256";
-        out.insert(name, value);
-        if after {
-            if let Some(c) = canonical.take() {
-                out.insert("canonical".into(), c.into());
-            }
-        }
-    }
-    if let Some(c) = canonical {
-        out.insert("canonical".into(), c.into());
-    }
-    to_js(&serde_json::Value::Object(out))
+    let json = serde_json::to_string(&Members {
+        ok: report.ok,
+        mode: report.mode,
+        reason: &report.reason,
+        profile: report.profile,
+        canonical_sha256,
+        unsigned: &report.unsigned,
+        signatures: &report.signatures,
+    })
+    .map_err(|e| usage(format!("cannot serialize the report: {e}")))?;
+    let canonical = std::str::from_utf8(&report.canonical).map_or_else(
+        |_| String::from_utf8_lossy(&report.canonical),
+        std::borrow::Cow::Borrowed,
+    );
+    Ok(make_report(&json, &canonical))
 }
 
 // -------------------------------------------------------------------------------------------
@@ -724,6 +930,8 @@ struct Policy {
     opts: VerifyOptions,
     /// A fixed `now` given by the caller; `None` reads the host clock at each verification.
     now: Option<i64>,
+    /// Signatures are checked with the host's native crypto (asked for and available).
+    host: bool,
 }
 
 impl Policy {
@@ -773,6 +981,7 @@ impl Policy {
             trust,
             opts,
             now: o.number("now")?.map(seconds),
+            host: o.boolean("hostCrypto")?.unwrap_or(true) && host_available(),
         })
     }
 
@@ -783,8 +992,9 @@ impl Policy {
         if origin.is_some() {
             opts.origin = origin;
         }
-        let report = verify_card(&bytes, &self.trust, &opts).or_throw()?;
-        report_to_js(&report)
+        let backend: Option<&dyn SignatureBackend> = if self.host { Some(&HostCrypto) } else { None };
+        let report = verify_card_with(&bytes, &self.trust, &opts, backend).or_throw()?;
+        report_to_js(&report, self.host)
     }
 }
 
@@ -801,21 +1011,25 @@ fn trust_store(o: &Options) -> Result<TrustStore, JsValue> {
         };
         for (i, key) in list.iter().enumerate() {
             let source = format!("keys[{i}]");
-            let key =
-                PublicKey::parse(&json_text(key, &source)?).map_err(|e| js_error(&in_option(e, &source)))?;
+            let key = memo(&PARSED_KEYS, json_text(key, &source)?, PublicKey::parse)
+                .map_err(|e| js_error(&in_option(e, &source)))?;
             store.pin(key, source);
         }
     }
     if let Some(jwks) = o.get("jwks")? {
         given = true;
-        let keys = parse_jwks(&json_text(&jwks, "jwks")?).map_err(|e| js_error(&in_option(e, "jwks")))?;
+        let keys = memo(&PARSED_JWKS, json_text(&jwks, "jwks")?, parse_jwks)
+            .map_err(|e| js_error(&in_option(e, "jwks")))?;
         for key in keys {
             store.pin(key, "jwks");
         }
     }
     if let Some(trust) = o.get("trust")? {
         given = true;
-        let file = TrustStore::from_json(&json_text(&trust, "trust")?, "trust").or_throw()?;
+        let file = memo(&PARSED_TRUST, json_text(&trust, "trust")?, |t| {
+            TrustStore::from_json(t, "trust")
+        })
+        .or_throw()?;
         for key in file.keys() {
             store.add(key.clone());
         }
@@ -831,6 +1045,46 @@ fn trust_store(o: &Options) -> Result<TrustStore, JsValue> {
         ));
     }
     Ok(store)
+}
+
+/// Parsed keys, JWK Sets and trust stores by their text, most recently used last: `verify()`
+/// called again and again with the same options reads them once (reading a key checks its
+/// point on the curve, which costs more than the rest of a verification). Failures are not kept.
+type Parsed<T> = RefCell<Vec<(String, T)>>;
+const PARSED_CACHE: usize = 8;
+
+thread_local! {
+    static PARSED_KEYS: Parsed<PublicKey> = const { RefCell::new(Vec::new()) };
+    static PARSED_JWKS: Parsed<Vec<PublicKey>> = const { RefCell::new(Vec::new()) };
+    static PARSED_TRUST: Parsed<TrustStore> = const { RefCell::new(Vec::new()) };
+}
+
+/// `parse(text)`, from the cache when this text was parsed before.
+fn memo<T: Clone>(
+    cache: &'static std::thread::LocalKey<Parsed<T>>,
+    text: String,
+    parse: impl FnOnce(&str) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let hit = cache.with(|c| {
+        let mut c = c.borrow_mut();
+        let i = c.iter().position(|(t, _)| *t == text)?;
+        let entry = c.remove(i);
+        let value = entry.1.clone();
+        c.push(entry);
+        Some(value)
+    });
+    if let Some(value) = hit {
+        return Ok(value);
+    }
+    let value = parse(&text)?;
+    cache.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= PARSED_CACHE {
+            c.remove(0);
+        }
+        c.push((text, value.clone()));
+    });
+    Ok(value)
 }
 
 /// The same error, its message prefixed with the option it came from.
@@ -874,5 +1128,11 @@ impl Verifier {
         let now = o.number("now")?.map(seconds);
         let origin = o.string("origin")?;
         self.policy.verify(&card, now, origin)
+    }
+
+    /// True when signatures are checked with the host's native crypto.
+    #[wasm_bindgen(getter, js_name = hostCrypto)]
+    pub fn host_crypto(&self) -> bool {
+        self.policy.host
     }
 }

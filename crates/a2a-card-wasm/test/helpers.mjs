@@ -39,10 +39,32 @@ function requirePackage() {
   }
 }
 
+/**
+ * A2A_CARD_HOST_CRYPTO=0 runs the suites with the host's native crypto turned off: `verify` and
+ * `Verifier` then get `hostCrypto: false` (unless the test gives hostCrypto itself), so every
+ * signature is checked by the module's own ring code. hostcrypto.test.mjs runs the other suites
+ * that way; by default they use the host backend.
+ */
+export const hostCryptoOff = process.env.A2A_CARD_HOST_CRYPTO === "0";
+
+function withHostCrypto(lib) {
+  if (!hostCryptoOff) return lib;
+  const off = (o) => (o !== null && typeof o === "object" && !Array.isArray(o) && !("hostCrypto" in o) ? { ...o, hostCrypto: false } : o);
+  class Verifier extends lib.Verifier {
+    constructor(options) {
+      super(off(options));
+      if (options && typeof options === "object" && !("hostCrypto" in options) && this.hostCrypto !== false) {
+        throw new Error("A2A_CARD_HOST_CRYPTO=0 did not turn the host backend off");
+      }
+    }
+  }
+  return { ...lib, verify: (card, options) => lib.verify(card, off(options)), Verifier };
+}
+
 /** The Node build (CommonJS, loaded through the package's "main"). */
 export function loadNode() {
   requirePackage();
-  return require(pkgDir);
+  return withHostCrypto(require(pkgDir));
 }
 
 /** The browser build (ES module), initialized synchronously with the .wasm bytes. */
@@ -50,7 +72,7 @@ export async function loadWeb() {
   requirePackage();
   const mod = await import(pathToFileURL(path.join(pkgDir, "web", "a2a_card.js")).href);
   mod.initSync({ module: fs.readFileSync(path.join(pkgDir, "web", "a2a_card_bg.wasm")) });
-  return mod;
+  return withHostCrypto(mod);
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   algorithms,
   canonicalize,
   canonicalizeWithReport,
+  hostCryptoAvailable,
   inspect,
   sign,
   verify,
@@ -21,6 +22,8 @@ const code: string = report.signatures[0].verdict.code;
 const thumbprint: string | undefined = report.signatures[0].key?.thumbprint;
 const verifier = new Verifier({ keys: ["-----BEGIN PUBLIC KEY-----"], algorithms: ["ES256"] });
 const again: boolean = verifier.verify(signed, { origin: "https://a.example" }).ok;
+const native: boolean = verifier.hostCrypto && hostCryptoAvailable();
+const ringOnly: boolean = new Verifier({ keys: [], hostCrypto: false }).hostCrypto;
 verifier.free();
 const bytes: number | null = inspect(signed).signatures[0].signature_bytes;
 const names: string[] = algorithms();
@@ -35,4 +38,4 @@ async function inBrowser(): Promise<boolean> {
   await init();
   return webVerify(signed, { trust: "{}" }).ok;
 }
-console.log(detailed, code, thumbprint, again, bytes, names, inBrowser);
+console.log(detailed, code, thumbprint, again, native, ringOnly, bytes, names, inBrowser);
