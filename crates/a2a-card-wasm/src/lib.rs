@@ -569,13 +569,21 @@ fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
 /// error, not a silent default.
 struct Options {
     obj: Option<Object>,
+    /// The members of a plain object (its prototype `Object.prototype` or `null`), read in one
+    /// call instead of one `Reflect.get` per option name; `None` for other objects, whose
+    /// options are read with `Reflect.get` (getters and inherited members included).
+    members: Option<Vec<(String, JsValue)>>,
     what: &'static str,
 }
 
 impl Options {
     fn read(value: &JsValue, what: &'static str, known: &[&str]) -> Result<Options, JsValue> {
         if value.is_undefined() || value.is_null() {
-            return Ok(Options { obj: None, what });
+            return Ok(Options {
+                obj: None,
+                members: None,
+                what,
+            });
         }
         if !value.is_object() || Array::is_array(value) {
             return Err(usage(format!(
@@ -584,20 +592,47 @@ impl Options {
             )));
         }
         let obj: Object = value.clone().unchecked_into();
-        for name in Object::keys(&obj).iter() {
-            let name = name.as_string().unwrap_or_default();
-            if !known.contains(&name.as_str()) {
-                return Err(usage(format!(
+        let proto = Object::get_prototype_of(&obj);
+        let plain = proto.is_null() || Object::is(&proto, &Object::get_prototype_of(&Object::new()));
+        let mut members = Vec::new();
+        let check = |name: &str| {
+            if known.contains(&name) {
+                Ok(())
+            } else {
+                Err(usage(format!(
                     "unknown option {name:?} of {what} (known: {})",
                     known.join(", ")
-                )));
+                )))
+            }
+        };
+        if plain {
+            for entry in Object::entries(&obj).iter() {
+                let entry: Array = entry.unchecked_into();
+                let name = entry.get(0).as_string().unwrap_or_default();
+                check(&name)?;
+                members.push((name, entry.get(1)));
+            }
+        } else {
+            for name in Object::keys(&obj).iter() {
+                check(&name.as_string().unwrap_or_default())?;
             }
         }
-        Ok(Options { obj: Some(obj), what })
+        Ok(Options {
+            obj: Some(obj),
+            members: plain.then_some(members),
+            what,
+        })
     }
 
     /// The option's value; `undefined` counts as absent.
     fn get(&self, name: &str) -> Result<Option<JsValue>, JsValue> {
+        if let Some(members) = &self.members {
+            return Ok(members
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .filter(|v| !v.is_undefined()));
+        }
         let Some(obj) = &self.obj else { return Ok(None) };
         let v = Reflect::get(obj, &JsValue::from_str(name)).map_err(|e| usage(js_message(&e)))?;
         Ok((!v.is_undefined()).then_some(v))

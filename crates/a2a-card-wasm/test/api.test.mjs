@@ -251,3 +251,22 @@ test("the web build answers like the Node build", async () => {
   assert.equal(e.code, "duplicate-member");
   assert.equal(e.pointer, "/a");
 });
+
+test("options objects: plain, null-prototype and class instances are read alike", () => {
+  const k = p256();
+  const signed = lib.sign(CARD, k.privateJwk);
+  const plain = lib.verify(signed, { keys: [k.publicJwk], profile: "spec" });
+  assert.equal(plain.ok, true);
+  const bare = Object.assign(Object.create(null), { keys: [k.publicJwk], profile: "spec" });
+  assert.deepEqual(lib.verify(signed, bare), plain);
+  class Options {
+    get keys() {
+      return [k.publicJwk];
+    }
+  }
+  // A getter on the prototype is read (not an own member, so not checked as a name either).
+  assert.deepEqual(lib.verify(signed, new Options()), plain);
+  assert.match(thrown(() => lib.verify(signed, Object.assign(Object.create(null), { key: [k.publicJwk] }))).message, /unknown option "key"/);
+  // An own member whose value is undefined counts as absent.
+  assert.deepEqual(lib.verify(signed, { keys: [k.publicJwk], profile: undefined }), plain);
+});

@@ -49,7 +49,12 @@ export const hostCryptoOff = process.env.A2A_CARD_HOST_CRYPTO === "0";
 
 function withHostCrypto(lib) {
   if (!hostCryptoOff) return lib;
-  const off = (o) => (o !== null && typeof o === "object" && !Array.isArray(o) && !("hostCrypto" in o) ? { ...o, hostCrypto: false } : o);
+  const off = (o) => {
+    if (o === null || typeof o !== "object" || Array.isArray(o) || "hostCrypto" in o) return o;
+    const proto = Object.getPrototypeOf(o);
+    // A class instance keeps its prototype (getters and all), with hostCrypto as its own member.
+    return proto === Object.prototype || proto === null ? { ...o, hostCrypto: false } : Object.assign(Object.create(o), { hostCrypto: false });
+  };
   class Verifier extends lib.Verifier {
     constructor(options) {
       super(off(options));
