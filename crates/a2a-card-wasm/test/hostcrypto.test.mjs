@@ -215,7 +215,7 @@ test("every other suite passes with the host backend off (A2A_CARD_HOST_CRYPTO=0
     env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_TEST_CONTEXT")), A2A_CARD_HOST_CRYPTO: "0" },
     encoding: "utf8",
     maxBuffer: 64 << 20,
-    timeout: 600_000,
+    timeout: 290_000, // under the runner's --test-timeout of 300 s (.ci/run, package.json)
   });
   if (out.error) throw out.error;
   const count = (name) => Number((out.stdout.match(new RegExp(`^# ${name} (\\d+)$`, "m")) ?? [])[1]);
