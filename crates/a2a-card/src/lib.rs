@@ -56,4 +56,6 @@ pub use presence::{
 };
 pub use sign::{sign_card, AlsoSigned, SignOptions, Signed};
 pub use trust::{TrustStore, TrustedKey};
-pub use verify::{sha256_hex, verify_card, verify_value, Mode, Report, VerifyOptions};
+pub use verify::{
+    sha256_hex, verify_card, verify_card_with, verify_value, verify_value_with, Mode, Report, VerifyOptions,
+};
