@@ -42,8 +42,9 @@ python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1], encodi
 echo "==> signing $n copies of the 8.5 sample card, one a2a-card sign each ($(nproc) in parallel)"
 mkdir "$tmp/signed"
 t0=$(date +%s.%N)
-seq -w 1 "$n" | xargs -P "$(nproc)" -I{} sh -c '"$1" sign "$2" --key "$3" >"$4/{}.json" 2>/dev/null' _ \
-    "$bin" "$tmp/sample.json" "$tmp/key.pem" "$tmp/signed" || die "signing failed"
+# shellcheck disable=SC2016 # the inner shell expands its own positional parameters
+seq -w 1 "$n" | xargs -P "$(nproc)" -I{} sh -c '"$1" sign "$2" --key "$3" >"$4/$5.json" 2>/dev/null' _ \
+    "$bin" "$tmp/sample.json" "$tmp/key.pem" "$tmp/signed" {} || die "signing failed"
 t1=$(date +%s.%N)
 # One card per line (the signed card keeps the compact input's layout; check it anyway).
 python3 - "$tmp/signed" "$tmp/cards.jsonl" "$n" <<'PY' || die "cannot write the JSON Lines file"
