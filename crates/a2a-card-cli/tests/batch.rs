@@ -271,3 +271,44 @@ fn usage_errors_exit_two_and_key_errors_three() {
     expect_code(&out, 3, "missing key file");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn threads_option_gives_the_same_report_and_is_checked() {
+    let (_root, cards, _pem, jwks) = fixture("batch-threads");
+    let default = run(&["verify", "--batch", s(&cards), "--jwks", s(&jwks)], None);
+    expect_code(&default, 1, "batch, default threads");
+    for n in ["1", "2", "7"] {
+        let out = run(
+            &["verify", "--batch", s(&cards), "--jwks", s(&jwks), "--threads", n],
+            None,
+        );
+        expect_code(&out, 1, &format!("batch --threads {n}"));
+        assert_eq!(
+            stdout(&out),
+            stdout(&default),
+            "--threads {n}: same report lines, same order"
+        );
+    }
+    for (bad, why) in [("0", "1..=1024"), ("1025", "1..=1024"), ("x", "invalid")] {
+        let out = run(
+            &[
+                "verify",
+                "--batch",
+                s(&cards),
+                "--jwks",
+                s(&jwks),
+                "--threads",
+                bad,
+            ],
+            None,
+        );
+        expect_code(&out, 2, &format!("--threads {bad}"));
+        assert!(stderr(&out).contains("--threads"), "{}", stderr(&out));
+        assert!(stderr(&out).contains(why), "{}", stderr(&out));
+    }
+    // --threads means nothing without --batch.
+    let card = cards.join("card-00.json");
+    let out = run(&["verify", s(&card), "--jwks", s(&jwks), "--threads", "2"], None);
+    expect_code(&out, 2, "--threads without --batch");
+    assert!(stderr(&out).contains("--batch"), "{}", stderr(&out));
+}

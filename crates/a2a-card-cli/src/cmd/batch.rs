@@ -72,21 +72,31 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     let total = items.len();
     let done = AtomicUsize::new(0);
     let finished = AtomicBool::new(false);
-    let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
-        if std::io::stderr().is_terminal() {
-            scope.spawn(|| progress(&done, &finished, total));
-        }
-        let outcomes = items
+    let verify_all = || -> Vec<Outcome> {
+        items
             .par_iter()
             .map(|item| {
                 let outcome = verify_item(item, &trust, &opts, args.max_input_bytes);
                 done.fetch_add(1, Ordering::Relaxed);
                 outcome
             })
-            .collect();
+            .collect()
+    };
+    let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
+        if std::io::stderr().is_terminal() {
+            scope.spawn(|| progress(&done, &finished, total));
+        }
+        let outcomes = match args.threads {
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(usize::from(n))
+                .build()
+                .map(|pool| pool.install(verify_all))
+                .map_err(|e| io_failure(format!("cannot start {n} threads: {e}"), "--threads")),
+            None => Ok(verify_all()),
+        };
         finished.store(true, Ordering::Relaxed);
         outcomes
-    });
+    })?;
 
     let mut out = String::with_capacity(outcomes.iter().map(|o| o.line.len() + 1).sum());
     let (mut valid, mut invalid, mut errors) = (0usize, 0usize, 0usize);

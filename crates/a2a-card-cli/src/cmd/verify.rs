@@ -25,6 +25,7 @@ Examples:
   a2a-card verify card.json --jwks jwks.json --profile spec --profile prune-empty
   a2a-card verify https://agent.example.com --trust trust.json
   a2a-card verify https://agent.example.com --allow-jku https://agent.example.com/keys/
+  a2a-card verify --batch cards/ --jwks jwks.json --threads 2 > report.jsonl
 
 Trust roots (at least one): --key (one public key, PEM or JWK; a private key yields its public
 half), --jwks (a JWK Set), --trust (a trust store: a JWKS whose entries may carry
@@ -65,6 +66,12 @@ pub(crate) struct Args {
     /// on stderr; exit 0 when every card is valid, 1 otherwise.
     #[arg(long, value_name = "DIR|FILE.jsonl")]
     pub(crate) batch: Option<PathBuf>,
+
+    /// With --batch: how many threads verify cards (default: one per core, or
+    /// RAYON_NUM_THREADS).
+    #[arg(long, value_name = "N", requires = "batch",
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub(crate) threads: Option<u16>,
 
     /// A trusted public key (PEM or JWK; a private key yields its public half). Repeatable.
     #[arg(long = "key", value_name = "FILE")]
