@@ -96,14 +96,11 @@ pub fn write_string(out: &mut Vec<u8>, s: &str) {
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if !NEEDS_ESCAPE[usize::from(b)] {
-            i += 1;
-            continue;
-        }
-        out.extend_from_slice(&bytes[start..i]);
+    loop {
+        // The next byte that needs an escape (the same set the reader stops at), a word at a time.
+        let i = crate::json::scan_plain(bytes, start);
+        let Some(&b) = bytes.get(i) else { break };
+        out.extend_from_slice(bytes.get(start..i).unwrap_or_default());
         match b {
             b'"' => out.extend_from_slice(b"\\\""),
             b'\\' => out.extend_from_slice(b"\\\\"),
@@ -118,25 +115,11 @@ pub fn write_string(out: &mut Vec<u8>, s: &str) {
                 out.push(HEX[usize::from(b & 0xF)]);
             }
         }
-        i += 1;
-        start = i;
+        start = i + 1;
     }
-    out.extend_from_slice(&bytes[start..]);
+    out.extend_from_slice(bytes.get(start..).unwrap_or_default());
     out.push(b'"');
 }
-
-/// The bytes RFC 8785 escapes: the controls, `"` and `\`.
-static NEEDS_ESCAPE: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = true;
-        i += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
 
 /// Orders member names by their UTF-16 code units, as RFC 8785 section 3.2.3 requires.
 ///

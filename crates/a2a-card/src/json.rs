@@ -146,6 +146,8 @@ pub fn parse_with(input: &[u8], limits: &Limits) -> Result<Value, Error> {
         pos: 0,
         max_depth: limits.max_depth,
         stop_at: usize::MAX,
+        members: Vec::new(),
+        items: Vec::new(),
     };
     p.skip_ws();
     let value = p.value(0).map_err(|e| e.finish())?;
@@ -170,6 +172,8 @@ fn pointer_at_offset(prefix: &[u8], limits: &Limits) -> Option<String> {
         pos: 0,
         max_depth: limits.max_depth,
         stop_at: prefix.len(),
+        members: Vec::new(),
+        items: Vec::new(),
     };
     p.skip_ws();
     match p.value(0) {
@@ -210,6 +214,12 @@ struct Parser<'a> {
     pos: usize,
     max_depth: usize,
     stop_at: usize,
+    /// Members of the objects being read, innermost last: each object collects its members
+    /// here and moves them into one exactly sized `Vec` when it closes, so a container costs one
+    /// allocation however many members it has.
+    members: Vec<(String, Value)>,
+    /// Items of the arrays being read, the same way.
+    items: Vec<Value>,
 }
 
 impl<'a> Parser<'a> {
@@ -289,13 +299,29 @@ impl<'a> Parser<'a> {
     fn object(&mut self, depth: usize) -> Result<Value, PErr> {
         self.enter(depth)?;
         self.pos += 1; // '{'
-        let mut members: Vec<(String, Value)> = Vec::new();
-        let mut index = NameIndex::default();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
-            return Ok(Value::Object(members));
+            return Ok(Value::Object(Vec::new()));
         }
+        let base = self.members.len();
+        let result = self.object_members(depth, base);
+        match result {
+            Ok(()) => {
+                let members: Vec<(String, Value)> = self.members.drain(base..).collect();
+                Ok(Value::Object(members))
+            }
+            Err(e) => {
+                self.members.truncate(base);
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads the members of an object after its `{` onto `self.members` (from `base`), up to and
+    /// including the closing `}`.
+    fn object_members(&mut self, depth: usize, base: usize) -> Result<(), PErr> {
+        let mut index = NameIndex::default();
         loop {
             self.skip_ws();
             if self.bytes.get(self.pos) != Some(&b'"') {
@@ -303,7 +329,7 @@ impl<'a> Parser<'a> {
             }
             let name_at = self.pos;
             let name = self.string()?;
-            if index.seen_before(&members, &name) {
+            if index.seen_before(self.members.get(base..).unwrap_or_default(), &name) {
                 let mut e = self.err(
                     ErrorCode::DuplicateMember,
                     format!("the member name {name:?} appears twice in one object (names are compared after unescaping)"),
@@ -323,13 +349,13 @@ impl<'a> Parser<'a> {
                 Ok(v) => v,
                 Err(e) => return Err(e.within(pointer_token(&name))),
             };
-            members.push((name, v));
+            self.members.push((name, v));
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => {
                     self.pos += 1;
-                    return Ok(Value::Object(members));
+                    return Ok(());
                 }
                 _ => return Err(self.syntax("',' or '}'")),
             }
@@ -339,25 +365,40 @@ impl<'a> Parser<'a> {
     fn array(&mut self, depth: usize) -> Result<Value, PErr> {
         self.enter(depth)?;
         self.pos += 1; // '['
-        let mut items = Vec::new();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
-            return Ok(Value::Array(items));
+            return Ok(Value::Array(Vec::new()));
         }
+        let base = self.items.len();
+        match self.array_items(depth, base) {
+            Ok(()) => {
+                let items: Vec<Value> = self.items.drain(base..).collect();
+                Ok(Value::Array(items))
+            }
+            Err(e) => {
+                self.items.truncate(base);
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads the items of an array after its `[` onto `self.items` (from `base`), up to and
+    /// including the closing `]`.
+    fn array_items(&mut self, depth: usize, base: usize) -> Result<(), PErr> {
         loop {
             self.skip_ws();
             let v = match self.value(depth) {
                 Ok(v) => v,
-                Err(e) => return Err(e.within(items.len().to_string())),
+                Err(e) => return Err(e.within(self.items.len().saturating_sub(base).to_string())),
             };
-            items.push(v);
+            self.items.push(v);
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(());
                 }
                 _ => return Err(self.syntax("',' or ']'")),
             }
@@ -381,16 +422,18 @@ impl<'a> Parser<'a> {
 
     fn string(&mut self) -> Result<String, PErr> {
         self.pos += 1; // opening quote
-        let mut out = String::new();
         let mut start = self.pos;
+        // The common case: no escape before the closing quote, one exactly sized copy.
+        self.pos = scan_plain(self.bytes, self.pos);
+        if self.bytes.get(self.pos) == Some(&b'"') {
+            let s = self.text.get(start..self.pos).unwrap_or_default().to_owned();
+            self.pos += 1;
+            return Ok(s);
+        }
+        let mut out = String::new();
         loop {
             // Fast scan to the next quote, backslash or control character.
-            while let Some(&b) = self.bytes.get(self.pos) {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.pos += 1;
-            }
+            self.pos = scan_plain(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 None => return Err(self.syntax("the closing '\"' of a string")),
                 Some(b'"') => {
@@ -515,6 +558,22 @@ impl<'a> Parser<'a> {
             }
         }
         let text = &self.text[start..self.pos];
+        if integer {
+            // Up to 15 digits the integer is exact in a double: no need for the general parser.
+            let (negative, digits) = match text.as_bytes().split_first() {
+                Some((b'-', rest)) => (true, rest),
+                _ => (false, text.as_bytes()),
+            };
+            if digits.len() <= 15 {
+                let n = digits
+                    .iter()
+                    .fold(0u64, |n, d| n * 10 + u64::from(d.wrapping_sub(b'0')));
+                // Exact: n < 10^15 < 2^53.
+                #[allow(clippy::cast_precision_loss)]
+                let v = n as f64;
+                return Ok(Value::Number(if negative { -v } else { v }));
+            }
+        }
         let v: f64 = match text.parse() {
             Ok(v) => v,
             Err(_) => return Err(self.err(ErrorCode::InvalidJson, format!("malformed number {text}"))),
@@ -540,6 +599,52 @@ impl<'a> Parser<'a> {
         }
         Ok(Value::Number(v))
     }
+}
+
+/// Bytes that end a run of plain string content: the quote, the backslash and the controls.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// The offset of the first byte at or after `pos` that is a quote, a backslash or a control
+/// character (or `bytes.len()`), eight bytes at a time while none is in sight.
+#[inline]
+pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // A byte below 0x20, or equal to '"' or '\\', sets its high bit in `hit` (the test may
+        // also flag a byte after the first real one, never before it and never miss one).
+        let below = w.wrapping_sub(ONES * 0x20);
+        let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+        let quote_neg = !(w ^ (ONES * u64::from(b'"')));
+        let bslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+        let bslash_neg = !(w ^ (ONES * u64::from(b'\\')));
+        let hit = ((below & !w) | (quote & quote_neg) | (bslash & bslash_neg)) & HIGH;
+        if hit != 0 {
+            // trailing_zeros / 8 < 8, and the first flagged byte is the first real one.
+            return pos + (hit.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while let Some(&b) = bytes.get(pos) {
+        if STRING_STOP[usize::from(b)] {
+            break;
+        }
+        pos += 1;
+    }
+    pos
 }
 
 /// The RFC 8785 text of a finite double.
@@ -645,6 +750,8 @@ pub(crate) fn layout_of_read(input: &[u8], value: &Value, limits: &Limits) -> Re
         pos: 0,
         max_depth: limits.max_depth,
         stop_at: usize::MAX,
+        members: Vec::new(),
+        items: Vec::new(),
     };
     let fail = |e: PErr| e.finish();
     p.skip_ws();
@@ -714,5 +821,54 @@ pub fn write_compact(out: &mut Vec<u8>, v: &Value) {
             out.push(b'}');
         }
         other => crate::jcs::write_value(out, other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scan_plain;
+
+    fn naive(bytes: &[u8], pos: usize) -> usize {
+        bytes
+            .iter()
+            .skip(pos)
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .map_or(bytes.len(), |i| pos + i)
+    }
+
+    /// The word-at-a-time scan finds the same byte as a plain loop: every stop byte at every
+    /// position, among fillers next to the stop values (0x1F/0x20, '!' and '#' beside '"',
+    /// '[' and ']' beside '\\', bytes with the high bit set), from every start offset.
+    #[test]
+    fn scan_plain_matches_a_byte_loop() {
+        let fillers = [
+            b'a', 0x20, b'!', b'#', b'[', b']', 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0xE2,
+        ];
+        let stops: Vec<u8> = (0u8..0x20).chain([b'"', b'\\']).collect();
+        for len in 0..40 {
+            for &fill in &fillers {
+                let plain = vec![fill; len];
+                for start in 0..=len {
+                    assert_eq!(scan_plain(&plain, start), naive(&plain, start));
+                }
+                for at in 0..len {
+                    for &stop in &stops {
+                        let mut bytes = plain.clone();
+                        bytes[at] = stop;
+                        // A second stop later must not hide or precede the first.
+                        if at + 3 < len {
+                            bytes[at + 3] = b'"';
+                        }
+                        for start in 0..=len {
+                            assert_eq!(
+                                scan_plain(&bytes, start),
+                                naive(&bytes, start),
+                                "fill {fill:#x} stop {stop:#x} at {at} start {start} len {len}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -208,6 +208,7 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
         prune: opts.profile == Profile::PruneEmpty,
         unsigned: Vec::new(),
         ptr: String::new(),
+        pool: Vec::new(),
     };
     match opts.profile {
         Profile::ServedAsIs => {
@@ -235,34 +236,60 @@ struct Walker {
     unsigned: Vec<String>,
     /// The JSON Pointer of the value being walked.
     ptr: String,
+    /// Object buffers ready for reuse.
+    pool: Vec<ObjectBuf>,
+}
+
+/// One member of an object being written: its output name (`None`: the input name of member
+/// `index`), and the range of its value in the scratch buffer.
+#[derive(Clone, Copy)]
+struct Item {
+    name: Option<&'static str>,
+    index: usize,
+    start: usize,
+    end: usize,
 }
 
 /// The members of one object being written: values are written in input order into a scratch
 /// buffer (so errors and unsigned pointers come in document order), then emitted sorted by name.
-struct ObjectBuf<'a> {
+/// Buffers are reused from one object to the next (see [`Walker::take_buf`]).
+#[derive(Default)]
+struct ObjectBuf {
     scratch: Vec<u8>,
-    items: Vec<(&'a str, usize, usize)>,
+    items: Vec<Item>,
+    /// (field, index of the member that used it) of every known field seen in a message, for the
+    /// dual-name and oneof checks.
+    seen: Vec<(&'static FieldDesc, usize)>,
 }
 
-impl<'a> ObjectBuf<'a> {
-    fn new() -> Self {
-        ObjectBuf {
-            scratch: Vec::new(),
-            items: Vec::new(),
+impl ObjectBuf {
+    /// Emits `{"name":value,...}` sorted by the UTF-16 code units of the names; `members` is the
+    /// object the items' indices refer to.
+    fn finish(&mut self, out: &mut Vec<u8>, members: &[(String, Value)]) {
+        let name_of = |item: &Item| -> &str {
+            match item.name {
+                Some(n) => n,
+                None => members.get(item.index).map_or("", |(k, _)| k.as_str()),
+            }
+        };
+        // Members usually arrive in a fixed (proto or alphabetical) order; sort only when needed.
+        if !self
+            .items
+            .windows(2)
+            .all(|w| cmp_utf16(name_of(&w[0]), name_of(&w[1])).is_lt())
+        {
+            self.items
+                .sort_unstable_by(|a, b| cmp_utf16(name_of(a), name_of(b)));
         }
-    }
-
-    /// Emits `{"name":value,...}` sorted by the UTF-16 code units of the names.
-    fn finish(mut self, out: &mut Vec<u8>) {
-        self.items.sort_unstable_by(|a, b| cmp_utf16(a.0, b.0));
+        out.reserve(self.scratch.len() + 2 + self.items.len() * 4);
         out.push(b'{');
-        for (i, (name, s, e)) in self.items.iter().enumerate() {
+        for (i, item) in self.items.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            write_string(out, name);
+            write_string(out, name_of(item));
             out.push(b':');
-            out.extend_from_slice(&self.scratch[*s..*e]);
+            out.extend_from_slice(self.scratch.get(item.start..item.end).unwrap_or_default());
         }
         out.push(b'}');
     }
@@ -287,6 +314,19 @@ fn is_empty_output(bytes: &[u8]) -> bool {
 }
 
 impl Walker {
+    /// An empty object buffer, reused when one is free.
+    fn take_buf(&mut self) -> ObjectBuf {
+        self.pool.pop().unwrap_or_default()
+    }
+
+    /// Returns a buffer to the pool, emptied.
+    fn give_back(&mut self, mut buf: ObjectBuf) {
+        buf.scratch.clear();
+        buf.items.clear();
+        buf.seen.clear();
+        self.pool.push(buf);
+    }
+
     fn push(&mut self, seg: &str) -> usize {
         let len = self.ptr.len();
         self.ptr.push('/');
@@ -327,23 +367,21 @@ impl Walker {
         desc: &'static MessageDesc,
         root: bool,
     ) -> Result<(), Error> {
-        let mut buf = ObjectBuf::new();
-        // (field, name used) of every field seen in this object, for dual-name and oneof checks.
-        let mut seen: Vec<(&'static FieldDesc, &str)> = Vec::new();
-        for (name, value) in members {
+        let mut buf = self.take_buf();
+        for (index, (name, value)) in members.iter().enumerate() {
             if root && name == "signatures" {
                 continue;
             }
             let mark = self.push(name);
             let found = desc.field(name);
-            let out_name: &str = match found {
+            let out_name: Option<&'static str> = match found {
                 None => match self.unknown {
                     UnknownMembers::Exclude => {
                         self.unsigned.push(self.ptr.clone());
                         self.ptr.truncate(mark);
                         continue;
                     }
-                    UnknownMembers::Retain => name,
+                    UnknownMembers::Retain => None,
                     UnknownMembers::Reject => {
                         return Err(Error::new(
                             ErrorCode::UnknownMember,
@@ -356,7 +394,8 @@ impl Walker {
                     }
                 },
                 Some((field, _)) => {
-                    if let Some((_, other)) = seen.iter().find(|(f, _)| std::ptr::eq(*f, field)) {
+                    if let Some((_, other)) = buf.seen.iter().find(|(f, _)| std::ptr::eq(*f, field)) {
+                        let other = members.get(*other).map_or("", |(k, _)| k.as_str());
                         return Err(Error::new(
                             ErrorCode::DualName,
                             format!(
@@ -367,12 +406,11 @@ impl Walker {
                         .at(self.ptr.clone()));
                     }
                     if let (Some(group), false) = (field.oneof, matches!(value, Value::Null)) {
-                        if let Some((_, other)) = seen.iter().find(|(f, used)| {
+                        if let Some((_, other)) = buf.seen.iter().find(|(f, used)| {
                             f.oneof == Some(group)
-                                && members
-                                    .iter()
-                                    .any(|(k, v)| k == used && !matches!(v, Value::Null))
+                                && members.get(*used).is_some_and(|(_, v)| !matches!(v, Value::Null))
                         }) {
+                            let other = members.get(*other).map_or("", |(k, _)| k.as_str());
                             return Err(Error::new(
                                 ErrorCode::OneofConflict,
                                 format!(
@@ -383,12 +421,12 @@ impl Walker {
                             .at(self.ptr.clone()));
                         }
                     }
-                    seen.push((field, name));
+                    buf.seen.push((field, index));
                     if matches!(value, Value::Null) {
                         self.ptr.truncate(mark);
                         continue; // null means absent
                     }
-                    field.json
+                    Some(field.json)
                 }
             };
             let slot = self.unsigned.len();
@@ -405,13 +443,19 @@ impl Walker {
                 self.unsigned.insert(slot, self.ptr.clone());
             }
             if keep && !pruned {
-                buf.items.push((out_name, at, buf.scratch.len()));
+                buf.items.push(Item {
+                    name: out_name,
+                    index,
+                    start: at,
+                    end: buf.scratch.len(),
+                });
             } else {
                 buf.scratch.truncate(at);
             }
             self.ptr.truncate(mark);
         }
-        buf.finish(out);
+        buf.finish(out, members);
+        self.give_back(buf);
         Ok(())
     }
 
@@ -446,8 +490,8 @@ impl Walker {
                 out.push(b']');
             }
             Value::Object(members) => {
-                let mut buf = ObjectBuf::new();
-                for (k, item) in members {
+                let mut buf = self.take_buf();
+                for (index, (k, item)) in members.iter().enumerate() {
                     let at = buf.scratch.len();
                     let mark = self.push(k);
                     let slot = self.unsigned.len();
@@ -456,11 +500,17 @@ impl Walker {
                         self.unsigned.insert(slot, self.ptr.clone());
                         buf.scratch.truncate(at);
                     } else {
-                        buf.items.push((k, at, buf.scratch.len()));
+                        buf.items.push(Item {
+                            name: None,
+                            index,
+                            start: at,
+                            end: buf.scratch.len(),
+                        });
                     }
                     self.ptr.truncate(mark);
                 }
-                buf.finish(out);
+                buf.finish(out, members);
+                self.give_back(buf);
             }
             other => write_value(out, other),
         }
@@ -563,8 +613,8 @@ impl Walker {
                 if entries.is_empty() && !keep_default {
                     return Ok(false);
                 }
-                let mut buf = ObjectBuf::new();
-                for (k, item) in entries {
+                let mut buf = self.take_buf();
+                for (index, (k, item)) in entries.iter().enumerate() {
                     let at = buf.scratch.len();
                     let mark = self.push(k);
                     let slot = self.unsigned.len();
@@ -582,11 +632,17 @@ impl Walker {
                         self.unsigned.insert(slot, self.ptr.clone());
                         buf.scratch.truncate(at);
                     } else {
-                        buf.items.push((k, at, buf.scratch.len()));
+                        buf.items.push(Item {
+                            name: None,
+                            index,
+                            start: at,
+                            end: buf.scratch.len(),
+                        });
                     }
                     self.ptr.truncate(mark);
                 }
-                buf.finish(out);
+                buf.finish(out, entries);
+                self.give_back(buf);
             }
         }
         Ok(true)

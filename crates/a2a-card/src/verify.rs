@@ -316,8 +316,9 @@ struct Forms<'a> {
     unknown: UnknownMembers,
     limits: Limits,
     done: Vec<(Profile, Result<Canonical, Error>)>,
-    /// BASE64URL of each profile's canonical bytes, encoded once however many signatures use it.
-    payloads: Vec<(Profile, Vec<u8>)>,
+    /// The first signing input built over each profile and where its BASE64URL payload starts,
+    /// so the canonical bytes are encoded once however many signatures use them.
+    payloads: Vec<(Profile, Vec<u8>, usize)>,
 }
 
 impl<'a> Forms<'a> {
@@ -335,26 +336,40 @@ impl<'a> Forms<'a> {
     }
 
     /// The signing input of one signature over profile `p`: `protected '.' BASE64URL(bytes)`.
-    fn signing_input(&mut self, p: Profile, protected: &str) -> Result<Vec<u8>, Error> {
-        if !self.payloads.iter().any(|(q, _)| *q == p) {
-            let bytes = match self.get(p) {
-                Ok(c) => &c.bytes,
-                Err(e) => return Err(e.clone()),
-            };
-            let mut encoded = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
-            b64::encode_into(&mut encoded, bytes);
-            self.payloads.push((p, encoded));
+    /// One input is kept per profile and its BASE64URL payload is encoded once: a signature with
+    /// another protected header only has the part before the payload replaced.
+    fn signing_input(&mut self, p: Profile, protected: &str) -> Result<&[u8], Error> {
+        let i = match self.payloads.iter().position(|(q, _, _)| *q == p) {
+            Some(i) => i,
+            None => {
+                let bytes = match self.get(p) {
+                    Ok(c) => &c.bytes,
+                    Err(e) => return Err(e.clone()),
+                };
+                let mut input = Vec::with_capacity(protected.len() + 1 + bytes.len().div_ceil(3) * 4);
+                input.extend_from_slice(protected.as_bytes());
+                input.push(b'.');
+                let at = input.len();
+                b64::encode_into(&mut input, bytes);
+                self.payloads.push((p, input, at));
+                self.payloads.len() - 1
+            }
+        };
+        let Some((_, input, at)) = self.payloads.get_mut(i) else {
+            return Err(Error::new(ErrorCode::Usage, "internal: signing input missing"));
+        };
+        let same = input
+            .get(..*at)
+            .is_some_and(|head| head.len() == protected.len() + 1 && head.starts_with(protected.as_bytes()));
+        if !same {
+            let mut head = Vec::with_capacity(protected.len() + 1);
+            head.extend_from_slice(protected.as_bytes());
+            head.push(b'.');
+            let old = (*at).min(input.len());
+            input.splice(..old, head);
+            *at = protected.len() + 1;
         }
-        let payload = self
-            .payloads
-            .iter()
-            .find(|(q, _)| *q == p)
-            .map_or(&[][..], |(_, v)| v.as_slice());
-        let mut input = Vec::with_capacity(protected.len() + 1 + payload.len());
-        input.extend_from_slice(protected.as_bytes());
-        input.push(b'.');
-        input.extend_from_slice(payload);
-        Ok(input)
+        Ok(input.as_slice())
     }
 
     fn take(&mut self, p: Profile) -> Option<Result<Canonical, Error>> {
@@ -682,7 +697,7 @@ fn check_entry(
                     continue;
                 }
             };
-            match alg::verify_checked(alg, &tk.key, &input, &sig, backend) {
+            match alg::verify_checked(alg, &tk.key, input, &sig, backend) {
                 Ok(()) => {
                     report.profile = Some(profile.as_str());
                     report.verdict = Verdict::valid();
