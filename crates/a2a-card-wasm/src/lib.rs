@@ -350,16 +350,19 @@ export function host_verify(key, alg, msg, sig) {
     return -1;
   }
 }
-export function host_sha256_hex(bytes) {
-  const c = nodeCrypto();
-  // crypto.hash (Node.js >= 20.12) skips the Hash object.
-  return typeof c.hash === "function" ? c.hash("sha256", bytes, "hex") : c.createHash("sha256").update(bytes).digest("hex");
-}
 const encoder = new TextEncoder();
+function isWellFormed(s) {
+  return typeof s.isWellFormed === "function" ? s.isWellFormed() : !/[\uD800-\uDFFF]/.test(s) || wellFormed(s);
+}
 // The UTF-8 bytes of a well-formed string; null for a string with a lone surrogate.
 export function utf8(s) {
-  if (typeof s.isWellFormed === "function" ? !s.isWellFormed() : /[\uD800-\uDFFF]/.test(s) && !wellFormed(s)) return null;
-  return encoder.encode(s);
+  return isWellFormed(s) ? encoder.encode(s) : null;
+}
+// The UTF-8 bytes of a well-formed string written into `out` (a view of the module's memory,
+// at least 3 bytes per UTF-16 unit of `s`): their length, or -1 for a string with a lone
+// surrogate.
+export function utf8_into(s, out) {
+  return isWellFormed(s) ? encoder.encodeInto(s, out).written : -1;
 }
 function wellFormed(s) {
   for (let i = 0; i < s.length; i++) {
@@ -374,25 +377,31 @@ function wellFormed(s) {
   }
   return true;
 }
-// The report object: the members of `json` in order, with `canonical` right after
-// `canonical_sha256`.
-export function make_report(json, canonical) {
+// The report object: `json` holds every member in order, with `canonical` (and, when `hash` is
+// true, `canonical_sha256`) written as null; setting an existing property keeps its place.
+// `canonical` is a view of the module's memory holding the canonical bytes (UTF-8): decoded by
+// Node's Buffer where there is one (several times faster than TextDecoder on a few KiB), hashed
+// as bytes.
+const decoder = new TextDecoder();
+const NodeBuffer = typeof globalThis.Buffer === "function" && typeof globalThis.Buffer.from === "function" ? globalThis.Buffer : null;
+export function make_report(json, canonical, hash) {
   const r = JSON.parse(json);
-  const out = {};
-  for (const k of Object.keys(r)) {
-    out[k] = r[k];
-    if (k === "canonical_sha256") out.canonical = canonical;
+  r.canonical = NodeBuffer !== null ? NodeBuffer.from(canonical.buffer, canonical.byteOffset, canonical.byteLength).toString("utf8") : decoder.decode(canonical);
+  if (hash) {
+    const c = nodeCrypto();
+    // crypto.hash (Node.js >= 20.12) skips the Hash object.
+    r.canonical_sha256 = typeof c.hash === "function" ? c.hash("sha256", canonical, "hex") : c.createHash("sha256").update(canonical).digest("hex");
   }
-  return out;
+  return r;
 }
 "#)]
 extern "C" {
     fn host_available() -> bool;
     fn host_import_key(jwk: &str) -> JsValue;
     fn host_verify(key: &JsValue, alg: &str, msg: &[u8], sig: &[u8]) -> i32;
-    fn host_sha256_hex(bytes: &[u8]) -> String;
     fn utf8(s: &JsString) -> JsValue;
-    fn make_report(json: &str, canonical: &str) -> JsValue;
+    fn utf8_into(s: &JsString, out: &mut [u8]) -> i32;
+    fn make_report(json: &str, canonical: &[u8], hash: bool) -> JsValue;
 }
 
 /// True when the host verifies signatures natively and synchronously (Node.js >= 20.16).
@@ -468,13 +477,26 @@ extern "C" {
     fn is_well_formed(this: &WellFormed) -> Result<bool, JsValue>;
 }
 
+/// Strings up to this many UTF-16 units are encoded straight into the module's memory.
+const DIRECT_UTF8_UNITS: usize = 1 << 20;
+
 /// The UTF-8 bytes of a JavaScript string. A string with a lone surrogate has no UTF-8 form;
 /// its surrogates are written as their three-byte (WTF-8) sequences, which the core's strict
 /// reader refuses as `invalid-json` at the member that holds them, instead of being replaced
 /// by U+FFFD on the way in.
 fn string_bytes(s: &JsString) -> Vec<u8> {
-    // TextEncoder, then one copy into the module's memory: much faster than a string argument.
-    if let Some(bytes) = utf8(s).dyn_ref::<Uint8Array>() {
+    // A card-sized string is written by TextEncoder.encodeInto straight into a buffer of this
+    // module (3 bytes per UTF-16 unit always suffice); a larger one is encoded first and then
+    // copied in, so that the buffer is not three times its size. Both are much faster than a
+    // string argument, which wasm-bindgen copies one character at a time.
+    let units = s.length() as usize;
+    if units <= DIRECT_UTF8_UNITS {
+        let mut buf = vec![0u8; units * 3];
+        if let Ok(written) = usize::try_from(utf8_into(s, &mut buf)) {
+            buf.truncate(written);
+            return buf;
+        }
+    } else if let Some(bytes) = utf8(s).dyn_ref::<Uint8Array>() {
         return bytes.to_vec();
     }
     let well_formed = match s.unchecked_ref::<WellFormed>().is_well_formed() {
@@ -831,8 +853,10 @@ fn to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
 /// The report as the Rust library serializes it (the members of `Report`'s `Serialize`, in its
 /// order), with the canonical bytes as the string member `canonical` right after
 /// `canonical_sha256` (as the CLI's `verify --format json` prints it). The small members travel
-/// as JSON text; the canonical bytes as one string, not escaped into that text and read back.
-/// `host_hash` computes `canonical_sha256` with the host's SHA-256 instead of the module's.
+/// as JSON text with `canonical` as a `null` placeholder; the canonical bytes travel as one view
+/// of the module's memory, decoded once on the JavaScript side (not escaped into that text and
+/// read back, and not copied member by member into another object). `host_hash` leaves
+/// `canonical_sha256` to the host's SHA-256 over that same view.
 fn report_to_js(report: &Report, host_hash: bool) -> Result<JsValue, JsValue> {
     /// `Report`'s serialized form with the digest given (a2a_card::verify::Report::serialize).
     #[derive(serde::Serialize)]
@@ -841,30 +865,24 @@ fn report_to_js(report: &Report, host_hash: bool) -> Result<JsValue, JsValue> {
         mode: Mode,
         reason: &'a str,
         profile: &'a str,
-        canonical_sha256: String,
+        canonical_sha256: Option<String>,
+        /// Always `None`: the place of `canonical`.
+        canonical: Option<()>,
         unsigned: &'a [String],
         signatures: &'a [SignatureReport],
     }
-    let canonical_sha256 = if host_hash {
-        host_sha256_hex(&report.canonical)
-    } else {
-        report.canonical_sha256()
-    };
     let json = serde_json::to_string(&Members {
         ok: report.ok,
         mode: report.mode,
         reason: &report.reason,
         profile: report.profile,
-        canonical_sha256,
+        canonical_sha256: (!host_hash).then(|| report.canonical_sha256()),
+        canonical: None,
         unsigned: &report.unsigned,
         signatures: &report.signatures,
     })
     .map_err(|e| usage(format!("cannot serialize the report: {e}")))?;
-    let canonical = std::str::from_utf8(&report.canonical).map_or_else(
-        |_| String::from_utf8_lossy(&report.canonical),
-        std::borrow::Cow::Borrowed,
-    );
-    Ok(make_report(&json, &canonical))
+    Ok(make_report(&json, &report.canonical, host_hash))
 }
 
 // -------------------------------------------------------------------------------------------

@@ -290,6 +290,35 @@ pub struct PublicKey {
     material: PublicMaterial,
     kid: String,
     alg: Option<Algorithm>,
+    /// The RFC 7638 thumbprint, computed once when the key is read (a function of `kind` and
+    /// `material`, which never change after that): verification reports it for every
+    /// signature, and a SHA-256 per report is not free.
+    thumbprint: String,
+}
+
+/// The RFC 7638 thumbprint of a public key's required members.
+fn compute_thumbprint(kind: KeyType, material: &PublicMaterial) -> String {
+    // Required members only, in lexicographic order, no whitespace (RFC 7638 section 3.2).
+    // All values are base64url or fixed names, so no JSON escaping is needed.
+    let json = match material {
+        PublicMaterial::Okp { x } => format!(
+            r#"{{"crv":"{}","kty":"OKP","x":"{}"}}"#,
+            kind.name(),
+            b64::encode(x)
+        ),
+        PublicMaterial::Ec { x, y } => format!(
+            r#"{{"crv":"{}","kty":"EC","x":"{}","y":"{}"}}"#,
+            kind.name(),
+            b64::encode(x),
+            b64::encode(y)
+        ),
+        PublicMaterial::Rsa { n, e } => format!(
+            r#"{{"e":"{}","kty":"RSA","n":"{}"}}"#,
+            b64::encode(e),
+            b64::encode(n)
+        ),
+    };
+    b64::encode(ring::digest::digest(&ring::digest::SHA256, json.as_bytes()))
 }
 
 impl PublicKey {
@@ -300,17 +329,14 @@ impl PublicKey {
         kid: Option<String>,
         alg: Option<Algorithm>,
     ) -> PublicKey {
-        let mut key = PublicKey {
+        let thumbprint = compute_thumbprint(kind, &material);
+        PublicKey {
             kind,
             material,
-            kid: String::new(),
+            kid: kid.unwrap_or_else(|| thumbprint.clone()),
             alg,
-        };
-        key.kid = match kid {
-            Some(k) => k,
-            None => key.thumbprint(),
-        };
-        key
+            thumbprint,
+        }
     }
 
     /// Reads a public key from PEM: `PUBLIC KEY` (SubjectPublicKeyInfo) or `RSA PUBLIC KEY`
@@ -457,27 +483,7 @@ impl PublicKey {
     /// assert_eq!(key.kid(), "2011-04-29");
     /// ```
     pub fn thumbprint(&self) -> String {
-        // Required members only, in lexicographic order, no whitespace (RFC 7638 section 3.2).
-        // All values are base64url or fixed names, so no JSON escaping is needed.
-        let json = match &self.material {
-            PublicMaterial::Okp { x } => format!(
-                r#"{{"crv":"{}","kty":"OKP","x":"{}"}}"#,
-                self.kind.name(),
-                b64::encode(x)
-            ),
-            PublicMaterial::Ec { x, y } => format!(
-                r#"{{"crv":"{}","kty":"EC","x":"{}","y":"{}"}}"#,
-                self.kind.name(),
-                b64::encode(x),
-                b64::encode(y)
-            ),
-            PublicMaterial::Rsa { n, e } => format!(
-                r#"{{"e":"{}","kty":"RSA","n":"{}"}}"#,
-                b64::encode(e),
-                b64::encode(n)
-            ),
-        };
-        b64::encode(ring::digest::digest(&ring::digest::SHA256, json.as_bytes()))
+        self.thumbprint.clone()
     }
 
     /// The public JWK: `kty`, `crv`, `x`, `y` / `n`, `e`, then `kid` and `alg` when known.
