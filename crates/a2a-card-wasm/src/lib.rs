@@ -33,6 +33,7 @@ use a2a_card::{
 };
 use js_sys::{Array, ArrayBuffer, JsString, Object, Reflect, Uint8Array, JSON};
 use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -315,37 +316,40 @@ function nodeCrypto() {
 export function host_available() {
   return nodeCrypto() !== null;
 }
-// A KeyObject for a public JWK (text), or null when the host does not import it.
+// The host's handle of a public JWK (text): its KeyObject and, per algorithm code, the key
+// argument of crypto.verify (made on first use); null when the host does not import the key.
 export function host_import_key(jwk) {
   const c = nodeCrypto();
   if (c === null) return null;
   try {
-    return c.createPublicKey({ key: JSON.parse(jwk), format: "jwk" });
+    return { key: c.createPublicKey({ key: JSON.parse(jwk), format: "jwk" }), args: [] };
   } catch (_) {
     return null;
   }
 }
-const HASH = { ES256: "sha256", ES384: "sha384", RS256: "sha256", RS384: "sha384", RS512: "sha512", PS256: "sha256", PS384: "sha384", PS512: "sha512" };
-const SALT = { PS256: 32, PS384: 48, PS512: 64 };
+// Algorithm codes (host_alg in lib.rs): 1 EdDSA, 2 ES256, 3 ES384, 4 RS256, 5 RS384, 6 RS512,
+// 7 PS256, 8 PS384, 9 PS512. The digest of each, and crypto.verify's key argument for it (null:
+// not handled here).
+const DIGEST = [null, null, "sha256", "sha384", "sha256", "sha384", "sha512", "sha256", "sha384", "sha512"];
+function keyArgument(c, key, alg) {
+  if (alg === 1) return key.asymmetricKeyType === "ed25519" ? key : null;
+  if (alg === 2 || alg === 3) return { key, dsaEncoding: "ieee-p1363" };
+  if (alg >= 4 && alg <= 6) return { key, padding: c.constants.RSA_PKCS1_PADDING };
+  if (alg >= 7 && alg <= 9) return { key, padding: c.constants.RSA_PKCS1_PSS_PADDING, saltLength: [32, 48, 64][alg - 7] };
+  return null;
+}
 // 1: the signature verifies, 0: it does not, -1: not handled here (the caller checks it itself).
-export function host_verify(key, alg, msg, sig) {
+export function host_verify(handle, alg, msg, sig) {
   const c = nodeCrypto();
-  if (c === null || key === null) return -1;
+  if (c === null || handle === null) return -1;
   try {
-    let ok;
-    if (alg === "EdDSA") {
-      if (key.asymmetricKeyType !== "ed25519") return -1;
-      ok = c.verify(null, msg, key, sig);
-    } else if (alg === "ES256" || alg === "ES384") {
-      ok = c.verify(HASH[alg], msg, { key, dsaEncoding: "ieee-p1363" }, sig);
-    } else if (alg in SALT) {
-      ok = c.verify(HASH[alg], msg, { key, padding: c.constants.RSA_PKCS1_PSS_PADDING, saltLength: SALT[alg] }, sig);
-    } else if (alg in HASH) {
-      ok = c.verify(HASH[alg], msg, { key, padding: c.constants.RSA_PKCS1_PADDING }, sig);
-    } else {
-      return -1;
+    let arg = handle.args[alg];
+    if (arg === undefined) {
+      arg = keyArgument(c, handle.key, alg);
+      handle.args[alg] = arg;
     }
-    return ok === true ? 1 : 0;
+    if (arg === null) return -1;
+    return c.verify(DIGEST[alg], msg, arg, sig) === true ? 1 : 0;
   } catch (_) {
     return -1;
   }
@@ -398,7 +402,7 @@ export function make_report(json, canonical, hash) {
 extern "C" {
     fn host_available() -> bool;
     fn host_import_key(jwk: &str) -> JsValue;
-    fn host_verify(key: &JsValue, alg: &str, msg: &[u8], sig: &[u8]) -> i32;
+    fn host_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> i32;
     fn utf8(s: &JsString) -> JsValue;
     fn utf8_into(s: &JsString, out: &mut [u8]) -> i32;
     fn make_report(json: &str, canonical: &[u8], hash: bool) -> JsValue;
@@ -410,8 +414,9 @@ pub fn host_crypto_available() -> bool {
     host_available()
 }
 
-/// Keys imported into the host, most recently used last: the key, and its `KeyObject` (or
-/// `null` when the host refused it, so that the refusal is not retried on every call).
+/// Keys imported into the host, most recently used last: the key, and its handle (the
+/// `KeyObject` with its `crypto.verify` arguments, or `null` when the host refused the key, so
+/// that the refusal is not retried on every call).
 const HOST_KEY_CACHE: usize = 64;
 
 thread_local! {
@@ -439,6 +444,23 @@ fn host_key(key: &PublicKey) -> JsValue {
     })
 }
 
+/// The number `host_verify` knows an algorithm by (a number crosses the boundary without being
+/// decoded as text); `None` for algorithms the host backend does not check.
+fn host_alg(alg: Algorithm) -> Option<u32> {
+    Some(match alg {
+        Algorithm::EdDSA => 1,
+        Algorithm::ES256 => 2,
+        Algorithm::ES384 => 3,
+        Algorithm::RS256 => 4,
+        Algorithm::RS384 => 5,
+        Algorithm::RS512 => 6,
+        Algorithm::PS256 => 7,
+        Algorithm::PS384 => 8,
+        Algorithm::PS512 => 9,
+        _ => return None,
+    })
+}
+
 /// The core's [`SignatureBackend`] over the host's native crypto. It declines (and `ring`
 /// checks) whatever the host does not do: no host crypto, a key the host does not import, an
 /// algorithm it does not map, an exception.
@@ -452,11 +474,14 @@ impl SignatureBackend for HostCrypto {
         msg: &[u8],
         sig: &[u8],
     ) -> Result<BackendVerdict, Error> {
+        let Some(code) = host_alg(alg) else {
+            return Ok(BackendVerdict::Declined);
+        };
         let handle = host_key(key);
         if handle.is_null() {
             return Ok(BackendVerdict::Declined);
         }
-        Ok(match host_verify(&handle, alg.as_str(), msg, sig) {
+        Ok(match host_verify(&handle, code, msg, sig) {
             1 => BackendVerdict::Valid,
             0 => BackendVerdict::Invalid,
             _ => BackendVerdict::Declined,
@@ -644,6 +669,17 @@ impl Options {
             members: plain.then_some(members),
             what,
         })
+    }
+
+    /// The members of a plain options object whose values are all primitives (strings,
+    /// numbers, booleans, `null`, `undefined`), which is what was read from it entirely; `None`
+    /// for other objects and for members holding objects, arrays or functions.
+    fn primitive_members(&self) -> Option<&[(String, JsValue)]> {
+        let members = self.members.as_deref()?;
+        members
+            .iter()
+            .all(|(_, v)| !v.is_object() && !v.is_function() && !v.is_symbol() && !v.is_bigint())
+            .then_some(members)
     }
 
     /// The option's value; `undefined` counts as absent.
@@ -989,8 +1025,11 @@ struct Policy {
 
 impl Policy {
     fn read(options: &JsValue, what: &'static str) -> Result<Policy, JsValue> {
-        let o = Options::read(options, what, VERIFY_OPTIONS)?;
-        let trust = trust_store(&o)?;
+        Policy::from_options(&Options::read(options, what, VERIFY_OPTIONS)?)
+    }
+
+    fn from_options(o: &Options) -> Result<Policy, JsValue> {
+        let trust = trust_store(o)?;
         let profiles = match (o.get("profile")?, o.get("profiles")?) {
             (Some(_), Some(_)) => return Err(usage("give \"profile\" or \"profiles\", not both")),
             (Some(_), None) => vec![o.string("profile")?.unwrap_or_default()],
@@ -1155,7 +1194,39 @@ fn in_option(e: Error, option: &str) -> Error {
 /// Verifies a card against the keys the caller trusts.
 #[wasm_bindgen(skip_typescript)]
 pub fn verify(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    Policy::read(&options, "verify")?.verify(&card, None, None)
+    let o = Options::read(&options, "verify", VERIFY_OPTIONS)?;
+    cached_policy(&o)?.verify(&card, None, None)
+}
+
+thread_local! {
+    /// The policy read by the last `verify()` call whose options were all primitive values,
+    /// with those options: `verify(card, { jwks, profile })` called again and again with the
+    /// same values reads its trust roots and policy once, as a `Verifier` does.
+    static LAST_POLICY: RefCell<Option<(Vec<(String, JsValue)>, Rc<Policy>)>> = const { RefCell::new(None) };
+}
+
+/// The policy of verify options: the last one when every option has the same name and the same
+/// primitive value (`===`) as then, else read now (and kept when all values are primitives; an
+/// object or array value may have changed since, so it is read every time).
+fn cached_policy(o: &Options) -> Result<Rc<Policy>, JsValue> {
+    let Some(key) = o.primitive_members() else {
+        return Ok(Rc::new(Policy::from_options(o)?));
+    };
+    let hit = LAST_POLICY.with(|last| match &*last.borrow() {
+        Some((k, policy)) if same_members(k, key) => Some(Rc::clone(policy)),
+        _ => None,
+    });
+    if let Some(policy) = hit {
+        return Ok(policy);
+    }
+    let policy = Rc::new(Policy::from_options(o)?);
+    LAST_POLICY.with(|last| *last.borrow_mut() = Some((key.to_vec(), Rc::clone(&policy))));
+    Ok(policy)
+}
+
+/// The same option names in the same order, with values that are `===`.
+fn same_members(a: &[(String, JsValue)], b: &[(String, JsValue)]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((n, v), (m, w))| n == m && v == w)
 }
 
 /// A verifier whose trust roots and policy are read once.

@@ -206,6 +206,47 @@ test("Verifier reads its trust once and verifies many cards", () => {
   windowed.free();
 });
 
+test("verify() called again with other option values answers for those values", () => {
+  // verify() keeps the policy read from options whose values are all primitives and reuses it
+  // for a call with the same names and the same values (===); any other value is read anew,
+  // and so is an object or array value, which may have changed in place.
+  const k = p256();
+  const other = p256(); // same kid "k1", another key
+  const signed = lib.sign(EMPTIES, k.privateJwk, { profile: "prune-empty" });
+  const jwks = JSON.stringify({ keys: [k.publicJwk] });
+  const otherJwks = JSON.stringify({ keys: [other.publicJwk] });
+  const code = (r) => r.signatures[0]?.verdict.code;
+  for (let round = 0; round < 2; round++) {
+    assert.equal(lib.verify(signed, { jwks, profile: "prune-empty" }).ok, true);
+    assert.equal(code(lib.verify(signed, { jwks: otherJwks, profile: "prune-empty" })), "signature-invalid");
+    assert.equal(lib.verify(signed, { jwks, profile: "prune-empty" }).ok, true);
+    // Same jwks, another profile (the spec form of EMPTIES differs).
+    assert.equal(code(lib.verify(signed, { jwks, profile: "spec" })), "signature-invalid");
+    assert.equal(lib.verify(signed, { jwks, profile: "auto" }).profile, "prune-empty");
+    // Same values, another order of names, and one more option.
+    assert.equal(lib.verify(signed, { profile: "prune-empty", jwks }).ok, true);
+    assert.equal(code(lib.verify(signed, { jwks, profile: "prune-empty", algorithms: ["EdDSA"] })), "algorithm-not-allowed");
+    assert.equal(lib.verify(signed, { jwks, profile: "prune-empty", mode: "all" }).mode, "all");
+    // A key with a validity window, and the clock given or not.
+    const trust = JSON.stringify({ keys: [{ jwk: k.publicJwk, notAfter: 1000 }] });
+    assert.equal(lib.verify(signed, { trust, profile: "prune-empty", now: 999 }).ok, true);
+    assert.equal(code(lib.verify(signed, { trust, profile: "prune-empty", now: 1001 })), "key-expired");
+    assert.equal(code(lib.verify(signed, { trust, profile: "prune-empty" })), "key-expired");
+    // Objects changed in place between calls.
+    const options = { keys: [k.publicJwk], profile: "prune-empty" };
+    assert.equal(lib.verify(signed, options).ok, true);
+    options.keys[0] = other.publicJwk;
+    assert.equal(code(lib.verify(signed, options)), "signature-invalid");
+    const set = { keys: [k.publicJwk] };
+    assert.equal(lib.verify(signed, { jwks: set, profile: "prune-empty" }).ok, true);
+    set.keys[0] = other.publicJwk;
+    assert.equal(code(lib.verify(signed, { jwks: set, profile: "prune-empty" })), "signature-invalid");
+    // A failed read keeps nothing: the next call with good options answers.
+    assert.equal(thrown(() => lib.verify(signed, { jwks: "{", profile: "prune-empty" })).code, "invalid-json");
+    assert.equal(lib.verify(signed, { jwks, profile: "prune-empty" }).ok, true);
+  }
+});
+
 test("inspect decodes headers and trusts nothing", () => {
   const k = p256();
   const signed = lib.sign(sampleCard(), k.privateJwk, { jku: "https://a.example/jwks.json" });

@@ -156,6 +156,35 @@ test("the host backend is used when available and on, and not when off", (t) => 
   assert.throws(() => lib.verify(signed, { keys: [k.publicJwk], hostCrypto: "no" }), /hostCrypto/);
 });
 
+test("every algorithm of the build is checked by the host, one key under several algorithms", (t) => {
+  if (!lib.hostCryptoAvailable()) {
+    t.diagnostic(`note: node ${process.version} has no process.getBuiltinModule; nothing to count`);
+    return;
+  }
+  // One key per type, each used under every algorithm of its type, so that the host's handle of
+  // a key (its crypto.verify arguments, made per algorithm) serves one algorithm after another.
+  const keys = { EdDSA: keyPair("EdDSA", "k1"), ES256: keyPair("ES256", "k1"), ES384: keyPair("ES384", "k1"), RSA: keyPair("RS256", "k1") };
+  const algs = lib.algorithms();
+  assert.deepEqual(algs, ["EdDSA", "ES256", "ES384", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]);
+  for (const round of [1, 2]) {
+    for (const alg of algs) {
+      const k = keys[alg] ?? keys.RSA;
+      const signed = lib.sign(card, k.privateJwk, { alg });
+      const tampered = JSON.parse(signed);
+      tampered.signatures[0].signature = tampered.signatures[0].signature.startsWith("A") ? `B${tampered.signatures[0].signature.slice(1)}` : `A${tampered.signatures[0].signature.slice(1)}`;
+      const what = `${alg} (round ${round})`;
+      for (const [text, ok] of [[signed, true], [JSON.stringify(tampered), false]]) {
+        const before = hostVerifies;
+        const host = lib.verify(text, { keys: [k.publicJwk] });
+        assert.equal(hostVerifies - before, 1, `${what}: checked by the host`);
+        assert.equal(host.ok, ok, `${what}: ${host.signatures[0].verdict.message}`);
+        assert.equal(host.signatures[0].alg, alg);
+        assert.deepEqual(host, lib.verify(text, { keys: [k.publicJwk], hostCrypto: false }), what);
+      }
+    }
+  }
+});
+
 test("tampered signatures: the host backend and ring give the same reports", () => {
   let compared = 0;
   const verdicts = new Set();
