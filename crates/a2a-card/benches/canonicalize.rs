@@ -13,6 +13,12 @@
 //! writer, freeing the value tree), per input byte, to show which one grows faster than the input.
 //! The machine's load moves every number; the ratios are measured side by side and move less.
 //!
+//! The phase table also times what verification adds to the canonical bytes: their BASE64URL
+//! encoding and the SHA-256 of that signing input (ring), which every signature check pays.
+//! With `A2A_BENCH_CARDS=DIR` the tables time the `*.json` cards of DIR (for example the cards
+//! `scripts/bench-peers.sh` gives every implementation) after the generated ones; their rows are
+//! labelled by file name and left out of the growth line.
+//!
 //! Under `cargo test` (no `--bench` argument) criterion runs each benchmark once and the
 //! tables are skipped; so they are under `--profile-time` (for a profiler) and `--list`.
 //! The floor's serde_json is built with `float_roundtrip` (a feature serde_json_canonicalizer,
@@ -144,16 +150,17 @@ fn interleaved_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Durati
         .collect()
 }
 
-/// The three phases of `canonicalize` timed apart, median over rounds: the strict read
-/// (`json::parse_with`), the presence rules and RFC 8785 writer (`canonicalize_value`), and freeing
-/// the value tree.
-fn phase_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Duration; 3]> {
+/// The phases of `canonicalize` timed apart, median over rounds: the strict read
+/// (`json::parse_with`), the presence rules and RFC 8785 writer (`canonicalize_value`), freeing
+/// the value tree, and what a verification adds: BASE64URL of the canonical bytes and SHA-256 of
+/// the signing input.
+fn phase_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Duration; 4]> {
     let opts = a2a_card::CanonicalizeOptions::default();
-    let mut times: Vec<[Vec<Duration>; 3]> = cards.iter().map(|_| Default::default()).collect();
+    let mut times: Vec<[Vec<Duration>; 4]> = cards.iter().map(|_| Default::default()).collect();
     for _ in 0..rounds {
         for (c, (_, bytes)) in cards.iter().enumerate() {
             let iters = (2_000_000 / bytes.len().max(1)).clamp(1, 1_000) as u32;
-            let mut sum = [Duration::ZERO; 3];
+            let mut sum = [Duration::ZERO; 4];
             for _ in 0..iters {
                 let t0 = Instant::now();
                 let v = a2a_card::json::parse_with(black_box(bytes), &opts.limits).expect("reads");
@@ -162,12 +169,17 @@ fn phase_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Duration; 3]
                 let t2 = Instant::now();
                 drop(black_box(v));
                 let t3 = Instant::now();
-                black_box(out);
+                let mut input = b"eyJhbGciOiJFUzI1NiJ9.".to_vec();
+                a2a_card::b64::encode_into(&mut input, &out.bytes);
+                let digest = ring::digest::digest(&ring::digest::SHA256, &input);
+                let t4 = Instant::now();
+                black_box((out, digest));
                 sum[0] += t1 - t0;
                 sum[1] += t2 - t1;
                 sum[2] += t3 - t2;
+                sum[3] += t4 - t3;
             }
-            for k in 0..3 {
+            for k in 0..4 {
                 times[c][k].push(sum[k] / iters);
             }
         }
@@ -192,7 +204,18 @@ fn fmt(d: Duration) -> String {
     }
 }
 
-fn summary(cards: &[(usize, Vec<u8>)]) {
+/// How a row is labelled: the skill count, or for a card from `A2A_BENCH_CARDS` its file name.
+fn label(skills: usize, names: &[String]) -> String {
+    match skills.checked_sub(EXTERNAL) {
+        Some(i) => names.get(i).cloned().unwrap_or_default(),
+        None => skills.to_string(),
+    }
+}
+
+/// Cards from `A2A_BENCH_CARDS` get keys from here up, so they never count as a skill number.
+const EXTERNAL: usize = usize::MAX / 2;
+
+fn summary(cards: &[(usize, Vec<u8>)], names: &[String]) {
     println!();
     println!("canonicalize (profile spec) vs floor (serde_json from_slice::<Value> + to_vec)");
     println!("median of {ROUNDS} interleaved rounds, same process, after criterion");
@@ -210,7 +233,7 @@ fn summary(cards: &[(usize, Vec<u8>)]) {
         all_ok &= ok;
         println!(
             "{:>7} {:>10} {:>14} {:>14} {:>14} {:>6.2}x {:>7}",
-            skills,
+            label(*skills, names),
             bytes.len(),
             fmt(c),
             fmt(f),
@@ -249,17 +272,18 @@ fn summary(cards: &[(usize, Vec<u8>)]) {
     println!();
     println!("where canonicalize spends its time (phases timed apart, median of {PHASE_ROUNDS} rounds)");
     println!(
-        "{:>7} {:>14} {:>14} {:>14} {:>9} {:>9} {:>9}",
-        "skills", "read", "rules+write", "drop tree", "read/B", "write/B", "drop/B"
+        "{:>7} {:>14} {:>14} {:>14} {:>14} {:>9} {:>9} {:>9}",
+        "skills", "read", "rules+write", "drop tree", "b64+sha256", "read/B", "write/B", "drop/B"
     );
-    for ((skills, bytes), [r, w, d]) in cards.iter().zip(phase_medians(cards, PHASE_ROUNDS)) {
+    for ((skills, bytes), [r, w, d, h]) in cards.iter().zip(phase_medians(cards, PHASE_ROUNDS)) {
         let per_byte = |t: Duration| t.as_secs_f64() * 1e9 / bytes.len() as f64;
         println!(
-            "{:>7} {:>14} {:>14} {:>14} {:>7.1}ns {:>7.1}ns {:>7.1}ns",
-            skills,
+            "{:>7} {:>14} {:>14} {:>14} {:>14} {:>7.1}ns {:>7.1}ns {:>7.1}ns",
+            label(*skills, names),
             fmt(r),
             fmt(w),
             fmt(d),
+            fmt(h),
             per_byte(r),
             per_byte(w),
             per_byte(d)
@@ -275,15 +299,36 @@ fn main() {
         && !args
             .iter()
             .any(|a| a.starts_with("--profile-time") || a == "--list");
-    let cards: Vec<(usize, Vec<u8>)> = SIZES.iter().map(|&n| (n, support::card_bytes(n))).collect();
+    let mut cards: Vec<(usize, Vec<u8>)> = SIZES.iter().map(|&n| (n, support::card_bytes(n))).collect();
     for (skills, bytes) in &cards {
         // In a debug build (cargo test) the cross-check of the largest card would take seconds.
         check(*skills, bytes, bench_mode || *skills <= 1_000);
     }
+    let mut names = Vec::new();
+    if let Some(dir) = std::env::var_os("A2A_BENCH_CARDS") {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("A2A_BENCH_CARDS {dir:?}: {e}"))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0));
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if let Err(e) = a2a_card::canonicalize(&bytes, &Default::default()) {
+                panic!("{}: does not canonicalize: {e}", path.display());
+            }
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            cards.push((EXTERNAL + names.len(), bytes));
+            names.push(name);
+        }
+    }
     let mut c = Criterion::default().configure_from_args();
-    criterion_benches(&mut c, &cards);
+    criterion_benches(&mut c, cards.get(..SIZES.len()).unwrap_or(&cards));
     c.final_summary();
     if bench_mode {
-        summary(&cards);
+        summary(&cards, &names);
     }
 }

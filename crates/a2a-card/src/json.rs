@@ -183,8 +183,12 @@ fn pointer_at_offset(prefix: &[u8], limits: &Limits) -> Option<String> {
 }
 
 /// An error travelling up the parse: the pointer segments are collected in reverse order as
-/// the recursion unwinds, so the happy path pays nothing for pointers.
-struct PErr {
+/// the recursion unwinds, so the happy path pays nothing for pointers. Boxed, so that a
+/// `Result` of the reader is no larger than its value.
+type PErr = Box<PErrInner>;
+
+/// The contents of a [`PErr`].
+struct PErrInner {
     code: ErrorCode,
     message: String,
     offset: usize,
@@ -192,17 +196,23 @@ struct PErr {
     truncated: bool,
 }
 
-impl PErr {
-    fn finish(mut self) -> Error {
+impl PErrInner {
+    fn finish(mut self: Box<Self>) -> Error {
         self.segments.reverse();
         let mut ptr = String::new();
         for s in &self.segments {
             ptr.push('/');
             ptr.push_str(s);
         }
-        Error::new(self.code, self.message).at(ptr).at_offset(self.offset)
+        let PErrInner {
+            code,
+            message,
+            offset,
+            ..
+        } = *self;
+        Error::new(code, message).at(ptr).at_offset(offset)
     }
-    fn within(mut self, segment: String) -> Self {
+    fn within(mut self: Box<Self>, segment: String) -> Box<Self> {
         self.segments.push(segment);
         self
     }
@@ -224,13 +234,13 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn err(&self, code: ErrorCode, message: impl Into<String>) -> PErr {
-        PErr {
+        Box::new(PErrInner {
             code,
             message: message.into(),
             offset: self.pos,
             segments: Vec::new(),
             truncated: self.pos >= self.stop_at,
-        }
+        })
     }
 
     fn syntax(&self, what: &str) -> PErr {

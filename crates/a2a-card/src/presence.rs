@@ -207,7 +207,7 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
         unknown: opts.unknown,
         prune: opts.profile == Profile::PruneEmpty,
         unsigned: Vec::new(),
-        ptr: String::new(),
+        segs: Vec::new(),
         pool: Vec::new(),
     };
     match opts.profile {
@@ -230,12 +230,18 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
     })
 }
 
-struct Walker {
+/// One step of a JSON Pointer: a member name or an array index.
+enum Seg<'a> {
+    Name(&'a str),
+    Index(usize),
+}
+
+struct Walker<'a> {
     unknown: UnknownMembers,
     prune: bool,
     unsigned: Vec<String>,
-    /// The JSON Pointer of the value being walked.
-    ptr: String,
+    /// The JSON Pointer of the value being walked, as steps (see [`Walker::pointer`]).
+    segs: Vec<Seg<'a>>,
     /// Object buffers ready for reuse.
     pool: Vec<ObjectBuf>,
 }
@@ -313,7 +319,7 @@ fn is_empty_output(bytes: &[u8]) -> bool {
     matches!(bytes, b"\"\"" | b"[]" | b"{}" | b"null")
 }
 
-impl Walker {
+impl<'a> Walker<'a> {
     /// An empty object buffer, reused when one is free.
     fn take_buf(&mut self) -> ObjectBuf {
         self.pool.pop().unwrap_or_default()
@@ -327,35 +333,33 @@ impl Walker {
         self.pool.push(buf);
     }
 
-    fn push(&mut self, seg: &str) -> usize {
-        let len = self.ptr.len();
-        self.ptr.push('/');
-        if seg.contains(['~', '/']) {
-            self.ptr.push_str(&pointer_token(seg));
-        } else {
-            self.ptr.push_str(seg);
-        }
+    /// Enters member `seg`; returns the mark to leave it again with `self.segs.truncate`.
+    fn push(&mut self, seg: &'a str) -> usize {
+        let len = self.segs.len();
+        self.segs.push(Seg::Name(seg));
         len
     }
 
+    /// Enters array item `i`, as [`Walker::push`].
     fn push_index(&mut self, i: usize) -> usize {
-        let len = self.ptr.len();
-        self.ptr.push('/');
-        let mut digits = [0u8; 20];
-        let mut n = i;
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
+        let len = self.segs.len();
+        self.segs.push(Seg::Index(i));
+        len
+    }
+
+    /// The JSON Pointer of the value being walked, built only when an error or an unsigned
+    /// member needs it.
+    fn pointer(&self) -> String {
+        let mut ptr = String::new();
+        for seg in &self.segs {
+            ptr.push('/');
+            match seg {
+                Seg::Name(name) if name.contains(['~', '/']) => ptr.push_str(&pointer_token(name)),
+                Seg::Name(name) => ptr.push_str(name),
+                Seg::Index(i) => ptr.push_str(&i.to_string()),
             }
         }
-        for &d in &digits[at..] {
-            self.ptr.push(char::from(d));
-        }
-        len
+        ptr
     }
 
     /// Writes one message object. Members are checked (names, types, oneofs) and filtered by the
@@ -363,7 +367,7 @@ impl Walker {
     fn message(
         &mut self,
         out: &mut Vec<u8>,
-        members: &[(String, Value)],
+        members: &'a [(String, Value)],
         desc: &'static MessageDesc,
         root: bool,
     ) -> Result<(), Error> {
@@ -377,8 +381,8 @@ impl Walker {
             let out_name: Option<&'static str> = match found {
                 None => match self.unknown {
                     UnknownMembers::Exclude => {
-                        self.unsigned.push(self.ptr.clone());
-                        self.ptr.truncate(mark);
+                        self.unsigned.push(self.pointer());
+                        self.segs.truncate(mark);
                         continue;
                     }
                     UnknownMembers::Retain => None,
@@ -390,7 +394,7 @@ impl Walker {
                                 desc.name
                             ),
                         )
-                        .at(self.ptr.clone()));
+                        .at(self.pointer()));
                     }
                 },
                 Some((field, _)) => {
@@ -403,7 +407,7 @@ impl Walker {
                                 desc.name, field.json
                             ),
                         )
-                        .at(self.ptr.clone()));
+                        .at(self.pointer()));
                     }
                     if let (Some(group), false) = (field.oneof, matches!(value, Value::Null)) {
                         if let Some((_, other)) = buf.seen.iter().find(|(f, used)| {
@@ -418,12 +422,12 @@ impl Walker {
                                     desc.name
                                 ),
                             )
-                            .at(self.ptr.clone()));
+                            .at(self.pointer()));
                         }
                     }
                     buf.seen.push((field, index));
                     if matches!(value, Value::Null) {
-                        self.ptr.truncate(mark);
+                        self.segs.truncate(mark);
                         continue; // null means absent
                     }
                     Some(field.json)
@@ -440,7 +444,7 @@ impl Walker {
             };
             let pruned = self.prune && keep && is_empty_output(&buf.scratch[at..]);
             if pruned {
-                self.unsigned.insert(slot, self.ptr.clone());
+                self.unsigned.insert(slot, self.pointer());
             }
             if keep && !pruned {
                 buf.items.push(Item {
@@ -452,7 +456,7 @@ impl Walker {
             } else {
                 buf.scratch.truncate(at);
             }
-            self.ptr.truncate(mark);
+            self.segs.truncate(mark);
         }
         buf.finish(out, members);
         self.give_back(buf);
@@ -461,7 +465,7 @@ impl Walker {
 
     /// Writes a value with no presence rules (Struct contents, retained unknown members). Under
     /// `prune-empty` empty values and nulls are removed recursively.
-    fn plain(&mut self, out: &mut Vec<u8>, v: &Value) {
+    fn plain(&mut self, out: &mut Vec<u8>, v: &'a Value) {
         if !self.prune {
             write_value(out, v);
             return;
@@ -480,12 +484,12 @@ impl Walker {
                     let slot = self.unsigned.len();
                     self.plain(out, item);
                     if is_empty_output(&out[at..]) || matches!(item, Value::Null) {
-                        self.unsigned.insert(slot, self.ptr.clone());
+                        self.unsigned.insert(slot, self.pointer());
                         out.truncate(mark_out);
                     } else {
                         first = false;
                     }
-                    self.ptr.truncate(mark);
+                    self.segs.truncate(mark);
                 }
                 out.push(b']');
             }
@@ -497,7 +501,7 @@ impl Walker {
                     let slot = self.unsigned.len();
                     self.plain(&mut buf.scratch, item);
                     if is_empty_output(&buf.scratch[at..]) || matches!(item, Value::Null) {
-                        self.unsigned.insert(slot, self.ptr.clone());
+                        self.unsigned.insert(slot, self.pointer());
                         buf.scratch.truncate(at);
                     } else {
                         buf.items.push(Item {
@@ -507,7 +511,7 @@ impl Walker {
                             end: buf.scratch.len(),
                         });
                     }
-                    self.ptr.truncate(mark);
+                    self.segs.truncate(mark);
                 }
                 buf.finish(out, members);
                 self.give_back(buf);
@@ -523,7 +527,7 @@ impl Walker {
         out: &mut Vec<u8>,
         desc: &MessageDesc,
         field: &'static FieldDesc,
-        v: &Value,
+        v: &'a Value,
     ) -> Result<bool, Error> {
         // Under prune-empty the ProtoJSON round trip drops every implicit default, REQUIRED
         // fields included (REQUIRED is only an annotation to protobuf).
@@ -535,7 +539,7 @@ impl Walker {
         match field.kind {
             Kind::String => {
                 let Value::String(s) = v else {
-                    return Err(type_error(&self.ptr, desc, field, "a string", v));
+                    return Err(type_error(&self.pointer(), desc, field, "a string", v));
                 };
                 if s.is_empty() && !keep_default {
                     return Ok(false);
@@ -544,7 +548,7 @@ impl Walker {
             }
             Kind::Bool => {
                 let Value::Bool(b) = v else {
-                    return Err(type_error(&self.ptr, desc, field, "a boolean", v));
+                    return Err(type_error(&self.pointer(), desc, field, "a boolean", v));
                 };
                 if !*b && !keep_default {
                     return Ok(false);
@@ -553,14 +557,14 @@ impl Walker {
             }
             Kind::Message(inner) => {
                 let Value::Object(m) = v else {
-                    return Err(type_error(&self.ptr, desc, field, "an object", v));
+                    return Err(type_error(&self.pointer(), desc, field, "an object", v));
                 };
                 self.message(out, m, inner, false)?;
             }
             Kind::Struct => {
                 if !matches!(v, Value::Object(_)) {
                     return Err(type_error(
-                        &self.ptr,
+                        &self.pointer(),
                         desc,
                         field,
                         "an object (google.protobuf.Struct)",
@@ -571,7 +575,7 @@ impl Walker {
             }
             Kind::RepeatedString | Kind::RepeatedMessage(_) => {
                 let Value::Array(items) = v else {
-                    return Err(type_error(&self.ptr, desc, field, "an array", v));
+                    return Err(type_error(&self.pointer(), desc, field, "an array", v));
                 };
                 if items.is_empty() && !keep_default {
                     return Ok(false);
@@ -592,23 +596,37 @@ impl Walker {
                             self.message(out, m, inner, false)?
                         }
                         (Kind::RepeatedString, _) => {
-                            return Err(type_error(&self.ptr, desc, field, "an array of strings", item));
+                            return Err(type_error(
+                                &self.pointer(),
+                                desc,
+                                field,
+                                "an array of strings",
+                                item,
+                            ));
                         }
-                        _ => return Err(type_error(&self.ptr, desc, field, "an array of objects", item)),
+                        _ => {
+                            return Err(type_error(
+                                &self.pointer(),
+                                desc,
+                                field,
+                                "an array of objects",
+                                item,
+                            ))
+                        }
                     }
                     if self.prune && is_empty_output(&out[at..]) {
-                        self.unsigned.insert(slot, self.ptr.clone());
+                        self.unsigned.insert(slot, self.pointer());
                         out.truncate(mark_out);
                     } else {
                         first = false;
                     }
-                    self.ptr.truncate(mark);
+                    self.segs.truncate(mark);
                 }
                 out.push(b']');
             }
             Kind::MapString | Kind::MapMessage(_) => {
                 let Value::Object(entries) = v else {
-                    return Err(type_error(&self.ptr, desc, field, "an object (map)", v));
+                    return Err(type_error(&self.pointer(), desc, field, "an object (map)", v));
                 };
                 if entries.is_empty() && !keep_default {
                     return Ok(false);
@@ -624,12 +642,12 @@ impl Walker {
                             self.message(&mut buf.scratch, m, inner, false)?
                         }
                         (Kind::MapString, _) => {
-                            return Err(type_error(&self.ptr, desc, field, "a map of strings", item));
+                            return Err(type_error(&self.pointer(), desc, field, "a map of strings", item));
                         }
-                        _ => return Err(type_error(&self.ptr, desc, field, "a map of objects", item)),
+                        _ => return Err(type_error(&self.pointer(), desc, field, "a map of objects", item)),
                     }
                     if self.prune && is_empty_output(&buf.scratch[at..]) {
-                        self.unsigned.insert(slot, self.ptr.clone());
+                        self.unsigned.insert(slot, self.pointer());
                         buf.scratch.truncate(at);
                     } else {
                         buf.items.push(Item {
@@ -639,7 +657,7 @@ impl Walker {
                             end: buf.scratch.len(),
                         });
                     }
-                    self.ptr.truncate(mark);
+                    self.segs.truncate(mark);
                 }
                 buf.finish(out, entries);
                 self.give_back(buf);
