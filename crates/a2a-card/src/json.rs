@@ -197,7 +197,7 @@ struct PErrInner {
 }
 
 impl PErrInner {
-    fn finish(mut self: Box<Self>) -> Error {
+    fn finish(mut self) -> Error {
         self.segments.reverse();
         let mut ptr = String::new();
         for s in &self.segments {
@@ -209,7 +209,7 @@ impl PErrInner {
             message,
             offset,
             ..
-        } = *self;
+        } = self;
         Error::new(code, message).at(ptr).at_offset(offset)
     }
     fn within(mut self: Box<Self>, segment: String) -> Box<Self> {
