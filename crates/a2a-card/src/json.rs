@@ -265,6 +265,10 @@ impl<'a> Parser<'a> {
         while let Some(&b) = self.bytes.get(self.pos) {
             if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
                 self.pos += 1;
+                // Indentation: runs of spaces, eight at a time.
+                while self.bytes.get(self.pos..self.pos + 8) == Some(b"        ".as_slice()) {
+                    self.pos += 8;
+                }
             } else {
                 break;
             }
