@@ -206,6 +206,39 @@ test("Verifier reads its trust once and verifies many cards", () => {
   windowed.free();
 });
 
+test("reports: members in the library's order, also when a text holds a NUL", () => {
+  // The report's small members cross from the module as NUL-separated fields, or as JSON when
+  // a text holds a NUL itself; both give the object of the library's JSON form.
+  const k = p256();
+  const reports = ["kx", "k\u0000x"].map((kid) => {
+    const c = JSON.parse(lib.sign(CARD, { ...k.privateJwk, kid }));
+    c.signatures.push({ protected: "!!", signature: "AA" });
+    return lib.verify(JSON.stringify(c), { keys: [{ ...k.publicJwk, kid }], mode: "all" });
+  });
+  for (const [r, kid] of [[reports[0], "kx"], [reports[1], "k\u0000x"]]) {
+    assert.deepEqual(Object.keys(r), ["ok", "mode", "reason", "profile", "canonical_sha256", "canonical", "unsigned", "signatures"]);
+    assert.equal(r.ok, false);
+    assert.equal(r.mode, "all");
+    assert.equal(r.canonical_sha256, crypto.createHash("sha256").update(r.canonical).digest("hex"));
+    assert.deepEqual(r.unsigned, ["/x-vendor"]);
+    const [good, bad] = r.signatures;
+    assert.deepEqual(Object.keys(good), ["index", "kid", "alg", "jku", "key", "profile", "verdict"]);
+    assert.deepEqual(good.key, { kid, thumbprint: good.key.thumbprint, source: "keys[0]" });
+    assert.deepEqual(Object.keys(good.key), ["kid", "thumbprint", "source"]);
+    assert.equal(good.kid, kid);
+    assert.deepEqual(good.verdict, { code: "valid", message: "the signature verifies with a trusted key" });
+    assert.deepEqual(bad, {
+      index: 1, kid: null, alg: null, jku: null, key: null, profile: null,
+      verdict: { code: "invalid-base64url", message: bad.verdict.message, pointer: "/signatures/1/protected" },
+    });
+    assert.deepEqual(Object.keys(bad.verdict), ["code", "message", "pointer"]);
+  }
+  const { kid: _a, key: keyA, ...restA } = reports[0].signatures[0];
+  const { kid: _b, key: keyB, ...restB } = reports[1].signatures[0];
+  assert.deepEqual(restA, restB);
+  assert.equal(keyA.thumbprint, keyB.thumbprint);
+});
+
 test("verify() called again with other option values answers for those values", () => {
   // verify() keeps the policy read from options whose values are all primitives and reuses it
   // for a call with the same names and the same values (===); any other value is read anew,
