@@ -1306,11 +1306,14 @@ pub fn verify(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     cached_policy(&o)?.verify(&card, None, None)
 }
 
+/// Option names and values, in the order given.
+type OptionValues = Vec<(String, JsValue)>;
+
 thread_local! {
     /// The policy read by the last `verify()` call whose options were all primitive values,
     /// with those options: `verify(card, { jwks, profile })` called again and again with the
     /// same values reads its trust roots and policy once, as a `Verifier` does.
-    static LAST_POLICY: RefCell<Option<(Vec<(String, JsValue)>, Rc<Policy>)>> = const { RefCell::new(None) };
+    static LAST_POLICY: RefCell<Option<(OptionValues, Rc<Policy>)>> = const { RefCell::new(None) };
 }
 
 /// The policy of verify options: the last one when every option has the same name and the same
