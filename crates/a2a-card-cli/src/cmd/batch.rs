@@ -76,7 +76,7 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
         items
             .par_iter()
             .map(|item| {
-                let outcome = verify_item(item, &trust, &opts, args.max_input_bytes);
+                let outcome = verify_item(item, &trust, &opts, args.limits.max_input_bytes);
                 done.fetch_add(1, Ordering::Relaxed);
                 outcome
             })

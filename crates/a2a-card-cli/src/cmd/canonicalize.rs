@@ -36,7 +36,7 @@ pub(crate) struct Args {
 
 /// Runs `canonicalize`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let input = read_input(args.file.as_deref(), args.canon.max_input_bytes)?;
+    let input = read_input(args.file.as_deref(), args.canon.limits.max_input_bytes)?;
     let opts = args.canon.options();
     let canonical = canonicalize(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     write_stdout(&canonical.bytes)?;

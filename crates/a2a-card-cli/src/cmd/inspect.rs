@@ -39,7 +39,7 @@ pub(crate) struct Args {
 
 /// Runs `inspect`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let input = read_input(args.card.as_deref(), args.canon.max_input_bytes)?;
+    let input = read_input(args.card.as_deref(), args.canon.limits.max_input_bytes)?;
     let opts = args.canon.options();
     let inspection = inspect_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     let out = if args.format == "json" {

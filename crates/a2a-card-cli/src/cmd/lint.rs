@@ -3,9 +3,7 @@
 
 use crate::io::{printable, read_input, write_stdout};
 use crate::Failure;
-use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
 use a2a_card::lint::{lint_card, LintOptions, LintReport, Severity};
-use a2a_card::Limits;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -63,23 +61,15 @@ pub(crate) struct Args {
           value_parser = PossibleValuesParser::new(["text", "json"]))]
     format: String,
 
-    /// Refuse cards larger than this many bytes.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
-    max_input_bytes: usize,
-
-    /// Refuse arrays and objects nested deeper than this (the root object is level 1).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
-    max_depth: usize,
+    #[command(flatten)]
+    limits: super::LimitArgs,
 }
 
 /// Runs `lint`: exit code 0 without errors, 1 with errors; unreadable input is a failure (2).
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    let input = read_input(args.card.as_deref(), args.max_input_bytes)?;
+    let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
     let opts = LintOptions {
-        limits: Limits {
-            max_input_bytes: args.max_input_bytes,
-            max_depth: args.max_depth,
-        },
+        limits: args.limits.limits(),
     };
     let report = lint_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source).bad_input())?;
     let out = if args.format == "json" {

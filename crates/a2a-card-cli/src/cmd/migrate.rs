@@ -3,9 +3,8 @@
 
 use crate::io::{printable, read_input, replace_file, write_stderr_line, write_stdout};
 use crate::Failure;
-use a2a_card::json::{self, DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
+use a2a_card::json;
 use a2a_card::migrate::{migrate_card, MigrateOptions, Migration};
-use a2a_card::Limits;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -58,23 +57,15 @@ pub(crate) struct Args {
     #[arg(long, value_name = "VERSION", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     protocol_version: Option<String>,
 
-    /// Refuse cards larger than this many bytes.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
-    max_input_bytes: usize,
-
-    /// Refuse arrays and objects nested deeper than this (the root object is level 1).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
-    max_depth: usize,
+    #[command(flatten)]
+    limits: super::LimitArgs,
 }
 
 /// Runs `migrate`; returns 0 when nothing was lost, 1 when something was dropped or is missing.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    let input = read_input(args.card.as_deref(), args.max_input_bytes)?;
+    let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
     let opts = MigrateOptions {
-        limits: Limits {
-            max_input_bytes: args.max_input_bytes,
-            max_depth: args.max_depth,
-        },
+        limits: args.limits.limits(),
         protocol_version: args.protocol_version.clone(),
     };
     let m = migrate_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;

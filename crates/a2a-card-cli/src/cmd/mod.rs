@@ -64,6 +64,25 @@ pub(crate) struct CanonArgs {
     #[arg(long, value_name = "MODE", default_value = "exclude", value_parser = unknown_parser())]
     pub(crate) unknown: UnknownMembers,
 
+    #[command(flatten)]
+    pub(crate) limits: LimitArgs,
+}
+
+impl CanonArgs {
+    /// The library's options for these flags.
+    pub(crate) fn options(&self) -> CanonicalizeOptions {
+        CanonicalizeOptions {
+            profile: self.profile,
+            unknown: self.unknown,
+            limits: self.limits.limits(),
+        }
+    }
+}
+
+/// `--max-input-bytes` and `--max-depth`: the reader limits, for every subcommand that reads a
+/// card.
+#[derive(Debug, clap::Args)]
+pub(crate) struct LimitArgs {
     /// Refuse cards larger than this many bytes.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
     pub(crate) max_input_bytes: usize,
@@ -73,16 +92,12 @@ pub(crate) struct CanonArgs {
     pub(crate) max_depth: usize,
 }
 
-impl CanonArgs {
-    /// The library's options for these flags.
-    pub(crate) fn options(&self) -> CanonicalizeOptions {
-        CanonicalizeOptions {
-            profile: self.profile,
-            unknown: self.unknown,
-            limits: Limits {
-                max_input_bytes: self.max_input_bytes,
-                max_depth: self.max_depth,
-            },
+impl LimitArgs {
+    /// The library's reader limits for these flags.
+    pub(crate) fn limits(&self) -> Limits {
+        Limits {
+            max_input_bytes: self.max_input_bytes,
+            max_depth: self.max_depth,
         }
     }
 }

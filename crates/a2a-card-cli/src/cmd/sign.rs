@@ -106,7 +106,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
 
     // The key first: a key that cannot be read fails before the card is touched.
     let key = read_key(args.key.as_deref())?;
-    let input = read_input(args.card.as_deref(), args.canon.max_input_bytes)?;
+    let input = read_input(args.card.as_deref(), args.canon.limits.max_input_bytes)?;
     let opts = SignOptions {
         alg: args.alg,
         kid: args.kid,

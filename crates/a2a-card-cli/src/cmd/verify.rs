@@ -6,11 +6,10 @@ use super::fetch::{self, FetchArgs};
 use crate::io::{is_stdin, printable, quoted, read_input, read_key_text, replace_file, write_stdout};
 use crate::Failure;
 use a2a_card::alg::Algorithm;
-use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
 use a2a_card::keys::{parse_jwks, PublicKey};
 use a2a_card::presence::accepted_profiles;
 use a2a_card::verify::{KeyUsed, DEFAULT_MAX_SIGNATURES};
-use a2a_card::{verify_card, Limits, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
+use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
 use a2a_card_fetch::{verify_remote, JkuStatus, KeySource, RemoteOptions, RemoteReport};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
@@ -128,13 +127,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     pub(crate) emit_verified: Option<PathBuf>,
 
-    /// Refuse cards larger than this many bytes.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
-    pub(crate) max_input_bytes: usize,
-
-    /// Refuse arrays and objects nested deeper than this (the root object is level 1).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
-    max_depth: usize,
+    #[command(flatten)]
+    pub(crate) limits: super::LimitArgs,
 
     /// A URL prefix under which a signature's jku may be fetched (https; repeatable). Its keys
     /// are trusted only for cards whose origin is the prefix's origin. Only with a URL.
@@ -162,10 +156,7 @@ impl Args {
             mode: self.mode,
             algorithms: (!self.algs.is_empty()).then(|| self.algs.clone()),
             max_signatures: self.max_signatures,
-            limits: Limits {
-                max_input_bytes: self.max_input_bytes,
-                max_depth: self.max_depth,
-            },
+            limits: self.limits.limits(),
             origin: self.origin.clone(),
             ..VerifyOptions::default()
         })
@@ -222,7 +213,7 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
     }
     let trust = args.trust(false)?;
     let opts = args.verify_options()?;
-    let input = read_input(args.card.as_deref(), args.max_input_bytes)?;
+    let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
     let report = verify_card(&input.bytes, &trust, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
     if let (Some(path), Some(content)) = (&args.emit_verified, report.verified_content()) {
