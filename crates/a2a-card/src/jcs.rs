@@ -2,10 +2,10 @@
 //!
 //! Members sorted by the UTF-16 code units of their names, numbers in the ECMAScript
 //! `Number.prototype.toString` form, strings with the minimal escapes, no whitespace. The
-//! writer works on the strict reader's [`Value`], so input that is not I-JSON never gets here.
+//! writer works on what the strict reader builds (a [`Value`] or a [`json::Doc`]), so input that is not I-JSON never gets here.
 
 use crate::error::Error;
-use crate::json::{self, Limits, Value};
+use crate::json::{self, Limits, Shape, Tree, Value};
 use std::cmp::Ordering;
 
 /// Canonicalizes any I-JSON document with RFC 8785, with the default [`Limits`].
@@ -20,9 +20,9 @@ pub fn jcs(input: &[u8]) -> Result<Vec<u8>, Error> {
 
 /// Canonicalizes any I-JSON document with RFC 8785 under the given limits.
 pub fn jcs_with(input: &[u8], limits: &Limits) -> Result<Vec<u8>, Error> {
-    let v = json::parse_with(input, limits)?;
+    let doc = json::Doc::parse(input, limits)?;
     let mut out = Vec::with_capacity(input.len());
-    write_value(&mut out, &v);
+    write_tree(&mut out, doc.root());
     Ok(out)
 }
 
@@ -35,29 +35,49 @@ pub fn jcs_with(input: &[u8], limits: &Limits) -> Result<Vec<u8>, Error> {
 /// assert_eq!(out, b"0.000001");
 /// ```
 pub fn write_value(out: &mut Vec<u8>, v: &Value) {
-    match v {
-        Value::Null => out.extend_from_slice(b"null"),
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(n) => write_number(out, *n),
-        Value::String(s) => write_string(out, s),
-        Value::Array(items) => {
+    write_tree(out, v);
+}
+
+/// [`write_value`] for either tree the reader builds.
+pub(crate) fn write_tree<'t, N: Tree<'t>>(out: &mut Vec<u8>, v: N) {
+    match v.shape() {
+        Shape::Null => out.extend_from_slice(b"null"),
+        Shape::Bool(true) => out.extend_from_slice(b"true"),
+        Shape::Bool(false) => out.extend_from_slice(b"false"),
+        Shape::Number(n) => write_number(out, n),
+        Shape::Str(s, plain) => write_text(out, s, plain),
+        Shape::Array(len) => {
             out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
+            for i in 0..len {
                 if i > 0 {
                     out.push(b',');
                 }
-                write_value(out, item);
+                if let Some(item) = v.item(i) {
+                    write_tree(out, item);
+                }
             }
             out.push(b']');
         }
-        Value::Object(members) => write_members(out, members.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+        Shape::Object(len) => write_members_tree(out, (0..len).filter_map(|i| v.member(i)).collect()),
     }
 }
 
 /// Writes an object from its members in RFC 8785 form: sorted by the UTF-16 code units of their
 /// names, values by [`write_value`].
-pub fn write_members(out: &mut Vec<u8>, mut members: Vec<(&str, &Value)>) {
+///
+/// ```
+/// use a2a_card::json::Value;
+/// let (one, two) = (Value::Number(1.0), Value::Bool(true));
+/// let mut out = Vec::new();
+/// a2a_card::jcs::write_members(&mut out, vec![("b", &one), ("a", &two)]);
+/// assert_eq!(out, br#"{"a":true,"b":1}"#);
+/// ```
+pub fn write_members(out: &mut Vec<u8>, members: Vec<(&str, &Value)>) {
+    write_members_tree(out, members);
+}
+
+/// [`write_members`] for either tree the reader builds.
+pub(crate) fn write_members_tree<'t, N: Tree<'t>>(out: &mut Vec<u8>, mut members: Vec<(&str, N)>) {
     members.sort_unstable_by(|a, b| cmp_utf16(a.0, b.0));
     out.push(b'{');
     for (i, (k, v)) in members.into_iter().enumerate() {
@@ -66,7 +86,7 @@ pub fn write_members(out: &mut Vec<u8>, mut members: Vec<(&str, &Value)>) {
         }
         write_string(out, k);
         out.push(b':');
-        write_value(out, v);
+        write_tree(out, v);
     }
     out.push(b'}');
 }
@@ -119,6 +139,20 @@ pub fn write_string(out: &mut Vec<u8>, s: &str) {
     }
     out.extend_from_slice(bytes.get(start..).unwrap_or_default());
     out.push(b'"');
+}
+
+/// Writes a string in RFC 8785 form; `plain` says the caller knows it holds no character that
+/// needs an escape (the reader borrowed it from input that had none), so it is copied as it is.
+#[inline]
+pub(crate) fn write_text(out: &mut Vec<u8>, s: &str, plain: bool) {
+    if plain {
+        out.reserve(s.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        write_string(out, s);
+    }
 }
 
 /// Orders member names by their UTF-16 code units, as RFC 8785 section 3.2.3 requires.

@@ -108,73 +108,330 @@ pub fn parse(input: &[u8]) -> Result<Value, Error> {
 
 /// Reads one JSON document with the given limits.
 pub fn parse_with(input: &[u8], limits: &Limits) -> Result<Value, Error> {
-    if input.len() > limits.max_input_bytes {
-        return Err(Error::new(
-            ErrorCode::InputTooLarge,
-            format!(
-                "the input is {} bytes, more than the limit of {} bytes",
-                input.len(),
-                limits.max_input_bytes
-            ),
-        )
-        .at(""));
-    }
-    if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Err(Error::new(
-            ErrorCode::InvalidJson,
-            "the input starts with a UTF-8 byte-order mark, which I-JSON forbids",
-        )
-        .at("")
-        .at_offset(0));
-    }
-    let text = match std::str::from_utf8(input) {
-        Ok(t) => t,
-        Err(e) => {
-            let offset = e.valid_up_to();
-            let mut err = Error::new(ErrorCode::InvalidJson, format!("invalid UTF-8 at byte {offset}"))
-                .at_offset(offset);
-            // Locate the member for the pointer by reading the valid prefix, best effort.
-            if let Some(p) = pointer_at_offset(&input[..offset], limits) {
-                err = err.at(p);
-            }
-            return Err(err);
+    Ok(Doc::parse(input, limits)?.to_value())
+}
+
+/// A JSON document read by the strict reader without copying it: strings without escapes are
+/// borrowed from the input, and every array and object lives in two flat tables, so reading a
+/// card costs a handful of allocations however large it is. The rules are exactly those of
+/// [`parse_with`] (which builds its [`Value`] from a `Doc`); [`crate::canonicalize`] and
+/// [`crate::verify_card`] work on a `Doc` directly.
+///
+/// ```
+/// use a2a_card::json::{Doc, Limits, Value};
+/// let doc = Doc::parse(br#"{"a":["x\u0079",1]}"#, &Limits::default()).unwrap();
+/// assert_eq!(
+///     doc.to_value(),
+///     Value::Object(vec![("a".into(), Value::Array(vec![Value::String("xy".into()), Value::Number(1.0)]))])
+/// );
+/// assert_eq!(Doc::parse(b"[1,]", &Limits::default()).unwrap_err().code().as_str(), "invalid-json");
+/// ```
+#[derive(Debug, Clone)]
+pub struct Doc<'a> {
+    text: &'a str,
+    root: Node,
+    /// The items of every array, each array's items contiguous.
+    items: Vec<Node>,
+    /// The members of every object, each object's members contiguous.
+    members: Vec<(Span, Node)>,
+    /// The strings that had escapes, unescaped, one after the other.
+    unescaped: String,
+}
+
+/// Where a string of a [`Doc`] lies: in the input (no escapes) or in its unescaped text.
+///
+/// Eight bytes, the flag in the length's top bit: a `bool` field would make the node an odd
+/// size and every string read would pay a misaligned copy.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Span {
+    start: u32,
+    /// The length in bytes; the top bit set when the text is in the unescaped strings.
+    len_owned: u32,
+}
+
+/// The largest input a [`Doc`] holds (its offsets are 31 bits).
+const MAX_DOC_BYTES: usize = 0x7FFF_FFFF;
+
+impl Span {
+    const OWNED: u32 = 1 << 31;
+
+    /// Offsets below [`MAX_DOC_BYTES`], which `Doc::parse` guarantees.
+    #[inline]
+    fn new(start: usize, len: usize, owned: bool) -> Span {
+        #[allow(clippy::cast_possible_truncation)]
+        Span {
+            start: start as u32,
+            len_owned: (len as u32 & !Span::OWNED) | if owned { Span::OWNED } else { 0 },
         }
-    };
-    let mut p = Parser {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        max_depth: limits.max_depth,
-        stop_at: usize::MAX,
-        members: Vec::new(),
-        items: Vec::new(),
-    };
-    p.skip_ws();
-    let value = p.value(0).map_err(|e| e.finish())?;
-    p.skip_ws();
-    if p.pos != p.bytes.len() {
-        return Err(
-            Error::new(ErrorCode::InvalidJson, "unexpected data after the JSON value")
-                .at("")
-                .at_offset(p.pos),
-        );
     }
-    Ok(value)
+
+    #[inline]
+    fn owned(self) -> bool {
+        self.len_owned & Span::OWNED != 0
+    }
+}
+
+/// One value of a [`Doc`]; containers point into its tables.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Node {
+    Null,
+    Bool(bool),
+    Number(f64),
+    Str(Span),
+    Array { first: u32, len: u32 },
+    Object { first: u32, len: u32 },
+}
+
+impl<'a> Doc<'a> {
+    /// Reads one JSON document with the given limits (the rules of [`parse_with`]).
+    pub fn parse(input: &'a [u8], limits: &Limits) -> Result<Doc<'a>, Error> {
+        if input.len() > limits.max_input_bytes.min(MAX_DOC_BYTES) {
+            return Err(Error::new(
+                ErrorCode::InputTooLarge,
+                format!(
+                    "the input is {} bytes, more than the limit of {} bytes",
+                    input.len(),
+                    limits.max_input_bytes.min(MAX_DOC_BYTES)
+                ),
+            )
+            .at(""));
+        }
+        if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            return Err(Error::new(
+                ErrorCode::InvalidJson,
+                "the input starts with a UTF-8 byte-order mark, which I-JSON forbids",
+            )
+            .at("")
+            .at_offset(0));
+        }
+        let text = match std::str::from_utf8(input) {
+            Ok(t) => t,
+            Err(e) => {
+                let offset = e.valid_up_to();
+                let mut err = Error::new(ErrorCode::InvalidJson, format!("invalid UTF-8 at byte {offset}"))
+                    .at_offset(offset);
+                // Locate the member for the pointer by reading the valid prefix, best effort.
+                if let Some(p) = pointer_at_offset(input.get(..offset).unwrap_or_default(), limits) {
+                    err = err.at(p);
+                }
+                return Err(err);
+            }
+        };
+        let mut p = Parser::new(text, limits.max_depth, usize::MAX);
+        p.skip_ws();
+        let root = p.value(0).map_err(|e| e.finish())?;
+        p.skip_ws();
+        if p.pos != p.bytes.len() {
+            return Err(
+                Error::new(ErrorCode::InvalidJson, "unexpected data after the JSON value")
+                    .at("")
+                    .at_offset(p.pos),
+            );
+        }
+        Ok(Doc {
+            text,
+            root,
+            items: p.out_items,
+            members: p.out_members,
+            unescaped: p.unescaped,
+        })
+    }
+
+    /// The document as an owned [`Value`] tree.
+    pub fn to_value(&self) -> Value {
+        self.value_of(self.root)
+    }
+
+    fn value_of(&self, node: Node) -> Value {
+        match node {
+            Node::Null => Value::Null,
+            Node::Bool(b) => Value::Bool(b),
+            Node::Number(n) => Value::Number(n),
+            Node::Str(s) => Value::String(self.str_of(s).to_owned()),
+            Node::Array { first, len } => Value::Array(
+                self.items
+                    .get(first as usize..first as usize + len as usize)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|&n| self.value_of(n))
+                    .collect(),
+            ),
+            Node::Object { first, len } => Value::Object(
+                self.members
+                    .get(first as usize..first as usize + len as usize)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|&(k, n)| (self.str_of(k).to_owned(), self.value_of(n)))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn str_of(&self, s: Span) -> &str {
+        span_str(self.text, &self.unescaped, s)
+    }
+
+    /// The top-level value, for the walks shared with [`Value`].
+    pub(crate) fn root(&self) -> DocNode<'_> {
+        DocNode {
+            doc: self,
+            node: self.root,
+        }
+    }
+}
+
+/// The text of a span: in the input, or in the unescaped strings.
+#[inline]
+fn span_str<'t>(text: &'t str, unescaped: &'t str, s: Span) -> &'t str {
+    let start = s.start as usize;
+    let range = start..start + (s.len_owned & !Span::OWNED) as usize;
+    if s.owned() {
+        unescaped.get(range).unwrap_or_default()
+    } else {
+        text.get(range).unwrap_or_default()
+    }
+}
+
+/// A value of a [`Doc`] with the document it belongs to.
+#[derive(Clone, Copy)]
+pub(crate) struct DocNode<'t> {
+    doc: &'t Doc<'t>,
+    node: Node,
+}
+
+/// What a JSON value is, seen through [`Tree`].
+#[derive(Clone, Copy)]
+pub(crate) enum Shape<'t> {
+    Null,
+    Bool(bool),
+    Number(f64),
+    /// A string, and whether it is known to need no escape when written (see
+    /// [`crate::jcs::write_text`]).
+    Str(&'t str, bool),
+    /// An array with this many items.
+    Array(usize),
+    /// An object with this many members.
+    Object(usize),
+}
+
+impl Shape<'_> {
+    /// The JSON type name, as used in error messages.
+    pub(crate) fn type_name(self) -> &'static str {
+        match self {
+            Shape::Null => "null",
+            Shape::Bool(_) => "boolean",
+            Shape::Number(_) => "number",
+            Shape::Str(..) => "string",
+            Shape::Array(_) => "array",
+            Shape::Object(_) => "object",
+        }
+    }
+}
+
+/// A read-only view of a JSON value, implemented by the owned [`Value`] tree and by a borrowed
+/// [`Doc`], so the presence rules and the RFC 8785 writer are written once for both.
+pub(crate) trait Tree<'t>: Copy {
+    /// What the value is.
+    fn shape(self) -> Shape<'t>;
+    /// Item `i` of an array.
+    fn item(self, i: usize) -> Option<Self>;
+    /// Member `i` of an object, in input order.
+    fn member(self, i: usize) -> Option<(&'t str, Self)>;
+    /// True for `null`.
+    fn is_null(self) -> bool {
+        matches!(self.shape(), Shape::Null)
+    }
+}
+
+impl<'t> Tree<'t> for &'t Value {
+    #[inline]
+    fn shape(self) -> Shape<'t> {
+        match self {
+            Value::Null => Shape::Null,
+            Value::Bool(b) => Shape::Bool(*b),
+            Value::Number(n) => Shape::Number(*n),
+            Value::String(s) => Shape::Str(s, false),
+            Value::Array(items) => Shape::Array(items.len()),
+            Value::Object(members) => Shape::Object(members.len()),
+        }
+    }
+    #[inline]
+    fn item(self, i: usize) -> Option<Self> {
+        match self {
+            Value::Array(items) => items.get(i),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn member(self, i: usize) -> Option<(&'t str, Self)> {
+        match self {
+            Value::Object(members) => members.get(i).map(|(k, v)| (k.as_str(), v)),
+            _ => None,
+        }
+    }
+}
+
+impl<'t> Tree<'t> for DocNode<'t> {
+    #[inline]
+    fn shape(self) -> Shape<'t> {
+        match self.node {
+            Node::Null => Shape::Null,
+            Node::Bool(b) => Shape::Bool(b),
+            Node::Number(n) => Shape::Number(n),
+            // A string without escapes in the input has no quote, backslash or control
+            // character: exactly the ones RFC 8785 escapes.
+            Node::Str(s) => Shape::Str(self.doc.str_of(s), !s.owned()),
+            Node::Array { len, .. } => Shape::Array(len as usize),
+            Node::Object { len, .. } => Shape::Object(len as usize),
+        }
+    }
+    #[inline]
+    fn item(self, i: usize) -> Option<Self> {
+        match self.node {
+            Node::Array { first, len } if i < len as usize => self
+                .doc
+                .items
+                .get(first as usize + i)
+                .map(|&node| DocNode { doc: self.doc, node }),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn member(self, i: usize) -> Option<(&'t str, Self)> {
+        match self.node {
+            Node::Object { first, len } if i < len as usize => self
+                .doc
+                .members
+                .get(first as usize + i)
+                .map(|&(k, node)| (self.doc.str_of(k), DocNode { doc: self.doc, node })),
+            _ => None,
+        }
+    }
+}
+
+impl<'t> DocNode<'t> {
+    /// The value as an owned [`Value`] tree.
+    pub(crate) fn to_value(self) -> Value {
+        self.doc.value_of(self.node)
+    }
+}
+
+/// The member of an object named `name`.
+pub(crate) fn tree_get<'t, N: Tree<'t>>(node: N, name: &str) -> Option<N> {
+    let Shape::Object(len) = node.shape() else {
+        return None;
+    };
+    (0..len)
+        .filter_map(|i| node.member(i))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
 }
 
 /// For an input that is cut short at an invalid UTF-8 sequence: the pointer of the member
 /// being read at that point.
 fn pointer_at_offset(prefix: &[u8], limits: &Limits) -> Option<String> {
     let text = std::str::from_utf8(prefix).ok()?;
-    let mut p = Parser {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        max_depth: limits.max_depth,
-        stop_at: prefix.len(),
-        members: Vec::new(),
-        items: Vec::new(),
-    };
+    let mut p = Parser::new(text, limits.max_depth, prefix.len());
     p.skip_ws();
     match p.value(0) {
         Err(e) if e.truncated => Some(e.finish().pointer().unwrap_or("").to_string()),
@@ -225,14 +482,39 @@ struct Parser<'a> {
     max_depth: usize,
     stop_at: usize,
     /// Members of the objects being read, innermost last: each object collects its members
-    /// here and moves them into one exactly sized `Vec` when it closes, so a container costs one
-    /// allocation however many members it has.
-    members: Vec<(String, Value)>,
+    /// here and moves them to the end of `out_members` when it closes, so every object's
+    /// members are contiguous there and no container allocates on its own.
+    members: Vec<(Span, Node)>,
     /// Items of the arrays being read, the same way.
-    items: Vec<Value>,
+    items: Vec<Node>,
+    /// The members of every object read (see [`Doc`]).
+    out_members: Vec<(Span, Node)>,
+    /// The items of every array read.
+    out_items: Vec<Node>,
+    /// The strings with escapes, unescaped.
+    unescaped: String,
 }
 
 impl<'a> Parser<'a> {
+    fn new(text: &'a str, max_depth: usize, stop_at: usize) -> Parser<'a> {
+        Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            max_depth,
+            stop_at,
+            members: Vec::new(),
+            items: Vec::new(),
+            out_members: Vec::new(),
+            out_items: Vec::new(),
+            unescaped: String::new(),
+        }
+    }
+
+    fn str_of(&self, s: Span) -> &str {
+        span_str(self.text, &self.unescaped, s)
+    }
+
     fn err(&self, code: ErrorCode, message: impl Into<String>) -> PErr {
         Box::new(PErrInner {
             code,
@@ -275,7 +557,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn literal(&mut self, word: &str, v: Value) -> Result<Value, PErr> {
+    fn literal(&mut self, word: &str, v: Node) -> Result<Node, PErr> {
         if self.bytes[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(v)
@@ -284,14 +566,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<Value, PErr> {
+    fn value(&mut self, depth: usize) -> Result<Node, PErr> {
         match self.bytes.get(self.pos) {
             Some(b'{') => self.object(depth + 1),
             Some(b'[') => self.array(depth + 1),
-            Some(b'"') => self.string().map(Value::String),
-            Some(b't') => self.literal("true", Value::Bool(true)),
-            Some(b'f') => self.literal("false", Value::Bool(false)),
-            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'"') => self.string().map(Node::Str),
+            Some(b't') => self.literal("true", Node::Bool(true)),
+            Some(b'f') => self.literal("false", Node::Bool(false)),
+            Some(b'n') => self.literal("null", Node::Null),
             Some(b'-' | b'0'..=b'9') => self.number(),
             _ => Err(self.syntax("a JSON value")),
         }
@@ -310,20 +592,23 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn object(&mut self, depth: usize) -> Result<Value, PErr> {
+    fn object(&mut self, depth: usize) -> Result<Node, PErr> {
         self.enter(depth)?;
         self.pos += 1; // '{'
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
-            return Ok(Value::Object(Vec::new()));
+            return Ok(Node::Object { first: 0, len: 0 });
         }
         let base = self.members.len();
         let result = self.object_members(depth, base);
         match result {
             Ok(()) => {
-                let members: Vec<(String, Value)> = self.members.drain(base..).collect();
-                Ok(Value::Object(members))
+                // Both counts are below the input length, which `Doc::parse` keeps below 2^31.
+                let first = self.out_members.len() as u32;
+                let len = (self.members.len() - base) as u32;
+                self.out_members.extend(self.members.drain(base..));
+                Ok(Node::Object { first, len })
             }
             Err(e) => {
                 self.members.truncate(base);
@@ -343,25 +628,31 @@ impl<'a> Parser<'a> {
             }
             let name_at = self.pos;
             let name = self.string()?;
-            if index.seen_before(self.members.get(base..).unwrap_or_default(), &name) {
+            let dup = index.seen_before(
+                self.members.get(base..).unwrap_or_default(),
+                self.str_of(name),
+                |s| span_str(self.text, &self.unescaped, s),
+            );
+            if dup {
+                let text = self.str_of(name);
                 let mut e = self.err(
                     ErrorCode::DuplicateMember,
-                    format!("the member name {name:?} appears twice in one object (names are compared after unescaping)"),
+                    format!("the member name {text:?} appears twice in one object (names are compared after unescaping)"),
                 );
                 e.offset = name_at;
-                return Err(e.within(pointer_token(&name)));
+                return Err(e.within(pointer_token(text)));
             }
             self.skip_ws();
             if self.bytes.get(self.pos) != Some(&b':') {
                 return Err(self
                     .syntax("':' after a member name")
-                    .within(pointer_token(&name)));
+                    .within(pointer_token(self.str_of(name))));
             }
             self.pos += 1;
             self.skip_ws();
             let v = match self.value(depth) {
                 Ok(v) => v,
-                Err(e) => return Err(e.within(pointer_token(&name))),
+                Err(e) => return Err(e.within(pointer_token(self.str_of(name)))),
             };
             self.members.push((name, v));
             self.skip_ws();
@@ -376,19 +667,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn array(&mut self, depth: usize) -> Result<Value, PErr> {
+    fn array(&mut self, depth: usize) -> Result<Node, PErr> {
         self.enter(depth)?;
         self.pos += 1; // '['
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
-            return Ok(Value::Array(Vec::new()));
+            return Ok(Node::Array { first: 0, len: 0 });
         }
         let base = self.items.len();
         match self.array_items(depth, base) {
             Ok(()) => {
-                let items: Vec<Value> = self.items.drain(base..).collect();
-                Ok(Value::Array(items))
+                // As for objects: both counts are below the input length.
+                let first = self.out_items.len() as u32;
+                let len = (self.items.len() - base) as u32;
+                self.out_items.extend(self.items.drain(base..));
+                Ok(Node::Array { first, len })
             }
             Err(e) => {
                 self.items.truncate(base);
@@ -434,29 +728,40 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    fn string(&mut self) -> Result<String, PErr> {
+    fn string(&mut self) -> Result<Span, PErr> {
         self.pos += 1; // opening quote
         let mut start = self.pos;
-        // The common case: no escape before the closing quote, one exactly sized copy.
+        // The common case: no escape before the closing quote, the string is borrowed.
         self.pos = scan_plain(self.bytes, self.pos);
         if self.bytes.get(self.pos) == Some(&b'"') {
-            let s = self.text.get(start..self.pos).unwrap_or_default().to_owned();
+            let span = Span::new(start, self.pos - start, false);
             self.pos += 1;
-            return Ok(s);
+            return Ok(span);
         }
-        let mut out = String::new();
+        let at = self.unescaped.len();
+        let mut out = std::mem::take(&mut self.unescaped);
+        let result = self.unescape(&mut out, &mut start);
+        self.unescaped = out;
+        result?;
+        // The unescaped text is never longer than the input.
+        Ok(Span::new(at, self.unescaped.len() - at, true))
+    }
+
+    /// Reads the rest of a string with escapes onto `out`, from `start` (the first byte not yet
+    /// copied) to the closing quote.
+    fn unescape(&mut self, out: &mut String, start: &mut usize) -> Result<(), PErr> {
         loop {
             // Fast scan to the next quote, backslash or control character.
             self.pos = scan_plain(self.bytes, self.pos);
             match self.bytes.get(self.pos) {
                 None => return Err(self.syntax("the closing '\"' of a string")),
                 Some(b'"') => {
-                    out.push_str(&self.text[start..self.pos]);
+                    out.push_str(self.text.get(*start..self.pos).unwrap_or_default());
                     self.pos += 1;
-                    return Ok(out);
+                    return Ok(());
                 }
                 Some(b'\\') => {
-                    out.push_str(&self.text[start..self.pos]);
+                    out.push_str(self.text.get(*start..self.pos).unwrap_or_default());
                     self.pos += 1;
                     let esc = match self.bytes.get(self.pos) {
                         Some(&c) => c,
@@ -520,7 +825,7 @@ impl<'a> Parser<'a> {
                             );
                         }
                     }
-                    start = self.pos;
+                    *start = self.pos;
                 }
                 Some(_) => {
                     return Err(self.err(
@@ -532,7 +837,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number(&mut self) -> Result<Value, PErr> {
+    fn number(&mut self) -> Result<Node, PErr> {
         let start = self.pos;
         let b = self.bytes;
         let mut integer = true;
@@ -585,7 +890,7 @@ impl<'a> Parser<'a> {
                 // Exact: n < 10^15 < 2^53.
                 #[allow(clippy::cast_precision_loss)]
                 let v = n as f64;
-                return Ok(Value::Number(if negative { -v } else { v }));
+                return Ok(Node::Number(if negative { -v } else { v }));
             }
         }
         let v: f64 = match text.parse() {
@@ -611,7 +916,7 @@ impl<'a> Parser<'a> {
             e.offset = start;
             return Err(e);
         }
-        Ok(Value::Number(v))
+        Ok(Node::Number(v))
     }
 }
 
@@ -629,28 +934,21 @@ static STRING_STOP: [bool; 256] = {
 };
 
 /// The offset of the first byte at or after `pos` that is a quote, a backslash or a control
-/// character (or `bytes.len()`), eight bytes at a time while none is in sight.
+/// character (or `bytes.len()`). Sixteen bytes are tested at a time with no branch inside the
+/// block, which the compiler turns into vector compares; the block that holds a stop byte is
+/// then searched byte by byte.
 #[inline]
 pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = bytes.get(pos..pos + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        // A byte below 0x20, or equal to '"' or '\\', sets its high bit in `hit` (the test may
-        // also flag a byte after the first real one, never before it and never miss one).
-        let below = w.wrapping_sub(ONES * 0x20);
-        let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
-        let quote_neg = !(w ^ (ONES * u64::from(b'"')));
-        let bslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
-        let bslash_neg = !(w ^ (ONES * u64::from(b'\\')));
-        let hit = ((below & !w) | (quote & quote_neg) | (bslash & bslash_neg)) & HIGH;
-        if hit != 0 {
-            // trailing_zeros / 8 < 8, and the first flagged byte is the first real one.
-            return pos + (hit.trailing_zeros() / 8) as usize;
+    const BLOCK: usize = 16;
+    while let Some(chunk) = bytes.get(pos..pos + BLOCK) {
+        let mut hit = false;
+        for &b in chunk {
+            hit |= (b < 0x20) | (b == b'"') | (b == b'\\');
         }
-        pos += 8;
+        if hit {
+            break;
+        }
+        pos += BLOCK;
     }
     while let Some(&b) = bytes.get(pos) {
         if STRING_STOP[usize::from(b)] {
@@ -694,19 +992,27 @@ impl NameIndex {
     }
 
     /// True when `name` is already among `members`; otherwise records it (the caller pushes it).
-    fn seen_before(&mut self, members: &[(String, Value)], name: &str) -> bool {
+    fn seen_before<'s>(
+        &mut self,
+        members: &[(Span, Node)],
+        name: &str,
+        text_of: impl Fn(Span) -> &'s str,
+    ) -> bool {
         if members.len() < Self::LINEAR_LIMIT {
-            return members.iter().any(|(k, _)| k == name);
+            return members.iter().any(|&(k, _)| text_of(k) == name);
         }
         let (state, hashes) = self.hashes.get_or_insert_with(|| {
             let state = std::collections::hash_map::RandomState::new();
-            let hashes = members.iter().map(|(k, _)| Self::hash(&state, k)).collect();
+            let hashes = members
+                .iter()
+                .map(|&(k, _)| Self::hash(&state, text_of(k)))
+                .collect();
             (state, hashes)
         });
         if hashes.insert(Self::hash(state, name)) {
             false
         } else {
-            members.iter().any(|(k, _)| k == name)
+            members.iter().any(|&(k, _)| text_of(k) == name)
         }
     }
 }
@@ -758,15 +1064,7 @@ pub(crate) fn layout_of_read(input: &[u8], value: &Value, limits: &Limits) -> Re
         .at(""));
     }
     let text = std::str::from_utf8(input).map_err(|_| Error::new(ErrorCode::InvalidJson, "invalid UTF-8"))?;
-    let mut p = Parser {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        max_depth: limits.max_depth,
-        stop_at: usize::MAX,
-        members: Vec::new(),
-        items: Vec::new(),
-    };
+    let mut p = Parser::new(text, limits.max_depth, usize::MAX);
     let fail = |e: PErr| e.finish();
     p.skip_ws();
     let open = p.pos;
@@ -784,6 +1082,7 @@ pub(crate) fn layout_of_read(input: &[u8], value: &Value, limits: &Limits) -> Re
         p.skip_ws();
         let start = p.pos;
         let name = p.string().map_err(fail)?;
+        let name = p.str_of(name).to_owned();
         p.skip_ws();
         p.pos += 1; // ':'
         p.skip_ws();

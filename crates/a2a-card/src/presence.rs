@@ -6,8 +6,8 @@
 //! named, tested function of the card (see [`Profile`]).
 
 use crate::error::{pointer_token, Error, ErrorCode};
-use crate::jcs::{cmp_utf16, write_string, write_value};
-use crate::json::{self, Limits, Value};
+use crate::jcs::{cmp_utf16, write_members_tree, write_text, write_tree};
+use crate::json::{Doc, Limits, Shape, Tree, Value};
 use crate::schema::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD};
 
 /// Which rules turn a card into the bytes a signature covers.
@@ -185,15 +185,24 @@ pub struct Canonical {
 /// );
 /// ```
 pub fn canonicalize(input: &[u8], opts: &CanonicalizeOptions) -> Result<Canonical, Error> {
-    let card = json::parse_with(input, &opts.limits)?;
-    canonicalize_value(&card, opts)
+    let doc = Doc::parse(input, &opts.limits)?;
+    canonicalize_tree(doc.root(), opts)
 }
 
 /// Canonicalizes an Agent Card already read by [`json::parse_with`]. Verification reads a
 /// card once and calls this once per profile.
 pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Canonical, Error> {
-    let members = match card {
-        Value::Object(m) => m,
+    canonicalize_tree(card, opts)
+}
+
+/// [`canonicalize_value`] for either tree the reader builds: the one walk behind signing and
+/// verifying, whether the card was read into a [`Value`] or a [`Doc`].
+pub(crate) fn canonicalize_tree<'t, N: Tree<'t>>(
+    card: N,
+    opts: &CanonicalizeOptions,
+) -> Result<Canonical, Error> {
+    let len = match card.shape() {
+        Shape::Object(len) => len,
         other => {
             return Err(Error::new(
                 ErrorCode::TypeMismatch,
@@ -202,7 +211,7 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
             .at(""))
         }
     };
-    let mut out = Vec::with_capacity(1024);
+    let mut out = Vec::new();
     let mut w = Walker {
         unknown: opts.unknown,
         prune: opts.profile == Profile::PruneEmpty,
@@ -212,15 +221,14 @@ pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Ca
     };
     match opts.profile {
         Profile::ServedAsIs => {
-            let kept: Vec<(&str, &Value)> = members
-                .iter()
-                .filter(|(k, _)| k != "signatures")
-                .map(|(k, v)| (k.as_str(), v))
+            let kept: Vec<(&str, N)> = (0..len)
+                .filter_map(|i| card.member(i))
+                .filter(|(k, _)| *k != "signatures")
                 .collect();
-            crate::jcs::write_members(&mut out, kept);
+            write_members_tree(&mut out, kept);
         }
         Profile::Spec | Profile::PruneEmpty => {
-            w.message(&mut out, members, &AGENT_CARD, true)?;
+            w.message(&mut out, card, &AGENT_CARD, true)?;
         }
     }
     Ok(Canonical {
@@ -271,11 +279,11 @@ struct ObjectBuf {
 impl ObjectBuf {
     /// Emits `{"name":value,...}` sorted by the UTF-16 code units of the names; `members` is the
     /// object the items' indices refer to.
-    fn finish(&mut self, out: &mut Vec<u8>, members: &[(String, Value)]) {
-        let name_of = |item: &Item| -> &str {
+    fn finish<'t, N: Tree<'t>>(&mut self, out: &mut Vec<u8>, members: N) {
+        let name_of = |item: &Item| -> &'t str {
             match item.name {
                 Some(n) => n,
-                None => members.get(item.index).map_or("", |(k, _)| k.as_str()),
+                None => members.member(item.index).map_or("", |(k, _)| k),
             }
         };
         // Members usually arrive in a fixed (proto or alphabetical) order; sort only when needed.
@@ -293,7 +301,8 @@ impl ObjectBuf {
             if i > 0 {
                 out.push(b',');
             }
-            write_string(out, name_of(item));
+            // The schema's JSON names are plain ASCII identifiers.
+            write_text(out, name_of(item), item.name.is_some());
             out.push(b':');
             out.extend_from_slice(self.scratch.get(item.start..item.end).unwrap_or_default());
         }
@@ -301,7 +310,7 @@ impl ObjectBuf {
     }
 }
 
-fn type_error(ptr: &str, desc: &MessageDesc, field: &FieldDesc, expected: &str, found: &Value) -> Error {
+fn type_error(ptr: &str, desc: &MessageDesc, field: &FieldDesc, expected: &str, found: Shape<'_>) -> Error {
     Error::new(
         ErrorCode::TypeMismatch,
         format!(
@@ -364,15 +373,18 @@ impl<'a> Walker<'a> {
 
     /// Writes one message object. Members are checked (names, types, oneofs) and filtered by the
     /// presence rules in input order, then written sorted by their JSON names.
-    fn message(
+    fn message<N: Tree<'a>>(
         &mut self,
         out: &mut Vec<u8>,
-        members: &'a [(String, Value)],
+        members: N,
         desc: &'static MessageDesc,
         root: bool,
     ) -> Result<(), Error> {
+        let Shape::Object(len) = members.shape() else {
+            return Ok(());
+        };
         let mut buf = self.take_buf();
-        for (index, (name, value)) in members.iter().enumerate() {
+        for (index, (name, value)) in (0..len).filter_map(|i| members.member(i)).enumerate() {
             if root && name == "signatures" {
                 continue;
             }
@@ -399,7 +411,7 @@ impl<'a> Walker<'a> {
                 },
                 Some((field, _)) => {
                     if let Some((_, other)) = buf.seen.iter().find(|(f, _)| std::ptr::eq(*f, field)) {
-                        let other = members.get(*other).map_or("", |(k, _)| k.as_str());
+                        let other = members.member(*other).map_or("", |(k, _)| k);
                         return Err(Error::new(
                             ErrorCode::DualName,
                             format!(
@@ -409,12 +421,11 @@ impl<'a> Walker<'a> {
                         )
                         .at(self.pointer()));
                     }
-                    if let (Some(group), false) = (field.oneof, matches!(value, Value::Null)) {
+                    if let (Some(group), false) = (field.oneof, value.is_null()) {
                         if let Some((_, other)) = buf.seen.iter().find(|(f, used)| {
-                            f.oneof == Some(group)
-                                && members.get(*used).is_some_and(|(_, v)| !matches!(v, Value::Null))
+                            f.oneof == Some(group) && members.member(*used).is_some_and(|(_, v)| !v.is_null())
                         }) {
-                            let other = members.get(*other).map_or("", |(k, _)| k.as_str());
+                            let other = members.member(*other).map_or("", |(k, _)| k);
                             return Err(Error::new(
                                 ErrorCode::OneofConflict,
                                 format!(
@@ -426,7 +437,7 @@ impl<'a> Walker<'a> {
                         }
                     }
                     buf.seen.push((field, index));
-                    if matches!(value, Value::Null) {
+                    if value.is_null() {
                         self.segs.truncate(mark);
                         continue; // null means absent
                     }
@@ -465,16 +476,16 @@ impl<'a> Walker<'a> {
 
     /// Writes a value with no presence rules (Struct contents, retained unknown members). Under
     /// `prune-empty` empty values and nulls are removed recursively.
-    fn plain(&mut self, out: &mut Vec<u8>, v: &'a Value) {
+    fn plain<N: Tree<'a>>(&mut self, out: &mut Vec<u8>, v: N) {
         if !self.prune {
-            write_value(out, v);
+            write_tree(out, v);
             return;
         }
-        match v {
-            Value::Array(items) => {
+        match v.shape() {
+            Shape::Array(len) => {
                 out.push(b'[');
                 let mut first = true;
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in (0..len).filter_map(|i| v.item(i)).enumerate() {
                     let mark_out = out.len();
                     if !first {
                         out.push(b',');
@@ -483,7 +494,7 @@ impl<'a> Walker<'a> {
                     let mark = self.push_index(i);
                     let slot = self.unsigned.len();
                     self.plain(out, item);
-                    if is_empty_output(&out[at..]) || matches!(item, Value::Null) {
+                    if is_empty_output(&out[at..]) || item.is_null() {
                         self.unsigned.insert(slot, self.pointer());
                         out.truncate(mark_out);
                     } else {
@@ -493,14 +504,14 @@ impl<'a> Walker<'a> {
                 }
                 out.push(b']');
             }
-            Value::Object(members) => {
+            Shape::Object(len) => {
                 let mut buf = self.take_buf();
-                for (index, (k, item)) in members.iter().enumerate() {
+                for (index, (k, item)) in (0..len).filter_map(|i| v.member(i)).enumerate() {
                     let at = buf.scratch.len();
                     let mark = self.push(k);
                     let slot = self.unsigned.len();
                     self.plain(&mut buf.scratch, item);
-                    if is_empty_output(&buf.scratch[at..]) || matches!(item, Value::Null) {
+                    if is_empty_output(&buf.scratch[at..]) || item.is_null() {
                         self.unsigned.insert(slot, self.pointer());
                         buf.scratch.truncate(at);
                     } else {
@@ -513,21 +524,21 @@ impl<'a> Walker<'a> {
                     }
                     self.segs.truncate(mark);
                 }
-                buf.finish(out, members);
+                buf.finish(out, v);
                 self.give_back(buf);
             }
-            other => write_value(out, other),
+            _ => write_tree(out, v),
         }
     }
 
     /// Writes one known field's value; returns false when the presence rules omit it (the caller
     /// removes the member name it already wrote).
-    fn field(
+    fn field<N: Tree<'a>>(
         &mut self,
         out: &mut Vec<u8>,
         desc: &MessageDesc,
         field: &'static FieldDesc,
-        v: &'a Value,
+        v: N,
     ) -> Result<bool, Error> {
         // Under prune-empty the ProtoJSON round trip drops every implicit default, REQUIRED
         // fields included (REQUIRED is only an annotation to protobuf).
@@ -538,51 +549,51 @@ impl<'a> Walker<'a> {
         };
         match field.kind {
             Kind::String => {
-                let Value::String(s) = v else {
-                    return Err(type_error(&self.pointer(), desc, field, "a string", v));
+                let Shape::Str(s, plain) = v.shape() else {
+                    return Err(type_error(&self.pointer(), desc, field, "a string", v.shape()));
                 };
                 if s.is_empty() && !keep_default {
                     return Ok(false);
                 }
-                write_string(out, s);
+                write_text(out, s, plain);
             }
             Kind::Bool => {
-                let Value::Bool(b) = v else {
-                    return Err(type_error(&self.pointer(), desc, field, "a boolean", v));
+                let Shape::Bool(b) = v.shape() else {
+                    return Err(type_error(&self.pointer(), desc, field, "a boolean", v.shape()));
                 };
-                if !*b && !keep_default {
+                if !b && !keep_default {
                     return Ok(false);
                 }
-                out.extend_from_slice(if *b { b"true" } else { b"false" });
+                out.extend_from_slice(if b { b"true" } else { b"false" });
             }
             Kind::Message(inner) => {
-                let Value::Object(m) = v else {
-                    return Err(type_error(&self.pointer(), desc, field, "an object", v));
-                };
-                self.message(out, m, inner, false)?;
+                if !matches!(v.shape(), Shape::Object(_)) {
+                    return Err(type_error(&self.pointer(), desc, field, "an object", v.shape()));
+                }
+                self.message(out, v, inner, false)?;
             }
             Kind::Struct => {
-                if !matches!(v, Value::Object(_)) {
+                if !matches!(v.shape(), Shape::Object(_)) {
                     return Err(type_error(
                         &self.pointer(),
                         desc,
                         field,
                         "an object (google.protobuf.Struct)",
-                        v,
+                        v.shape(),
                     ));
                 }
                 self.plain(out, v);
             }
             Kind::RepeatedString | Kind::RepeatedMessage(_) => {
-                let Value::Array(items) = v else {
-                    return Err(type_error(&self.pointer(), desc, field, "an array", v));
+                let Shape::Array(len) = v.shape() else {
+                    return Err(type_error(&self.pointer(), desc, field, "an array", v.shape()));
                 };
-                if items.is_empty() && !keep_default {
+                if len == 0 && !keep_default {
                     return Ok(false);
                 }
                 out.push(b'[');
                 let mut first = true;
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in (0..len).filter_map(|i| v.item(i)).enumerate() {
                     let mark_out = out.len();
                     if !first {
                         out.push(b',');
@@ -590,10 +601,10 @@ impl<'a> Walker<'a> {
                     let at = out.len();
                     let mark = self.push_index(i);
                     let slot = self.unsigned.len();
-                    match (field.kind, item) {
-                        (Kind::RepeatedString, Value::String(s)) => write_string(out, s),
-                        (Kind::RepeatedMessage(inner), Value::Object(m)) => {
-                            self.message(out, m, inner, false)?
+                    match (field.kind, item.shape()) {
+                        (Kind::RepeatedString, Shape::Str(s, plain)) => write_text(out, s, plain),
+                        (Kind::RepeatedMessage(inner), Shape::Object(_)) => {
+                            self.message(out, item, inner, false)?
                         }
                         (Kind::RepeatedString, _) => {
                             return Err(type_error(
@@ -601,7 +612,7 @@ impl<'a> Walker<'a> {
                                 desc,
                                 field,
                                 "an array of strings",
-                                item,
+                                item.shape(),
                             ));
                         }
                         _ => {
@@ -610,7 +621,7 @@ impl<'a> Walker<'a> {
                                 desc,
                                 field,
                                 "an array of objects",
-                                item,
+                                item.shape(),
                             ))
                         }
                     }
@@ -625,26 +636,46 @@ impl<'a> Walker<'a> {
                 out.push(b']');
             }
             Kind::MapString | Kind::MapMessage(_) => {
-                let Value::Object(entries) = v else {
-                    return Err(type_error(&self.pointer(), desc, field, "an object (map)", v));
+                let Shape::Object(len) = v.shape() else {
+                    return Err(type_error(
+                        &self.pointer(),
+                        desc,
+                        field,
+                        "an object (map)",
+                        v.shape(),
+                    ));
                 };
-                if entries.is_empty() && !keep_default {
+                if len == 0 && !keep_default {
                     return Ok(false);
                 }
                 let mut buf = self.take_buf();
-                for (index, (k, item)) in entries.iter().enumerate() {
+                for (index, (k, item)) in (0..len).filter_map(|i| v.member(i)).enumerate() {
                     let at = buf.scratch.len();
                     let mark = self.push(k);
                     let slot = self.unsigned.len();
-                    match (field.kind, item) {
-                        (Kind::MapString, Value::String(s)) => write_string(&mut buf.scratch, s),
-                        (Kind::MapMessage(inner), Value::Object(m)) => {
-                            self.message(&mut buf.scratch, m, inner, false)?
+                    match (field.kind, item.shape()) {
+                        (Kind::MapString, Shape::Str(s, plain)) => write_text(&mut buf.scratch, s, plain),
+                        (Kind::MapMessage(inner), Shape::Object(_)) => {
+                            self.message(&mut buf.scratch, item, inner, false)?
                         }
-                        (Kind::MapString, _) => {
-                            return Err(type_error(&self.pointer(), desc, field, "a map of strings", item));
+                        (Kind::MapString, found) => {
+                            return Err(type_error(
+                                &self.pointer(),
+                                desc,
+                                field,
+                                "a map of strings",
+                                found,
+                            ));
                         }
-                        _ => return Err(type_error(&self.pointer(), desc, field, "a map of objects", item)),
+                        (_, found) => {
+                            return Err(type_error(
+                                &self.pointer(),
+                                desc,
+                                field,
+                                "a map of objects",
+                                found,
+                            ))
+                        }
                     }
                     if self.prune && is_empty_output(&buf.scratch[at..]) {
                         self.unsigned.insert(slot, self.pointer());
@@ -659,7 +690,7 @@ impl<'a> Walker<'a> {
                     }
                     self.segs.truncate(mark);
                 }
-                buf.finish(out, entries);
+                buf.finish(out, v);
                 self.give_back(buf);
             }
         }

@@ -447,3 +447,22 @@ pub static ALL_MESSAGES: &[&MessageDesc] = &[
     &PASSWORD_OAUTH_FLOW,
     &DEVICE_CODE_OAUTH_FLOW,
 ];
+
+#[cfg(test)]
+mod tests {
+    /// The canonical writer copies the JSON names of known fields without looking for characters
+    /// to escape (`presence::ObjectBuf::finish`): that holds only while every name is plain ASCII.
+    #[test]
+    fn json_names_need_no_escape() {
+        for desc in super::ALL_MESSAGES {
+            for f in desc.fields {
+                assert!(
+                    !f.json.is_empty() && f.json.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+                    "{}.{}",
+                    desc.name,
+                    f.json
+                );
+            }
+        }
+    }
+}

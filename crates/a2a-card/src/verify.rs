@@ -7,9 +7,9 @@
 use crate::alg::{self, Algorithm, CryptoFailure, SignatureBackend};
 use crate::b64;
 use crate::error::{Error, ErrorCode};
-use crate::json::{self, Limits, Value};
+use crate::json::{tree_get, Doc, Limits, Shape, Tree, Value};
 use crate::jws::{self, Header};
-use crate::presence::{canonicalize_value, Canonical, CanonicalizeOptions, Profile, UnknownMembers};
+use crate::presence::{canonicalize_tree, Canonical, CanonicalizeOptions, Profile, UnknownMembers};
 use crate::trust::{normalize_origin, TrustStore, TrustedKey};
 use serde::Serialize;
 
@@ -241,8 +241,9 @@ struct Entry<'a> {
     shape_error: Option<Error>,
 }
 
-fn read_entries<'a>(card: &'a Value, opts: &VerifyOptions) -> Result<Vec<Entry<'a>>, Error> {
-    let items = match card.get("signatures") {
+/// The entries of the card's `signatures` member (`None`: the card has none).
+fn read_entries<'a>(signatures: Option<&'a Value>, opts: &VerifyOptions) -> Result<Vec<Entry<'a>>, Error> {
+    let items = match signatures {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(items)) => items,
         Some(other) => {
@@ -311,8 +312,8 @@ fn read_entries<'a>(card: &'a Value, opts: &VerifyOptions) -> Result<Vec<Entry<'
 }
 
 /// Lazily computed canonical forms, one per profile, each computed at most once.
-struct Forms<'a> {
-    card: &'a Value,
+struct Forms<N> {
+    card: N,
     unknown: UnknownMembers,
     limits: Limits,
     done: Vec<(Profile, Result<Canonical, Error>)>,
@@ -321,7 +322,7 @@ struct Forms<'a> {
     payloads: Vec<(Profile, Vec<u8>, usize)>,
 }
 
-impl<'a> Forms<'a> {
+impl<'t, N: Tree<'t>> Forms<N> {
     fn get(&mut self, p: Profile) -> &Result<Canonical, Error> {
         if let Some(i) = self.done.iter().position(|(q, _)| *q == p) {
             return &self.done[i].1;
@@ -331,7 +332,7 @@ impl<'a> Forms<'a> {
             unknown: self.unknown,
             limits: self.limits,
         };
-        self.done.push((p, canonicalize_value(self.card, &opts)));
+        self.done.push((p, canonicalize_tree(self.card, &opts)));
         &self.done[self.done.len() - 1].1
     }
 
@@ -433,26 +434,45 @@ pub fn verify_card_with(
     opts: &VerifyOptions,
     backend: Option<&dyn SignatureBackend>,
 ) -> Result<Report, Error> {
-    let value = json::parse_with(card, &opts.limits)?;
-    verify_value_with(&value, trust, opts, backend)
+    let doc = Doc::parse(card, &opts.limits)?;
+    let root = doc.root();
+    // The signature entries are small: they are read as a `Value`, the card itself is not.
+    let signatures = tree_get(root, "signatures").map(|s| s.to_value());
+    verify_tree(root, signatures.as_ref(), trust, opts, backend)
 }
 
-/// [`verify_card`] on a card already read with [`json::parse_with`].
+/// [`verify_card`] on a card already read with [`crate::json::parse_with`].
 pub fn verify_value(card: &Value, trust: &TrustStore, opts: &VerifyOptions) -> Result<Report, Error> {
     verify_value_with(card, trust, opts, None)
 }
 
-/// [`verify_card_with`] on a card already read with [`json::parse_with`].
+/// [`verify_card_with`] on a card already read with [`crate::json::parse_with`].
 pub fn verify_value_with(
     card: &Value,
     trust: &TrustStore,
     opts: &VerifyOptions,
     backend: Option<&dyn SignatureBackend>,
 ) -> Result<Report, Error> {
-    if !matches!(card, Value::Object(_)) {
+    verify_tree(card, card.get("signatures"), trust, opts, backend)
+}
+
+/// The one verification behind [`verify_card_with`] (card read into a [`Doc`]) and
+/// [`verify_value_with`] (card given as a [`Value`]); `signatures` is the card's member of that
+/// name.
+fn verify_tree<'t, N: Tree<'t>>(
+    card: N,
+    signatures: Option<&Value>,
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+    backend: Option<&dyn SignatureBackend>,
+) -> Result<Report, Error> {
+    if !matches!(card.shape(), Shape::Object(_)) {
         return Err(Error::new(
             ErrorCode::TypeMismatch,
-            format!("an Agent Card must be a JSON object, found {}", card.type_name()),
+            format!(
+                "an Agent Card must be a JSON object, found {}",
+                card.shape().type_name()
+            ),
         )
         .at(""));
     }
@@ -462,7 +482,7 @@ pub fn verify_value_with(
             "no profile is accepted; name at least one",
         ));
     }
-    let entries = read_entries(card, opts)?;
+    let entries = read_entries(signatures, opts)?;
     let mut forms = Forms {
         card,
         unknown: opts.unknown,
@@ -580,14 +600,14 @@ fn at_entry(e: Error, index: usize, member: &str) -> Error {
 
 // One call per entry with everything it depends on; a struct would only rename the arguments.
 #[allow(clippy::too_many_arguments)]
-fn check_entry(
+fn check_entry<'t>(
     index: usize,
     entry: &Entry<'_>,
     trust: &TrustStore,
     opts: &VerifyOptions,
     now: Option<i64>,
     origin: Option<&str>,
-    forms: &mut Forms<'_>,
+    forms: &mut Forms<impl Tree<'t>>,
     backend: Option<&dyn SignatureBackend>,
 ) -> SignatureReport {
     let mut report = SignatureReport {
