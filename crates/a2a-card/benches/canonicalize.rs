@@ -10,7 +10,7 @@
 //! ratio, and how the time grows from 1,000 to 10,000 skills. The targets it reports on are a
 //! ratio of at most 2.5 at every size and at most 12x growth from 1,000 to 10,000 skills.
 //! A second table times the phases of `canonicalize` apart (strict read, presence rules and
-//! writer, freeing the value tree), per input byte, to show which one grows faster than the input.
+//! writer, freeing the read document), per input byte, to show which one grows faster than the input.
 //! The machine's load moves every number; the ratios are measured side by side and move less.
 //!
 //! The phase table also times what verification adds to the canonical bytes: their BASE64URL
@@ -151,8 +151,8 @@ fn interleaved_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Durati
 }
 
 /// The phases of `canonicalize` timed apart, median over rounds: the strict read
-/// (`json::parse_with`), the presence rules and RFC 8785 writer (`canonicalize_value`), freeing
-/// the value tree, and what a verification adds: BASE64URL of the canonical bytes and SHA-256 of
+/// (`json::Doc::parse`), the presence rules and RFC 8785 writer (`canonicalize_doc`), freeing
+/// the document, and what a verification adds: BASE64URL of the canonical bytes and SHA-256 of
 /// the signing input.
 fn phase_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Duration; 4]> {
     let opts = a2a_card::CanonicalizeOptions::default();
@@ -163,9 +163,9 @@ fn phase_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Duration; 4]
             let mut sum = [Duration::ZERO; 4];
             for _ in 0..iters {
                 let t0 = Instant::now();
-                let v = a2a_card::json::parse_with(black_box(bytes), &opts.limits).expect("reads");
+                let v = a2a_card::json::Doc::parse(black_box(bytes), &opts.limits).expect("reads");
                 let t1 = Instant::now();
-                let out = a2a_card::canonicalize_value(black_box(&v), &opts).expect("canonicalizes");
+                let out = a2a_card::canonicalize_doc(black_box(&v), &opts).expect("canonicalizes");
                 let t2 = Instant::now();
                 drop(black_box(v));
                 let t3 = Instant::now();
@@ -273,7 +273,7 @@ fn summary(cards: &[(usize, Vec<u8>)], names: &[String]) {
     println!("where canonicalize spends its time (phases timed apart, median of {PHASE_ROUNDS} rounds)");
     println!(
         "{:>7} {:>14} {:>14} {:>14} {:>14} {:>9} {:>9} {:>9}",
-        "skills", "read", "rules+write", "drop tree", "b64+sha256", "read/B", "write/B", "drop/B"
+        "skills", "read", "rules+write", "drop doc", "b64+sha256", "read/B", "write/B", "drop/B"
     );
     for ((skills, bytes), [r, w, d, h]) in cards.iter().zip(phase_medians(cards, PHASE_ROUNDS)) {
         let per_byte = |t: Duration| t.as_secs_f64() * 1e9 / bytes.len() as f64;

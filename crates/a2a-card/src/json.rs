@@ -165,6 +165,12 @@ impl Span {
         }
     }
 
+    /// The length of the text in bytes.
+    #[inline]
+    fn len(self) -> usize {
+        (self.len_owned & !Span::OWNED) as usize
+    }
+
     #[inline]
     fn owned(self) -> bool {
         self.len_owned & Span::OWNED != 0
@@ -284,7 +290,7 @@ impl<'a> Doc<'a> {
 #[inline]
 fn span_str<'t>(text: &'t str, unescaped: &'t str, s: Span) -> &'t str {
     let start = s.start as usize;
-    let range = start..start + (s.len_owned & !Span::OWNED) as usize;
+    let range = start..start + s.len();
     if s.owned() {
         unescaped.get(range).unwrap_or_default()
     } else {
@@ -935,8 +941,8 @@ static STRING_STOP: [bool; 256] = {
 
 /// The offset of the first byte at or after `pos` that is a quote, a backslash or a control
 /// character (or `bytes.len()`). Sixteen bytes are tested at a time with no branch inside the
-/// block, which the compiler turns into vector compares; the block that holds a stop byte is
-/// then searched byte by byte.
+/// block, which the compiler turns into vector compares; in the block that holds a stop byte,
+/// [`word_stops`] finds it without a loop. Fewer than sixteen bytes left are tested one by one.
 #[inline]
 pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     const BLOCK: usize = 16;
@@ -946,7 +952,13 @@ pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
             hit |= (b < 0x20) | (b == b'"') | (b == b'\\');
         }
         if hit {
-            break;
+            let (lo, hi) = chunk.split_at(8);
+            let lo = word_stops(lo);
+            return if lo != 0 {
+                pos + (lo.trailing_zeros() / 8) as usize
+            } else {
+                pos + 8 + (word_stops(hi).trailing_zeros() / 8) as usize
+            };
         }
         pos += BLOCK;
     }
@@ -957,6 +969,26 @@ pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// For eight bytes (little-endian): a word whose byte `i` has its high bit set when byte `i` is
+/// a quote, a backslash or a control character. A byte after the first such byte may also be
+/// flagged, never one before it, so the lowest flag is exact; zero means none.
+#[inline]
+fn word_stops(chunk: &[u8]) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut word = [0u8; 8];
+    if let Some(src) = chunk.get(..8) {
+        word.copy_from_slice(src);
+    }
+    let w = u64::from_le_bytes(word);
+    let below = w.wrapping_sub(ONES * 0x20);
+    let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let quote_neg = !(w ^ (ONES * u64::from(b'"')));
+    let bslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    let bslash_neg = !(w ^ (ONES * u64::from(b'\\')));
+    ((below & !w) | (quote & quote_neg) | (bslash & bslash_neg)) & HIGH
 }
 
 /// The RFC 8785 text of a finite double.
@@ -999,7 +1031,10 @@ impl NameIndex {
         text_of: impl Fn(Span) -> &'s str,
     ) -> bool {
         if members.len() < Self::LINEAR_LIMIT {
-            return members.iter().any(|&(k, _)| text_of(k) == name);
+            // Lengths first: most names of an object differ in length.
+            return members
+                .iter()
+                .any(|&(k, _)| k.len() == name.len() && text_of(k) == name);
         }
         let (state, hashes) = self.hashes.get_or_insert_with(|| {
             let state = std::collections::hash_map::RandomState::new();
@@ -1050,16 +1085,16 @@ pub struct ObjectLayout {
 /// ```
 pub fn object_layout(input: &[u8], limits: &Limits) -> Result<ObjectLayout, Error> {
     // Full strict read first: every rule applies and errors are reported the usual way.
-    let value = parse_with(input, limits)?;
-    layout_of_read(input, &value, limits)
+    let doc = Doc::parse(input, limits)?;
+    layout_of_read(input, doc.root().shape(), limits)
 }
 
-/// [`object_layout`] for an input already read strictly into `value`.
-pub(crate) fn layout_of_read(input: &[u8], value: &Value, limits: &Limits) -> Result<ObjectLayout, Error> {
-    if !matches!(value, Value::Object(_)) {
+/// [`object_layout`] for an input already read strictly, whose top-level value is `root`.
+pub(crate) fn layout_of_read(input: &[u8], root: Shape<'_>, limits: &Limits) -> Result<ObjectLayout, Error> {
+    if !matches!(root, Shape::Object(_)) {
         return Err(Error::new(
             ErrorCode::TypeMismatch,
-            format!("the document must be a JSON object, found {}", value.type_name()),
+            format!("the document must be a JSON object, found {}", root.type_name()),
         )
         .at(""));
     }

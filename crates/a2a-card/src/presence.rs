@@ -186,17 +186,37 @@ pub struct Canonical {
 /// ```
 pub fn canonicalize(input: &[u8], opts: &CanonicalizeOptions) -> Result<Canonical, Error> {
     let doc = Doc::parse(input, &opts.limits)?;
-    canonicalize_tree(doc.root(), opts)
+    canonicalize_doc(&doc, opts)
 }
 
-/// Canonicalizes an Agent Card already read by [`json::parse_with`]. Verification reads a
+/// Canonicalizes an Agent Card already read by [`crate::json::parse_with`]. Verification reads a
 /// card once and calls this once per profile.
 pub fn canonicalize_value(card: &Value, opts: &CanonicalizeOptions) -> Result<Canonical, Error> {
     canonicalize_tree(card, opts)
 }
 
+/// Canonicalizes an Agent Card already read into a [`Doc`] (what [`canonicalize`] does after
+/// reading): the borrowed document is cheaper to read and to free than a [`Value`].
+///
+/// ```
+/// use a2a_card::json::{Doc, Limits};
+/// use a2a_card::{canonicalize_doc, CanonicalizeOptions};
+/// let doc = Doc::parse(br#"{"name":"A","skills":[],"x":1}"#, &Limits::default()).unwrap();
+/// let c = canonicalize_doc(&doc, &CanonicalizeOptions::default()).unwrap();
+/// assert_eq!(c.bytes, br#"{"name":"A","skills":[]}"#);
+/// assert_eq!(c.unsigned, vec!["/x".to_string()]);
+/// ```
+pub fn canonicalize_doc(doc: &Doc<'_>, opts: &CanonicalizeOptions) -> Result<Canonical, Error> {
+    canonicalize_tree(doc.root(), opts)
+}
+
 /// [`canonicalize_value`] for either tree the reader builds: the one walk behind signing and
 /// verifying, whether the card was read into a [`Value`] or a [`Doc`].
+///
+/// The walk writes every object's members straight into the output in RFC 8785 order, so each
+/// byte is written once. A card it refuses is walked again in document order (see
+/// `Walker::doc_order`), so the error reported is the first one in the document
+/// whatever the member names.
 pub(crate) fn canonicalize_tree<'t, N: Tree<'t>>(
     card: N,
     opts: &CanonicalizeOptions,
@@ -212,13 +232,6 @@ pub(crate) fn canonicalize_tree<'t, N: Tree<'t>>(
         }
     };
     let mut out = Vec::new();
-    let mut w = Walker {
-        unknown: opts.unknown,
-        prune: opts.profile == Profile::PruneEmpty,
-        unsigned: Vec::new(),
-        segs: Vec::new(),
-        pool: Vec::new(),
-    };
     match opts.profile {
         Profile::ServedAsIs => {
             let kept: Vec<(&str, N)> = (0..len)
@@ -226,88 +239,73 @@ pub(crate) fn canonicalize_tree<'t, N: Tree<'t>>(
                 .filter(|(k, _)| *k != "signatures")
                 .collect();
             write_members_tree(&mut out, kept);
+            Ok(Canonical {
+                bytes: out,
+                unsigned: Vec::new(),
+                profile: opts.profile,
+            })
         }
         Profile::Spec | Profile::PruneEmpty => {
-            w.message(&mut out, card, &AGENT_CARD, true)?;
+            let mut w = Walker::new(opts, false);
+            if let Err(first) = w.message(&mut out, card, &AGENT_CARD, true) {
+                let mut again = Walker::new(opts, true);
+                let mut scratch = Vec::new();
+                return Err(again
+                    .message(&mut scratch, card, &AGENT_CARD, true)
+                    .err()
+                    .unwrap_or(first));
+            }
+            let mut unsigned = w.unsigned;
+            // Written in member-name order; reported in document order (a member's place in the
+            // input is the path of its indices, and a parent's path is a prefix of its children's).
+            unsigned.sort_by(|a, b| a.0.cmp(&b.0));
+            Ok(Canonical {
+                bytes: out,
+                unsigned: unsigned.into_iter().map(|(_, p)| p).collect(),
+                profile: opts.profile,
+            })
         }
     }
-    Ok(Canonical {
-        bytes: out,
-        unsigned: w.unsigned,
-        profile: opts.profile,
-    })
 }
 
-/// One step of a JSON Pointer: a member name or an array index.
+/// One step of a JSON Pointer: a member name and its index in the object, or an array index.
+#[derive(Clone, Copy)]
 enum Seg<'a> {
-    Name(&'a str),
+    Name(&'a str, usize),
     Index(usize),
 }
 
 struct Walker<'a> {
     unknown: UnknownMembers,
     prune: bool,
-    unsigned: Vec<String>,
+    /// True for the second walk of a card that was refused: every member's value is checked
+    /// right after its name, in input order, and the bytes written are thrown away. The first
+    /// error met is then the first in the document.
+    doc_order: bool,
+    /// Pointers of the members left out of the bytes, each with its place in the document.
+    unsigned: Vec<(Vec<usize>, String)>,
     /// The JSON Pointer of the value being walked, as steps (see [`Walker::pointer`]).
     segs: Vec<Seg<'a>>,
-    /// Object buffers ready for reuse.
+    /// Member lists ready for reuse.
     pool: Vec<ObjectBuf>,
 }
 
-/// One member of an object being written: its output name (`None`: the input name of member
-/// `index`), and the range of its value in the scratch buffer.
+/// One member of an object to be written: its output name (`None`: the input name of member
+/// `index`), and for a known field its description.
 #[derive(Clone, Copy)]
 struct Item {
     name: Option<&'static str>,
     index: usize,
-    start: usize,
-    end: usize,
+    field: Option<&'static FieldDesc>,
 }
 
-/// The members of one object being written: values are written in input order into a scratch
-/// buffer (so errors and unsigned pointers come in document order), then emitted sorted by name.
-/// Buffers are reused from one object to the next (see [`Walker::take_buf`]).
+/// The members of one object being written, and the fields seen so far for the dual-name and
+/// oneof checks. Reused from one object to the next (see [`Walker::take_buf`]).
 #[derive(Default)]
 struct ObjectBuf {
-    scratch: Vec<u8>,
     items: Vec<Item>,
-    /// (field, index of the member that used it) of every known field seen in a message, for the
-    /// dual-name and oneof checks.
+    /// (field, index of the member that used it) of every known field seen in a message.
     seen: Vec<(&'static FieldDesc, usize)>,
-}
-
-impl ObjectBuf {
-    /// Emits `{"name":value,...}` sorted by the UTF-16 code units of the names; `members` is the
-    /// object the items' indices refer to.
-    fn finish<'t, N: Tree<'t>>(&mut self, out: &mut Vec<u8>, members: N) {
-        let name_of = |item: &Item| -> &'t str {
-            match item.name {
-                Some(n) => n,
-                None => members.member(item.index).map_or("", |(k, _)| k),
-            }
-        };
-        // Members usually arrive in a fixed (proto or alphabetical) order; sort only when needed.
-        if !self
-            .items
-            .windows(2)
-            .all(|w| cmp_utf16(name_of(&w[0]), name_of(&w[1])).is_lt())
-        {
-            self.items
-                .sort_unstable_by(|a, b| cmp_utf16(name_of(a), name_of(b)));
-        }
-        out.reserve(self.scratch.len() + 2 + self.items.len() * 4);
-        out.push(b'{');
-        for (i, item) in self.items.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            // The schema's JSON names are plain ASCII identifiers.
-            write_text(out, name_of(item), item.name.is_some());
-            out.push(b':');
-            out.extend_from_slice(self.scratch.get(item.start..item.end).unwrap_or_default());
-        }
-        out.push(b'}');
-    }
 }
 
 fn type_error(ptr: &str, desc: &MessageDesc, field: &FieldDesc, expected: &str, found: Shape<'_>) -> Error {
@@ -329,23 +327,35 @@ fn is_empty_output(bytes: &[u8]) -> bool {
 }
 
 impl<'a> Walker<'a> {
-    /// An empty object buffer, reused when one is free.
+    /// A walker for `opts`; see `Walker::doc_order` for `doc_order`.
+    fn new(opts: &CanonicalizeOptions, doc_order: bool) -> Walker<'a> {
+        Walker {
+            unknown: opts.unknown,
+            prune: opts.profile == Profile::PruneEmpty,
+            doc_order,
+            unsigned: Vec::new(),
+            segs: Vec::new(),
+            pool: Vec::new(),
+        }
+    }
+
+    /// An empty member list, reused when one is free.
     fn take_buf(&mut self) -> ObjectBuf {
         self.pool.pop().unwrap_or_default()
     }
 
-    /// Returns a buffer to the pool, emptied.
+    /// Returns a member list to the pool, emptied.
     fn give_back(&mut self, mut buf: ObjectBuf) {
-        buf.scratch.clear();
         buf.items.clear();
         buf.seen.clear();
         self.pool.push(buf);
     }
 
-    /// Enters member `seg`; returns the mark to leave it again with `self.segs.truncate`.
-    fn push(&mut self, seg: &'a str) -> usize {
+    /// Enters member `seg` (member `index` of its object); returns the mark to leave it again
+    /// with `self.segs.truncate`.
+    fn push(&mut self, seg: &'a str, index: usize) -> usize {
         let len = self.segs.len();
-        self.segs.push(Seg::Name(seg));
+        self.segs.push(Seg::Name(seg, index));
         len
     }
 
@@ -363,16 +373,58 @@ impl<'a> Walker<'a> {
         for seg in &self.segs {
             ptr.push('/');
             match seg {
-                Seg::Name(name) if name.contains(['~', '/']) => ptr.push_str(&pointer_token(name)),
-                Seg::Name(name) => ptr.push_str(name),
+                Seg::Name(name, _) if name.contains(['~', '/']) => ptr.push_str(&pointer_token(name)),
+                Seg::Name(name, _) => ptr.push_str(name),
                 Seg::Index(i) => ptr.push_str(&i.to_string()),
             }
         }
         ptr
     }
 
-    /// Writes one message object. Members are checked (names, types, oneofs) and filtered by the
-    /// presence rules in input order, then written sorted by their JSON names.
+    /// Records the value being walked as not covered by the bytes.
+    fn leave_out(&mut self) {
+        if self.doc_order {
+            return;
+        }
+        let place = self
+            .segs
+            .iter()
+            .map(|s| match s {
+                Seg::Name(_, i) | Seg::Index(i) => *i,
+            })
+            .collect();
+        self.unsigned.push((place, self.pointer()));
+    }
+
+    /// Sorts the items of one object by the UTF-16 code units of their output names (unless
+    /// already in order; members often come in a fixed order).
+    fn sort_items<N: Tree<'a>>(items: &mut [Item], members: N) {
+        let name_of = |item: &Item| -> &'a str {
+            match item.name {
+                Some(n) => n,
+                None => members.member(item.index).map_or("", |(k, _)| k),
+            }
+        };
+        if !items
+            .windows(2)
+            .all(|w| cmp_utf16(name_of(&w[0]), name_of(&w[1])).is_lt())
+        {
+            items.sort_unstable_by(|a, b| cmp_utf16(name_of(a), name_of(b)));
+        }
+    }
+
+    /// Writes `"name":` for one item, after a comma unless it is the first.
+    fn write_name(out: &mut Vec<u8>, item: &Item, name: &str, first: bool) {
+        if !first {
+            out.push(b',');
+        }
+        // The schema's JSON names are plain ASCII identifiers.
+        write_text(out, name, item.name.is_some());
+        out.push(b':');
+    }
+
+    /// Writes one message object. Members are checked (names, oneofs) and filtered in input
+    /// order, then their values are checked and written in the order of their JSON names.
     fn message<N: Tree<'a>>(
         &mut self,
         out: &mut Vec<u8>,
@@ -384,20 +436,38 @@ impl<'a> Walker<'a> {
             return Ok(());
         };
         let mut buf = self.take_buf();
+        let result = self.message_members(out, members, len, desc, root, &mut buf);
+        self.give_back(buf);
+        result
+    }
+
+    fn message_members<N: Tree<'a>>(
+        &mut self,
+        out: &mut Vec<u8>,
+        members: N,
+        len: usize,
+        desc: &'static MessageDesc,
+        root: bool,
+        buf: &mut ObjectBuf,
+    ) -> Result<(), Error> {
         for (index, (name, value)) in (0..len).filter_map(|i| members.member(i)).enumerate() {
             if root && name == "signatures" {
                 continue;
             }
-            let mark = self.push(name);
+            let mark = self.push(name, index);
             let found = desc.field(name);
-            let out_name: Option<&'static str> = match found {
+            let item = match found {
                 None => match self.unknown {
                     UnknownMembers::Exclude => {
-                        self.unsigned.push(self.pointer());
+                        self.leave_out();
                         self.segs.truncate(mark);
                         continue;
                     }
-                    UnknownMembers::Retain => None,
+                    UnknownMembers::Retain => Item {
+                        name: None,
+                        index,
+                        field: None,
+                    },
                     UnknownMembers::Reject => {
                         return Err(Error::new(
                             ErrorCode::UnknownMember,
@@ -441,37 +511,118 @@ impl<'a> Walker<'a> {
                         self.segs.truncate(mark);
                         continue; // null means absent
                     }
-                    Some(field.json)
+                    Item {
+                        name: Some(field.json),
+                        index,
+                        field: Some(field),
+                    }
                 }
             };
-            let slot = self.unsigned.len();
-            let at = buf.scratch.len();
-            let keep = match found {
-                None => {
-                    self.plain(&mut buf.scratch, value);
-                    true
-                }
-                Some((field, _)) => self.field(&mut buf.scratch, desc, field, value)?,
-            };
-            let pruned = self.prune && keep && is_empty_output(&buf.scratch[at..]);
-            if pruned {
-                self.unsigned.insert(slot, self.pointer());
-            }
-            if keep && !pruned {
-                buf.items.push(Item {
-                    name: out_name,
-                    index,
-                    start: at,
-                    end: buf.scratch.len(),
-                });
+            self.segs.truncate(mark);
+            if self.doc_order {
+                // Check the value now, before the next member's name.
+                let mut first = true;
+                self.member_value(out, members, desc, &item, &mut first)?;
             } else {
-                buf.scratch.truncate(at);
+                buf.items.push(item);
+            }
+        }
+        if self.doc_order {
+            return Ok(());
+        }
+        Self::sort_items(&mut buf.items, members);
+        out.push(b'{');
+        let mut first = true;
+        for item in &buf.items {
+            self.member_value(out, members, desc, item, &mut first)?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+
+    /// Writes `"name":value` for one member of a message (or nothing, when the presence rules
+    /// or `prune-empty` leave it out).
+    fn member_value<N: Tree<'a>>(
+        &mut self,
+        out: &mut Vec<u8>,
+        members: N,
+        desc: &'static MessageDesc,
+        item: &Item,
+        first: &mut bool,
+    ) -> Result<(), Error> {
+        let Some((name, value)) = members.member(item.index) else {
+            return Ok(());
+        };
+        let mark = self.push(name, item.index);
+        let at_name = out.len();
+        Self::write_name(out, item, item.name.unwrap_or(name), *first);
+        let at = out.len();
+        let keep = match item.field {
+            None => {
+                self.plain(out, value);
+                true
+            }
+            Some(field) => self.field(out, desc, field, value)?,
+        };
+        let pruned = self.prune && keep && is_empty_output(out.get(at..).unwrap_or_default());
+        if pruned {
+            self.leave_out();
+        }
+        if keep && !pruned {
+            *first = false;
+        } else {
+            out.truncate(at_name);
+        }
+        self.segs.truncate(mark);
+        Ok(())
+    }
+
+    /// Writes an object with no presence rules whose members are each written by `write`
+    /// (Struct contents under `prune-empty`, maps): sorted by name, and under `prune-empty`
+    /// without the members whose value comes out empty.
+    fn object_of<N: Tree<'a>>(
+        &mut self,
+        out: &mut Vec<u8>,
+        members: N,
+        len: usize,
+        write: &mut dyn FnMut(&mut Self, &mut Vec<u8>, N) -> Result<bool, Error>,
+    ) -> Result<(), Error> {
+        let mut buf = self.take_buf();
+        buf.items.extend((0..len).map(|index| Item {
+            name: None,
+            index,
+            field: None,
+        }));
+        if !self.doc_order {
+            Self::sort_items(&mut buf.items, members);
+        }
+        out.push(b'{');
+        let mut first = true;
+        let mut result = Ok(());
+        for item in &buf.items {
+            let Some((name, value)) = members.member(item.index) else {
+                continue;
+            };
+            let mark = self.push(name, item.index);
+            let at_name = out.len();
+            Self::write_name(out, item, name, first);
+            match write(self, out, value) {
+                Ok(true) => first = false,
+                Ok(false) => {
+                    self.leave_out();
+                    out.truncate(at_name);
+                }
+                Err(e) => {
+                    result = Err(e);
+                    self.segs.truncate(mark);
+                    break;
+                }
             }
             self.segs.truncate(mark);
         }
-        buf.finish(out, members);
+        out.push(b'}');
         self.give_back(buf);
-        Ok(())
+        result
     }
 
     /// Writes a value with no presence rules (Struct contents, retained unknown members). Under
@@ -492,10 +643,9 @@ impl<'a> Walker<'a> {
                     }
                     let at = out.len();
                     let mark = self.push_index(i);
-                    let slot = self.unsigned.len();
                     self.plain(out, item);
-                    if is_empty_output(&out[at..]) || item.is_null() {
-                        self.unsigned.insert(slot, self.pointer());
+                    if is_empty_output(out.get(at..).unwrap_or_default()) || item.is_null() {
+                        self.leave_out();
                         out.truncate(mark_out);
                     } else {
                         first = false;
@@ -505,27 +655,12 @@ impl<'a> Walker<'a> {
                 out.push(b']');
             }
             Shape::Object(len) => {
-                let mut buf = self.take_buf();
-                for (index, (k, item)) in (0..len).filter_map(|i| v.member(i)).enumerate() {
-                    let at = buf.scratch.len();
-                    let mark = self.push(k);
-                    let slot = self.unsigned.len();
-                    self.plain(&mut buf.scratch, item);
-                    if is_empty_output(&buf.scratch[at..]) || item.is_null() {
-                        self.unsigned.insert(slot, self.pointer());
-                        buf.scratch.truncate(at);
-                    } else {
-                        buf.items.push(Item {
-                            name: None,
-                            index,
-                            start: at,
-                            end: buf.scratch.len(),
-                        });
-                    }
-                    self.segs.truncate(mark);
-                }
-                buf.finish(out, v);
-                self.give_back(buf);
+                // Writing a Struct member cannot fail.
+                let _ = self.object_of(out, v, len, &mut |w, out, item| {
+                    let at = out.len();
+                    w.plain(out, item);
+                    Ok(!(is_empty_output(out.get(at..).unwrap_or_default()) || item.is_null()))
+                });
             }
             _ => write_tree(out, v),
         }
@@ -600,33 +735,32 @@ impl<'a> Walker<'a> {
                     }
                     let at = out.len();
                     let mark = self.push_index(i);
-                    let slot = self.unsigned.len();
                     match (field.kind, item.shape()) {
                         (Kind::RepeatedString, Shape::Str(s, plain)) => write_text(out, s, plain),
                         (Kind::RepeatedMessage(inner), Shape::Object(_)) => {
                             self.message(out, item, inner, false)?
                         }
-                        (Kind::RepeatedString, _) => {
+                        (Kind::RepeatedString, found) => {
                             return Err(type_error(
                                 &self.pointer(),
                                 desc,
                                 field,
                                 "an array of strings",
-                                item.shape(),
+                                found,
                             ));
                         }
-                        _ => {
+                        (_, found) => {
                             return Err(type_error(
                                 &self.pointer(),
                                 desc,
                                 field,
                                 "an array of objects",
-                                item.shape(),
+                                found,
                             ))
                         }
                     }
-                    if self.prune && is_empty_output(&out[at..]) {
-                        self.unsigned.insert(slot, self.pointer());
+                    if self.prune && is_empty_output(out.get(at..).unwrap_or_default()) {
+                        self.leave_out();
                         out.truncate(mark_out);
                     } else {
                         first = false;
@@ -648,50 +782,21 @@ impl<'a> Walker<'a> {
                 if len == 0 && !keep_default {
                     return Ok(false);
                 }
-                let mut buf = self.take_buf();
-                for (index, (k, item)) in (0..len).filter_map(|i| v.member(i)).enumerate() {
-                    let at = buf.scratch.len();
-                    let mark = self.push(k);
-                    let slot = self.unsigned.len();
+                let prune = self.prune;
+                self.object_of(out, v, len, &mut |w, out, item| {
+                    let at = out.len();
                     match (field.kind, item.shape()) {
-                        (Kind::MapString, Shape::Str(s, plain)) => write_text(&mut buf.scratch, s, plain),
-                        (Kind::MapMessage(inner), Shape::Object(_)) => {
-                            self.message(&mut buf.scratch, item, inner, false)?
-                        }
+                        (Kind::MapString, Shape::Str(s, plain)) => write_text(out, s, plain),
+                        (Kind::MapMessage(inner), Shape::Object(_)) => w.message(out, item, inner, false)?,
                         (Kind::MapString, found) => {
-                            return Err(type_error(
-                                &self.pointer(),
-                                desc,
-                                field,
-                                "a map of strings",
-                                found,
-                            ));
+                            return Err(type_error(&w.pointer(), desc, field, "a map of strings", found));
                         }
                         (_, found) => {
-                            return Err(type_error(
-                                &self.pointer(),
-                                desc,
-                                field,
-                                "a map of objects",
-                                found,
-                            ))
+                            return Err(type_error(&w.pointer(), desc, field, "a map of objects", found))
                         }
                     }
-                    if self.prune && is_empty_output(&buf.scratch[at..]) {
-                        self.unsigned.insert(slot, self.pointer());
-                        buf.scratch.truncate(at);
-                    } else {
-                        buf.items.push(Item {
-                            name: None,
-                            index,
-                            start: at,
-                            end: buf.scratch.len(),
-                        });
-                    }
-                    self.segs.truncate(mark);
-                }
-                buf.finish(out, v);
-                self.give_back(buf);
+                    Ok(!(prune && is_empty_output(out.get(at..).unwrap_or_default())))
+                })?;
             }
         }
         Ok(true)

@@ -4,10 +4,10 @@
 use crate::alg::{self, Algorithm};
 use crate::b64;
 use crate::error::{Error, ErrorCode};
-use crate::json::{self, Value};
+use crate::json::{self, Doc, Tree, Value};
 use crate::jws;
 use crate::keys::PrivateKey;
-use crate::presence::{canonicalize_value, Canonical, CanonicalizeOptions, Profile};
+use crate::presence::{canonicalize_tree, Canonical, CanonicalizeOptions, Profile};
 
 /// Options of [`sign_card`].
 ///
@@ -79,8 +79,9 @@ pub struct AlsoSigned {
 /// assert!(text.starts_with(r#"{"name":"A","description":"d","version":"1","skills":[],"signatures":[{"protected":"#));
 /// ```
 pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Signed, Error> {
-    let value = json::parse_with(card, &opts.canonicalize.limits)?;
-    let canonical = canonicalize_value(&value, &opts.canonicalize)?;
+    let doc = Doc::parse(card, &opts.canonicalize.limits)?;
+    let root = doc.root();
+    let canonical = canonicalize_tree(root, &opts.canonicalize)?;
     let alg = match opts.alg {
         Some(a) => {
             key.public().check_algorithm(a)?;
@@ -107,8 +108,8 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
         }
     }
     for &p in &also_profiles {
-        let c = canonicalize_value(
-            &value,
+        let c = canonicalize_tree(
+            root,
             &CanonicalizeOptions {
                 profile: p,
                 ..opts.canonicalize
@@ -151,14 +152,15 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
     };
     let mut entries = vec![entry(&signature)];
     entries.extend(also.iter().map(|a| entry(&a.signature)));
-    let (out, replaced) = write_back(card, &value, entries, &kid, opts)?;
+    let existing = json::tree_get(root, "signatures").map(|s| s.to_value());
+    let (out, replaced) = write_back(card, root.shape(), existing.as_ref(), entries, &kid, opts)?;
 
     // The written card must canonicalize, under every profile signed, to exactly the bytes that
     // were signed.
-    let written = json::parse_with(&out, &opts.canonicalize.limits)?;
+    let written = Doc::parse(&out, &opts.canonicalize.limits)?;
     for c in std::iter::once(&canonical).chain(also.iter().map(|a| &a.canonical)) {
-        let check = canonicalize_value(
-            &written,
+        let check = canonicalize_tree(
+            written.root(),
             &CanonicalizeOptions {
                 profile: c.profile,
                 ..opts.canonicalize
@@ -191,16 +193,18 @@ fn entry_kid(entry: &Value) -> Option<String> {
     v.get("kid")?.as_str().map(str::to_string)
 }
 
-/// Splices the new `signatures` array into the input bytes.
+/// Splices the new `signatures` array into the input bytes; `root` is what the card's
+/// top-level value is and `signatures` its member of that name.
 fn write_back(
     card: &[u8],
-    value: &Value,
+    root: json::Shape<'_>,
+    signatures: Option<&Value>,
     new_entries: Vec<Value>,
     kid: &str,
     opts: &SignOptions,
 ) -> Result<(Vec<u8>, usize), Error> {
-    let layout = json::layout_of_read(card, value, &opts.canonicalize.limits)?;
-    let mut entries: Vec<Value> = match value.get("signatures") {
+    let layout = json::layout_of_read(card, root, &opts.canonicalize.limits)?;
+    let mut entries: Vec<Value> = match signatures {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(items)) => items.clone(),
         Some(other) => {
