@@ -903,6 +903,37 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config())]
+
+    /// (f) The borrowed reader and the owned tree walk alike: `canonicalize` (bytes read into a
+    /// `Doc`) and `canonicalize_value` (bytes read into a `Value`) give the same bytes and
+    /// unsigned pointers, or the same error code at the same pointer, for every profile and
+    /// unknown-member option, on cards, card-like objects of any types and escaped spellings.
+    #[test]
+    fn doc_and_value_paths_agree(card in arb_card(), cardish in arb_cardish(), s1 in any::<u64>()) {
+        for v in [&card, &cardish] {
+            let input = render(v, &mut Style::varied(s1));
+            let value = a2a_card::json::parse(input.as_bytes());
+            for profile in PROFILES {
+                for unknown in UNKNOWN {
+                    let o = opts(profile, unknown);
+                    let from_doc = canonicalize(input.as_bytes(), &o);
+                    let from_value = match &value {
+                        Ok(v) => a2a_card::canonicalize_value(v, &o),
+                        Err(e) => Err(e.clone()),
+                    };
+                    let key = |r: &Result<a2a_card::Canonical, a2a_card::Error>| match r {
+                        Ok(c) => Ok((c.bytes.clone(), c.unsigned.clone())),
+                        Err(e) => Err((e.code(), e.pointer().map(str::to_string))),
+                    };
+                    prop_assert_eq!(key(&from_doc), key(&from_value), "{} {:?}: {}", profile.as_str(), unknown, input);
+                }
+            }
+        }
+    }
+}
+
 /// Regression (found by the fixed-point properties): a finite double with 2^53 <= |v| < 1e21 is
 /// integral, and RFC 8785 writes it in integer syntax (`1e20` -> `100000000000000000000`); the
 /// reader used to refuse that output as an integer beyond +-(2^53-1), so canonical bytes did not

@@ -213,6 +213,20 @@ fn show(bytes: &[u8]) -> String {
 /// Runs one vector; `Err` describes the mismatch.
 fn run(v: &Vector) -> Result<(), String> {
     let got = canonicalize(&v.input, &v.opts);
+    // The owned-tree path must agree with the borrowed one on every vector.
+    let via_value = a2a_card::json::parse_with(&v.input, &v.opts.limits)
+        .and_then(|value| a2a_card::canonicalize_value(&value, &v.opts));
+    let summary = |r: &Result<a2a_card::Canonical, a2a_card::Error>| match r {
+        Ok(c) => Ok((c.bytes.clone(), c.unsigned.clone())),
+        Err(e) => Err((e.code(), e.pointer().map(str::to_string))),
+    };
+    if summary(&got) != summary(&via_value) {
+        return Err(format!(
+            "canonicalize and canonicalize_value disagree\n      bytes: {:?}\n      value: {:?}",
+            summary(&got),
+            summary(&via_value)
+        ));
+    }
     match (&v.expected, got) {
         (Expected::Bytes { bytes, unsigned }, Ok(c)) => {
             let mut problems = Vec::new();
