@@ -52,7 +52,8 @@ pub use jcs::{jcs, jcs_with};
 pub use json::Limits;
 pub use keys::{KeyType, PrivateKey, PublicKey};
 pub use presence::{
-    canonicalize, canonicalize_doc, canonicalize_value, Canonical, CanonicalizeOptions, Profile, UnknownMembers,
+    canonicalize, canonicalize_doc, canonicalize_value, Canonical, CanonicalizeOptions, Profile,
+    UnknownMembers,
 };
 pub use sign::{sign_card, AlsoSigned, SignOptions, Signed};
 pub use trust::{TrustStore, TrustedKey};
