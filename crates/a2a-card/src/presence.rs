@@ -287,14 +287,16 @@ struct Walker<'a> {
     /// The JSON Pointer of the value being walked, as steps (see [`Walker::pointer`]).
     segs: Vec<Seg<'a>>,
     /// Member lists ready for reuse.
-    pool: Vec<ObjectBuf>,
+    pool: Vec<ObjectBuf<'a>>,
 }
 
-/// One member of an object to be written: its output name (`None`: the input name of member
-/// `index`), and for a known field its description.
+/// One member of an object to be written: the name it is written under (`known`: the schema's
+/// JSON name of a known field, `key`: whichever is written), its index in the object, and for a
+/// known field its description.
 #[derive(Clone, Copy)]
-struct Item {
-    name: Option<&'static str>,
+struct Item<'a> {
+    known: bool,
+    key: &'a str,
     index: usize,
     field: Option<&'static FieldDesc>,
 }
@@ -302,8 +304,8 @@ struct Item {
 /// The members of one object being written, and the fields seen so far for the dual-name and
 /// oneof checks. Reused from one object to the next (see [`Walker::take_buf`]).
 #[derive(Default)]
-struct ObjectBuf {
-    items: Vec<Item>,
+struct ObjectBuf<'a> {
+    items: Vec<Item<'a>>,
     /// (field, index of the member that used it) of every known field seen in a message.
     seen: Vec<(&'static FieldDesc, usize)>,
 }
@@ -340,12 +342,12 @@ impl<'a> Walker<'a> {
     }
 
     /// An empty member list, reused when one is free.
-    fn take_buf(&mut self) -> ObjectBuf {
+    fn take_buf(&mut self) -> ObjectBuf<'a> {
         self.pool.pop().unwrap_or_default()
     }
 
     /// Returns a member list to the pool, emptied.
-    fn give_back(&mut self, mut buf: ObjectBuf) {
+    fn give_back(&mut self, mut buf: ObjectBuf<'a>) {
         buf.items.clear();
         buf.seen.clear();
         self.pool.push(buf);
@@ -398,28 +400,19 @@ impl<'a> Walker<'a> {
 
     /// Sorts the items of one object by the UTF-16 code units of their output names (unless
     /// already in order; members often come in a fixed order).
-    fn sort_items<N: Tree<'a>>(items: &mut [Item], members: N) {
-        let name_of = |item: &Item| -> &'a str {
-            match item.name {
-                Some(n) => n,
-                None => members.member(item.index).map_or("", |(k, _)| k),
-            }
-        };
-        if !items
-            .windows(2)
-            .all(|w| cmp_utf16(name_of(&w[0]), name_of(&w[1])).is_lt())
-        {
-            items.sort_unstable_by(|a, b| cmp_utf16(name_of(a), name_of(b)));
+    fn sort_items(items: &mut [Item<'a>]) {
+        if !items.windows(2).all(|w| cmp_utf16(w[0].key, w[1].key).is_lt()) {
+            items.sort_unstable_by(|a, b| cmp_utf16(a.key, b.key));
         }
     }
 
     /// Writes `"name":` for one item, after a comma unless it is the first.
-    fn write_name(out: &mut Vec<u8>, item: &Item, name: &str, first: bool) {
+    fn write_name(out: &mut Vec<u8>, item: &Item<'a>, first: bool) {
         if !first {
             out.push(b',');
         }
         // The schema's JSON names are plain ASCII identifiers.
-        write_text(out, name, item.name.is_some());
+        write_text(out, item.key, item.known);
         out.push(b':');
     }
 
@@ -448,7 +441,7 @@ impl<'a> Walker<'a> {
         len: usize,
         desc: &'static MessageDesc,
         root: bool,
-        buf: &mut ObjectBuf,
+        buf: &mut ObjectBuf<'a>,
     ) -> Result<(), Error> {
         for (index, (name, value)) in (0..len).filter_map(|i| members.member(i)).enumerate() {
             if root && name == "signatures" {
@@ -464,7 +457,8 @@ impl<'a> Walker<'a> {
                         continue;
                     }
                     UnknownMembers::Retain => Item {
-                        name: None,
+                        known: false,
+                        key: name,
                         index,
                         field: None,
                     },
@@ -512,7 +506,8 @@ impl<'a> Walker<'a> {
                         continue; // null means absent
                     }
                     Item {
-                        name: Some(field.json),
+                        known: true,
+                        key: field.json,
                         index,
                         field: Some(field),
                     }
@@ -530,7 +525,7 @@ impl<'a> Walker<'a> {
         if self.doc_order {
             return Ok(());
         }
-        Self::sort_items(&mut buf.items, members);
+        Self::sort_items(&mut buf.items);
         out.push(b'{');
         let mut first = true;
         for item in &buf.items {
@@ -547,7 +542,7 @@ impl<'a> Walker<'a> {
         out: &mut Vec<u8>,
         members: N,
         desc: &'static MessageDesc,
-        item: &Item,
+        item: &Item<'a>,
         first: &mut bool,
     ) -> Result<(), Error> {
         let Some((name, value)) = members.member(item.index) else {
@@ -555,7 +550,7 @@ impl<'a> Walker<'a> {
         };
         let mark = self.push(name, item.index);
         let at_name = out.len();
-        Self::write_name(out, item, item.name.unwrap_or(name), *first);
+        Self::write_name(out, item, *first);
         let at = out.len();
         let keep = match item.field {
             None => {
@@ -588,13 +583,17 @@ impl<'a> Walker<'a> {
         write: &mut dyn FnMut(&mut Self, &mut Vec<u8>, N) -> Result<bool, Error>,
     ) -> Result<(), Error> {
         let mut buf = self.take_buf();
-        buf.items.extend((0..len).map(|index| Item {
-            name: None,
-            index,
-            field: None,
+        buf.items.extend((0..len).filter_map(|index| {
+            let (key, _) = members.member(index)?;
+            Some(Item {
+                known: false,
+                key,
+                index,
+                field: None,
+            })
         }));
         if !self.doc_order {
-            Self::sort_items(&mut buf.items, members);
+            Self::sort_items(&mut buf.items);
         }
         out.push(b'{');
         let mut first = true;
@@ -605,7 +604,7 @@ impl<'a> Walker<'a> {
             };
             let mark = self.push(name, item.index);
             let at_name = out.len();
-            Self::write_name(out, item, name, first);
+            Self::write_name(out, item, first);
             match write(self, out, value) {
                 Ok(true) => first = false,
                 Ok(false) => {
