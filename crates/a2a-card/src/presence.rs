@@ -575,13 +575,17 @@ impl<'a> Walker<'a> {
     /// Writes an object with no presence rules whose members are each written by `write`
     /// (Struct contents under `prune-empty`, maps): sorted by name, and under `prune-empty`
     /// without the members whose value comes out empty.
-    fn object_of<N: Tree<'a>>(
+    fn object_of<N, F>(
         &mut self,
         out: &mut Vec<u8>,
         members: N,
         len: usize,
-        write: &mut dyn FnMut(&mut Self, &mut Vec<u8>, N) -> Result<bool, Error>,
-    ) -> Result<(), Error> {
+        mut write: F,
+    ) -> Result<(), Error>
+    where
+        N: Tree<'a>,
+        F: FnMut(&mut Self, &mut Vec<u8>, N) -> Result<bool, Error>,
+    {
         let mut buf = self.take_buf();
         buf.items.extend((0..len).filter_map(|index| {
             let (key, _) = members.member(index)?;
@@ -655,7 +659,7 @@ impl<'a> Walker<'a> {
             }
             Shape::Object(len) => {
                 // Writing a Struct member cannot fail.
-                let _ = self.object_of(out, v, len, &mut |w, out, item| {
+                let _ = self.object_of(out, v, len, |w, out, item| {
                     let at = out.len();
                     w.plain(out, item);
                     Ok(!(is_empty_output(out.get(at..).unwrap_or_default()) || item.is_null()))
@@ -782,7 +786,7 @@ impl<'a> Walker<'a> {
                     return Ok(false);
                 }
                 let prune = self.prune;
-                self.object_of(out, v, len, &mut |w, out, item| {
+                self.object_of(out, v, len, |w, out, item| {
                     let at = out.len();
                     match (field.kind, item.shape()) {
                         (Kind::MapString, Shape::Str(s, plain)) => write_text(out, s, plain),
