@@ -903,8 +903,55 @@ proptest! {
     }
 }
 
+/// The place of the member or item a JSON Pointer names in `doc`: the index of each step in
+/// its object (input order) or array. `None` when the pointer does not resolve.
+fn place_of(doc: &a2a_card::json::Value, pointer: &str) -> Option<Vec<usize>> {
+    use a2a_card::json::Value as V;
+    let mut at = doc;
+    let mut place = Vec::new();
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        at = match at {
+            V::Object(members) => {
+                let i = members.iter().position(|(k, _)| *k == token)?;
+                place.push(i);
+                &members[i].1
+            }
+            V::Array(items) => {
+                let i: usize = token.parse().ok()?;
+                place.push(i);
+                items.get(i)?
+            }
+            _ => return None,
+        };
+    }
+    Some(place)
+}
+
 proptest! {
     #![proptest_config(config())]
+
+    /// (g) Unsigned pointers come in document order: each names a member of the input, no
+    /// pointer is listed twice, and their places (index paths, resolved here on the reader's
+    /// owned tree, apart from the walk) ascend; a member comes before the members inside it.
+    #[test]
+    fn unsigned_pointers_are_in_document_order(card in arb_card(), cardish in arb_cardish(), s1 in any::<u64>()) {
+        for v in [&card, &cardish] {
+            let input = render(v, &mut Style::varied(s1));
+            let Ok(doc) = a2a_card::json::parse(input.as_bytes()) else { continue };
+            for profile in [Profile::Spec, Profile::PruneEmpty] {
+                let Ok(c) = canonicalize(input.as_bytes(), &opts(profile, UnknownMembers::Exclude)) else { continue };
+                let places: Vec<Vec<usize>> = c
+                    .unsigned
+                    .iter()
+                    .map(|p| place_of(&doc, p).ok_or_else(|| TestCaseError::fail(format!("{p} does not resolve in {input}"))))
+                    .collect::<Result<_, _>>()?;
+                for w in places.windows(2) {
+                    prop_assert!(w[0] < w[1], "{:?} not in document order for {}: {}", c.unsigned, profile.as_str(), input);
+                }
+            }
+        }
+    }
 
     /// (f) The borrowed reader and the owned tree walk alike: `canonicalize` (bytes read into a
     /// `Doc`) and `canonicalize_value` (bytes read into a `Value`) give the same bytes and
