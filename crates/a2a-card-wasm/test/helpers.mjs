@@ -2,6 +2,7 @@
 // native CLI are, how to load the package's Node and web builds, and how a missing resource is
 // handled (a failure when CI is set, a skip with a note otherwise).
 import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -102,6 +103,26 @@ export function cli(t) {
     const out = spawnSync(cliPath, args, { input, maxBuffer: 64 << 20, timeout: 60_000 });
     if (out.error) throw out.error;
     return { code: out.status, stdout: out.stdout, stderr: out.stderr.toString("utf8") };
+  };
+}
+
+/**
+ * A key pair from node:crypto, as `crypto.generateKeyPairSync(type, options)` gives it, but with
+ * key objects of their own: the pair is generated as PEM and read back. Node 20 can deadlock
+ * when a key made by `generateKeyPairSync` is exported as a JWK while the garbage collector frees
+ * the finished generation job, which shares that key's data and locks its mutex a second time
+ * (seen in CI on Node v20.20.2: `ExportJWKEdKey` -> GC -> `~KeyGenJob` -> `uv_mutex_lock`, the
+ * test process hung with no CPU). Keys read from PEM share nothing with the job.
+ */
+export function generateKeyPair(type, options = {}) {
+  const pair = crypto.generateKeyPairSync(type, {
+    ...options,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
+  return {
+    privateKey: crypto.createPrivateKey(pair.privateKey),
+    publicKey: crypto.createPublicKey(pair.publicKey),
   };
 }
 

@@ -12,7 +12,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { loadNode, sampleCard, testDir } from "./helpers.mjs";
+import { generateKeyPair, loadNode, sampleCard, testDir } from "./helpers.mjs";
 
 // Count node:crypto's verify calls made through process.getBuiltinModule, which is how the
 // package reaches the host's crypto. Installed before the package first asks for it; the calls
@@ -46,7 +46,7 @@ function keyPair(alg, kid) {
     RS256: ["rsa", { modulusLength: 2048 }],
     PS256: ["rsa", { modulusLength: 2048 }],
   }[alg];
-  const { privateKey, publicKey } = crypto.generateKeyPairSync(type, options);
+  const { privateKey, publicKey } = generateKeyPair(type, options);
   return {
     alg,
     privateJwk: { ...privateKey.export({ format: "jwk" }), kid },

@@ -3,19 +3,18 @@
 // our canonical bytes) and verified in wasm, and the reverse with jose's flattenedVerify. Keys
 // are made by node:crypto, by jose and by `a2a-card keygen`, never by the code under test.
 import assert from "node:assert/strict";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import * as jose from "jose";
-import { cli, loadNode, sampleCard, scratch } from "./helpers.mjs";
+import { cli, generateKeyPair, loadNode, sampleCard, scratch } from "./helpers.mjs";
 
 const lib = loadNode();
 
 /** Key pairs from node:crypto, one per algorithm this build offers, as JWK and PKCS#8 PEM. */
 function nodeKeys() {
   const make = (alg, type, opts) => {
-    const { privateKey, publicKey } = crypto.generateKeyPairSync(type, opts);
+    const { privateKey, publicKey } = generateKeyPair(type, opts);
     const kid = `node-${alg.toLowerCase()}`;
     return {
       alg,
