@@ -136,6 +136,17 @@ pub struct Doc<'a> {
     members: Vec<(Span, Node)>,
     /// The strings that had escapes, unescaped, one after the other.
     unescaped: String,
+    /// Where the top-level object and its members lie in the input (`None` for another root).
+    layout: Option<RootLayout>,
+}
+
+/// Where a top-level object lies in the input, recorded while it is read (see [`Doc::layout`]).
+#[derive(Debug, Clone, Default)]
+struct RootLayout {
+    open: usize,
+    /// Each member's name, the offset of its name's opening quote, and its value's byte range.
+    members: Vec<(Span, usize, std::ops::Range<usize>)>,
+    close: usize,
 }
 
 /// Where a string of a [`Doc`] lies: in the input (no escapes) or in its unescaped text.
@@ -240,6 +251,46 @@ impl<'a> Doc<'a> {
             items: p.out_items,
             members: p.out_members,
             unescaped: p.unescaped,
+            layout: p.layout,
+        })
+    }
+
+    /// Where each top-level member lies in the input, so a writer can change one member and leave
+    /// every other byte as it was (recorded while reading: no second pass over the input).
+    ///
+    /// ```
+    /// use a2a_card::json::{Doc, Limits};
+    /// let doc = Doc::parse(br#" {"a": 1, "b": [2]} "#, &Limits::default()).unwrap();
+    /// let l = doc.layout().unwrap();
+    /// assert_eq!((l.open, l.close), (1, 18));
+    /// assert_eq!(l.members[1].name, "b");
+    /// assert_eq!(l.members[1].value, 15..18);
+    /// let top = Doc::parse(b"[1]", &Limits::default()).unwrap();
+    /// assert_eq!(top.layout().unwrap_err().code().as_str(), "type-mismatch");
+    /// ```
+    pub fn layout(&self) -> Result<ObjectLayout, Error> {
+        let Some(layout) = &self.layout else {
+            return Err(Error::new(
+                ErrorCode::TypeMismatch,
+                format!(
+                    "the document must be a JSON object, found {}",
+                    self.root().shape().type_name()
+                ),
+            )
+            .at(""));
+        };
+        Ok(ObjectLayout {
+            open: layout.open,
+            members: layout
+                .members
+                .iter()
+                .map(|(name, start, value)| MemberSpan {
+                    name: self.str_of(*name).to_owned(),
+                    start: *start,
+                    value: value.clone(),
+                })
+                .collect(),
+            close: layout.close,
         })
     }
 
@@ -499,6 +550,8 @@ struct Parser<'a> {
     out_items: Vec<Node>,
     /// The strings with escapes, unescaped.
     unescaped: String,
+    /// The layout of the top-level object, filled while it is read.
+    layout: Option<RootLayout>,
 }
 
 impl<'a> Parser<'a> {
@@ -514,6 +567,7 @@ impl<'a> Parser<'a> {
             out_members: Vec::new(),
             out_items: Vec::new(),
             unescaped: String::new(),
+            layout: None,
         }
     }
 
@@ -600,9 +654,16 @@ impl<'a> Parser<'a> {
 
     fn object(&mut self, depth: usize) -> Result<Node, PErr> {
         self.enter(depth)?;
+        if depth == 1 {
+            self.layout = Some(RootLayout {
+                open: self.pos,
+                ..RootLayout::default()
+            });
+        }
         self.pos += 1; // '{'
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
+            self.close_root(depth, self.pos);
             self.pos += 1;
             return Ok(Node::Object { first: 0, len: 0 });
         }
@@ -610,6 +671,8 @@ impl<'a> Parser<'a> {
         let result = self.object_members(depth, base);
         match result {
             Ok(()) => {
+                // `object_members` stopped right after the closing '}'.
+                self.close_root(depth, self.pos - 1);
                 // Both counts are below the input length, which `Doc::parse` keeps below 2^31.
                 let first = self.out_members.len() as u32;
                 let len = (self.members.len() - base) as u32;
@@ -620,6 +683,13 @@ impl<'a> Parser<'a> {
                 self.members.truncate(base);
                 Err(e)
             }
+        }
+    }
+
+    /// For the top-level object (`depth` 1): records the offset `at` of its closing `}`.
+    fn close_root(&mut self, depth: usize, at: usize) {
+        if let (1, Some(layout)) = (depth, self.layout.as_mut()) {
+            layout.close = at;
         }
     }
 
@@ -637,7 +707,7 @@ impl<'a> Parser<'a> {
             let dup = index.seen_before(
                 self.members.get(base..).unwrap_or_default(),
                 self.str_of(name),
-                |s| span_str(self.text, &self.unescaped, s),
+                |s| self.str_of(s),
             );
             if dup {
                 let text = self.str_of(name);
@@ -656,10 +726,14 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             self.skip_ws();
+            let value_at = self.pos;
             let v = match self.value(depth) {
                 Ok(v) => v,
                 Err(e) => return Err(e.within(pointer_token(self.str_of(name)))),
             };
+            if let (1, Some(layout)) = (depth, self.layout.as_mut()) {
+                layout.members.push((name, name_at, value_at..self.pos));
+            }
             self.members.push((name, v));
             self.skip_ws();
             match self.bytes.get(self.pos) {
@@ -1084,62 +1158,7 @@ pub struct ObjectLayout {
 /// assert_eq!(l.close, 18);
 /// ```
 pub fn object_layout(input: &[u8], limits: &Limits) -> Result<ObjectLayout, Error> {
-    // Full strict read first: every rule applies and errors are reported the usual way.
-    let doc = Doc::parse(input, limits)?;
-    layout_of_read(input, doc.root().shape(), limits)
-}
-
-/// [`object_layout`] for an input already read strictly, whose top-level value is `root`.
-pub(crate) fn layout_of_read(input: &[u8], root: Shape<'_>, limits: &Limits) -> Result<ObjectLayout, Error> {
-    if !matches!(root, Shape::Object(_)) {
-        return Err(Error::new(
-            ErrorCode::TypeMismatch,
-            format!("the document must be a JSON object, found {}", root.type_name()),
-        )
-        .at(""));
-    }
-    let text = std::str::from_utf8(input).map_err(|_| Error::new(ErrorCode::InvalidJson, "invalid UTF-8"))?;
-    let mut p = Parser::new(text, limits.max_depth, usize::MAX);
-    let fail = |e: PErr| e.finish();
-    p.skip_ws();
-    let open = p.pos;
-    p.pos += 1;
-    let mut members = Vec::new();
-    p.skip_ws();
-    if p.bytes.get(p.pos) == Some(&b'}') {
-        return Ok(ObjectLayout {
-            open,
-            members,
-            close: p.pos,
-        });
-    }
-    loop {
-        p.skip_ws();
-        let start = p.pos;
-        let name = p.string().map_err(fail)?;
-        let name = p.str_of(name).to_owned();
-        p.skip_ws();
-        p.pos += 1; // ':'
-        p.skip_ws();
-        let vstart = p.pos;
-        p.value(1).map_err(fail)?;
-        members.push(MemberSpan {
-            name,
-            start,
-            value: vstart..p.pos,
-        });
-        p.skip_ws();
-        match p.bytes.get(p.pos) {
-            Some(b',') => p.pos += 1,
-            _ => {
-                return Ok(ObjectLayout {
-                    open,
-                    members,
-                    close: p.pos,
-                })
-            }
-        }
-    }
+    Doc::parse(input, limits)?.layout()
 }
 
 /// Writes a value as compact JSON keeping the members in their order (not canonical: use
@@ -1174,7 +1193,37 @@ pub fn write_compact(out: &mut Vec<u8>, v: &Value) {
 
 #[cfg(test)]
 mod tests {
-    use super::scan_plain;
+    use super::{parse, scan_plain, Doc, Limits, Value};
+
+    /// The layout recorded while reading agrees with the document: each member's range reads
+    /// back as that member's value, its start is its name's opening quote, and the braces are
+    /// where `open` and `close` say; nested objects and arrays of objects leave it alone.
+    #[test]
+    fn layout_is_where_the_members_are() {
+        let inputs: [&[u8]; 5] = [
+            b"{}",
+            b" { } ",
+            br#"{"a":1}"#,
+            b"{\n  \"n\\u0061me\" : {\"x\":{}} ,\n  \"s\":[{\"y\":2},[]],\"t\":\"}\"\n}\n",
+            br#"{"signatures":[{"protected":"e30","signature":"x"}],"z":null}"#,
+        ];
+        for input in inputs {
+            let doc = Doc::parse(input, &Limits::default()).unwrap();
+            let l = doc.layout().unwrap();
+            assert_eq!(input[l.open], b'{');
+            assert_eq!(input[l.close], b'}');
+            assert!(input[l.close + 1..].iter().all(u8::is_ascii_whitespace));
+            let Value::Object(members) = doc.to_value() else {
+                panic!()
+            };
+            assert_eq!(l.members.len(), members.len());
+            for (span, (name, value)) in l.members.iter().zip(&members) {
+                assert_eq!(&span.name, name);
+                assert_eq!(input[span.start], b'"');
+                assert_eq!(&parse(&input[span.value.clone()]).unwrap(), value);
+            }
+        }
+    }
 
     fn naive(bytes: &[u8], pos: usize) -> usize {
         bytes

@@ -4,7 +4,7 @@
 use crate::alg::{self, Algorithm};
 use crate::b64;
 use crate::error::{Error, ErrorCode};
-use crate::json::{self, Doc, Tree, Value};
+use crate::json::{self, Doc, Value};
 use crate::jws;
 use crate::keys::PrivateKey;
 use crate::presence::{canonicalize_tree, Canonical, CanonicalizeOptions, Profile};
@@ -153,7 +153,7 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
     let mut entries = vec![entry(&signature)];
     entries.extend(also.iter().map(|a| entry(&a.signature)));
     let existing = json::tree_get(root, "signatures").map(|s| s.to_value());
-    let (out, replaced) = write_back(card, root.shape(), existing.as_ref(), entries, &kid, opts)?;
+    let (out, replaced) = write_back(card, &doc.layout()?, existing.as_ref(), entries, &kid, opts)?;
 
     // The written card must canonicalize, under every profile signed, to exactly the bytes that
     // were signed.
@@ -193,17 +193,16 @@ fn entry_kid(entry: &Value) -> Option<String> {
     v.get("kid")?.as_str().map(str::to_string)
 }
 
-/// Splices the new `signatures` array into the input bytes; `root` is what the card's
-/// top-level value is and `signatures` its member of that name.
+/// Splices the new `signatures` array into the input bytes, whose top-level members lie as
+/// `layout` says; `signatures` is the card's member of that name.
 fn write_back(
     card: &[u8],
-    root: json::Shape<'_>,
+    layout: &json::ObjectLayout,
     signatures: Option<&Value>,
     new_entries: Vec<Value>,
     kid: &str,
     opts: &SignOptions,
 ) -> Result<(Vec<u8>, usize), Error> {
-    let layout = json::layout_of_read(card, root, &opts.canonicalize.limits)?;
     let mut entries: Vec<Value> = match signatures {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(items)) => items.clone(),
@@ -223,7 +222,7 @@ fn write_back(
     entries.extend(new_entries);
 
     // Follow the document's layout: members on their own lines, and the separator after names.
-    let indent = member_indent(card, &layout);
+    let indent = member_indent(card, layout);
     let colon = match layout.members.first() {
         Some(m) => {
             let between = &card[m.start..m.value.start];
