@@ -290,12 +290,11 @@ struct Walker<'a> {
     pool: Vec<ObjectBuf<'a>>,
 }
 
-/// One member of an object to be written: the name it is written under (`known`: the schema's
-/// JSON name of a known field, `key`: whichever is written), its index in the object, and for a
-/// known field its description.
+/// One member of an object to be written: the name it is written under (for a known field the
+/// schema's JSON name, else the input name), its index in the object, and for a known field its
+/// description.
 #[derive(Clone, Copy)]
 struct Item<'a> {
-    known: bool,
     key: &'a str,
     index: usize,
     field: Option<&'static FieldDesc>,
@@ -321,6 +320,17 @@ fn type_error(ptr: &str, desc: &MessageDesc, field: &FieldDesc, expected: &str, 
         ),
     )
     .at(ptr)
+}
+
+/// What became of a member written by [`Walker::write_member`].
+enum Kept {
+    /// Written.
+    Yes,
+    /// Left out by the presence rules (not covered, and not reported: protobuf cannot tell it
+    /// from absent).
+    Omitted,
+    /// Left out by `prune-empty`, reported as unsigned.
+    Unsigned,
 }
 
 /// What `prune-empty` removes: an empty string, list or object, or `null`.
@@ -406,14 +416,38 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Writes `"name":` for one item, after a comma unless it is the first.
-    fn write_name(out: &mut Vec<u8>, item: &Item<'a>, first: bool) {
-        if !first {
+    /// Writes `"name":value` for one member of an object: `write` writes the value and says
+    /// whether it stays. The name is written first (the schema's JSON names are plain ASCII
+    /// identifiers, so a known field's is copied as it is) and taken back with the value when it
+    /// does not stay; a value left out as unsigned is recorded with its pointer.
+    fn write_member<N: Tree<'a>>(
+        &mut self,
+        out: &mut Vec<u8>,
+        members: N,
+        item: &Item<'a>,
+        first: &mut bool,
+        write: impl FnOnce(&mut Self, &mut Vec<u8>, N) -> Result<Kept, Error>,
+    ) -> Result<(), Error> {
+        let Some((name, value)) = members.member(item.index) else {
+            return Ok(());
+        };
+        let mark = self.push(name, item.index);
+        let at_name = out.len();
+        if !*first {
             out.push(b',');
         }
-        // The schema's JSON names are plain ASCII identifiers.
-        write_text(out, item.key, item.known);
+        write_text(out, item.key, item.field.is_some());
         out.push(b':');
+        match write(self, out, value)? {
+            Kept::Yes => *first = false,
+            Kept::Omitted => out.truncate(at_name),
+            Kept::Unsigned => {
+                self.leave_out();
+                out.truncate(at_name);
+            }
+        }
+        self.segs.truncate(mark);
+        Ok(())
     }
 
     /// Writes one message object. Members are checked (names, oneofs) and filtered in input
@@ -457,7 +491,6 @@ impl<'a> Walker<'a> {
                         continue;
                     }
                     UnknownMembers::Retain => Item {
-                        known: false,
                         key: name,
                         index,
                         field: None,
@@ -506,7 +539,6 @@ impl<'a> Walker<'a> {
                         continue; // null means absent
                     }
                     Item {
-                        known: true,
                         key: field.json,
                         index,
                         field: Some(field),
@@ -545,31 +577,23 @@ impl<'a> Walker<'a> {
         item: &Item<'a>,
         first: &mut bool,
     ) -> Result<(), Error> {
-        let Some((name, value)) = members.member(item.index) else {
-            return Ok(());
-        };
-        let mark = self.push(name, item.index);
-        let at_name = out.len();
-        Self::write_name(out, item, *first);
-        let at = out.len();
-        let keep = match item.field {
-            None => {
-                self.plain(out, value);
-                true
-            }
-            Some(field) => self.field(out, desc, field, value)?,
-        };
-        let pruned = self.prune && keep && is_empty_output(out.get(at..).unwrap_or_default());
-        if pruned {
-            self.leave_out();
-        }
-        if keep && !pruned {
-            *first = false;
-        } else {
-            out.truncate(at_name);
-        }
-        self.segs.truncate(mark);
-        Ok(())
+        self.write_member(out, members, item, first, |w, out, value| {
+            let at = out.len();
+            let keep = match item.field {
+                None => {
+                    w.plain(out, value);
+                    true
+                }
+                Some(field) => w.field(out, desc, field, value)?,
+            };
+            Ok(if !keep {
+                Kept::Omitted
+            } else if w.prune && is_empty_output(out.get(at..).unwrap_or_default()) {
+                Kept::Unsigned
+            } else {
+                Kept::Yes
+            })
+        })
     }
 
     /// Writes an object with no presence rules whose members are each written by `write`
@@ -590,7 +614,6 @@ impl<'a> Walker<'a> {
         buf.items.extend((0..len).filter_map(|index| {
             let (key, _) = members.member(index)?;
             Some(Item {
-                known: false,
                 key,
                 index,
                 field: None,
@@ -603,25 +626,16 @@ impl<'a> Walker<'a> {
         let mut first = true;
         let mut result = Ok(());
         for item in &buf.items {
-            let Some((name, value)) = members.member(item.index) else {
-                continue;
-            };
-            let mark = self.push(name, item.index);
-            let at_name = out.len();
-            Self::write_name(out, item, first);
-            match write(self, out, value) {
-                Ok(true) => first = false,
-                Ok(false) => {
-                    self.leave_out();
-                    out.truncate(at_name);
-                }
-                Err(e) => {
-                    result = Err(e);
-                    self.segs.truncate(mark);
-                    break;
-                }
+            result = self.write_member(out, members, item, &mut first, |w, out, value| {
+                Ok(if write(w, out, value)? {
+                    Kept::Yes
+                } else {
+                    Kept::Unsigned
+                })
+            });
+            if result.is_err() {
+                break;
             }
-            self.segs.truncate(mark);
         }
         out.push(b'}');
         self.give_back(buf);
