@@ -928,9 +928,12 @@ fn to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
 /// the members of the serde form (`Report`, `SignatureReport`, `KeyUsed`, `Verdict`; a test
 /// below holds the two together). `None` when a text holds a NUL itself: the JSON form then.
 fn report_fields(report: &Report, host_hash: bool) -> Option<String> {
-    struct Fields(String);
+    /// The fields written so far, and whether every text was free of NUL (a NUL in a text would
+    /// split it in two).
+    struct Fields(String, bool);
     impl Fields {
         fn text(&mut self, s: &str) {
+            self.1 &= !s.contains('\0');
             self.0.push_str(s);
             self.0.push('\0');
         }
@@ -946,7 +949,7 @@ fn report_fields(report: &Report, host_hash: bool) -> Option<String> {
             self.text(&n.to_string());
         }
     }
-    let mut f = Fields(String::with_capacity(512));
+    let mut f = Fields(String::with_capacity(512), true);
     f.text(if report.ok { "1" } else { "0" });
     f.text(report.mode.as_str());
     f.text(&report.reason);
@@ -980,15 +983,7 @@ fn report_fields(report: &Report, host_hash: bool) -> Option<String> {
         f.text(&sig.verdict.message);
         f.opt(sig.verdict.pointer.as_deref());
     }
-    // Every field ends in the one NUL written after it; any other NUL came from a text.
-    let fields = 7
-        + report.unsigned.len()
-        + report
-            .signatures
-            .iter()
-            .map(|s| 9 + if s.key.is_some() { 3 } else { 0 })
-            .sum::<usize>();
-    (f.0.bytes().filter(|&b| b == 0).count() == fields).then_some(f.0)
+    f.1.then_some(f.0)
 }
 
 /// The report as the Rust library serializes it (the members of `Report`'s `Serialize`, in its

@@ -2,7 +2,8 @@
 //!
 //! Members sorted by the UTF-16 code units of their names, numbers in the ECMAScript
 //! `Number.prototype.toString` form, strings with the minimal escapes, no whitespace. The
-//! writer works on what the strict reader builds (a [`Value`] or a [`json::Doc`]), so input that is not I-JSON never gets here.
+//! writer works on what the strict reader builds (a [`Value`] or a [`json::Doc`]), so input that
+//! is not I-JSON never gets here.
 
 use crate::error::Error;
 use crate::json::{self, Limits, Shape, Tree, Value};

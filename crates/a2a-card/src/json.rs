@@ -68,10 +68,7 @@ impl Value {
     /// assert_eq!(v.get("a").and_then(|a| a.get("b")), Some(&a2a_card::json::Value::Bool(true)));
     /// ```
     pub fn get(&self, name: &str) -> Option<&Value> {
-        match self {
-            Value::Object(members) => members.iter().find(|(k, _)| k == name).map(|(_, v)| v),
-            _ => None,
-        }
+        tree_get(self, name)
     }
 
     /// The string, if this is one.

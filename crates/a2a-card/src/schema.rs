@@ -451,7 +451,8 @@ pub static ALL_MESSAGES: &[&MessageDesc] = &[
 #[cfg(test)]
 mod tests {
     /// The canonical writer copies the JSON names of known fields without looking for characters
-    /// to escape (`presence::ObjectBuf::finish`): that holds only while every name is plain ASCII.
+    /// to escape (`presence::Walker::write_member`): that holds only while every name is plain
+    /// ASCII.
     #[test]
     fn json_names_need_no_escape() {
         for desc in super::ALL_MESSAGES {
