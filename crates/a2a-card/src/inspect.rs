@@ -3,9 +3,9 @@
 
 use crate::b64;
 use crate::error::Error;
-use crate::json::{self, Value};
+use crate::json::{tree_get, Doc, Value};
 use crate::jws;
-use crate::presence::{canonicalize_value, CanonicalizeOptions};
+use crate::presence::{canonicalize_doc, CanonicalizeOptions};
 use crate::verify::sha256_hex;
 use serde::Serialize;
 
@@ -53,11 +53,12 @@ pub struct Inspection {
 /// assert!(i.signatures.is_empty());
 /// ```
 pub fn inspect_card(card: &[u8], opts: &CanonicalizeOptions) -> Result<Inspection, Error> {
-    let value = json::parse_with(card, &opts.limits)?;
-    let canonical = canonicalize_value(&value, opts)?;
+    let doc = Doc::parse(card, &opts.limits)?;
+    let canonical = canonicalize_doc(&doc, opts)?;
+    // As in verification: the card is read once, borrowed; only its signature entries are owned.
+    let entries = tree_get(doc.root(), "signatures").map(|s| s.to_value());
     let mut signatures = Vec::new();
-    if let Some(other @ (Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Object(_))) =
-        value.get("signatures")
+    if let Some(other @ (Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Object(_))) = &entries
     {
         return Err(Error::new(
             crate::ErrorCode::MalformedCard,
@@ -65,7 +66,7 @@ pub fn inspect_card(card: &[u8], opts: &CanonicalizeOptions) -> Result<Inspectio
         )
         .at("/signatures"));
     }
-    if let Some(Value::Array(items)) = value.get("signatures") {
+    if let Some(Value::Array(items)) = &entries {
         for (index, item) in items.iter().enumerate() {
             let mut info = EntryInfo {
                 index,
