@@ -1492,47 +1492,100 @@ struct PemBlock {
     body: String,
 }
 
+/// PEM labels other than keys that are common in files next to keys: shown by name when a PEM
+/// holds no key.
+const OTHER_LABELS: &[&str] = &[
+    "CERTIFICATE",
+    "TRUSTED CERTIFICATE",
+    "X509 CRL",
+    "CERTIFICATE REQUEST",
+    "NEW CERTIFICATE REQUEST",
+    "EC PARAMETERS",
+    "DH PARAMETERS",
+    "PGP PUBLIC KEY BLOCK",
+    "PGP PRIVATE KEY BLOCK",
+    "SSH2 PUBLIC KEY",
+];
+
+/// A PEM label as a message may show it: quoted when it is a known label or a short upper-case
+/// token, otherwise only described. A label read from text that lost its line breaks can hold
+/// a whole key body (`PRIVATE KEY-----MIGH...`), and no message may ever contain key material.
+fn shown_label(label: &str) -> String {
+    let token = label.len() <= 24
+        && !label.is_empty()
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b' ');
+    if KEY_LABELS.contains(&label) || OTHER_LABELS.contains(&label) || token {
+        format!("{label:?}")
+    } else {
+        "with an unrecognized label".to_string()
+    }
+}
+
+/// Splits PEM text into its blocks. The text is scanned for the encapsulation boundaries
+/// (RFC 7468) rather than read line by line, so that a key whose line breaks were lost or
+/// turned into spaces or CRs (as CI secrets often are) still reads: base64 never contains
+/// `-`, so `-----` always ends a boundary. A leading byte-order mark is skipped. RFC 1421
+/// header lines (`Proc-Type`, `DEK-Info`) mark a legacy encrypted key.
 fn pem_blocks(text: &str) -> Result<Vec<PemBlock>, Error> {
+    const BEGIN: &str = "-----BEGIN ";
+    const DASHES: &str = "-----";
     let mut blocks = Vec::new();
-    let mut lines = text.lines().map(str::trim);
-    while let Some(line) = lines.next() {
-        let Some(label) = line
-            .strip_prefix("-----BEGIN ")
-            .and_then(|l| l.strip_suffix("-----"))
-        else {
-            continue;
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    while let Some(at) = rest.find(BEGIN) {
+        let after = &rest[at + BEGIN.len()..];
+        let Some(close) = after.find(DASHES) else {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                "a PEM \"-----BEGIN\" boundary is not closed by \"-----\"",
+            ));
         };
+        let label = &after[..close];
+        if label.contains(['\r', '\n']) {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                "a PEM \"-----BEGIN\" boundary is broken across lines",
+            ));
+        }
+        let inner = &after[close + DASHES.len()..];
         let end = format!("-----END {label}-----");
-        let mut body = String::new();
+        let Some(end_at) = inner.find(&end) else {
+            let other_end = inner.contains("-----END ");
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                if other_end {
+                    format!(
+                        "PEM block {} ends with an END boundary of another label",
+                        shown_label(label)
+                    )
+                } else {
+                    format!("PEM block {} has no END boundary", shown_label(label))
+                },
+            ));
+        };
+        let raw = &inner[..end_at];
+        let mut body = String::with_capacity(raw.len());
         let mut encrypted = false;
-        let mut closed = false;
-        for line in lines.by_ref() {
-            if line == end {
-                closed = true;
-                break;
-            }
+        for line in raw.split(['\n', '\r']) {
             if let Some((name, value)) = line.split_once(':') {
-                // RFC 1421 header lines (Proc-Type, DEK-Info).
-                if name.trim().eq_ignore_ascii_case("Proc-Type")
+                // An RFC 1421 header line. Base64 has no ':', so with the line breaks lost a
+                // header that ran into the body is still recognized.
+                if name.to_ascii_lowercase().contains("proc-type")
                     && value.to_ascii_uppercase().contains("ENCRYPTED")
                 {
                     encrypted = true;
                 }
                 continue;
             }
-            body.push_str(line);
-        }
-        if !closed {
-            return Err(Error::new(
-                ErrorCode::InvalidKey,
-                format!("PEM block {label:?} has no END line"),
-            ));
+            body.extend(line.chars().filter(|c| !c.is_ascii_whitespace()));
         }
         blocks.push(PemBlock {
             label: label.to_string(),
             encrypted,
             body,
         });
+        rest = &inner[end_at + end.len()..];
     }
     Ok(blocks)
 }
@@ -1563,7 +1616,7 @@ fn pem_key(text: &str) -> Result<PemKey, Error> {
             ))
         }
         [] => {
-            let labels: Vec<&str> = blocks.iter().map(|b| b.label.as_str()).collect();
+            let labels: Vec<String> = blocks.iter().map(|b| shown_label(&b.label)).collect();
             return Err(Error::new(
                 ErrorCode::InvalidKey,
                 format!("no key in this PEM; it holds {}", labels.join(", ")),
@@ -1593,7 +1646,11 @@ fn pem_key(text: &str) -> Result<PemKey, Error> {
         .map_err(|e| {
             Error::new(
                 ErrorCode::InvalidKey,
-                format!("PEM body is not valid base64: {e}"),
+                format!(
+                    "the body of PEM block {} is not valid base64 ({})",
+                    shown_label(&block.label),
+                    base64_problem(&e)
+                ),
             )
         })?;
     match block.label.as_str() {
@@ -1608,6 +1665,18 @@ fn pem_key(text: &str) -> Result<PemKey, Error> {
         "EC PRIVATE KEY" => parse_sec1(&der, None).map(PemKey::Private),
         "RSA PRIVATE KEY" => parse_pkcs1_private(&der).map(PemKey::Private),
         _ => parse_pkcs8(&der).map(PemKey::Private),
+    }
+}
+
+/// What is wrong with a PEM body, without showing any of it.
+fn base64_problem(e: &base64::DecodeError) -> String {
+    match e {
+        base64::DecodeError::InvalidByte(at, _) => format!("a character that is not base64 at position {at}"),
+        base64::DecodeError::InvalidLength(_) => "its length is not that of base64 text".to_string(),
+        base64::DecodeError::InvalidLastSymbol(at, _) => {
+            format!("a final character that is not canonical at position {at}")
+        }
+        base64::DecodeError::InvalidPadding => "wrong padding".to_string(),
     }
 }
 

@@ -1,0 +1,123 @@
+//! No output of the binary ever shows key material. Every key input (`sign --key FILE`,
+//! `sign --key -`, `$A2A_CARD_SIGNING_KEY`, `jwks FILE`, `verify --key`, `verify --jwks`, a
+//! trust store's `pem` member) is fed every malformed PEM shape (one line without END, CR only,
+//! END missing, a garbage label, a byte-order mark, a cut body), and neither stdout nor stderr
+//! may contain any run of the key's body. Keys that only lost their line breaks sign as usual.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+mod common;
+
+use common::*;
+
+/// The base64 body of a PEM text.
+fn body(pem: &str) -> String {
+    pem.lines().filter(|l| !l.starts_with("-----")).collect()
+}
+
+/// Malformed shapes of a PEM text: each is refused by every reader.
+fn bad_shapes(pem: &str) -> Vec<(&'static str, String)> {
+    let no_end = &pem[..pem.find("-----END").unwrap()];
+    let label_end = pem.find("-----\n").unwrap();
+    let garbage = format!("-----BEGIN pr1v@te k3y{}", &pem[label_end..]);
+    let one_line = pem.replace('\n', "");
+    let b = body(pem);
+    vec![
+        ("one line, no END", no_end.replace('\n', "")),
+        ("CR only, no END", no_end.replace('\n', "\r")),
+        ("no END", no_end.to_string()),
+        ("garbage label", garbage.clone()),
+        ("garbage label, one line", garbage.replace('\n', "")),
+        ("byte-order mark, no END", format!("\u{feff}{no_end}")),
+        ("body cut", one_line.replace(&b[b.len() / 2..b.len() / 2 + 8], "")),
+    ]
+}
+
+/// Panics when `text` contains any 12-character run of `secret`.
+fn assert_no_material(text: &str, secret: &str, what: &str) {
+    let chars: Vec<char> = secret.chars().collect();
+    for w in chars.windows(12) {
+        let run: String = w.iter().collect();
+        assert!(
+            !text.contains(&run),
+            "{what}: output shows key material ({run:?}):\n{text}"
+        );
+    }
+}
+
+fn check(out: &std::process::Output, secret: &str, what: &str) {
+    assert!(!out.status.success(), "{what}: accepted\n{}", stderr(out));
+    assert_no_material(&stdout(out), secret, what);
+    assert_no_material(&stderr(out), secret, what);
+    let line = error_line(out);
+    assert!(line.starts_with("error["), "{what}: {line}");
+}
+
+#[test]
+fn malformed_pem_never_reaches_output_through_any_key_input() {
+    let dir = scratch("key-secrecy");
+    let card = write(&dir, "card.json", CARD);
+    let (key, _jwks) = keygen(&dir, "k.pem", "ES256", &[]);
+    let pem = std::fs::read_to_string(&key).unwrap();
+    let secret = body(&pem);
+    let signed_path = dir.join("signed.json");
+    let good = sign_to(&card, &key, &[], &signed_path);
+    expect_code(&good, 0, "sign");
+    let (c, signed) = (s(&card), s(&signed_path));
+    let mut runs = 0;
+    for (shape, text) in bad_shapes(&pem) {
+        let f = write(&dir, "bad.pem", &text);
+        let f = s(&f);
+        let store = serde_json::json!({ "keys": [{ "pem": text }] }).to_string();
+        let t = write(&dir, "trust.json", store);
+        let t = s(&t);
+        let cases: Vec<(&str, Vec<&str>, Option<&[u8]>, Vec<(&str, &str)>)> = vec![
+            ("sign --key FILE", vec!["sign", c, "--key", f], None, vec![]),
+            (
+                "sign --key -",
+                vec!["sign", c, "--key", "-"],
+                Some(text.as_bytes()),
+                vec![],
+            ),
+            (
+                "$A2A_CARD_SIGNING_KEY",
+                vec!["sign", c],
+                None,
+                vec![(KEY_ENV, text.as_str())],
+            ),
+            ("jwks FILE", vec!["jwks", f], None, vec![]),
+            ("verify --key", vec!["verify", signed, "--key", f], None, vec![]),
+            ("verify --jwks", vec!["verify", signed, "--jwks", f], None, vec![]),
+            (
+                "verify --trust pem",
+                vec!["verify", signed, "--trust", t],
+                None,
+                vec![],
+            ),
+        ];
+        for (input, args, stdin, env) in cases {
+            let out = run_env(&args, stdin, &env);
+            check(&out, &secret, &format!("{input} ({shape})"));
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 7 * 7);
+}
+
+#[test]
+fn a_key_whose_line_breaks_were_lost_still_signs() {
+    let dir = scratch("key-one-line");
+    let card = write(&dir, "card.json", CARD);
+    let (key, jwks) = keygen(&dir, "k.pem", "EdDSA", &[]);
+    let pem = std::fs::read_to_string(&key).unwrap();
+    for (shape, text) in [
+        ("one line", pem.replace('\n', "")),
+        ("CR only", pem.replace('\n', "\r")),
+    ] {
+        let out = run_env(&["sign", s(&card)], None, &[(KEY_ENV, text.as_str())]);
+        expect_code(&out, 0, shape);
+        let signed = write(&dir, "signed.json", stdout(&out));
+        let v = run(&["verify", s(&signed), "--jwks", s(&jwks)], None);
+        expect_code(&v, 0, shape);
+    }
+}
