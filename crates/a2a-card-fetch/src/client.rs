@@ -4,7 +4,7 @@
 use crate::cache::{self, Cache, CacheOutcome, Entry};
 use crate::error::{Error, FetchCode};
 use crate::http::Transport;
-use crate::target::{card_url_parsed, check_https, origin_of, parse_https};
+use crate::target::{card_url_parsed, check_https, origin_of, parse_https, JkuPrefix};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::CertificateDer;
 use rustls::{ClientConfig, RootCertStore};
@@ -21,6 +21,10 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_TOTAL_TIMEOUT: Duration = Duration::from_secs(30);
 /// Default body limit: 1 MiB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
+/// Default limit on the keys of a JWK Set fetched from a `jku`: 64.
+pub const DEFAULT_MAX_JWKS_KEYS: usize = 64;
+/// The longest timeout the fetcher honours (one day); a longer one is treated as this.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(86_400);
 /// Default redirect limit: 3.
 pub const DEFAULT_MAX_REDIRECTS: usize = 3;
 
@@ -237,28 +241,35 @@ impl Fetcher {
     /// URL, for any other URL that URL.
     pub fn fetch_card(&self, url_or_origin: &str) -> Result<Fetched, Error> {
         let url = card_url_parsed(url_or_origin)?;
-        self.fetch_json(url)
+        self.fetch_json(url, None)
     }
 
-    /// Fetches a JWK Set from exactly this URL and reads its keys.
+    /// Fetches a JWK Set from exactly this URL and reads its keys (at most
+    /// [`DEFAULT_MAX_JWKS_KEYS`]).
     pub fn fetch_jwks(&self, url: &str) -> Result<FetchedJwks, Error> {
         let url = parse_https(url, "the JWKS URL")?;
-        let fetched = self.fetch_json(url)?;
-        let text = std::str::from_utf8(&fetched.bytes).map_err(|_| {
-            Error::card(a2a_card::Error::new(
-                a2a_card::ErrorCode::InvalidJson,
-                "the JWKS is not UTF-8",
-            ))
-            .with_url(fetched.final_url.clone())
-        })?;
-        let keys = a2a_card::keys::parse_jwks(text)
-            .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
-        Ok(FetchedJwks { fetched, keys })
+        let fetched = self.fetch_json(url, None)?;
+        jwks_of(fetched, DEFAULT_MAX_JWKS_KEYS)
     }
 
-    /// Fetches a JSON document from an https URL, following redirects.
-    pub(crate) fn fetch_json(&self, start: Url) -> Result<Fetched, Error> {
-        let deadline = Instant::now() + self.opts.total_timeout;
+    /// Fetches the JWK Set of a `jku` allowed by `prefix`: every redirect hop must stay under
+    /// the prefix (and so on its origin), else the retrieval fails with `redirect-invalid`; a
+    /// set of more than `max_keys` keys fails with `too-many-keys`.
+    pub fn fetch_jwks_under(
+        &self,
+        url: &str,
+        prefix: &JkuPrefix,
+        max_keys: usize,
+    ) -> Result<FetchedJwks, Error> {
+        let url = parse_https(url, "the jku")?;
+        let fetched = self.fetch_json(url, Some(prefix))?;
+        jwks_of(fetched, max_keys)
+    }
+
+    /// Fetches a JSON document from an https URL, following redirects; with `within`, every
+    /// redirect target must fall under that `jku` prefix.
+    pub(crate) fn fetch_json(&self, start: Url, within: Option<&JkuPrefix>) -> Result<Fetched, Error> {
+        let deadline = deadline_after(self.opts.total_timeout);
         let mut out = Fetched {
             bytes: Vec::new(),
             requested_url: start.to_string(),
@@ -401,6 +412,16 @@ impl Fetcher {
                     })?;
                     next.set_fragment(None);
                     check_https(&next, "the redirect target")?;
+                    if let Some(prefix) = within.filter(|p| !p.matches_url(&next)) {
+                        return Err(Error::fetch(
+                            FetchCode::RedirectInvalid,
+                            format!(
+                                "the redirect to {next} leaves the --allow-jku prefix {} that allowed this jku",
+                                prefix.as_str()
+                            ),
+                        )
+                        .with_url(key));
+                    }
                     out.redirects.push(next.to_string());
                     url = next;
                 }
@@ -464,4 +485,26 @@ mod tests {
         let e = root_store(&Roots::CaFile("/nonexistent/ca.pem".into())).unwrap_err();
         assert_eq!(e.fetch_code(), Some(FetchCode::CaFile));
     }
+}
+
+/// The keys of a fetched JWK Set, at most `max_keys` of them.
+fn jwks_of(fetched: Fetched, max_keys: usize) -> Result<FetchedJwks, Error> {
+    let text = std::str::from_utf8(&fetched.bytes).map_err(|_| {
+        Error::card(a2a_card::Error::new(
+            a2a_card::ErrorCode::InvalidJson,
+            "the JWKS is not UTF-8",
+        ))
+        .with_url(fetched.final_url.clone())
+    })?;
+    let keys = a2a_card::keys::parse_jwks_limited(text, max_keys)
+        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
+    Ok(FetchedJwks { fetched, keys })
+}
+
+/// The instant `d` from now; a duration past what the clock can hold waits as long as it can.
+pub(crate) fn deadline_after(d: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(d)
+        .or_else(|| now.checked_add(MAX_TIMEOUT))
+        .unwrap_or(now)
 }

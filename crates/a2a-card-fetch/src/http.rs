@@ -20,6 +20,9 @@ use url::Url;
 
 /// Largest response head (status line and headers).
 const MAX_HEAD_BYTES: u64 = 64 * 1024;
+/// The most a body buffer is sized in advance from a `Content-Length`, whatever the limit: a
+/// peer's number never decides an allocation.
+const PREALLOCATE_MAX: usize = 64 * 1024;
 /// Most header fields in one response head.
 const MAX_HEADERS: usize = 128;
 /// Most interim (1xx) responses skipped before the final one.
@@ -558,7 +561,8 @@ impl Exchange {
                         format!("the body is {n} bytes, more than the limit of {max}"),
                     ));
                 }
-                let mut body = Vec::with_capacity(n as usize);
+                // Never allocate from a number the peer sent: grow as bytes arrive.
+                let mut body = Vec::with_capacity(usize::try_from(n).unwrap_or(0).min(PREALLOCATE_MAX));
                 let got = (&mut self.reader)
                     .take(n)
                     .read_to_end(&mut body)

@@ -57,7 +57,8 @@ mod target;
 pub use cache::CacheOutcome;
 pub use client::{
     default_cache_dir, fetch_card, fetch_jwks, FetchOptions, Fetched, FetchedJwks, Fetcher, Roots,
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TOTAL_TIMEOUT,
+    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JWKS_KEYS, DEFAULT_MAX_REDIRECTS,
+    DEFAULT_TOTAL_TIMEOUT, MAX_TIMEOUT,
 };
 pub use error::{Code, Error, FetchCode};
 pub use remote::{

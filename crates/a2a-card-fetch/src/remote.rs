@@ -2,7 +2,7 @@
 //! against the caller's trust store with the fetched origin.
 
 use crate::cache::CacheOutcome;
-use crate::client::{FetchOptions, Fetched, Fetcher};
+use crate::client::{FetchOptions, Fetched, Fetcher, DEFAULT_MAX_JWKS_KEYS};
 use crate::error::Error;
 use crate::target::{parse_https, JkuPrefix};
 use a2a_card::json::{self, Value};
@@ -29,6 +29,9 @@ pub struct RemoteOptions {
     /// Most distinct `jku` URLs fetched for one card (default 4); the rest are reported as
     /// skipped.
     pub max_jku_fetches: usize,
+    /// Most keys a JWK Set fetched from a `jku` may hold (default 64); a larger set fails that
+    /// `jku` with `too-many-keys`, none of its keys read.
+    pub max_jwks_keys: usize,
 }
 
 impl Default for RemoteOptions {
@@ -37,6 +40,7 @@ impl Default for RemoteOptions {
             verify: VerifyOptions::default(),
             jku_allow: Vec::new(),
             max_jku_fetches: DEFAULT_MAX_JKU_FETCHES,
+            max_jwks_keys: DEFAULT_MAX_JWKS_KEYS,
         }
     }
 }
@@ -98,7 +102,8 @@ pub enum KeySource {
     },
     /// A JWKS fetched from an allowed `jku`.
     Jku {
-        /// The `jku` URL.
+        /// The URL the keys came from: the `jku`, or where its redirects (each under the
+        /// allowlist prefix) led.
         url: String,
     },
 }
@@ -240,13 +245,14 @@ pub fn verify_remote(
             Some(_) if fetches >= opts.max_jku_fetches => JkuStatus::Skipped,
             Some(p) => {
                 fetches += 1;
-                match fetcher.fetch_jwks(&jku) {
+                match fetcher.fetch_jwks_under(&jku, p, opts.max_jwks_keys) {
                     Ok(set) => {
                         warnings.extend(set.fetched.warnings.iter().cloned());
                         let mut kids = Vec::new();
+                        let from = &set.fetched.final_url;
                         for key in set.keys {
                             kids.push(key.kid().to_string());
-                            let mut tk = TrustedKey::new(key, format!("{JKU_SOURCE_PREFIX}{jku}"));
+                            let mut tk = TrustedKey::new(key, format!("{JKU_SOURCE_PREFIX}{from}"));
                             tk.origins = Some(vec![p.origin().to_string()]);
                             store.add(tk);
                         }
@@ -276,10 +282,13 @@ pub fn verify_remote(
     let report = verify_value(&card, &store, &vopts)
         .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
 
+    // Keys from a jku carry the URL they really came from (after redirects, all under the prefix).
     let fetched_jkus: Vec<&str> = jku_reports
         .iter()
-        .filter(|j| matches!(j.status, JkuStatus::Fetched { .. }))
-        .map(|j| j.url.as_str())
+        .filter_map(|j| match &j.status {
+            JkuStatus::Fetched { final_url, .. } => Some(final_url.as_str()),
+            _ => None,
+        })
         .collect();
     let keys = report
         .signatures

@@ -91,7 +91,9 @@ pub(crate) fn endpoint(url: &Url) -> Result<(Endpoint, u16), Error> {
 /// A `jku` allowlist entry: an https URL prefix. A `jku` matches when it has the same origin
 /// and its path (with query) starts with the prefix's path at a segment boundary: the prefix
 /// `https://keys.example.com/agents` matches `/agents`, `/agents/a.json` and `/agents?x`, but
-/// not `/agents-old/a.json`. Dot segments are resolved before matching.
+/// not `/agents-old/a.json`. Dot segments are resolved before matching, and a path with an
+/// encoded slash, backslash or dot (`%2f`, `%5c`, `%2e`, any case) never matches: a server may
+/// decode `..%2f` into a step out of the prefix after the match was made.
 ///
 /// ```
 /// use a2a_card_fetch::JkuPrefix;
@@ -99,6 +101,7 @@ pub(crate) fn endpoint(url: &Url) -> Result<(Endpoint, u16), Error> {
 /// assert!(p.matches("https://keys.example.com/agents/jwks.json"));
 /// assert!(!p.matches("https://keys.example.com/agents/../admin/jwks.json"));
 /// assert!(!p.matches("https://keys.example.com.evil.example/agents/jwks.json"));
+/// assert!(!p.matches("https://keys.example.com/agents/..%2fadmin/jwks.json"));
 /// assert_eq!(p.origin(), "https://keys.example.com");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,7 +146,8 @@ impl JkuPrefix {
     }
 
     pub(crate) fn matches_url(&self, jku: &Url) -> bool {
-        if jku.scheme() != "https"
+        if has_encoded_separator(jku.path())
+            || jku.scheme() != "https"
             || origin_of(jku) != self.origin
             || !jku.username().is_empty()
             || jku.password().is_some()
@@ -162,4 +166,14 @@ impl JkuPrefix {
             Some(tail) => tail.is_empty() || tail.starts_with('/') || tail.starts_with('?'),
         }
     }
+}
+
+/// True when a URL path carries a percent-encoded `/`, `\\` or `.`, which a server may decode
+/// into a path separator or a dot segment after the prefix was matched.
+fn has_encoded_separator(path: &str) -> bool {
+    let b = path.as_bytes();
+    b.windows(3).any(|w| {
+        w[0] == b'%' && w[1] == b'2' && matches!(w[2], b'f' | b'F' | b'e' | b'E')
+            || w[0] == b'%' && w[1] == b'5' && matches!(w[2], b'c' | b'C')
+    })
 }

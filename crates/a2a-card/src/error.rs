@@ -52,6 +52,10 @@ pub enum ErrorCode {
     HeaderTooLarge,
     /// More signatures on a card than the limit.
     TooManySignatures,
+    /// More keys than a limit allows: trusted keys sharing one `kid`, or keys in a JWK Set.
+    TooManyKeys,
+    /// Verifying the card would take more signature checks than the limit.
+    TooManyChecks,
     /// The cryptographic check failed.
     SignatureInvalid,
     /// No trusted key matches the signature.
@@ -137,6 +141,8 @@ impl ErrorCode {
             ErrorCode::HeaderConflict => "header-conflict",
             ErrorCode::HeaderTooLarge => "header-too-large",
             ErrorCode::TooManySignatures => "too-many-signatures",
+            ErrorCode::TooManyKeys => "too-many-keys",
+            ErrorCode::TooManyChecks => "too-many-checks",
             ErrorCode::SignatureInvalid => "signature-invalid",
             ErrorCode::UntrustedKey => "untrusted-key",
             ErrorCode::AlgorithmNotAllowed => "algorithm-not-allowed",
@@ -190,6 +196,8 @@ impl ErrorCode {
         ErrorCode::HeaderConflict,
         ErrorCode::HeaderTooLarge,
         ErrorCode::TooManySignatures,
+        ErrorCode::TooManyKeys,
+        ErrorCode::TooManyChecks,
         ErrorCode::SignatureInvalid,
         ErrorCode::UntrustedKey,
         ErrorCode::AlgorithmNotAllowed,

@@ -486,6 +486,11 @@ impl PublicKey {
         self.thumbprint.clone()
     }
 
+    /// [`Self::thumbprint`], borrowed.
+    pub fn thumbprint_str(&self) -> &str {
+        &self.thumbprint
+    }
+
     /// The public JWK: `kty`, `crv`, `x`, `y` / `n`, `e`, then `kid` and `alg` when known.
     pub fn to_jwk(&self) -> Json {
         let mut m = Map::new();
@@ -557,6 +562,34 @@ impl PublicKey {
 /// ```
 pub fn parse_jwks(text: &str) -> Result<Vec<PublicKey>, Error> {
     jwks_from_value(&strict_json(text)?)
+}
+
+/// [`parse_jwks`] for a set from a party that is not trusted to bound its own size (a JWKS
+/// fetched from a `jku`): more than `max_keys` entries is refused with `too-many-keys` before
+/// any key is read.
+///
+/// ```
+/// let set = r#"{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"},
+///   {"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#;
+/// assert_eq!(a2a_card::keys::parse_jwks_limited(set, 2).unwrap().len(), 2);
+/// let err = a2a_card::keys::parse_jwks_limited(set, 1).unwrap_err();
+/// assert_eq!(err.code().as_str(), "too-many-keys");
+/// ```
+pub fn parse_jwks_limited(text: &str, max_keys: usize) -> Result<Vec<PublicKey>, Error> {
+    let v = strict_json(text)?;
+    if let Some(Json::Array(keys)) = v.get("keys") {
+        if keys.len() > max_keys {
+            return Err(Error::new(
+                ErrorCode::TooManyKeys,
+                format!(
+                    "the JWK Set holds {} keys, more than the limit of {max_keys}",
+                    keys.len()
+                ),
+            )
+            .at("/keys"));
+        }
+    }
+    jwks_from_value(&v)
 }
 
 /// [`parse_jwks`] on an already parsed JSON value.

@@ -109,6 +109,13 @@ impl TrustStore {
         self.keys.iter().filter(move |k| k.kid() == kid)
     }
 
+    /// Every entry holding the same key as `key` (by RFC 7638 thumbprint, whatever its `kid`),
+    /// `key` itself included: verification applies the policy of each of them.
+    pub fn same_key<'a>(&'a self, key: &'a TrustedKey) -> impl Iterator<Item = &'a TrustedKey> + 'a {
+        let t = key.key.thumbprint_str();
+        self.keys.iter().filter(move |k| k.key.thumbprint_str() == t)
+    }
+
     /// Reads a trust store file (or a plain JWKS, or a single JWK). `source` names it in reports
     /// and errors.
     pub fn from_json(text: &str, source: &str) -> Result<TrustStore, Error> {

@@ -16,6 +16,16 @@ use serde::Serialize;
 /// Default limit on signatures per card.
 pub const DEFAULT_MAX_SIGNATURES: usize = 16;
 
+/// Default limit on the trusted keys one `kid` may select: a signature whose `kid` names more is
+/// refused with `too-many-keys` before any of them is tried.
+pub const DEFAULT_MAX_KEYS_PER_KID: usize = 4;
+
+/// Default limit on signature checks (one key over one profile's bytes) for one card: every
+/// signature of a card at the signature limit checked under all three profiles with one key
+/// each is 48, within it. Past the limit, the signatures left are refused with
+/// `too-many-checks` unchecked.
+pub const DEFAULT_MAX_SIGNATURE_CHECKS: usize = 64;
+
 /// What a card must show to pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -64,6 +74,14 @@ pub struct VerifyOptions {
     pub algorithms: Option<Vec<Algorithm>>,
     /// Most signatures a card may carry (default 16); more is refused before any work.
     pub max_signatures: usize,
+    /// Most trusted keys one `kid` may select (default 4); a signature whose `kid` selects more
+    /// is refused with `too-many-keys`, none of them tried.
+    pub max_keys_per_kid: usize,
+    /// Most signature checks (one key over one profile's bytes) for the whole card (default
+    /// 64); the signatures left when they are spent are refused with `too-many-checks`. With
+    /// [`Self::max_signatures`] and [`crate::Limits::max_input_bytes`] this bounds the work a
+    /// card can cause: at most this many checks, each over at most 4/3 of the input size.
+    pub max_signature_checks: usize,
     /// Largest protected or unprotected header, in bytes (default 4 KiB).
     pub max_header_bytes: usize,
     /// Reader limits for the card.
@@ -84,6 +102,8 @@ impl Default for VerifyOptions {
             mode: Mode::Require,
             algorithms: None,
             max_signatures: DEFAULT_MAX_SIGNATURES,
+            max_keys_per_kid: DEFAULT_MAX_KEYS_PER_KID,
+            max_signature_checks: DEFAULT_MAX_SIGNATURE_CHECKS,
             max_header_bytes: jws::DEFAULT_MAX_HEADER_BYTES,
             limits: Limits::default(),
             now: None,
@@ -514,17 +534,16 @@ fn verify_tree<'t, N: Tree<'t>>(
     let origin = opts.origin.as_deref().and_then(normalize_origin);
 
     let mut reports = Vec::with_capacity(entries.len());
+    let mut ctx = Checks {
+        trust,
+        opts,
+        now,
+        origin: origin.as_deref(),
+        backend,
+        budget: opts.max_signature_checks,
+    };
     for (index, entry) in entries.iter().enumerate() {
-        reports.push(check_entry(
-            index,
-            entry,
-            trust,
-            opts,
-            now,
-            origin.as_deref(),
-            &mut forms,
-            backend,
-        ));
+        reports.push(check_entry(index, entry, &mut ctx, &mut forms));
     }
 
     let valid = reports.iter().filter(|r| r.verdict.is_valid()).count();
@@ -598,18 +617,24 @@ fn at_entry(e: Error, index: usize, member: &str) -> Error {
     e.at(format!("/signatures/{index}/{member}"))
 }
 
-// One call per entry with everything it depends on; a struct would only rename the arguments.
-#[allow(clippy::too_many_arguments)]
+/// What every signature of one card is checked against, and the checks left to spend.
+struct Checks<'a> {
+    trust: &'a TrustStore,
+    opts: &'a VerifyOptions,
+    now: Option<i64>,
+    origin: Option<&'a str>,
+    backend: Option<&'a dyn SignatureBackend>,
+    /// Signature checks left for this card ([`VerifyOptions::max_signature_checks`]).
+    budget: usize,
+}
+
 fn check_entry<'t>(
     index: usize,
     entry: &Entry<'_>,
-    trust: &TrustStore,
-    opts: &VerifyOptions,
-    now: Option<i64>,
-    origin: Option<&str>,
+    ctx: &mut Checks<'_>,
     forms: &mut Forms<impl Tree<'t>>,
-    backend: Option<&dyn SignatureBackend>,
 ) -> SignatureReport {
+    let (trust, opts, now, origin, backend) = (ctx.trust, ctx.opts, ctx.now, ctx.origin, ctx.backend);
     let mut report = SignatureReport {
         index,
         kid: None,
@@ -686,7 +711,22 @@ fn check_entry<'t>(
         );
     }
     let kid = header.kid.as_deref().unwrap_or("");
-    let candidates: Vec<&TrustedKey> = trust.by_kid(kid).collect();
+    let candidates: Vec<&TrustedKey> = trust
+        .by_kid(kid)
+        .take(opts.max_keys_per_kid.saturating_add(1))
+        .collect();
+    if candidates.len() > opts.max_keys_per_kid {
+        return fail(
+            report,
+            Error::new(
+                ErrorCode::TooManyKeys,
+                format!(
+                    "more than {} trusted keys have kid {kid:?} (the limit); none was tried: give each key its own kid",
+                    opts.max_keys_per_kid
+                ),
+            ),
+        );
+    }
     if candidates.is_empty() {
         return fail(
             report,
@@ -699,7 +739,7 @@ fn check_entry<'t>(
     // Policy per candidate; the first candidate that passes policy is checked cryptographically.
     let mut last_err: Option<Error> = None;
     for tk in candidates {
-        if let Err(e) = policy(tk, alg, now, origin) {
+        if let Err(e) = bound_policy(trust, tk, alg, now, origin) {
             last_err = Some(e);
             continue;
         }
@@ -710,6 +750,19 @@ fn check_entry<'t>(
         });
         let mut crypto_err = None;
         for &profile in &opts.profiles {
+            if ctx.budget == 0 {
+                return fail(
+                    report,
+                    Error::new(
+                        ErrorCode::TooManyChecks,
+                        format!(
+                            "the card needs more than {} signature checks (the limit); this signature was not checked",
+                            opts.max_signature_checks
+                        ),
+                    ),
+                );
+            }
+            ctx.budget -= 1;
             let input = match forms.signing_input(profile, protected) {
                 Ok(i) => i,
                 Err(e) => {
@@ -747,6 +800,36 @@ fn check_entry<'t>(
         e
     };
     fail(report, e)
+}
+
+/// The policy of `tk` and of every other entry of the store that holds the same key (by RFC 7638
+/// thumbprint, whatever its `kid`): a key listed more than once is bound by every listing, so
+/// an entry that revokes it, ends its validity or binds it to origins cannot be bypassed by the
+/// same key arriving through another entry (a second file, or a JWKS fetched from a `jku`).
+fn bound_policy(
+    trust: &TrustStore,
+    tk: &TrustedKey,
+    alg: Algorithm,
+    now: Option<i64>,
+    origin: Option<&str>,
+) -> Result<(), Error> {
+    policy(tk, alg, now, origin)?;
+    for other in trust.same_key(tk) {
+        if std::ptr::eq(other, tk) {
+            continue;
+        }
+        policy(other, alg, now, origin).map_err(|e| {
+            Error::new(
+                e.code(),
+                format!(
+                    "{} (an entry of {} for the same key binds it, whatever its kid)",
+                    e.message(),
+                    other.source
+                ),
+            )
+        })?;
+    }
+    Ok(())
 }
 
 fn policy(tk: &TrustedKey, alg: Algorithm, now: Option<i64>, origin: Option<&str>) -> Result<(), Error> {

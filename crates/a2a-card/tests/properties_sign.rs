@@ -829,7 +829,9 @@ fn validity_windows_are_inclusive_and_revocation_wins() {
     for now in [nb - 1, nb, na, na + 1] {
         assert_eq!(verdict_at(now, true), "key-revoked", "{now}");
     }
-    // An expired entry does not hide a valid one for the same kid, and is not used itself.
+    // A key listed twice is bound by both entries (by thumbprint): an expired entry is not
+    // escaped by listing the same key again, even by the caller (DESIGN: policy binds a key
+    // wherever it arrives from). To extend a window, edit the entry.
     let mut trust = TrustStore::new();
     trust.add(TrustedKey {
         not_after: Some(nb),
@@ -841,9 +843,23 @@ fn validity_windows_are_inclusive_and_revocation_wins() {
         ..Default::default()
     };
     let r = verify_card(&signed.card, &trust, &opts).unwrap();
+    assert_eq!(verdicts(&r), ["key-expired"]);
+    assert!(r.signatures[0].verdict.message.contains("old entry"));
+    // Another key under the same kid is not bound by it.
+    let other = PrivateKey::generate(Algorithm::EdDSA)
+        .unwrap()
+        .with_kid(key.kid().to_string());
+    let mut trust = TrustStore::new();
+    trust.add(TrustedKey {
+        not_after: Some(nb),
+        ..TrustedKey::new(key.public().clone(), "old entry")
+    });
+    trust.add(TrustedKey::new(other.public().clone(), "new key"));
+    let resigned = sign_card(CARD.as_bytes(), &other, &SignOptions::default()).unwrap();
+    let r = verify_card(&resigned.card, &trust, &opts).unwrap();
     assert_eq!(verdicts(&r), ["valid"]);
     assert_eq!(
         r.signatures[0].key.as_ref().map(|k| k.source.as_str()),
-        Some("current entry")
+        Some("new key")
     );
 }
