@@ -193,16 +193,19 @@ pub struct Report {
     pub profile: &'static str,
     /// The canonical bytes of that profile: the content the verdict is about.
     pub canonical: Vec<u8>,
-    /// JSON Pointers of members present in the card but not covered by those bytes.
+    /// JSON Pointers of members present in the card but not covered by those bytes; for a card
+    /// without signatures, every top-level member (nothing is covered).
     pub unsigned: Vec<String>,
     /// One report per signature entry, in order.
     pub signatures: Vec<SignatureReport>,
 }
 
 impl Report {
-    /// The verified content: the canonical bytes, but only when the card passed.
+    /// The verified content: the canonical bytes, but only when the card passed and at least
+    /// one signature verified. An unsigned card that mode `if-present` lets pass has none:
+    /// nothing in it is covered.
     pub fn verified_content(&self) -> Option<&[u8]> {
-        self.ok.then_some(self.canonical.as_slice())
+        (self.ok && self.signatures.iter().any(|s| s.verdict.is_valid())).then_some(self.canonical.as_slice())
     }
 
     /// SHA-256 of the canonical bytes, hex (computed on demand, not on the verification path).
@@ -575,7 +578,7 @@ fn verify_tree<'t, N: Tree<'t>>(
         ),
         Mode::IfPresent if total == 0 => (
             true,
-            "the card is not signed, which mode if-present allows".to_string(),
+            "the card is not signed, which mode if-present allows; no member of it is covered by a signature".to_string(),
         ),
         Mode::IfPresent if valid == total => (true, format!("all {total} signatures verify")),
         Mode::IfPresent => (
@@ -599,15 +602,33 @@ fn verify_tree<'t, N: Tree<'t>>(
         Some(Err(e)) => return Err(e),
         None => return Err(Error::new(ErrorCode::Usage, "internal: canonical form missing")),
     };
+    // With no signature, nothing is covered: every member of the card is unsigned.
+    let unsigned = if total == 0 {
+        every_member(card)
+    } else {
+        canonical.unsigned
+    };
     Ok(Report {
         ok,
         mode: opts.mode,
         reason,
         profile: chosen.as_str(),
         canonical: canonical.bytes,
-        unsigned: canonical.unsigned,
+        unsigned,
         signatures: reports,
     })
+}
+
+/// The JSON Pointer of every top-level member but `signatures`, in document order.
+fn every_member<'t, N: Tree<'t>>(card: N) -> Vec<String> {
+    let Shape::Object(len) = card.shape() else {
+        return Vec::new();
+    };
+    (0..len)
+        .filter_map(|i| card.member(i))
+        .filter(|(name, _)| *name != "signatures")
+        .map(|(name, _)| format!("/{}", crate::pointer_token(name)))
+        .collect()
 }
 
 fn at_entry(e: Error, index: usize, member: &str) -> Error {

@@ -743,7 +743,22 @@ fn stripping_signatures_fails_require_and_all_and_a_bad_one_fails_all() {
     for card in stripped {
         assert!(!verify_card(card, &trust, &mode(Mode::Require)).unwrap().ok);
         assert!(!verify_card(card, &trust, &mode(Mode::All)).unwrap().ok);
-        assert!(verify_card(card, &trust, &mode(Mode::IfPresent)).unwrap().ok);
+        let r = verify_card(card, &trust, &mode(Mode::IfPresent)).unwrap();
+        assert!(r.ok);
+        // Passing is not being verified: there is no verified content, and every member is
+        // reported as unsigned.
+        assert_eq!(r.verified_content(), None);
+        let top: Vec<String> = match a2a_card::json::parse(card).unwrap() {
+            a2a_card::json::Value::Object(m) => m
+                .iter()
+                .filter(|(k, _)| k != "signatures")
+                .map(|(k, _)| format!("/{}", a2a_card::pointer_token(k)))
+                .collect(),
+            _ => unreachable!(),
+        };
+        assert!(!top.is_empty());
+        assert_eq!(r.unsigned, top);
+        assert!(r.reason.contains("no member of it is covered"), "{}", r.reason);
     }
     // A genuine signature plus one from an untrusted key: require passes, all and if-present do
     // not (the untrusted one is not silently ignored).
