@@ -19,6 +19,13 @@ pub const DEFAULT_MAX_INPUT_BYTES: usize = 8 * 1024 * 1024;
 /// Default maximum nesting depth of arrays and objects.
 pub const DEFAULT_MAX_DEPTH: usize = 128;
 
+/// The deepest nesting [`Limits::max_depth`] may allow. Reading, canonicalizing, signing,
+/// verifying, lint and migrate recurse once per level; at this depth they use under 1 MiB of
+/// stack in a debug build and about a quarter of that in a release build, so they are safe on
+/// any thread of 2 MiB (the default of Rust threads and tokio workers) and in WebAssembly's
+/// 1 MiB stack. A larger limit is refused with `usage` before anything is read.
+pub const MAX_DEPTH_LIMIT: usize = 512;
+
 /// Limits applied while reading.
 ///
 /// ```
@@ -30,7 +37,8 @@ pub struct Limits {
     /// Inputs longer than this many bytes are refused with `input-too-large`.
     pub max_input_bytes: usize,
     /// Arrays and objects nested deeper than this are refused with `nesting-too-deep`. The
-    /// top-level value is at depth 1 when it is an array or object.
+    /// top-level value is at depth 1 when it is an array or object. At most
+    /// [`MAX_DEPTH_LIMIT`].
     pub max_depth: usize,
 }
 
@@ -199,6 +207,16 @@ pub(crate) enum Node {
 impl<'a> Doc<'a> {
     /// Reads one JSON document with the given limits (the rules of [`parse_with`]).
     pub fn parse(input: &'a [u8], limits: &Limits) -> Result<Doc<'a>, Error> {
+        if limits.max_depth > MAX_DEPTH_LIMIT {
+            return Err(Error::new(
+                ErrorCode::Usage,
+                format!(
+                    "a nesting limit of {} is more than the library allows ({MAX_DEPTH_LIMIT}: deeper \
+                     documents could exhaust the stack)",
+                    limits.max_depth
+                ),
+            ));
+        }
         if input.len() > limits.max_input_bytes.min(MAX_DOC_BYTES) {
             return Err(Error::new(
                 ErrorCode::InputTooLarge,

@@ -578,7 +578,8 @@ fn verify_tree<'t, N: Tree<'t>>(
         ),
         Mode::IfPresent if total == 0 => (
             true,
-            "the card is not signed, which mode if-present allows; no member of it is covered by a signature".to_string(),
+            "the card is not signed, which mode if-present allows; no member of it is covered by a signature"
+                .to_string(),
         ),
         Mode::IfPresent if valid == total => (true, format!("all {total} signatures verify")),
         Mode::IfPresent => (

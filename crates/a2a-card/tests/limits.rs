@@ -534,3 +534,111 @@ fn a_hostile_card_at_every_bound_reaches_the_crypto_check_for_every_entry() {
         "every entry found its key"
     );
 }
+
+/// `depth` levels under a card's extension `params` (a Struct, walked by the presence rules
+/// member by member), as objects or arrays, so the whole path of a card is exercised.
+fn deep_card(depth: usize, objects: bool) -> String {
+    // The card is level 1, capabilities 2, extensions 3, the extension 4, params 5.
+    let inner = depth - 5;
+    let (open, close) = if objects { ("{\"a\":", "}") } else { ("[", "]") };
+    format!(
+        r#"{{"name":"A","description":"d","version":"1","skills":[],"capabilities":{{"extensions":[{{"uri":"u","params":{{"x":{}1{}}}}}]}}}}"#,
+        open.repeat(inner),
+        close.repeat(inner)
+    )
+}
+
+#[test]
+fn the_deepest_allowed_nesting_is_safe_on_a_one_megabyte_stack() {
+    // Every operation that recurses per level, at the cap, on a thread with half the stack of a
+    // default Rust thread: a stack overflow aborts the whole test binary, so this cannot pass
+    // by accident.
+    let cap = json::MAX_DEPTH_LIMIT;
+    let limits = Limits {
+        max_depth: cap,
+        ..Limits::default()
+    };
+    let worker = std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(move || {
+            for objects in [true, false] {
+                let card = deep_card(cap, objects);
+                let canon = CanonicalizeOptions {
+                    limits,
+                    ..CanonicalizeOptions::default()
+                };
+                assert_eq!(
+                    json::parse_with(card.as_bytes(), &limits).unwrap().type_name(),
+                    "object"
+                );
+                let c = canonicalize(card.as_bytes(), &canon).unwrap();
+                let v = json::parse_with(card.as_bytes(), &limits).unwrap();
+                assert_eq!(a2a_card::canonicalize_value(&v, &canon).unwrap().bytes, c.bytes);
+                drop(v);
+                a2a_card::jcs_with(card.as_bytes(), &limits).unwrap();
+                let key = key();
+                let signed = sign_card(
+                    card.as_bytes(),
+                    &key,
+                    &SignOptions {
+                        canonicalize: canon,
+                        ..Default::default()
+                    },
+                )
+                .unwrap();
+                let opts = VerifyOptions {
+                    limits,
+                    profiles: a2a_card::Profile::ALL.to_vec(),
+                    ..VerifyOptions::default()
+                };
+                assert!(verify_card(&signed.card, &trust_of(&key), &opts).unwrap().ok);
+                a2a_card::lint::lint_card(card.as_bytes(), &a2a_card::lint::LintOptions { limits }).unwrap();
+                let m = a2a_card::migrate::MigrateOptions {
+                    limits,
+                    protocol_version: None,
+                };
+                a2a_card::migrate::migrate_card(card.as_bytes(), &m).unwrap();
+                a2a_card::inspect_card(&signed.card, &canon).unwrap();
+                // One level more is refused, not walked.
+                let over = deep_card(cap + 1, objects);
+                assert_eq!(
+                    canonicalize(over.as_bytes(), &canon).unwrap_err().code(),
+                    ErrorCode::NestingTooDeep
+                );
+            }
+        })
+        .unwrap();
+    worker.join().unwrap();
+}
+
+#[test]
+fn a_nesting_limit_above_the_cap_is_refused_before_reading() {
+    let over = Limits {
+        max_depth: json::MAX_DEPTH_LIMIT + 1,
+        ..Limits::default()
+    };
+    let card = deep_card(20, true);
+    for e in [
+        json::parse_with(card.as_bytes(), &over).unwrap_err(),
+        canonicalize(
+            card.as_bytes(),
+            &CanonicalizeOptions {
+                limits: over,
+                ..Default::default()
+            },
+        )
+        .unwrap_err(),
+        verify_card(
+            card.as_bytes(),
+            &TrustStore::new(),
+            &VerifyOptions {
+                limits: over,
+                ..Default::default()
+            },
+        )
+        .unwrap_err(),
+    ] {
+        assert_eq!(e.code(), ErrorCode::Usage, "{e}");
+        assert!(e.message().contains("512"), "{e}");
+    }
+}
