@@ -15,7 +15,7 @@ use crate::presence::{canonicalize_tree, Canonical, CanonicalizeOptions, Profile
 /// let opts = a2a_card::SignOptions { kid: Some("release-2026".into()), ..Default::default() };
 /// assert!(opts.alg.is_none()); // the key decides: Ed25519 -> EdDSA, P-256 -> ES256, ...
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SignOptions {
     /// The algorithm; by default the key's own (Ed25519 -> EdDSA, P-256 -> ES256, P-384 -> ES384,
     /// P-521 -> ES512, secp256k1 -> ES256K, RSA -> RS256). It must fit the key.
@@ -34,8 +34,29 @@ pub struct SignOptions {
     pub replace_same_kid: bool,
     /// One more signature, same key and header, for each of these profiles (a transition aid:
     /// SDK verifiers of today check the `prune-empty` one while spec-exact verifiers check the
-    /// main one). The main profile is skipped if listed; repeats count once.
+    /// main one). The main profile is skipped if listed; repeats count once; a profile whose
+    /// bytes equal bytes already signed is skipped too (see [`Signed::also_same_bytes`]).
     pub also_profiles: Vec<Profile>,
+    /// Most signatures the signed card may carry (default 16, what verifiers accept by
+    /// default): a card that would carry more is refused, since a verifier would refuse it
+    /// whole, the good signatures with it.
+    pub max_signatures: usize,
+}
+
+impl Default for SignOptions {
+    fn default() -> Self {
+        SignOptions {
+            alg: None,
+            kid: None,
+            jku: None,
+            extra_protected: Vec::new(),
+            unprotected: Vec::new(),
+            canonicalize: CanonicalizeOptions::default(),
+            replace_same_kid: false,
+            also_profiles: Vec::new(),
+            max_signatures: crate::verify::DEFAULT_MAX_SIGNATURES,
+        }
+    }
 }
 
 /// The result of signing.
@@ -57,6 +78,9 @@ pub struct Signed {
     pub replaced: usize,
     /// The extra signatures made for [`SignOptions::also_profiles`], in order.
     pub also: Vec<AlsoSigned>,
+    /// The profiles of [`SignOptions::also_profiles`] left out because their bytes are those of
+    /// a signature already made (one more signature would only repeat it).
+    pub also_same_bytes: Vec<Profile>,
 }
 
 /// One extra signature of [`SignOptions::also_profiles`].
@@ -95,32 +119,6 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
         None => key.public().kid().to_string(),
     };
     let protected = jws::encode_protected(alg, &kid, opts.jku.as_deref(), &opts.extra_protected)?;
-    let sign_over = |canonical: &Canonical| -> Result<String, Error> {
-        let input = jws::signing_input(&protected, &canonical.bytes);
-        Ok(b64::encode(alg::sign(alg, key, &input)?))
-    };
-    let signature = sign_over(&canonical)?;
-    let mut also = Vec::new();
-    let mut also_profiles: Vec<Profile> = Vec::new();
-    for &p in &opts.also_profiles {
-        if p != opts.canonicalize.profile && !also_profiles.contains(&p) {
-            also_profiles.push(p);
-        }
-    }
-    for &p in &also_profiles {
-        let c = canonicalize_tree(
-            root,
-            &CanonicalizeOptions {
-                profile: p,
-                ..opts.canonicalize
-            },
-        )?;
-        also.push(AlsoSigned {
-            signature: sign_over(&c)?,
-            canonical: c,
-        });
-    }
-
     if !opts.unprotected.is_empty() {
         for (i, (k, _)) in opts.unprotected.iter().enumerate() {
             if opts.unprotected[..i].iter().any(|(p, _)| p == k) {
@@ -140,6 +138,81 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
             }
         }
     }
+    // Refuse what a verifier would refuse, before signing anything: the header as the
+    // verifier's own reader decodes it (size, nesting, names, crit, b64, both headers).
+    let unprotected_value = (!opts.unprotected.is_empty()).then(|| Value::Object(opts.unprotected.clone()));
+    jws::decode_header(
+        &protected,
+        unprotected_value.as_ref(),
+        jws::DEFAULT_MAX_HEADER_BYTES,
+    )
+    .and_then(|h| jws::check_card_header(&h))
+    .map_err(|e| {
+        Error::new(
+            e.code(),
+            format!("a verifier would refuse this signature: {}", e.message()),
+        )
+    })?;
+    let sign_over = |canonical: &Canonical| -> Result<String, Error> {
+        let input = jws::signing_input(&protected, &canonical.bytes);
+        Ok(b64::encode(alg::sign(alg, key, &input)?))
+    };
+    // The extra profiles whose bytes differ from the main ones (a signature over the same bytes
+    // would only repeat the first).
+    let mut also_forms: Vec<Canonical> = Vec::new();
+    let mut also_same = Vec::new();
+    for &p in &opts.also_profiles {
+        if p == opts.canonicalize.profile
+            || also_forms.iter().any(|c| c.profile == p)
+            || also_same.contains(&p)
+        {
+            continue;
+        }
+        let c = canonicalize_tree(
+            root,
+            &CanonicalizeOptions {
+                profile: p,
+                ..opts.canonicalize
+            },
+        )?;
+        if c.bytes == canonical.bytes || also_forms.iter().any(|f| f.bytes == c.bytes) {
+            also_same.push(p);
+        } else {
+            also_forms.push(c);
+        }
+    }
+    let existing = json::tree_get(root, "signatures").map(|s| s.to_value());
+    let kept = match &existing {
+        Some(Value::Array(items)) if opts.replace_same_kid => items
+            .iter()
+            .filter(|e| entry_kid(e).as_deref() != Some(kid.as_str()))
+            .count(),
+        Some(Value::Array(items)) => items.len(),
+        _ => 0,
+    };
+    let total = kept + 1 + also_forms.len();
+    if total > opts.max_signatures {
+        return Err(Error::new(
+            ErrorCode::TooManySignatures,
+            format!(
+                "the signed card would carry {total} signatures, more than the limit of {} that \
+                 verifiers apply (they would refuse the whole card); remove old signatures first \
+                 (--replace drops those with this kid)",
+                opts.max_signatures
+            ),
+        )
+        .at("/signatures"));
+    }
+
+    let signature = sign_over(&canonical)?;
+    let mut also = Vec::new();
+    for c in also_forms {
+        also.push(AlsoSigned {
+            signature: sign_over(&c)?,
+            canonical: c,
+        });
+    }
+
     let entry = |signature: &str| {
         let mut e = vec![
             ("protected".to_string(), Value::String(protected.clone())),
@@ -152,7 +225,6 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
     };
     let mut entries = vec![entry(&signature)];
     entries.extend(also.iter().map(|a| entry(&a.signature)));
-    let existing = json::tree_get(root, "signatures").map(|s| s.to_value());
     let (out, replaced) = write_back(card, &doc.layout()?, existing.as_ref(), entries, &kid, opts)?;
 
     // The written card must canonicalize, under every profile signed, to exactly the bytes that
@@ -182,6 +254,7 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
         canonical,
         replaced,
         also,
+        also_same_bytes: also_same,
     })
 }
 

@@ -116,6 +116,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         canonicalize: args.canon.options(),
         replace_same_kid: args.replace,
         also_profiles: args.also_profiles,
+        ..SignOptions::default()
     };
     let signed = sign_card(&input.bytes, &key, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
