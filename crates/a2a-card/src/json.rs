@@ -1011,6 +1011,33 @@ impl<'a> Parser<'a> {
             e.offset = start;
             return Err(e);
         }
+        if !integer {
+            // Past +-(2^53-1) doubles lie more than 1 apart, and a number too small for a double
+            // reads as 0: in both cases the canonical text could stand for another served
+            // value. Accept the number only when its canonical spelling means exactly what was
+            // served. (Below 2^53, digits past a double's precision round as RFC 8785 defines,
+            // as in its own example 333333333.33333329 -> 333333333.3333333.)
+            let underflow = v == 0.0 && !decimal_is_zero(text);
+            if underflow || (v.abs() > MAX_SAFE_INTEGER && !same_decimal(text, &jcs_spelling(v))) {
+                let mut e = self.err(
+                    ErrorCode::NumberOutOfRange,
+                    if underflow {
+                        format!(
+                            "the number {text} is too small for an IEEE 754 double and would be written as 0; \
+                             send it as a string"
+                        )
+                    } else {
+                        format!(
+                            "the number {text} lies outside the I-JSON range +-(2^53-1) and would be rounded to {}; \
+                             send it as a string",
+                            jcs_spelling(v)
+                        )
+                    },
+                );
+                e.offset = start;
+                return Err(e);
+            }
+        }
         Ok(Node::Number(v))
     }
 }
@@ -1085,6 +1112,54 @@ fn jcs_spelling(v: f64) -> String {
     let mut out = Vec::new();
     crate::jcs::write_number(&mut out, v);
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// True when a JSON number's text denotes zero (every digit of its mantissa is 0).
+fn decimal_is_zero(text: &str) -> bool {
+    let mantissa = text.split(['e', 'E']).next().unwrap_or(text);
+    mantissa.bytes().all(|b| matches!(b, b'0' | b'.' | b'-'))
+}
+
+/// True when two JSON number texts denote the same decimal value.
+fn same_decimal(a: &str, b: &str) -> bool {
+    normalized(a) == normalized(b)
+}
+
+/// A JSON number's decimal value as (negative, significant digits, power of ten of the last
+/// digit), with leading and trailing zeros removed; zero is `(false, [], 0)`. The exponent
+/// saturates, so any spelling reads without overflow.
+fn normalized(text: &str) -> (bool, Vec<u8>, i64) {
+    let (negative, rest) = match text.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, text),
+    };
+    let (mantissa, exp) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, ""),
+    };
+    let (exp_negative, exp_digits) = match exp.as_bytes().first() {
+        Some(b'-') => (true, &exp[1..]),
+        Some(b'+') => (false, &exp[1..]),
+        _ => (false, exp),
+    };
+    let magnitude = exp_digits.bytes().fold(0i64, |n, d| {
+        n.saturating_mul(10)
+            .saturating_add(i64::from(d.wrapping_sub(b'0')))
+    });
+    let exp = if exp_negative { -magnitude } else { magnitude };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+    let mut power = exp.saturating_sub(i64::try_from(frac.len()).unwrap_or(i64::MAX));
+    while digits.last() == Some(&b'0') {
+        digits.pop();
+        power = power.saturating_add(1);
+    }
+    let lead = digits.iter().take_while(|&&d| d == b'0').count();
+    digits.drain(..lead);
+    if digits.is_empty() {
+        return (false, digits, 0);
+    }
+    (negative, digits, power)
 }
 
 /// True when `text` is exactly what RFC 8785 writes for `v`. An integer literal beyond
