@@ -141,8 +141,9 @@ impl UnknownMembers {
 pub struct CanonicalizeOptions {
     /// The profile (default `spec`).
     pub profile: Profile,
-    /// Unknown members (default `exclude`). Applies to `spec` and `prune-empty`; `served-as-is`
-    /// covers every member by definition.
+    /// Unknown members (default `exclude`). `served-as-is` covers every member by definition, so
+    /// `exclude` and `retain` do not change its bytes; `reject` refuses a card with an unknown
+    /// member under every profile.
     pub unknown: UnknownMembers,
     /// Reader limits.
     pub limits: Limits,
@@ -234,6 +235,20 @@ pub(crate) fn canonicalize_tree<'t, N: Tree<'t>>(
     let mut out = Vec::new();
     match opts.profile {
         Profile::ServedAsIs => {
+            if opts.unknown == UnknownMembers::Reject {
+                if let Some((desc, name, pointer)) =
+                    first_unknown(card, &AGENT_CARD, true, &mut String::new())
+                {
+                    return Err(Error::new(
+                        ErrorCode::UnknownMember,
+                        format!(
+                            "{} has no member {name:?} in A2A v1.0 (unknown members are refused)",
+                            desc.name
+                        ),
+                    )
+                    .at(pointer));
+                }
+            }
             let kept: Vec<(&str, N)> = (0..len)
                 .filter_map(|i| card.member(i))
                 .filter(|(k, _)| *k != "signatures")
@@ -266,6 +281,60 @@ pub(crate) fn canonicalize_tree<'t, N: Tree<'t>>(
             })
         }
     }
+}
+
+/// The first member, in document order, that the v1.0 schema does not define: the message it
+/// is in, its name and its JSON Pointer. Used where no presence walk runs (`served-as-is`), so
+/// that the caller's `reject` holds under every profile. It descends only into known fields
+/// whose value has the shape of their message (a value of another type is not a member list);
+/// Struct values and `signatures` hold no schema members.
+fn first_unknown<'t, N: Tree<'t>>(
+    node: N,
+    desc: &'static MessageDesc,
+    root: bool,
+    pointer: &mut String,
+) -> Option<(&'static MessageDesc, &'t str, String)> {
+    let Shape::Object(len) = node.shape() else {
+        return None;
+    };
+    for (name, value) in (0..len).filter_map(|i| node.member(i)) {
+        if root && name == "signatures" {
+            continue;
+        }
+        let mark = pointer.len();
+        pointer.push('/');
+        pointer.push_str(&crate::pointer_token(name));
+        let found = match desc.field(name) {
+            None => return Some((desc, name, pointer.clone())),
+            Some((field, _)) => match (field.kind, value.shape()) {
+                (Kind::Message(inner), _) => first_unknown(value, inner, false, pointer),
+                (Kind::RepeatedMessage(inner), Shape::Array(n)) => (0..n).find_map(|i| {
+                    let at = pointer.len();
+                    pointer.push_str(&format!("/{i}"));
+                    let r = value
+                        .item(i)
+                        .and_then(|item| first_unknown(item, inner, false, pointer));
+                    pointer.truncate(at);
+                    r
+                }),
+                (Kind::MapMessage(inner), Shape::Object(n)) => (0..n).find_map(|i| {
+                    let (key, item) = value.member(i)?;
+                    let at = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&crate::pointer_token(key));
+                    let r = first_unknown(item, inner, false, pointer);
+                    pointer.truncate(at);
+                    r
+                }),
+                _ => None,
+            },
+        };
+        if found.is_some() {
+            return found;
+        }
+        pointer.truncate(mark);
+    }
+    None
 }
 
 /// One step of a JSON Pointer: a member name and its index in the object, or an array index.
