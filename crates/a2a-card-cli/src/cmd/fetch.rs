@@ -1,7 +1,7 @@
 //! `a2a-card fetch`: retrieve a card over HTTPS (SSRF guard, limits, HTTP cache) and print it as
 //! served. The fetch options are shared with `verify URL`.
 
-use crate::io::{printable, replace_file, write_stderr_line, write_stdout};
+use crate::io::{check_output, printable, refuse_same_file, replace_file, write_stderr_line, write_stdout};
 use crate::Failure;
 use a2a_card_fetch::{fetch_card, Code, FetchOptions, Fetched, Roots};
 use clap::builder::TypedValueParser;
@@ -29,6 +29,10 @@ Responses are cached per RFC 9111 (ETag / If-None-Match, Last-Modified / If-Modi
 Cache-Control max-age, no-cache, no-store) in the user's cache directory ($XDG_CACHE_HOME/
 a2a-card or ~/.cache/a2a-card on Unix, ~/Library/Caches/a2a-card on macOS,
 %LOCALAPPDATA%\\a2a-card\\cache on Windows), or in --cache-dir; --no-cache turns it off.
+
+--out is written through a temporary file and a rename; a symbolic link is written through, a
+dangling link, a device, a FIFO, a socket or a directory is refused, and so is a read-only file
+unless --force is given.
 
 The card goes to stdout (or --out) byte for byte as served; nothing is verified (use
 a2a-card verify URL for that). On stderr: the origin, the final URL, each redirect, the
@@ -83,6 +87,11 @@ pub(crate) struct FetchArgs {
 }
 
 impl FetchArgs {
+    /// The `--ca-file`, an input that no output may replace.
+    pub(crate) fn ca_file(&self) -> Option<&std::path::Path> {
+        self.ca_file.as_deref()
+    }
+
     /// The library's fetch options: the defaults, changed where a flag was given.
     pub(crate) fn options(&self) -> FetchOptions {
         let defaults = FetchOptions::default();
@@ -188,9 +197,15 @@ pub(crate) struct Args {
     #[arg(value_name = "URL")]
     url: String,
 
-    /// Write the card to FILE (through a temporary file and a rename) instead of stdout.
+    /// Write the card to FILE (through a temporary file and a rename) instead of stdout. FILE
+    /// must be a regular file or not exist (a symbolic link is written through), and may not
+    /// be the --ca-file.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+
+    /// Replace the --out file even when it is read-only.
+    #[arg(long, requires = "out")]
+    force: bool,
 
     #[command(flatten)]
     fetch: FetchArgs,
@@ -198,9 +213,15 @@ pub(crate) struct Args {
 
 /// Runs `fetch`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    if let Some(out) = &args.out {
+        if let Some(ca) = args.fetch.ca_file() {
+            refuse_same_file("--out", out, "--ca-file", ca)?;
+        }
+        check_output(out, args.force)?;
+    }
     let fetched = fetch_card(&args.url, &args.fetch.options()).map_err(|e| failure(&e, &args.url))?;
     match &args.out {
-        Some(path) => replace_file(path, &fetched.bytes, None)?,
+        Some(path) => replace_file(path, &fetched.bytes, None, args.force)?,
         None => write_stdout(&fetched.bytes)?,
     }
     for line in describe(&fetched) {

@@ -3,7 +3,10 @@
 //! the URL's origin as the card's origin and `jku`s followed only under `--allow-jku`.
 
 use super::fetch::{self, FetchArgs};
-use crate::io::{is_stdin, printable, quoted, read_input, read_key_text, replace_file, write_stdout};
+use crate::io::{
+    check_output, is_stdin, printable, quoted, read_input, read_key_text, refuse_same_file, replace_file,
+    write_stdout,
+};
 use crate::Failure;
 use a2a_card::alg::Algorithm;
 use a2a_card::keys::{parse_jwks, PublicKey};
@@ -46,6 +49,11 @@ each key came from (a trust-store file or a jku URL) and one line per jku with w
 with it. --format json prints the same report as JSON with the canonical bytes as the string
 member \"canonical\" (for a URL, the fetch report with the verification report under
 \"report\"). Act on the verified content (--emit-verified), not on the served card.
+
+--emit-verified FILE is written through a temporary file and a rename; a symbolic link is
+written through, a dangling link, a device, a FIFO, a socket or a directory is refused, and so
+is a read-only file unless --force is given. FILE may not be the card, a --key, --jwks or
+--trust file, or the --ca-file.
 
 Exit codes: 0 valid, 1 invalid or the policy is not met, 2 bad input or usage, 3 a key, JWKS or
 trust-store file cannot be read, the card cannot be fetched, or a signature's only key was
@@ -123,9 +131,14 @@ pub(crate) struct Args {
     pub(crate) format: Option<String>,
 
     /// When the card is valid, write the verified content (the canonical bytes the signatures
-    /// cover) to FILE. Nothing is written when it is not.
+    /// cover) to FILE. Nothing is written when it is not. FILE must be a regular file or not
+    /// exist, and may not be the card or a key, JWKS, trust-store or CA file.
     #[arg(long, value_name = "FILE")]
     pub(crate) emit_verified: Option<PathBuf>,
+
+    /// Replace the --emit-verified file even when it is read-only.
+    #[arg(long, requires = "emit_verified")]
+    pub(crate) force: bool,
 
     #[command(flatten)]
     pub(crate) limits: super::LimitArgs,
@@ -160,6 +173,30 @@ impl Args {
             origin: self.origin.clone(),
             ..VerifyOptions::default()
         })
+    }
+
+    /// Checks the --emit-verified file before any work: it must be a file that may be written
+    /// and none of the inputs (the card file, a key, JWKS or trust-store file, the CA file).
+    fn check_emit_verified(&self) -> Result<(), Failure> {
+        let Some(out) = &self.emit_verified else {
+            return Ok(());
+        };
+        if self.url().is_none() {
+            if let Some(card) = self.card.as_deref().filter(|c| !is_stdin(Some(c))) {
+                refuse_same_file("--emit-verified", out, "the card", card)?;
+            }
+        }
+        let inputs = (self.keys.iter().map(|p| ("--key", p.as_path())))
+            .chain(self.jwks.iter().map(|p| ("--jwks", p.as_path())))
+            .chain(self.trust.iter().map(|p| ("--trust", p.as_path())))
+            .chain(self.fetch.ca_file().map(|p| ("--ca-file", p)));
+        for (flag, input) in inputs {
+            if !is_stdin(Some(input)) {
+                refuse_same_file("--emit-verified", out, flag, input)?;
+            }
+        }
+        check_output(out, self.force)?;
+        Ok(())
     }
 
     /// Checks the key files against stdin use and loads them; `jku_roots` says whether an
@@ -211,13 +248,14 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
             "--allow-jku applies only when the card is an https URL; a card file's jku is never fetched",
         ));
     }
+    args.check_emit_verified()?;
     let trust = args.trust(false)?;
     let opts = args.verify_options()?;
     let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
     let report = verify_card(&input.bytes, &trust, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
     if let (Some(path), Some(content)) = (&args.emit_verified, report.verified_content()) {
-        replace_file(path, content, None)?;
+        replace_file(path, content, None, args.force)?;
     }
     let out = if args.format.as_deref() == Some("json") {
         pretty(report_value(&report))
@@ -244,6 +282,7 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
             "--origin is for card files; a fetched card's origin is its URL's",
         ));
     }
+    args.check_emit_verified()?;
     let trust = args.trust(!args.allow_jku.is_empty())?;
     let remote = RemoteOptions {
         verify: args.verify_options()?,
@@ -254,7 +293,7 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
         verify_remote(url, &trust, &remote, &args.fetch.options()).map_err(|e| fetch::failure(&e, url))?;
 
     if let (Some(path), Some(content)) = (&args.emit_verified, r.report.verified_content()) {
-        replace_file(path, content, None)?;
+        replace_file(path, content, None, args.force)?;
     }
     let out = if args.format.as_deref() == Some("json") {
         pretty(remote_value(&r))
