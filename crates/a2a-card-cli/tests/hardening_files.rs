@@ -752,3 +752,169 @@ fn fetch_out_may_not_be_the_ca_file_and_migrate_out_not_the_card() {
     expect_usage(&out, &["-o", "the card", "same file"], "migrate -o the card");
     assert_eq!(std::fs::read(&f.v03).unwrap(), before);
 }
+
+// ---------------------------------------------------------------------------------------------
+// D. Every numeric option is bounded when it is parsed.
+
+/// Asserts a refusal by the argument parser (exit 2) naming `option`, with `words` in it.
+#[track_caller]
+fn expect_parse_refusal(out: &Output, option: &str, words: &[&str], what: &str) {
+    expect_code(out, 2, what);
+    let err = stderr(out);
+    assert!(err.starts_with("error: "), "{what}: not a parse error: {err}");
+    assert!(err.contains(option), "{what}: {option} not named: {err}");
+    for word in words {
+        assert!(err.contains(word), "{what}: {word:?} not in {err}");
+    }
+}
+
+/// Asserts that the argument parser accepted the value: whatever the outcome, it is not a
+/// parse error.
+#[track_caller]
+fn expect_parsed(out: &Output, what: &str) {
+    let err = stderr(out);
+    assert!(
+        !err.starts_with("error: ") && out.status.code() != Some(101),
+        "{what}: refused or panicked: {err}"
+    );
+}
+
+#[test]
+fn fetch_numeric_options_are_bounded() {
+    // (option, accepted, refused): each accepted value reaches the fetcher, which refuses the
+    // http URL with not-https; each refused one is a parse error naming the option.
+    let cases: [(&str, &[&str], &[&str]); 4] = [
+        (
+            "--timeout",
+            &["3600", "0.001", "30", "1e3"],
+            &[
+                "3600.001", "3601", "1e19", "0.0009", "0", "-1", "NaN", "inf", "-inf", "x", "",
+            ],
+        ),
+        (
+            "--connect-timeout",
+            &["600", "0.001", "2.5"],
+            &["600.001", "601", "1e19", "0", "-0.5", "NaN", "infinity", "x"],
+        ),
+        (
+            "--max-body-bytes",
+            &["1", "67108864"],
+            &["0", "67108865", "18446744073709551616", "-1", "1.5"],
+        ),
+        ("--max-redirects", &["0", "20"], &["21", "-1", "1000000", "x"]),
+    ];
+    for (option, good, bad) in cases {
+        for value in good {
+            for cmd in ["fetch", "verify"] {
+                let mut args = vec![cmd, "http://a2a-card-test.invalid/", option, value];
+                if cmd == "verify" {
+                    args.extend(["--allow-jku", "https://a2a-card-test.invalid/"]);
+                }
+                let out = run_ok(&args, option);
+                expect_parsed(&out, &format!("{cmd} {option} {value}"));
+                let line = error_line(&out);
+                assert!(
+                    line.starts_with("error[not-https]: "),
+                    "{cmd} {option} {value}: {line}"
+                );
+            }
+        }
+        for value in bad {
+            let arg = format!("{option}={value}");
+            let out = run_ok(&["fetch", "http://a2a-card-test.invalid/", &arg], option);
+            expect_parse_refusal(&out, option, &[], &format!("fetch {arg}"));
+            let out = run_ok(
+                &[
+                    "verify",
+                    "https://a2a-card-test.invalid/",
+                    "--allow-jku",
+                    "https://a2a-card-test.invalid/",
+                    &arg,
+                ],
+                option,
+            );
+            expect_parse_refusal(&out, option, &[], &format!("verify {arg}"));
+        }
+    }
+}
+
+/// A card nested `depth` levels deep (the root object is level 1).
+fn deep_card(depth: usize) -> String {
+    let inner = depth - 1;
+    format!(
+        r#"{{"name":"a","description":"","version":"1","capabilities":{{}},"skills":[],"x":{}{}}}"#,
+        "[".repeat(inner),
+        "]".repeat(inner)
+    )
+}
+
+#[test]
+fn reader_and_verifier_limits_are_bounded() {
+    let f = fixture("hard-limits");
+    let deep = write(&f.dir, "deep.json", deep_card(1000));
+    // --max-depth: 1 to 1000, and a card 1000 levels deep is read at 1000.
+    let out = run_ok(
+        &[
+            "canonicalize",
+            s(&deep),
+            "--max-depth",
+            "1000",
+            "--unknown",
+            "retain",
+        ],
+        "depth 1000",
+    );
+    expect_code(&out, 0, "--max-depth 1000");
+    let out = run_ok(&["canonicalize", s(&deep), "--max-depth", "999"], "depth 999");
+    expect_code(&out, 2, "--max-depth 999 on a card 1000 deep");
+    assert!(
+        error_line(&out).starts_with("error[nesting-too-deep]"),
+        "{}",
+        stderr(&out)
+    );
+    for bad in ["1001", "0", "100000", "-1", "x"] {
+        for cmd in ["canonicalize", "inspect", "lint", "migrate", "sign", "verify"] {
+            let arg = format!("--max-depth={bad}");
+            let out = run_ok(&[cmd, s(&f.card), &arg], cmd);
+            expect_parse_refusal(&out, "--max-depth", &["1 to 1000"], &format!("{cmd} {arg}"));
+        }
+    }
+    // --max-input-bytes: 1 to 1 GiB.
+    for good in ["1073741824", "100000"] {
+        let out = run_ok(&["canonicalize", s(&f.card), "--max-input-bytes", good], good);
+        expect_code(&out, 0, &format!("--max-input-bytes {good}"));
+    }
+    let out = run_ok(&["canonicalize", s(&f.card), "--max-input-bytes", "1"], "1");
+    expect_code(&out, 2, "--max-input-bytes 1");
+    assert!(error_line(&out).starts_with("error[input-too-large]"));
+    for bad in ["1073741825", "0", "18446744073709551616", "-5", "1e6"] {
+        let arg = format!("--max-input-bytes={bad}");
+        let out = run_ok(&["canonicalize", s(&f.card), &arg], &arg);
+        expect_parse_refusal(&out, "--max-input-bytes", &["1 to 1073741824"], &arg);
+        let out = run_ok(
+            &["verify", "--batch", s(&f.dir), "--jwks", s(&f.jwks), &arg],
+            &arg,
+        );
+        expect_parse_refusal(&out, "--max-input-bytes", &[], &format!("batch {arg}"));
+    }
+    // --max-signatures: 1 to 256.
+    for good in ["1", "256"] {
+        let out = run_ok(
+            &[
+                "verify",
+                s(&f.signed),
+                "--jwks",
+                s(&f.jwks),
+                "--max-signatures",
+                good,
+            ],
+            good,
+        );
+        expect_code(&out, 0, &format!("--max-signatures {good}"));
+    }
+    for bad in ["257", "0", "100000", "-1"] {
+        let arg = format!("--max-signatures={bad}");
+        let out = run_ok(&["verify", s(&f.signed), "--jwks", s(&f.jwks), &arg], &arg);
+        expect_parse_refusal(&out, "--max-signatures", &["1 to 256"], &arg);
+    }
+}

@@ -54,21 +54,23 @@ pub(crate) struct FetchArgs {
     #[arg(long, value_name = "PATH")]
     ca_file: Option<PathBuf>,
 
-    /// Longest wait for one TCP connection, in seconds (decimals allowed). Default: 10.
-    #[arg(long, value_name = "SECS", value_parser = secs_parser())]
+    /// Longest wait for one TCP connection, in seconds (decimals allowed; 0.001 to 600).
+    /// Default: 10.
+    #[arg(long, value_name = "SECS", value_parser = secs_parser(MAX_CONNECT_TIMEOUT_SECS))]
     connect_timeout: Option<Duration>,
 
     /// Longest time for one whole retrieval (resolution, redirects, TLS, body), in seconds
-    /// (decimals allowed). Default: 30.
-    #[arg(long, value_name = "SECS", value_parser = secs_parser())]
+    /// (decimals allowed; 0.001 to 3600). Default: 30.
+    #[arg(long, value_name = "SECS", value_parser = secs_parser(MAX_TIMEOUT_SECS))]
     timeout: Option<Duration>,
 
-    /// Refuse a response body larger than this many bytes. Default: 1048576 (1 MiB).
-    #[arg(long, value_name = "N")]
+    /// Refuse a response body larger than this many bytes (1 to 67108864, 64 MiB).
+    /// Default: 1048576 (1 MiB).
+    #[arg(long, value_name = "N", value_parser = super::count_parser(1, MAX_BODY_BYTES, "bytes"))]
     max_body_bytes: Option<usize>,
 
-    /// Follow at most this many redirects. Default: 3.
-    #[arg(long, value_name = "N")]
+    /// Follow at most this many redirects (0 to 20). Default: 3.
+    #[arg(long, value_name = "N", value_parser = super::count_parser(0, MAX_REDIRECTS, "redirects"))]
     max_redirects: Option<usize>,
 
     /// Allow loopback addresses (127.0.0.0/8, ::1). For local testing only: it lets a card,
@@ -85,6 +87,17 @@ pub(crate) struct FetchArgs {
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
 }
+
+/// The largest `--timeout`, in seconds (an hour).
+pub(crate) const MAX_TIMEOUT_SECS: f64 = 3600.0;
+/// The largest `--connect-timeout`, in seconds (ten minutes).
+pub(crate) const MAX_CONNECT_TIMEOUT_SECS: f64 = 600.0;
+/// The smallest timeout, in seconds: a millisecond (a zero timeout is an error for sockets).
+pub(crate) const MIN_TIMEOUT_SECS: f64 = 0.001;
+/// The largest `--max-body-bytes` (64 MiB).
+pub(crate) const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
+/// The largest `--max-redirects`.
+pub(crate) const MAX_REDIRECTS: usize = 20;
 
 impl FetchArgs {
     /// The `--ca-file`, an input that no output may replace.
@@ -128,17 +141,20 @@ impl FetchArgs {
     }
 }
 
-/// A positive number of seconds (decimals allowed) as a `Duration`.
-fn secs_parser() -> impl TypedValueParser<Value = Duration> {
-    clap::builder::NonEmptyStringValueParser::new().try_map(|s| {
+/// A number of seconds (decimals allowed) from [`MIN_TIMEOUT_SECS`] to `max`, as a `Duration`.
+/// NaN, infinities, negative numbers and anything past `max` are refused here, so that no
+/// timeout given can overflow a `Duration` or an `Instant` later.
+fn secs_parser(max: f64) -> impl TypedValueParser<Value = Duration> {
+    clap::builder::NonEmptyStringValueParser::new().try_map(move |s| {
+        let range = format!("give a number of seconds from {MIN_TIMEOUT_SECS} to {max}");
         let secs: f64 = s
             .trim()
             .parse()
-            .map_err(|_| format!("{s:?} is not a number of seconds"))?;
-        if !secs.is_finite() || secs <= 0.0 {
-            return Err(format!("{s:?}: give a positive number of seconds"));
+            .map_err(|_| format!("{s:?} is not a number of seconds; {range}"))?;
+        if !(MIN_TIMEOUT_SECS..=max).contains(&secs) {
+            return Err(format!("{s:?} is out of range; {range}"));
         }
-        Duration::try_from_secs_f64(secs).map_err(|e| format!("{s:?}: {e}"))
+        Duration::try_from_secs_f64(secs).map_err(|e| format!("{s:?}: {e}; {range}"))
     })
 }
 

@@ -17,6 +17,9 @@ use a2a_card_fetch::{verify_remote, JkuStatus, KeySource, RemoteOptions, RemoteR
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
+/// The largest `--max-signatures`.
+pub(crate) const MAX_SIGNATURES_LIMIT: usize = 256;
+
 /// Examples shown at the end of `a2a-card verify --help`.
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
@@ -120,8 +123,9 @@ pub(crate) struct Args {
     #[arg(long, value_name = "ORIGIN")]
     origin: Option<String>,
 
-    /// Refuse cards with more signatures than this.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SIGNATURES)]
+    /// Refuse cards with more signatures than this (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SIGNATURES,
+          value_parser = super::count_parser(1, MAX_SIGNATURES_LIMIT, "signatures"))]
     max_signatures: usize,
 
     /// `text` (a summary for people) or `json` (the full report).
