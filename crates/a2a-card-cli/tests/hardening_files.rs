@@ -754,6 +754,303 @@ fn fetch_out_may_not_be_the_ca_file_and_migrate_out_not_the_card() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// C. The files and lines verify --batch reads.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Child;
+use std::sync::mpsc;
+
+/// The JSON lines of stdout.
+fn report_lines(out: &Output) -> Vec<serde_json::Value> {
+    stdout(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+fn summary(out: &Output) -> String {
+    stderr(out)
+        .lines()
+        .find(|l| l.starts_with("batch: "))
+        .unwrap_or_else(|| panic!("no summary: {}", stderr(out)))
+        .to_string()
+}
+
+#[test]
+fn batch_directory_reports_special_entries_without_opening_them() {
+    let f = fixture("hard-batch-special");
+    let cards = f.dir.join("cards");
+    std::fs::create_dir_all(&cards).unwrap();
+    std::fs::copy(&f.signed, cards.join("a-card.json")).unwrap();
+    std::os::unix::fs::symlink(&f.signed, cards.join("b-link.json")).unwrap();
+    mkfifo(&cards.join("c-fifo.json"));
+    let _listener = std::os::unix::net::UnixListener::bind(cards.join("d-socket.json")).unwrap();
+    std::fs::create_dir_all(cards.join("e-directory.json")).unwrap();
+    std::os::unix::fs::symlink("/dev/null", cards.join("f-null.json")).unwrap();
+    let out = run_ok(&["verify", "--batch", s(&cards), "--jwks", s(&f.jwks)], "batch");
+    expect_code(&out, 1, "batch with special entries");
+    let report = report_lines(&out);
+    let sources: Vec<String> = report
+        .iter()
+        .map(|l| {
+            l["source"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            "a-card.json",
+            "b-link.json",
+            "c-fifo.json",
+            "d-socket.json",
+            "e-directory.json",
+            "f-null.json"
+        ]
+    );
+    assert_eq!(report[0]["ok"], true, "{}", report[0]);
+    assert_eq!(
+        report[1]["ok"], true,
+        "a link to a regular file is read: {}",
+        report[1]
+    );
+    for (line, kind) in report[2..]
+        .iter()
+        .zip(["a FIFO", "a socket", "a directory", "a character device"])
+    {
+        assert_eq!(line["ok"], false, "{line}");
+        assert_eq!(line["error"]["code"], "io", "{line}");
+        let message = line["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("not a regular file") && message.contains(kind),
+            "{line}"
+        );
+        assert!(message.contains(line["source"].as_str().unwrap()), "{line}");
+    }
+    assert!(
+        summary(&out).starts_with("batch: 6 cards, 2 valid, 0 invalid, 4 errors,"),
+        "{}",
+        summary(&out)
+    );
+    assert!(file_type(&cards.join("c-fifo.json")).is_fifo());
+}
+
+#[test]
+fn batch_json_extensions_are_matched_in_any_case() {
+    let f = fixture("hard-batch-case");
+    let cards = f.dir.join("cards");
+    std::fs::create_dir_all(&cards).unwrap();
+    for name in ["a.json", "b.JSON", "c.Json", "d.jSoN"] {
+        std::fs::copy(&f.signed, cards.join(name)).unwrap();
+    }
+    write(&cards, "e.jsonl", "ignored: not a .json file");
+    write(&cards, "f.json.txt", "ignored");
+    let out = run_ok(&["verify", "--batch", s(&cards), "--jwks", s(&f.jwks)], "batch");
+    expect_code(&out, 0, "batch of four cards");
+    let report = report_lines(&out);
+    assert_eq!(report.len(), 4, "{}", stdout(&out));
+    assert!(summary(&out).starts_with("batch: 4 cards, 4 valid, 0 invalid, 0 errors,"));
+    // And a JSON Lines file whose extension is in capitals.
+    let line = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&f.signed).unwrap())
+        .unwrap()
+        .to_string();
+    let jsonl = write(&f.dir, "cards.JSONL", format!("{line}\n{line}\n"));
+    let out = run_ok(&["verify", "--batch", s(&jsonl), "--jwks", s(&f.jwks)], "jsonl");
+    expect_code(&out, 0, "batch of .JSONL");
+    assert_eq!(report_lines(&out).len(), 2);
+}
+
+/// The peak resident memory of a running process, in KiB (Linux), if known.
+fn peak_rss_kib(child: &Child) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn batch_jsonl_is_streamed_in_chunks_with_each_line_bounded() {
+    let f = fixture("hard-batch-stream");
+    let line = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&f.signed).unwrap())
+        .unwrap()
+        .to_string();
+    let fifo = f.dir.join("stream.jsonl");
+    mkfifo(&fifo);
+    let mut child = bin()
+        .args([
+            "verify",
+            "--batch",
+            s(&fifo),
+            "--jwks",
+            s(&f.jwks),
+            "--threads",
+            "2",
+            "--max-input-bytes",
+            "65536",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for l in BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let stderr_pipe = drain(child.stderr.take().unwrap());
+    // Opening the FIFO for writing waits for the binary to open it for reading.
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    const FIRST: usize = 1100;
+    for _ in 0..FIRST {
+        writeln!(writer, "{line}").unwrap();
+    }
+    writer.flush().unwrap();
+    // The file is still open: a binary that reads it to the end first prints nothing yet; one
+    // that verifies in chunks prints the first chunk's lines now.
+    let mut got = Vec::new();
+    let deadline = Instant::now() + LIMIT;
+    while got.len() < 1024 && Instant::now() < deadline {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(l) => got.push(l),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let streamed = got.len();
+    // Then a line of 64 MiB (much more than --max-input-bytes), still in the same open file:
+    // it is skipped as it comes, not kept.
+    let big = vec![b'x'; 1024 * 1024];
+    if streamed >= 1024 {
+        for _ in 0..64 {
+            writer.write_all(&big).unwrap();
+        }
+        writer.write_all(b"\n").unwrap();
+        writer.flush().unwrap();
+    }
+    // Wait until the binary has read all of it (the FIFO holds little), then look at its peak
+    // memory while it still runs.
+    std::thread::sleep(Duration::from_millis(300));
+    let peak = peak_rss_kib(&child);
+    writeln!(writer, "{line}").unwrap();
+    drop(writer);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline + LIMIT {
+            let _ = child.kill();
+            panic!("the batch did not end");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    reader.join().unwrap();
+    got.extend(rx.try_iter());
+    let err = String::from_utf8(stderr_pipe.join().unwrap()).unwrap();
+    assert!(
+        streamed >= 1024,
+        "only {streamed} report lines before the input ended: the lines of a finished chunk were held back"
+    );
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert_eq!(got.len(), FIRST + 2, "{err}");
+    for (i, l) in got.iter().take(FIRST).enumerate() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["source"], i + 1);
+        assert_eq!(v["ok"], true, "{l}");
+    }
+    let too_long: serde_json::Value = serde_json::from_str(&got[FIRST]).unwrap();
+    assert_eq!(too_long["source"], FIRST + 1);
+    assert_eq!(too_long["error"]["code"], "input-too-large", "{too_long}");
+    assert!(
+        too_long["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("line {}", FIRST + 1)),
+        "{too_long}"
+    );
+    let last: serde_json::Value = serde_json::from_str(&got[FIRST + 1]).unwrap();
+    assert_eq!(last["source"], FIRST + 2);
+    assert_eq!(last["ok"], true);
+    assert!(
+        err.contains(&format!(
+            "batch: {} cards, {} valid, 0 invalid, 1 errors,",
+            FIRST + 2,
+            FIRST + 1
+        )),
+        "{err}"
+    );
+    if let Some(kib) = peak {
+        assert!(kib < 48 * 1024, "peak memory {kib} KiB after a 64 MiB line");
+    }
+}
+
+#[test]
+fn batch_jsonl_path_must_be_a_file_or_a_fifo() {
+    let f = fixture("hard-batch-path");
+    let socket = f.dir.join("socket.jsonl");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let out = run_ok(
+        &["verify", "--batch", s(&socket), "--jwks", s(&f.jwks)],
+        "batch socket",
+    );
+    expect_io_refusal(
+        &out,
+        s(&socket),
+        &["a socket", "not a regular file"],
+        "--batch a socket",
+    );
+    // A device (made here like /dev/null: a device such as /dev/zero could be read forever).
+    let device = f.dir.join("device.jsonl");
+    if mknod_null(&device) {
+        let out = run_ok(
+            &["verify", "--batch", s(&device), "--jwks", s(&f.jwks)],
+            "batch device",
+        );
+        expect_io_refusal(
+            &out,
+            s(&device),
+            &["a character device", "not a regular file"],
+            "--batch a device",
+        );
+    }
+}
+
+#[test]
+fn batch_threads_from_the_environment_are_bounded() {
+    let f = fixture("hard-batch-env");
+    let cards = f.dir.join("cards");
+    std::fs::create_dir_all(&cards).unwrap();
+    std::fs::copy(&f.signed, cards.join("a.json")).unwrap();
+    let args = ["verify", "--batch", s(&cards), "--jwks", s(&f.jwks)];
+    for good in ["1", "2", "1024"] {
+        let out = run_limited(&args, &[("RAYON_NUM_THREADS", good)]).unwrap();
+        expect_code(&out, 0, &format!("RAYON_NUM_THREADS={good}"));
+    }
+    for bad in ["0", "1025", "50000", "x", "", "-1", "2.5"] {
+        let out = run_limited(&args, &[("RAYON_NUM_THREADS", bad)]).unwrap();
+        expect_error(&out, 2, "usage", "$RAYON_NUM_THREADS");
+        let line = error_line(&out);
+        assert!(
+            line.contains("RAYON_NUM_THREADS") && line.contains("1 to 1024"),
+            "{line}"
+        );
+    }
+    // --threads wins over the environment, which is then not read.
+    let mut with_threads = args.to_vec();
+    with_threads.extend(["--threads", "2"]);
+    let out = run_limited(&with_threads, &[("RAYON_NUM_THREADS", "x")]).unwrap();
+    expect_code(&out, 0, "--threads with a bad RAYON_NUM_THREADS");
+}
+
+// ---------------------------------------------------------------------------------------------
 // D. Every numeric option is bounded when it is parsed.
 
 /// Asserts a refusal by the argument parser (exit 2) naming `option`, with `words` in it.
