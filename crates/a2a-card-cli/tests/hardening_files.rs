@@ -1215,3 +1215,36 @@ fn reader_and_verifier_limits_are_bounded() {
         expect_parse_refusal(&out, "--max-signatures", &["1 to 256"], &arg);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// E. Files the fetcher reads whole.
+
+#[test]
+fn ca_file_must_be_a_bounded_file() {
+    // The fetcher reads the CA file whole: a device (here one made like /dev/null; /dev/zero
+    // would be read forever) and a file over 4 MiB are refused before anything is fetched.
+    let dir = scratch("hard-ca-file");
+    let big = write(&dir, "big.pem", vec![b'a'; 4 * 1024 * 1024 + 1]);
+    let device = dir.join("device.pem");
+    let mut cases: Vec<(PathBuf, &str)> = vec![(big, "more than the limit of 4194304 bytes")];
+    if mknod_null(&device) {
+        cases.push((device, "a character device"));
+    }
+    for (ca, words) in &cases {
+        for cmd in ["fetch", "verify"] {
+            let mut args = vec![
+                cmd,
+                "https://a2a-card-test.invalid/",
+                "--ca-file",
+                s(ca),
+                "--no-cache",
+            ];
+            if cmd == "verify" {
+                args.extend(["--allow-jku", "https://a2a-card-test.invalid/"]);
+            }
+            let out = run_ok(&args, cmd);
+            let line = expect_error(&out, 3, "ca-file", s(ca));
+            assert!(line.contains(words), "{cmd}: {line}");
+        }
+    }
+}

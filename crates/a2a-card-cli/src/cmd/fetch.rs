@@ -50,7 +50,7 @@ too-many-redirects, redirect-invalid, not-json, body-too-large, ca-file).";
 #[command(next_help_heading = "Fetching (a URL)")]
 pub(crate) struct FetchArgs {
     /// Trust only the CA certificates in this PEM file for the server's certificate (a private
-    /// CA), instead of the Mozilla roots.
+    /// CA), instead of the Mozilla roots. A regular file of at most 4 MiB (or a FIFO).
     #[arg(long, value_name = "PATH")]
     ca_file: Option<PathBuf>,
 
@@ -99,10 +99,54 @@ pub(crate) const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
 /// The largest `--max-redirects`.
 pub(crate) const MAX_REDIRECTS: usize = 20;
 
+/// The largest `--ca-file`, in bytes (the fetcher reads it whole; a bundle of every public
+/// root is about 200 KiB).
+pub(crate) const MAX_CA_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
 impl FetchArgs {
     /// The `--ca-file`, an input that no output may replace.
     pub(crate) fn ca_file(&self) -> Option<&std::path::Path> {
         self.ca_file.as_deref()
+    }
+
+    /// Checks the `--ca-file` before anything is fetched, since the fetcher reads it whole: a
+    /// device, a socket or a directory is refused (a device such as /dev/zero would be read
+    /// forever), and so is a file larger than [`MAX_CA_FILE_BYTES`]. A FIFO is allowed (a CA
+    /// file given as `<(command)`). Refusals are `ca-file` errors, exit code 3.
+    pub(crate) fn check_files(&self) -> Result<(), Failure> {
+        let Some(path) = &self.ca_file else {
+            return Ok(());
+        };
+        let source = path.display().to_string();
+        let refuse = |message: String| {
+            Failure::new(
+                a2a_card::Error::new(a2a_card::ErrorCode::CaFile, message),
+                &source,
+            )
+            .key_retrieval()
+        };
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            // A missing or unreadable file: the fetcher's own error says so.
+            Err(_) => return Ok(()),
+        };
+        #[cfg(unix)]
+        let fifo = std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type());
+        #[cfg(not(unix))]
+        let fifo = false;
+        if !meta.is_file() && !fifo {
+            return Err(refuse(format!(
+                "{source} is {}, not a regular file; refusing to read it as CA certificates",
+                crate::io::kind_of(meta.file_type())
+            )));
+        }
+        if meta.len() > MAX_CA_FILE_BYTES {
+            return Err(refuse(format!(
+                "{source} is {} bytes, more than the limit of {MAX_CA_FILE_BYTES} bytes for a CA file",
+                meta.len()
+            )));
+        }
+        Ok(())
     }
 
     /// The library's fetch options: the defaults, changed where a flag was given.
@@ -229,6 +273,7 @@ pub(crate) struct Args {
 
 /// Runs `fetch`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    args.fetch.check_files()?;
     if let Some(out) = &args.out {
         if let Some(ca) = args.fetch.ca_file() {
             refuse_same_file("--out", out, "--ca-file", ca)?;

@@ -286,6 +286,7 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
             "--origin is for card files; a fetched card's origin is its URL's",
         ));
     }
+    args.fetch.check_files()?;
     args.check_emit_verified()?;
     let trust = args.trust(!args.allow_jku.is_empty())?;
     let remote = RemoteOptions {
