@@ -71,14 +71,16 @@ pub(crate) struct Args {
     #[arg(value_name = "CARD|URL")]
     pub(crate) card: Option<PathBuf>,
 
-    /// Verify many cards in parallel: every `*.json` file of a directory (sorted by name, not
-    /// recursive) or every line of a `.jsonl` file. Prints one JSON line per card and a summary
-    /// on stderr; exit 0 when every card is valid, 1 otherwise.
+    /// Verify many cards in parallel: every `*.json` file of a directory (the extension in any
+    /// case; sorted by name, not recursive; an entry that is not a regular file is reported,
+    /// never opened) or every line of a `.jsonl` file (read line by line, each line at most
+    /// --max-input-bytes). Prints one JSON line per card, a chunk of lines at a time, and a
+    /// summary on stderr; exit 0 when every card is valid, 1 otherwise.
     #[arg(long, value_name = "DIR|FILE.jsonl")]
     pub(crate) batch: Option<PathBuf>,
 
-    /// With --batch: how many threads verify cards (default: one per core, or
-    /// RAYON_NUM_THREADS).
+    /// With --batch: how many threads verify cards (default: RAYON_NUM_THREADS, which must
+    /// then be 1 to 1024, else one per core).
     #[arg(long, value_name = "N", requires = "batch",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub(crate) threads: Option<u16>,
