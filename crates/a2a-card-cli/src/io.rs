@@ -93,9 +93,267 @@ pub(crate) fn write_stderr_line(line: &str) -> Result<(), Failure> {
     writeln!(err, "{line}").map_err(|e| io_failure(format!("cannot write the report: {e}"), STDERR))
 }
 
+/// The most symbolic links followed from one output path (as Linux's `MAXSYMLINKS`).
+const MAX_LINKS: usize = 40;
+
+/// Where a path leads once every symbolic link is followed.
+struct Resolved {
+    /// The file the path stands for: its directory canonicalized, its own name kept (never a
+    /// symbolic link itself).
+    file: PathBuf,
+    /// The file's metadata when it exists.
+    meta: Option<std::fs::Metadata>,
+    /// How many symbolic links were followed to reach it.
+    links: usize,
+}
+
+/// Follows `path` through its symbolic links, one at a time, to the file it stands for. Refuses
+/// (with the reason) a path that names no file (`..`, `dir/`), a directory that cannot be
+/// found, a link loop, and anything inside `/proc`, where links such as `/dev/stdout` and
+/// `/dev/fd/N` lead to another process's open file rather than to a place in a directory.
+fn resolve(path: &Path) -> Result<Resolved, String> {
+    if path.as_os_str().as_encoded_bytes().last() == Some(&b'/') {
+        return Err("the path ends with / and so does not name a file".into());
+    }
+    let mut current = path.to_path_buf();
+    let mut links = 0;
+    loop {
+        let Some(name) = current.file_name().map(std::ffi::OsStr::to_os_string) else {
+            return Err(format!("{} does not name a file", current.display()));
+        };
+        let dir = match current.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let dir = std::fs::canonicalize(&dir)
+            .map_err(|e| format!("cannot find the directory {}: {e}", dir.display()))?;
+        if dir.starts_with("/proc") {
+            return Err(format!(
+                "it leads to {}, in /proc: a process's open file (as /dev/stdout does), not a file in a directory; refusing to replace it",
+                dir.join(&name).display()
+            ));
+        }
+        let file = dir.join(&name);
+        match std::fs::symlink_metadata(&file) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                links += 1;
+                if links > MAX_LINKS {
+                    return Err(format!("more than {MAX_LINKS} symbolic links to follow"));
+                }
+                let target = std::fs::read_link(&file)
+                    .map_err(|e| format!("cannot read the symbolic link {}: {e}", file.display()))?;
+                current = dir.join(target);
+            }
+            Ok(meta) => {
+                return Ok(Resolved {
+                    file,
+                    meta: Some(meta),
+                    links,
+                })
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Resolved {
+                    file,
+                    meta: None,
+                    links,
+                })
+            }
+            Err(e) => return Err(format!("cannot look at {}: {e}", file.display())),
+        }
+    }
+}
+
+/// What kind of file `file_type` is, for error lines ("a FIFO (named pipe)", ...).
+pub(crate) fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    if file_type.is_file() {
+        return "a regular file";
+    }
+    if file_type.is_dir() {
+        return "a directory";
+    }
+    if file_type.is_symlink() {
+        return "a symbolic link";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    "a special file"
+}
+
+/// True when no one may write to the file (no write permission bit at all; on other systems,
+/// the read-only attribute). Decided from the mode, not by trying, so that it holds for root too.
+fn is_read_only(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o222 == 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.permissions().readonly()
+    }
+}
+
+/// The file mode for error lines (`mode 0444`), where there is one.
+fn mode_note(meta: &std::fs::Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        format!(" (mode {:04o})", meta.permissions().mode() & 0o7777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        String::new()
+    }
+}
+
+/// An output file, checked: where a write to it lands and what it would replace.
+pub(crate) struct Output {
+    /// The path as given, for error lines.
+    source: String,
+    /// The file written: the path given, or, for a symbolic link, the file it leads to.
+    file: PathBuf,
+    /// The metadata of the regular file it replaces, when there is one.
+    existing: Option<std::fs::Metadata>,
+}
+
+impl Output {
+    /// True when a file (or a symbolic link to one) is already there.
+    pub(crate) fn exists(&self) -> bool {
+        self.existing.is_some()
+    }
+}
+
+/// Checks that `path` may be written as an output, before anything is written: it must be a
+/// regular file or not exist yet. A symbolic link is followed to the file it leads to, which is
+/// what gets written (the link stays a link); a dangling link is refused. A device, a FIFO, a
+/// socket or a directory is refused, also behind a link, and so is a file no one may write to
+/// (mode without any write bit) unless `force`.
+pub(crate) fn check_output(path: &Path, force: bool) -> Result<Output, Failure> {
+    let source = path.display().to_string();
+    let resolved = match resolve(path) {
+        Ok(resolved) => resolved,
+        Err(why) => {
+            // Name what the path leads to when that is known (a link into /proc to a pipe or a
+            // terminal, say); otherwise why it cannot be followed.
+            let message = match std::fs::metadata(path) {
+                Ok(meta) if !meta.is_file() => format!(
+                    "{source} leads to {}, not a regular file; refusing to replace it",
+                    kind_of(meta.file_type())
+                ),
+                _ => format!("cannot write {source}: {why}"),
+            };
+            return Err(io_failure(message, source));
+        }
+    };
+    let what = if resolved.links > 0 {
+        format!(
+            "{source} is a symbolic link to {}, which",
+            resolved.file.display()
+        )
+    } else {
+        source.clone()
+    };
+    let Some(meta) = resolved.meta else {
+        if resolved.links > 0 {
+            return Err(io_failure(
+                format!("{what} does not exist; refusing to write through a dangling link"),
+                source,
+            ));
+        }
+        return Ok(Output {
+            source,
+            file: resolved.file,
+            existing: None,
+        });
+    };
+    if !meta.file_type().is_file() {
+        return Err(io_failure(
+            format!(
+                "{what} is {}, not a regular file; refusing to replace it",
+                kind_of(meta.file_type())
+            ),
+            source,
+        ));
+    }
+    if !force && is_read_only(&meta) {
+        return Err(io_failure(
+            format!(
+                "{what} is read-only{}; use --force to replace it",
+                mode_note(&meta)
+            ),
+            source,
+        ));
+    }
+    Ok(Output {
+        source,
+        file: resolved.file,
+        existing: Some(meta),
+    })
+}
+
+/// True when `a` and `b` are the same file: the same device and inode when both exist (on
+/// unix; elsewhere the same canonical path), otherwise the same file once symbolic links are
+/// followed and the directories canonicalized. So `k.pem`, `./k.pem`, `dir/../k.pem`, a
+/// symbolic link to `k.pem` and a hard link to it all count as the same file, whether it
+/// exists yet or not.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (x, y);
+            if let (Ok(x), Ok(y)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+                return x == y;
+            }
+        }
+    }
+    match (resolve(a), resolve(b)) {
+        (Ok(x), Ok(y)) => x.file == y.file,
+        _ => a == b,
+    }
+}
+
+/// Refuses `output` (named by the option `output_flag`) when it is the same file as `input`
+/// (named by `input_flag`): writing it would destroy the input.
+pub(crate) fn refuse_same_file(
+    output_flag: &str,
+    output: &Path,
+    input_flag: &str,
+    input: &Path,
+) -> Result<(), Failure> {
+    if same_file(output, input) {
+        return Err(Failure::usage(format!(
+            "{output_flag} {} and {input_flag} {} are the same file; writing one would destroy the other",
+            quoted(&output.display().to_string()),
+            quoted(&input.display().to_string()),
+        )));
+    }
+    Ok(())
+}
+
 /// Creates `path`, which must not exist yet, and writes `bytes` to it. On unix the file is
-/// created with `mode` (before any byte is written). A file this call created is removed again
-/// when writing fails.
+/// created with `mode` (before any byte is written). Anything already there (a file, a link,
+/// a FIFO, a device) is refused, never opened. A file this call created is removed again when
+/// writing fails.
 pub(crate) fn create_new_file(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), Failure> {
     let source = path.display().to_string();
     let mut options = OpenOptions::new();
@@ -104,10 +362,14 @@ pub(crate) fn create_new_file(path: &Path, bytes: &[u8], mode: Option<u32>) -> R
     let mut file = match options.open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            return Err(io_failure(
-                format!("{source} already exists; use --force to replace it"),
-                source,
-            ))
+            let message = match std::fs::symlink_metadata(path) {
+                Ok(meta) if !meta.file_type().is_file() && !meta.file_type().is_symlink() => format!(
+                    "{source} already exists and is {}, not a regular file; refusing to replace it",
+                    kind_of(meta.file_type())
+                ),
+                _ => format!("{source} already exists; use --force to replace it"),
+            };
+            return Err(io_failure(message, source));
         }
         Err(e) => return Err(io_failure(format!("cannot create {source}: {e}"), source)),
     };
@@ -119,23 +381,31 @@ pub(crate) fn create_new_file(path: &Path, bytes: &[u8], mode: Option<u32>) -> R
     Ok(())
 }
 
-/// Replaces (or creates) `path` with `bytes` through a temporary file in the same directory and
-/// a rename, so that `path` holds either its old content or the whole new content, never a part.
-/// On unix the temporary file is created with `mode`, or, when `mode` is `None` and `path`
-/// exists, gets the permissions of the file it replaces. The temporary file never outlives a
-/// failure.
-pub(crate) fn replace_file(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), Failure> {
-    let source = path.display().to_string();
-    let Some(name) = path.file_name() else {
+/// Replaces (or creates) `path` with `bytes` through a temporary file and a rename, so that
+/// the file holds either its old content or the whole new content, never a part. `path` is
+/// first checked by [`check_output`] (with `force`): a special file is never replaced, and a
+/// symbolic link is written through, the temporary file going in the directory of the file it
+/// leads to. On unix the temporary file is created with `mode`, or, when `mode` is `None` and
+/// the file exists, gets the permissions of the file it replaces. The temporary file never
+/// outlives a failure.
+pub(crate) fn replace_file(path: &Path, bytes: &[u8], mode: Option<u32>, force: bool) -> Result<(), Failure> {
+    let output = check_output(path, force)?;
+    replace_output(&output, bytes, mode)
+}
+
+/// [`replace_file`] on an output already checked.
+fn replace_output(output: &Output, bytes: &[u8], mode: Option<u32>) -> Result<(), Failure> {
+    let source = output.source.clone();
+    let Some(name) = output.file.file_name() else {
         return Err(io_failure(format!("{source} does not name a file"), source));
     };
-    let dir = match path.parent() {
+    let dir = match output.file.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
     // When it replaces a file, the temporary file is readable by its owner only until it gets
     // the permissions of the file it replaces.
-    let temp_mode = mode.or_else(|| path.exists().then_some(0o600));
+    let temp_mode = mode.or_else(|| output.existing.as_ref().map(|_| 0o600));
     let mut temp = None;
     for attempt in 0..100u32 {
         let mut temp_name = std::ffi::OsString::from(".");
@@ -168,13 +438,25 @@ pub(crate) fn replace_file(path: &Path, bytes: &[u8], mode: Option<u32>) -> Resu
     let result = (|| -> std::io::Result<()> {
         file.write_all(bytes)?;
         if mode.is_none() {
-            if let Ok(meta) = std::fs::metadata(path) {
+            if let Some(meta) = &output.existing {
                 file.set_permissions(meta.permissions())?;
             }
         }
         file.sync_all()?;
         drop(file);
-        std::fs::rename(&temp_path, path)
+        // The check again just before the rename, so that the window in which something else
+        // could take the file's place stays as short as it can be.
+        match std::fs::symlink_metadata(&output.file) {
+            Ok(meta) if !meta.file_type().is_file() => {
+                return Err(std::io::Error::other(format!(
+                    "{} became {} while it was being written; it was not replaced",
+                    output.file.display(),
+                    kind_of(meta.file_type())
+                )))
+            }
+            _ => {}
+        }
+        std::fs::rename(&temp_path, &output.file)
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&temp_path);

@@ -1,34 +1,57 @@
-//! `a2a-card verify --batch DIR|FILE.jsonl`: many cards verified in parallel on every core
-//! (rayon), against one trust store loaded once and shared. Each card is read once; the
-//! library canonicalizes it once per accepted profile. The report is one JSON line per card on
-//! stdout, in input order, and a summary on stderr; a progress line is drawn on stderr only when
-//! stderr is a terminal.
+//! `a2a-card verify --batch DIR|FILE.jsonl`: many cards verified in parallel (rayon, on a pool
+//! built here with 16 MiB of stack per worker), against one trust store loaded once and shared.
+//! Each card is read once; the library canonicalizes it once per accepted profile.
+//!
+//! The cards go through in chunks of at most [`CHUNK_ITEMS`] (and, for a JSON Lines file,
+//! [`CHUNK_BYTES`] of lines): a chunk is verified in parallel while the next one is read, and
+//! its report lines are written to stdout, in input order, as soon as it is done. So memory is
+//! bounded whatever the size of the batch (a JSON Lines file is streamed, each line bounded by
+//! `--max-input-bytes`), and the lines of finished chunks are out even if a later step fails.
+//! A card whose verification panics (a bug) becomes an error line instead of ending the batch.
+//! The summary goes to stderr; a progress line is drawn on stderr only when stderr is a
+//! terminal.
 
 use super::verify::Args;
-use crate::io::{io_failure, read_input, write_stderr_line, write_stdout};
+use crate::io::{io_failure, kind_of, quoted, read_input, write_stderr_line, write_stdout};
 use crate::Failure;
-use a2a_card::{verify_card, Error, Report, TrustStore, VerifyOptions};
+use a2a_card::{verify_card, Error, ErrorCode, Report, TrustStore, VerifyOptions};
 use rayon::prelude::*;
 use serde_json::{json, Value};
-use std::io::{IsTerminal, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// The most cards verified together before their lines are written.
+const CHUNK_ITEMS: usize = 1024;
+/// The most bytes of JSON Lines held in one chunk (at least one line is always taken).
+const CHUNK_BYTES: usize = 64 * 1024 * 1024;
+/// The stack of each verifying thread: as deep a card as the main thread verifies.
+const WORKER_STACK_BYTES: usize = 16 * 1024 * 1024;
+/// The most verifying threads, from --threads or the environment.
+const MAX_THREADS: usize = 1024;
+/// The environment variable that sets the number of threads when --threads is absent.
+const THREADS_ENV: &str = "RAYON_NUM_THREADS";
+/// The read buffer of a JSON Lines file.
+const READ_BUFFER_BYTES: usize = 256 * 1024;
+
 /// Where one card of the batch comes from.
-enum Item<'a> {
-    /// A `*.json` file of the directory.
+enum Item {
+    /// A `*.json` entry of the directory (checked to be a regular file before it is opened).
     File(PathBuf),
     /// A line of the `.jsonl` file: its 1-based number and its bytes.
-    Line(usize, &'a [u8]),
+    Line(usize, Vec<u8>),
+    /// A line of the `.jsonl` file longer than the limit, skipped without being kept.
+    LineTooLong(usize),
 }
 
-impl Item<'_> {
+impl Item {
     /// The `source` member of its report line: the path, or the line number.
     fn source(&self) -> Value {
         match self {
             Item::File(path) => Value::from(path.display().to_string()),
-            Item::Line(n, _) => Value::from(*n),
+            Item::Line(n, _) | Item::LineTooLong(n) => Value::from(*n),
         }
     }
 }
@@ -42,74 +65,59 @@ struct Outcome {
     verdict: Option<bool>,
 }
 
+/// The verdicts counted so far.
+#[derive(Default)]
+struct Counts {
+    valid: usize,
+    invalid: usize,
+    errors: usize,
+}
+
+impl Counts {
+    fn total(&self) -> usize {
+        self.valid + self.invalid + self.errors
+    }
+}
+
 /// Runs `verify --batch PATH`; returns 0 when every card is valid, 1 otherwise.
 pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     check_usage(args)?;
     let trust = args.trust(false)?;
     let opts = args.verify_options()?;
+    let pool = thread_pool(args.threads)?;
     let start = Instant::now();
+    let max_bytes = args.limits.max_input_bytes;
+    let mut cards = Cards::open(path, max_bytes)?;
 
-    let jsonl;
-    let items: Vec<Item<'_>> = if path.is_dir() {
-        list_dir(path)?.into_iter().map(Item::File).collect()
-    } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("jsonl")) {
-        let source = path.display().to_string();
-        jsonl = std::fs::read(path).map_err(|e| io_failure(format!("cannot read {source}: {e}"), source))?;
-        jsonl_lines(&jsonl)
-    } else if path.exists() {
-        return Err(Failure::usage(format!(
-            "--batch takes a directory or a .jsonl file; {} is neither",
-            path.display()
-        )));
-    } else {
-        let source = path.display().to_string();
-        return Err(io_failure(
-            format!("cannot open {source}: no such file or directory"),
-            source,
-        ));
-    };
-
-    let total = items.len();
+    let total = cards.known_total();
     let done = AtomicUsize::new(0);
     let finished = AtomicBool::new(false);
-    let verify_all = || -> Vec<Outcome> {
-        items
-            .par_iter()
-            .map(|item| {
-                let outcome = verify_item(item, &trust, &opts, args.limits.max_input_bytes);
-                done.fetch_add(1, Ordering::Relaxed);
-                outcome
-            })
-            .collect()
-    };
-    let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
+    let counts = std::thread::scope(|scope| {
         if std::io::stderr().is_terminal() {
             scope.spawn(|| progress(&done, &finished, total));
         }
-        let outcomes = match args.threads {
-            Some(n) => rayon::ThreadPoolBuilder::new()
-                .num_threads(usize::from(n))
-                .build()
-                .map(|pool| pool.install(verify_all))
-                .map_err(|e| io_failure(format!("cannot start {n} threads: {e}"), "--threads")),
-            None => Ok(verify_all()),
-        };
+        let counts = pool.install(|| -> Result<Counts, Failure> {
+            let mut counts = Counts::default();
+            let mut chunk = cards.next_chunk()?;
+            while !chunk.is_empty() {
+                // This chunk is verified (and its lines written) while the next one is read.
+                let (written, next) = rayon::join(
+                    || verify_chunk(&chunk, &trust, &opts, max_bytes, &done),
+                    || cards.next_chunk(),
+                );
+                let written = written?;
+                counts.valid += written.valid;
+                counts.invalid += written.invalid;
+                counts.errors += written.errors;
+                chunk = next?;
+            }
+            Ok(counts)
+        });
         finished.store(true, Ordering::Relaxed);
-        outcomes
+        counts
     })?;
 
-    let mut out = String::with_capacity(outcomes.iter().map(|o| o.line.len() + 1).sum());
-    let (mut valid, mut invalid, mut errors) = (0usize, 0usize, 0usize);
-    for o in &outcomes {
-        out.push_str(&o.line);
-        out.push('\n');
-        match o.verdict {
-            Some(true) => valid += 1,
-            Some(false) => invalid += 1,
-            None => errors += 1,
-        }
-    }
-    write_stdout(out.as_bytes())?;
+    let total = counts.total();
     let elapsed = start.elapsed().as_secs_f64();
     let rate = if elapsed > 0.0 {
         total as f64 / elapsed
@@ -117,9 +125,10 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
         0.0
     };
     write_stderr_line(&format!(
-        "batch: {total} cards, {valid} valid, {invalid} invalid, {errors} errors, elapsed {elapsed:.3} s, {rate:.0} cards/s"
+        "batch: {total} cards, {} valid, {} invalid, {} errors, elapsed {elapsed:.3} s, {rate:.0} cards/s",
+        counts.valid, counts.invalid, counts.errors
     ))?;
-    Ok(if valid == total { 0 } else { 1 })
+    Ok(if counts.valid == total { 0 } else { 1 })
 }
 
 /// The options that do not go with `--batch`.
@@ -141,14 +150,152 @@ fn check_usage(args: &Args) -> Result<(), Failure> {
     }
 }
 
-/// The `*.json` files directly in `dir`, sorted by name.
+/// The pool that verifies: `threads` (--threads), else `RAYON_NUM_THREADS` (a whole number from
+/// 1 to 1024, or a usage error naming it), else one thread per core (at most 1024); each
+/// thread with [`WORKER_STACK_BYTES`] of stack.
+fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Failure> {
+    let (n, source) = match threads {
+        Some(n) => (usize::from(n), "--threads".to_string()),
+        None => match std::env::var_os(THREADS_ENV) {
+            Some(value) => {
+                let n = value
+                    .to_str()
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .filter(|n| (1..=MAX_THREADS).contains(n));
+                let Some(n) = n else {
+                    return Err(Failure::new(
+                        Error::new(
+                            ErrorCode::Usage,
+                            format!(
+                                "{THREADS_ENV} must be a whole number of threads from 1 to {MAX_THREADS}, not {}",
+                                quoted(&value.to_string_lossy())
+                            ),
+                        ),
+                        format!("${THREADS_ENV}"),
+                    ));
+                };
+                (n, format!("${THREADS_ENV}"))
+            }
+            None => (
+                std::thread::available_parallelism()
+                    .map_or(1, std::num::NonZeroUsize::get)
+                    .min(MAX_THREADS),
+                "<batch>".to_string(),
+            ),
+        },
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .stack_size(WORKER_STACK_BYTES)
+        .build()
+        .map_err(|e| io_failure(format!("cannot start {n} threads: {e}"), source))
+}
+
+/// The cards of the batch, handed out a chunk at a time.
+enum Cards {
+    /// The `*.json` entries of a directory, sorted by name.
+    Dir(std::vec::IntoIter<PathBuf>, usize),
+    /// The lines of a JSON Lines file, read as they are needed.
+    Lines(Lines<BufReader<File>>),
+}
+
+impl Cards {
+    /// The directory or JSON Lines file `path`.
+    fn open(path: &Path, max_bytes: usize) -> Result<Cards, Failure> {
+        let source = path.display().to_string();
+        if path.is_dir() {
+            let files = list_dir(path)?;
+            let n = files.len();
+            return Ok(Cards::Dir(files.into_iter(), n));
+        }
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(io_failure(
+                    format!("cannot open {source}: no such file or directory"),
+                    source,
+                ))
+            }
+            Err(e) => return Err(io_failure(format!("cannot open {source}: {e}"), source)),
+        };
+        if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("jsonl")) {
+            return Err(Failure::usage(format!(
+                "--batch takes a directory or a .jsonl file; {source} is neither"
+            )));
+        }
+        // A regular file, or a FIFO (a stream of lines someone writes); never a device or a
+        // socket, which could be read forever.
+        if !meta.is_file() && !is_fifo(&meta) {
+            return Err(io_failure(
+                format!(
+                    "{source} is {}, not a regular file; refusing to read it",
+                    kind_of(meta.file_type())
+                ),
+                source,
+            ));
+        }
+        let file = File::open(path).map_err(|e| io_failure(format!("cannot open {source}: {e}"), &source))?;
+        Ok(Cards::Lines(Lines {
+            reader: BufReader::with_capacity(READ_BUFFER_BYTES, file),
+            source,
+            number: 0,
+            max_bytes,
+            at_end: false,
+        }))
+    }
+
+    /// The number of cards, when it is known before reading them.
+    fn known_total(&self) -> Option<usize> {
+        match self {
+            Cards::Dir(_, n) => Some(*n),
+            Cards::Lines(_) => None,
+        }
+    }
+
+    /// The next cards, empty at the end.
+    fn next_chunk(&mut self) -> Result<Vec<Item>, Failure> {
+        match self {
+            Cards::Dir(files, _) => Ok(files.by_ref().take(CHUNK_ITEMS).map(Item::File).collect()),
+            Cards::Lines(lines) => {
+                let mut items = Vec::new();
+                let mut bytes = 0usize;
+                while items.len() < CHUNK_ITEMS && bytes < CHUNK_BYTES {
+                    match lines.next_item()? {
+                        Some(item) => {
+                            if let Item::Line(_, line) = &item {
+                                bytes = bytes.saturating_add(line.len());
+                            }
+                            items.push(item);
+                        }
+                        None => break,
+                    }
+                }
+                Ok(items)
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+fn is_fifo(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    meta.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_meta: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// The `*.json` entries directly in `dir` (the extension in any case: `.json`, `.JSON`,
+/// `.Json`), sorted by name. What each one is gets checked when it is verified.
 fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
     let source = dir.display().to_string();
     let fail = |e: std::io::Error| io_failure(format!("cannot list {source}: {e}"), source.clone());
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(fail)? {
         let path = entry.map_err(fail)?.path();
-        if path.extension().is_some_and(|e| e == "json") && !path.is_dir() {
+        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
             files.push(path);
         }
     }
@@ -156,33 +303,166 @@ fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
     Ok(files)
 }
 
-/// The non-empty lines of a JSON Lines file, numbered from 1 (a final `\r` is dropped).
-fn jsonl_lines(bytes: &[u8]) -> Vec<Item<'_>> {
-    let mut items = Vec::new();
-    let mut start = 0;
-    // memchr finds the line ends a word (or vector) at a time: this loop is the serial part of
-    // the batch, so it must not cost a comparison per byte.
-    let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
-    for (i, end) in ends.enumerate() {
-        let line = bytes.get(start..end).unwrap_or_default();
-        start = end + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            items.push(Item::Line(i + 1, line));
-        }
-    }
-    items
+/// The lines of a JSON Lines file, read one at a time, each kept only up to the limit.
+struct Lines<R> {
+    reader: R,
+    /// The file, for error lines.
+    source: String,
+    /// The number of the last line read (1-based).
+    number: usize,
+    /// The longest line kept, in bytes (a final `\r` aside).
+    max_bytes: usize,
+    at_end: bool,
 }
 
-/// Reads (for a file) and verifies one card.
-fn verify_item(item: &Item<'_>, trust: &TrustStore, opts: &VerifyOptions, max_bytes: usize) -> Outcome {
+impl<R: BufRead> Lines<R> {
+    /// The next line that is not blank (blank lines are counted, not reported); a line over
+    /// the limit is read to its end without being kept. `None` at the end of the file.
+    fn next_item(&mut self) -> Result<Option<Item>, Failure> {
+        loop {
+            if self.at_end {
+                return Ok(None);
+            }
+            let mut line = Vec::new();
+            let mut too_long = false;
+            // Only while the part of a too-long line seen so far is whitespace.
+            let mut blank = true;
+            let mut any = false;
+            loop {
+                let buf = match self.reader.fill_buf() {
+                    Ok(buf) => buf,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        return Err(io_failure(
+                            format!("cannot read {} after line {}: {e}", self.source, self.number),
+                            self.source.clone(),
+                        ))
+                    }
+                };
+                if buf.is_empty() {
+                    self.at_end = true;
+                    break;
+                }
+                any = true;
+                let newline = memchr::memchr(b'\n', buf);
+                let part = buf.get(..newline.unwrap_or(buf.len())).unwrap_or_default();
+                let used = part.len() + usize::from(newline.is_some());
+                if too_long {
+                    blank = blank && part.iter().all(u8::is_ascii_whitespace);
+                } else if line.len() + part.len() > self.max_bytes.saturating_add(1) {
+                    // One byte more than the limit may be a final \r; past that the line is
+                    // too long, and the rest of it is only looked at, never kept.
+                    too_long = true;
+                    blank =
+                        line.iter().all(u8::is_ascii_whitespace) && part.iter().all(u8::is_ascii_whitespace);
+                    line = Vec::new();
+                } else {
+                    line.extend_from_slice(part);
+                }
+                self.reader.consume(used);
+                if newline.is_some() {
+                    break;
+                }
+            }
+            if !any {
+                return Ok(None);
+            }
+            self.number += 1;
+            if too_long {
+                if blank {
+                    continue;
+                }
+                return Ok(Some(Item::LineTooLong(self.number)));
+            }
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if line.len() > self.max_bytes {
+                return Ok(Some(Item::LineTooLong(self.number)));
+            }
+            return Ok(Some(Item::Line(self.number, line)));
+        }
+    }
+}
+
+/// Verifies one chunk in parallel and writes its lines to stdout in input order; returns its
+/// verdicts.
+fn verify_chunk(
+    chunk: &[Item],
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+    max_bytes: usize,
+    done: &AtomicUsize,
+) -> Result<Counts, Failure> {
+    let outcomes: Vec<Outcome> = chunk
+        .par_iter()
+        .map(|item| {
+            let outcome = guarded(item, || verify_item(item, trust, opts, max_bytes));
+            done.fetch_add(1, Ordering::Relaxed);
+            outcome
+        })
+        .collect();
+    let mut out = String::with_capacity(outcomes.iter().map(|o| o.line.len() + 1).sum());
+    let mut counts = Counts::default();
+    for o in &outcomes {
+        out.push_str(&o.line);
+        out.push('\n');
+        match o.verdict {
+            Some(true) => counts.valid += 1,
+            Some(false) => counts.invalid += 1,
+            None => counts.errors += 1,
+        }
+    }
+    write_stdout(out.as_bytes())?;
+    Ok(counts)
+}
+
+/// Runs `verify` for `item`, turning a panic (a bug) into the item's error line.
+fn guarded(item: &Item, verify: impl FnOnce() -> Outcome) -> Outcome {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(verify)) {
+        Ok(outcome) => outcome,
+        Err(_) => {
+            let e = Error::new(
+                ErrorCode::MalformedCard,
+                "internal error: verifying this card panicked (a bug in a2a-card; please report it with the card); the batch went on",
+            );
+            Outcome {
+                verdict: None,
+                line: error_line(item.source(), &e).to_string(),
+            }
+        }
+    }
+}
+
+/// Reads (for a file) and verifies one card. A directory entry is looked at before it is
+/// opened: anything but a regular file (or a link to one) is an error line, never opened.
+fn verify_item(item: &Item, trust: &TrustStore, opts: &VerifyOptions, max_bytes: usize) -> Outcome {
     let source = item.source();
     let result = match item {
-        Item::File(path) => match read_input(Some(path), max_bytes) {
-            Ok(input) => verify_card(&input.bytes, trust, opts),
-            Err(failure) => Err(failure.error),
+        Item::File(path) => match std::fs::metadata(path) {
+            Ok(meta) if !meta.is_file() => Err(Error::new(
+                ErrorCode::Io,
+                format!(
+                    "{} is {}, not a regular file; skipped without opening it",
+                    path.display(),
+                    kind_of(meta.file_type())
+                ),
+            )),
+            // A missing entry (a dangling link) is reported by the open.
+            _ => match read_input(Some(path), max_bytes) {
+                Ok(input) => verify_card(&input.bytes, trust, opts),
+                Err(failure) => Err(failure.error),
+            },
         },
         Item::Line(_, bytes) => verify_card(bytes, trust, opts),
+        Item::LineTooLong(n) => Err(Error::new(
+            ErrorCode::InputTooLarge,
+            format!("line {n} is more than the limit of {max_bytes} bytes; skipped"),
+        )
+        .at("")),
     };
     match result {
         Ok(report) => Outcome {
@@ -223,16 +503,75 @@ fn error_line(source: Value, e: &Error) -> Value {
     })
 }
 
-/// Redraws `verified N/TOTAL` on stderr until `finished`, then clears the line.
-fn progress(done: &AtomicUsize, finished: &AtomicBool, total: usize) {
+/// Redraws `verified N/TOTAL` (or `verified N` when the total is not known) on stderr until
+/// `finished`, then clears the line.
+fn progress(done: &AtomicUsize, finished: &AtomicBool, total: Option<usize>) {
     let mut err = std::io::stderr();
     while !finished.load(Ordering::Relaxed) {
         let n = done.load(Ordering::Relaxed);
         // Progress is a courtesy: a failed write to the terminal is not an error of the batch.
-        let _ = write!(err, "\rverified {n}/{total}");
+        let _ = match total {
+            Some(total) => write!(err, "\rverified {n}/{total}"),
+            None => write!(err, "\rverified {n}"),
+        };
         let _ = err.flush();
         std::thread::sleep(Duration::from_millis(100));
     }
     let _ = write!(err, "\r\x1b[K");
     let _ = err.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+    use super::*;
+
+    fn lines(text: &[u8], max_bytes: usize, capacity: usize) -> Vec<String> {
+        let mut lines = Lines {
+            reader: BufReader::with_capacity(capacity, text),
+            source: "t.jsonl".into(),
+            number: 0,
+            max_bytes,
+            at_end: false,
+        };
+        let mut out = Vec::new();
+        while let Some(item) = lines.next_item().unwrap() {
+            out.push(match item {
+                Item::Line(n, bytes) => format!("{n}:{}", String::from_utf8(bytes).unwrap()),
+                Item::LineTooLong(n) => format!("{n}:too long"),
+                Item::File(_) => unreachable!(),
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn lines_are_numbered_bounded_and_blank_ones_skipped() {
+        for capacity in [1, 2, 3, 7, 64 * 1024] {
+            let text = b"abc\n\n  \r\nabcd\r\nabcde\n      \nab\rc\nxy";
+            assert_eq!(
+                lines(text, 4, capacity),
+                ["1:abc", "4:abcd", "5:too long", "7:ab\rc", "8:xy"],
+                "buffer of {capacity}"
+            );
+            assert_eq!(lines(b"", 4, capacity), Vec::<String>::new());
+            assert_eq!(lines(b"\n\n", 4, capacity), Vec::<String>::new());
+            assert_eq!(lines(b"abcdefgh\r\nz\n", 4, capacity), ["1:too long", "2:z"]);
+        }
+    }
+
+    #[test]
+    fn a_panic_becomes_the_error_line_of_its_card() {
+        let item = Item::Line(7, b"{}".to_vec());
+        let outcome = guarded(&item, || panic!("a bug"));
+        assert_eq!(outcome.verdict, None);
+        let line: Value = serde_json::from_str(&outcome.line).unwrap();
+        assert_eq!(line["source"], 7);
+        assert_eq!(line["ok"], false);
+        assert_eq!(line["error"]["code"], "malformed-card");
+        assert!(line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("internal error"));
+    }
 }

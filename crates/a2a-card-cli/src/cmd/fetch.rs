@@ -1,7 +1,7 @@
 //! `a2a-card fetch`: retrieve a card over HTTPS (SSRF guard, limits, HTTP cache) and print it as
 //! served. The fetch options are shared with `verify URL`.
 
-use crate::io::{printable, replace_file, write_stderr_line, write_stdout};
+use crate::io::{check_output, printable, refuse_same_file, replace_file, write_stderr_line, write_stdout};
 use crate::Failure;
 use a2a_card_fetch::{fetch_card, Code, FetchOptions, Fetched, Roots};
 use clap::builder::TypedValueParser;
@@ -30,6 +30,10 @@ Cache-Control max-age, no-cache, no-store) in the user's cache directory ($XDG_C
 a2a-card or ~/.cache/a2a-card on Unix, ~/Library/Caches/a2a-card on macOS,
 %LOCALAPPDATA%\\a2a-card\\cache on Windows), or in --cache-dir; --no-cache turns it off.
 
+--out is written through a temporary file and a rename; a symbolic link is written through, a
+dangling link, a device, a FIFO, a socket or a directory is refused, and so is a read-only file
+unless --force is given.
+
 The card goes to stdout (or --out) byte for byte as served; nothing is verified (use
 a2a-card verify URL for that). On stderr: the origin, the final URL, each redirect, the
 content type, the cache outcome, the size and SHA-256 of the card.
@@ -46,25 +50,27 @@ too-many-redirects, redirect-invalid, not-json, body-too-large, ca-file).";
 #[command(next_help_heading = "Fetching (a URL)")]
 pub(crate) struct FetchArgs {
     /// Trust only the CA certificates in this PEM file for the server's certificate (a private
-    /// CA), instead of the Mozilla roots.
+    /// CA), instead of the Mozilla roots. A regular file of at most 4 MiB (or a FIFO).
     #[arg(long, value_name = "PATH")]
     ca_file: Option<PathBuf>,
 
-    /// Longest wait for one TCP connection, in seconds (decimals allowed). Default: 10.
-    #[arg(long, value_name = "SECS", value_parser = secs_parser())]
+    /// Longest wait for one TCP connection, in seconds (decimals allowed; 0.001 to 600).
+    /// Default: 10.
+    #[arg(long, value_name = "SECS", value_parser = secs_parser(MAX_CONNECT_TIMEOUT_SECS))]
     connect_timeout: Option<Duration>,
 
     /// Longest time for one whole retrieval (resolution, redirects, TLS, body), in seconds
-    /// (decimals allowed). Default: 30.
-    #[arg(long, value_name = "SECS", value_parser = secs_parser())]
+    /// (decimals allowed; 0.001 to 3600). Default: 30.
+    #[arg(long, value_name = "SECS", value_parser = secs_parser(MAX_TIMEOUT_SECS))]
     timeout: Option<Duration>,
 
-    /// Refuse a response body larger than this many bytes. Default: 1048576 (1 MiB).
-    #[arg(long, value_name = "N")]
+    /// Refuse a response body larger than this many bytes (1 to 67108864, 64 MiB).
+    /// Default: 1048576 (1 MiB).
+    #[arg(long, value_name = "N", value_parser = super::count_parser(1, MAX_BODY_BYTES, "bytes"))]
     max_body_bytes: Option<usize>,
 
-    /// Follow at most this many redirects. Default: 3.
-    #[arg(long, value_name = "N")]
+    /// Follow at most this many redirects (0 to 20). Default: 3.
+    #[arg(long, value_name = "N", value_parser = super::count_parser(0, MAX_REDIRECTS, "redirects"))]
     max_redirects: Option<usize>,
 
     /// Allow loopback addresses (127.0.0.0/8, ::1). For local testing only: it lets a card,
@@ -82,7 +88,67 @@ pub(crate) struct FetchArgs {
     cache_dir: Option<PathBuf>,
 }
 
+/// The largest `--timeout`, in seconds (an hour).
+pub(crate) const MAX_TIMEOUT_SECS: f64 = 3600.0;
+/// The largest `--connect-timeout`, in seconds (ten minutes).
+pub(crate) const MAX_CONNECT_TIMEOUT_SECS: f64 = 600.0;
+/// The smallest timeout, in seconds: a millisecond (a zero timeout is an error for sockets).
+pub(crate) const MIN_TIMEOUT_SECS: f64 = 0.001;
+/// The largest `--max-body-bytes` (64 MiB).
+pub(crate) const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
+/// The largest `--max-redirects`.
+pub(crate) const MAX_REDIRECTS: usize = 20;
+
+/// The largest `--ca-file`, in bytes (the fetcher reads it whole; a bundle of every public
+/// root is about 200 KiB).
+pub(crate) const MAX_CA_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
 impl FetchArgs {
+    /// The `--ca-file`, an input that no output may replace.
+    pub(crate) fn ca_file(&self) -> Option<&std::path::Path> {
+        self.ca_file.as_deref()
+    }
+
+    /// Checks the `--ca-file` before anything is fetched, since the fetcher reads it whole: a
+    /// device, a socket or a directory is refused (a device such as /dev/zero would be read
+    /// forever), and so is a file larger than [`MAX_CA_FILE_BYTES`]. A FIFO is allowed (a CA
+    /// file given as `<(command)`). Refusals are `ca-file` errors, exit code 3.
+    pub(crate) fn check_files(&self) -> Result<(), Failure> {
+        let Some(path) = &self.ca_file else {
+            return Ok(());
+        };
+        let source = path.display().to_string();
+        let refuse = |message: String| {
+            Failure::new(
+                a2a_card::Error::new(a2a_card::ErrorCode::CaFile, message),
+                &source,
+            )
+            .key_retrieval()
+        };
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            // A missing or unreadable file: the fetcher's own error says so.
+            Err(_) => return Ok(()),
+        };
+        #[cfg(unix)]
+        let fifo = std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type());
+        #[cfg(not(unix))]
+        let fifo = false;
+        if !meta.is_file() && !fifo {
+            return Err(refuse(format!(
+                "{source} is {}, not a regular file; refusing to read it as CA certificates",
+                crate::io::kind_of(meta.file_type())
+            )));
+        }
+        if meta.len() > MAX_CA_FILE_BYTES {
+            return Err(refuse(format!(
+                "{source} is {} bytes, more than the limit of {MAX_CA_FILE_BYTES} bytes for a CA file",
+                meta.len()
+            )));
+        }
+        Ok(())
+    }
+
     /// The library's fetch options: the defaults, changed where a flag was given.
     pub(crate) fn options(&self) -> FetchOptions {
         let defaults = FetchOptions::default();
@@ -119,17 +185,20 @@ impl FetchArgs {
     }
 }
 
-/// A positive number of seconds (decimals allowed) as a `Duration`.
-fn secs_parser() -> impl TypedValueParser<Value = Duration> {
-    clap::builder::NonEmptyStringValueParser::new().try_map(|s| {
+/// A number of seconds (decimals allowed) from [`MIN_TIMEOUT_SECS`] to `max`, as a `Duration`.
+/// NaN, infinities, negative numbers and anything past `max` are refused here, so that no
+/// timeout given can overflow a `Duration` or an `Instant` later.
+fn secs_parser(max: f64) -> impl TypedValueParser<Value = Duration> {
+    clap::builder::NonEmptyStringValueParser::new().try_map(move |s| {
+        let range = format!("give a number of seconds from {MIN_TIMEOUT_SECS} to {max}");
         let secs: f64 = s
             .trim()
             .parse()
-            .map_err(|_| format!("{s:?} is not a number of seconds"))?;
-        if !secs.is_finite() || secs <= 0.0 {
-            return Err(format!("{s:?}: give a positive number of seconds"));
+            .map_err(|_| format!("{s:?} is not a number of seconds; {range}"))?;
+        if !(MIN_TIMEOUT_SECS..=max).contains(&secs) {
+            return Err(format!("{s:?} is out of range; {range}"));
         }
-        Duration::try_from_secs_f64(secs).map_err(|e| format!("{s:?}: {e}"))
+        Duration::try_from_secs_f64(secs).map_err(|e| format!("{s:?}: {e}; {range}"))
     })
 }
 
@@ -188,9 +257,15 @@ pub(crate) struct Args {
     #[arg(value_name = "URL")]
     url: String,
 
-    /// Write the card to FILE (through a temporary file and a rename) instead of stdout.
+    /// Write the card to FILE (through a temporary file and a rename) instead of stdout. FILE
+    /// must be a regular file or not exist (a symbolic link is written through), and may not
+    /// be the --ca-file.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+
+    /// Replace the --out file even when it is read-only.
+    #[arg(long, requires = "out")]
+    force: bool,
 
     #[command(flatten)]
     fetch: FetchArgs,
@@ -198,9 +273,16 @@ pub(crate) struct Args {
 
 /// Runs `fetch`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    args.fetch.check_files()?;
+    if let Some(out) = &args.out {
+        if let Some(ca) = args.fetch.ca_file() {
+            refuse_same_file("--out", out, "--ca-file", ca)?;
+        }
+        check_output(out, args.force)?;
+    }
     let fetched = fetch_card(&args.url, &args.fetch.options()).map_err(|e| failure(&e, &args.url))?;
     match &args.out {
-        Some(path) => replace_file(path, &fetched.bytes, None)?,
+        Some(path) => replace_file(path, &fetched.bytes, None, args.force)?,
         None => write_stdout(&fetched.bytes)?,
     }
     for line in describe(&fetched) {

@@ -1,7 +1,7 @@
 //! `a2a-card keygen`: a new signing key, written as PKCS#8 PEM readable by its owner only, and
 //! its public JWKS.
 
-use crate::io::{create_new_file, quoted, replace_file, write_stderr_line};
+use crate::io::{check_output, create_new_file, quoted, refuse_same_file, replace_file, write_stderr_line};
 use crate::Failure;
 use a2a_card::alg::Algorithm;
 use a2a_card::keys::{KeyType, PrivateKey};
@@ -22,7 +22,10 @@ P-521, ES256K secp256k1, RS256..PS512 RSA (2048 bits unless --rsa-bits).
 The private key is written as PKCS#8 PEM with file mode 0600. PEM records neither the kid nor
 the algorithm: when you choose a --kid, or an algorithm other than the key's default (RSA
 signs RS256 by default), pass the same --kid and --alg to `a2a-card sign`. The JWKS records
-both. Existing files are never overwritten unless --force is given.
+both. Existing files are never overwritten unless --force is given; --force also replaces a
+read-only file. A symbolic link is written through to the file it leads to; a dangling link, a
+device, a FIFO, a socket or a directory is refused. --out and --jwks must be different files
+(compared as files: ./k.pem, k.pem and a link to k.pem are one file).
 
 Prints the kid and alg on stderr. Exit codes: 0 written, 2 bad usage or the file exists.";
 
@@ -56,7 +59,7 @@ pub(crate) struct Args {
           value_parser = PossibleValuesParser::new(["Ed25519", "Ed448"]))]
     curve: Option<String>,
 
-    /// Replace existing output files (through a temporary file and a rename).
+    /// Replace existing output files, read-only ones too (through a temporary file and a rename).
     #[arg(long)]
     force: bool,
 }
@@ -87,17 +90,18 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     if args.kid.as_deref() == Some("") {
         return Err(Failure::usage("--kid must not be empty"));
     }
-    if args.jwks.as_ref() == Some(&args.out) {
-        return Err(Failure::usage("--out and --jwks name the same file"));
+    if let Some(jwks) = &args.jwks {
+        refuse_same_file("--out", &args.out, "--jwks", jwks)?;
     }
-    if !args.force {
-        for path in std::iter::once(&args.out).chain(args.jwks.as_ref()) {
-            if path.exists() {
-                return Err(crate::io::io_failure(
-                    format!("{} already exists; use --force to replace it", path.display()),
-                    path.display().to_string(),
-                ));
-            }
+    // Both outputs are checked before the key is made, so that neither is written when the
+    // other would be refused.
+    for path in std::iter::once(&args.out).chain(args.jwks.as_ref()) {
+        let output = check_output(path, args.force)?;
+        if !args.force && output.exists() {
+            return Err(crate::io::io_failure(
+                format!("{} already exists; use --force to replace it", path.display()),
+                path.display().to_string(),
+            ));
         }
     }
 
@@ -115,7 +119,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
 
     let pem = key.to_pkcs8_pem();
     if args.force {
-        replace_file(&args.out, pem.as_bytes(), Some(0o600))?;
+        replace_file(&args.out, pem.as_bytes(), Some(0o600), true)?;
     } else {
         create_new_file(&args.out, pem.as_bytes(), Some(0o600))?;
     }
@@ -124,7 +128,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         let mut text = serde_json::to_string_pretty(&jwks).unwrap_or_default();
         text.push('\n');
         if args.force {
-            replace_file(path, text.as_bytes(), None)?;
+            replace_file(path, text.as_bytes(), None, true)?;
         } else {
             create_new_file(path, text.as_bytes(), None)?;
         }

@@ -1,7 +1,10 @@
 //! `a2a-card migrate`: an A2A 0.3 card rewritten as an A2A 1.0 card, with a note for every
 //! member that moved, changed shape, was filled in or could not be carried over.
 
-use crate::io::{printable, read_input, replace_file, write_stderr_line, write_stdout};
+use crate::io::{
+    check_output, is_stdin, printable, read_input, refuse_same_file, replace_file, write_stderr_line,
+    write_stdout,
+};
 use crate::Failure;
 use a2a_card::json;
 use a2a_card::migrate::{migrate_card, MigrateOptions, Migration};
@@ -32,6 +35,11 @@ Notes, one per member concerned, name its JSON Pointer in the input card:
                    \"alreadyV1\": BOOL, \"lost\": BOOL}   (with -o, CARD is left out)
 KIND is moved, rewritten, defaulted, dropped, missing or unchanged.
 
+-o OUT is written through a temporary file and a rename; a symbolic link is written through, a
+dangling link, a device, a FIFO, a socket or a directory is refused, and so is a read-only file
+unless --force is given. OUT may not be CARD itself: keep the 0.3 card and write the 1.0 card
+next to it.
+
 Exit codes: 0 migrated and nothing lost (or the card was already 1.0), 1 migrated but
 something was dropped or is missing (see the dropped and missing notes), 2 the card cannot be
 read (bad JSON, wrong types, a card mixing 0.3 and 1.0 members) or the output cannot be written.";
@@ -44,8 +52,14 @@ pub(crate) struct Args {
     card: Option<PathBuf>,
 
     /// Write the 1.0 card to OUT (through a temporary file and a rename) instead of stdout.
+    /// OUT must be a regular file or not exist (a symbolic link is written through), and may
+    /// not be CARD.
     #[arg(short = 'o', long = "out", value_name = "OUT")]
     out: Option<PathBuf>,
+
+    /// Replace the OUT file even when it is read-only.
+    #[arg(long, requires = "out")]
+    force: bool,
 
     /// `text`: the card on stdout, notes on stderr; `json`: one JSON report on stdout.
     #[arg(long, value_name = "FORMAT", default_value = "text",
@@ -63,6 +77,12 @@ pub(crate) struct Args {
 
 /// Runs `migrate`; returns 0 when nothing was lost, 1 when something was dropped or is missing.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
+    if let Some(out) = &args.out {
+        if let Some(card) = args.card.as_deref().filter(|c| !is_stdin(Some(c))) {
+            refuse_same_file("-o", out, "the card", card)?;
+        }
+        check_output(out, args.force)?;
+    }
     let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
     let opts = MigrateOptions {
         limits: args.limits.limits(),
@@ -70,7 +90,7 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
     };
     let m = migrate_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     if let Some(out) = &args.out {
-        replace_file(out, &m.card, None)?;
+        replace_file(out, &m.card, None, args.force)?;
     }
     if args.format == "json" {
         let report = json_report(&m, args.out.is_none()).map_err(|e| Failure::new(e, &input.source))?;

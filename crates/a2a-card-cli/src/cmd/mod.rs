@@ -19,6 +19,32 @@ use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
 use a2a_card::{CanonicalizeOptions, Limits, Mode, Profile, UnknownMembers};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
+/// The largest `--max-input-bytes` (1 GiB).
+pub(crate) const MAX_INPUT_BYTES_LIMIT: usize = 1024 * 1024 * 1024;
+
+/// The largest `--max-depth`: the library's cap, deeper cards are refused whatever the flag says.
+pub(crate) use a2a_card::json::MAX_DEPTH_LIMIT;
+
+/// A whole number from `min` to `max` (a count of `unit`), for the numeric options: anything
+/// else, a sign, a decimal or a number past the range, is refused with the range in the message.
+pub(crate) fn count_parser(
+    min: usize,
+    max: usize,
+    unit: &'static str,
+) -> impl TypedValueParser<Value = usize> {
+    clap::builder::NonEmptyStringValueParser::new().try_map(move |s| {
+        let range = format!("give a number of {unit} from {min} to {max}");
+        let n: usize = s
+            .parse()
+            .map_err(|_| format!("{s:?} is not a whole number; {range}"))?;
+        if (min..=max).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!("{n} is out of range; {range}"))
+        }
+    })
+}
+
 /// `--profile`: `spec`, `prune-empty` or `served-as-is`.
 pub(crate) fn profile_parser() -> impl TypedValueParser<Value = Profile> {
     PossibleValuesParser::new(Profile::ALL.map(Profile::as_str))
@@ -83,12 +109,15 @@ impl CanonArgs {
 /// card.
 #[derive(Debug, clap::Args)]
 pub(crate) struct LimitArgs {
-    /// Refuse cards larger than this many bytes.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    /// Refuse cards larger than this many bytes (1 to 1073741824, 1 GiB).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES,
+          value_parser = count_parser(1, MAX_INPUT_BYTES_LIMIT, "bytes"))]
     pub(crate) max_input_bytes: usize,
 
-    /// Refuse arrays and objects nested deeper than this (the root object is level 1).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH)]
+    /// Refuse arrays and objects nested deeper than this (the root object is level 1; 1 to
+    /// 512).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH,
+          value_parser = count_parser(1, MAX_DEPTH_LIMIT, "levels"))]
     pub(crate) max_depth: usize,
 }
 

@@ -30,9 +30,15 @@ pub(crate) struct Args {
               .try_map(|s| SchemaDraft::from_name(&s).ok_or(format!("unknown draft {s:?}"))))]
     draft: SchemaDraft,
 
-    /// Write the schema to this file (replaced whole) instead of stdout.
+    /// Write the schema to this file (replaced whole, through a temporary file and a rename)
+    /// instead of stdout. FILE must be a regular file or not exist (a symbolic link is written
+    /// through).
     #[arg(short = 'o', long = "out", value_name = "FILE")]
     out: Option<PathBuf>,
+
+    /// Replace the -o file even when it is read-only.
+    #[arg(long, requires = "out")]
+    force: bool,
 }
 
 /// Runs `schema`.
@@ -46,7 +52,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     })?;
     text.push('\n');
     match &args.out {
-        Some(path) => replace_file(path, text.as_bytes(), None),
+        Some(path) => replace_file(path, text.as_bytes(), None, args.force),
         None => write_stdout(text.as_bytes()),
     }
 }

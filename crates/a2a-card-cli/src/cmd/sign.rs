@@ -1,6 +1,9 @@
 //! `a2a-card sign`: append a signature to a card, every other byte left as it was.
 
-use crate::io::{is_stdin, quoted, read_input, read_key_text, replace_file, write_stderr_line, write_stdout};
+use crate::io::{
+    check_output, is_stdin, quoted, read_input, read_key_text, refuse_same_file, replace_file, same_file,
+    write_stderr_line, write_stdout,
+};
 use crate::Failure;
 use a2a_card::alg::Algorithm;
 use a2a_card::json;
@@ -20,12 +23,19 @@ Examples:
   vault read -field=pem secret/a2a | a2a-card sign card.json --key - --replace --in-place
   a2a-card sign card.json --key rsa.pem --alg PS256 --jku https://agent.example/jwks.json
   a2a-card sign card.json --key release.pem --also-profile prune-empty --in-place
+  a2a-card sign card.json --key release.pem --out public/card.json --force
 
 The key comes from --key FILE, from --key - (stdin; the card must then be a file), or from the
 environment variable A2A_CARD_SIGNING_KEY (PEM or JWK text) when --key is absent. A PEM file
 records neither kid nor alg: the kid defaults to the key's RFC 7638 thumbprint and the alg to
 the key's own (Ed25519 EdDSA, P-256 ES256, P-384 ES384, P-521 ES512, secp256k1 ES256K, RSA
 RS256); give --kid and --alg to choose others.
+
+--out and --in-place write a temporary file next to the file written and rename it over it,
+keeping its permissions. A symbolic link is written through (the file it leads to gets the
+signed card, the link stays); a dangling link, a device, a FIFO, a socket or a directory is
+refused, and so is a read-only file unless --force is given. The file written may not be the
+key file, and --out may not be the card itself (use --in-place for that).
 
 On stderr: the kid, alg, profile, the SHA-256 of the canonical bytes signed, and the members
 of the card the signature does not cover (JSON Pointers).
@@ -77,13 +87,19 @@ pub(crate) struct Args {
     replace: bool,
 
     /// Write the signed card to FILE (through a temporary file and a rename) instead of stdout.
+    /// FILE must be a regular file or not exist (a symbolic link is written through), and may
+    /// be neither the key file nor CARD.
     #[arg(long, value_name = "FILE", conflicts_with = "in_place")]
     out: Option<PathBuf>,
 
     /// Replace CARD with the signed card, through a temporary file in the same directory and a
-    /// rename: on any failure CARD is left as it was.
+    /// rename: on any failure CARD is left as it was. A symbolic link is written through.
     #[arg(long)]
     in_place: bool,
+
+    /// Replace the --out file or (with --in-place) CARD even when it is read-only.
+    #[arg(long)]
+    force: bool,
 
     #[command(flatten)]
     canon: super::CanonArgs,
@@ -100,6 +116,36 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     }
     if args.in_place && card_from_stdin {
         return Err(Failure::usage("--in-place needs the card as a file, not stdin"));
+    }
+    if args.force && args.out.is_none() && !args.in_place {
+        return Err(Failure::usage("--force applies only with --out or --in-place"));
+    }
+    if let Some(out) = &args.out {
+        if let Some(card) = args.card.as_deref().filter(|c| !is_stdin(Some(c))) {
+            if same_file(out, card) {
+                return Err(Failure::usage(format!(
+                    "--out {} is the card file itself; use --in-place to replace the card",
+                    quoted(&out.display().to_string())
+                )));
+            }
+        }
+    }
+    // The output is checked before any work, and again when it is written.
+    let target = match (&args.out, args.in_place, &args.card) {
+        (Some(out), _, _) => Some(out.as_path()),
+        (None, true, Some(card)) => Some(card.as_path()),
+        _ => None,
+    };
+    if let Some(path) = target {
+        if let Some(key) = args.key.as_deref().filter(|k| !is_stdin(Some(k))) {
+            refuse_same_file(
+                if args.in_place { "--in-place" } else { "--out" },
+                path,
+                "--key",
+                key,
+            )?;
+        }
+        check_output(path, args.force)?;
     }
     let extra_protected = header_params(&args.protected_headers, "--protected-header")?;
     let unprotected = header_params(&args.headers, "--header")?;
@@ -120,10 +166,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     };
     let signed = sign_card(&input.bytes, &key, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
-    match (&args.out, args.in_place, &args.card) {
-        (Some(out), _, _) => replace_file(out, &signed.card, None)?,
-        (None, true, Some(card)) => replace_file(card, &signed.card, None)?,
-        _ => write_stdout(&signed.card)?,
+    match target {
+        Some(path) => replace_file(path, &signed.card, None, args.force)?,
+        None => write_stdout(&signed.card)?,
     }
 
     write_stderr_line(&format!("kid: {}", quoted(&signed.kid)))?;

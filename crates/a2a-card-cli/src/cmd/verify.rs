@@ -3,7 +3,10 @@
 //! the URL's origin as the card's origin and `jku`s followed only under `--allow-jku`.
 
 use super::fetch::{self, FetchArgs};
-use crate::io::{is_stdin, printable, quoted, read_input, read_key_text, replace_file, write_stdout};
+use crate::io::{
+    check_output, is_stdin, printable, quoted, read_input, read_key_text, refuse_same_file, replace_file,
+    write_stdout,
+};
 use crate::Failure;
 use a2a_card::alg::Algorithm;
 use a2a_card::keys::{parse_jwks, PublicKey};
@@ -13,6 +16,9 @@ use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOpti
 use a2a_card_fetch::{verify_remote, JkuStatus, KeySource, RemoteOptions, RemoteReport};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
+
+/// The largest `--max-signatures`.
+pub(crate) const MAX_SIGNATURES_LIMIT: usize = 256;
 
 /// Examples shown at the end of `a2a-card verify --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -47,6 +53,11 @@ with it. --format json prints the same report as JSON with the canonical bytes a
 member \"canonical\" (for a URL, the fetch report with the verification report under
 \"report\"). Act on the verified content (--emit-verified), not on the served card.
 
+--emit-verified FILE is written through a temporary file and a rename; a symbolic link is
+written through, a dangling link, a device, a FIFO, a socket or a directory is refused, and so
+is a read-only file unless --force is given. FILE may not be the card, a --key, --jwks or
+--trust file, or the --ca-file.
+
 Exit codes: 0 valid, 1 invalid or the policy is not met, 2 bad input or usage, 3 a key, JWKS or
 trust-store file cannot be read, the card cannot be fetched, or a signature's only key was
 behind an allowed jku that could not be fetched.";
@@ -60,14 +71,16 @@ pub(crate) struct Args {
     #[arg(value_name = "CARD|URL")]
     pub(crate) card: Option<PathBuf>,
 
-    /// Verify many cards in parallel: every `*.json` file of a directory (sorted by name, not
-    /// recursive) or every line of a `.jsonl` file. Prints one JSON line per card and a summary
-    /// on stderr; exit 0 when every card is valid, 1 otherwise.
+    /// Verify many cards in parallel: every `*.json` file of a directory (the extension in any
+    /// case; sorted by name, not recursive; an entry that is not a regular file is reported,
+    /// never opened) or every line of a `.jsonl` file (read line by line, each line at most
+    /// --max-input-bytes). Prints one JSON line per card, a chunk of lines at a time, and a
+    /// summary on stderr; exit 0 when every card is valid, 1 otherwise.
     #[arg(long, value_name = "DIR|FILE.jsonl")]
     pub(crate) batch: Option<PathBuf>,
 
-    /// With --batch: how many threads verify cards (default: one per core, or
-    /// RAYON_NUM_THREADS).
+    /// With --batch: how many threads verify cards (default: RAYON_NUM_THREADS, which must
+    /// then be 1 to 1024, else one per core).
     #[arg(long, value_name = "N", requires = "batch",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub(crate) threads: Option<u16>,
@@ -112,8 +125,9 @@ pub(crate) struct Args {
     #[arg(long, value_name = "ORIGIN")]
     origin: Option<String>,
 
-    /// Refuse cards with more signatures than this.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SIGNATURES)]
+    /// Refuse cards with more signatures than this (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SIGNATURES,
+          value_parser = super::count_parser(1, MAX_SIGNATURES_LIMIT, "signatures"))]
     max_signatures: usize,
 
     /// `text` (a summary for people) or `json` (the full report).
@@ -123,9 +137,14 @@ pub(crate) struct Args {
     pub(crate) format: Option<String>,
 
     /// When the card is valid, write the verified content (the canonical bytes the signatures
-    /// cover) to FILE. Nothing is written when it is not.
+    /// cover) to FILE. Nothing is written when it is not. FILE must be a regular file or not
+    /// exist, and may not be the card or a key, JWKS, trust-store or CA file.
     #[arg(long, value_name = "FILE")]
     pub(crate) emit_verified: Option<PathBuf>,
+
+    /// Replace the --emit-verified file even when it is read-only.
+    #[arg(long, requires = "emit_verified")]
+    pub(crate) force: bool,
 
     #[command(flatten)]
     pub(crate) limits: super::LimitArgs,
@@ -160,6 +179,30 @@ impl Args {
             origin: self.origin.clone(),
             ..VerifyOptions::default()
         })
+    }
+
+    /// Checks the --emit-verified file before any work: it must be a file that may be written
+    /// and none of the inputs (the card file, a key, JWKS or trust-store file, the CA file).
+    fn check_emit_verified(&self) -> Result<(), Failure> {
+        let Some(out) = &self.emit_verified else {
+            return Ok(());
+        };
+        if self.url().is_none() {
+            if let Some(card) = self.card.as_deref().filter(|c| !is_stdin(Some(c))) {
+                refuse_same_file("--emit-verified", out, "the card", card)?;
+            }
+        }
+        let inputs = (self.keys.iter().map(|p| ("--key", p.as_path())))
+            .chain(self.jwks.iter().map(|p| ("--jwks", p.as_path())))
+            .chain(self.trust.iter().map(|p| ("--trust", p.as_path())))
+            .chain(self.fetch.ca_file().map(|p| ("--ca-file", p)));
+        for (flag, input) in inputs {
+            if !is_stdin(Some(input)) {
+                refuse_same_file("--emit-verified", out, flag, input)?;
+            }
+        }
+        check_output(out, self.force)?;
+        Ok(())
     }
 
     /// Checks the key files against stdin use and loads them; `jku_roots` says whether an
@@ -211,13 +254,14 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
             "--allow-jku applies only when the card is an https URL; a card file's jku is never fetched",
         ));
     }
+    args.check_emit_verified()?;
     let trust = args.trust(false)?;
     let opts = args.verify_options()?;
     let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
     let report = verify_card(&input.bytes, &trust, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
     if let (Some(path), Some(content)) = (&args.emit_verified, report.verified_content()) {
-        replace_file(path, content, None)?;
+        replace_file(path, content, None, args.force)?;
     }
     let out = if args.format.as_deref() == Some("json") {
         pretty(report_value(&report))
@@ -244,6 +288,8 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
             "--origin is for card files; a fetched card's origin is its URL's",
         ));
     }
+    args.fetch.check_files()?;
+    args.check_emit_verified()?;
     let trust = args.trust(!args.allow_jku.is_empty())?;
     let remote = RemoteOptions {
         verify: args.verify_options()?,
@@ -254,7 +300,7 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
         verify_remote(url, &trust, &remote, &args.fetch.options()).map_err(|e| fetch::failure(&e, url))?;
 
     if let (Some(path), Some(content)) = (&args.emit_verified, r.report.verified_content()) {
-        replace_file(path, content, None)?;
+        replace_file(path, content, None, args.force)?;
     }
     let out = if args.format.as_deref() == Some("json") {
         pretty(remote_value(&r))
