@@ -22,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -192,11 +192,23 @@ impl Cache {
     /// The entry for `url`, if one is stored intact and its body is within `max_body`.
     pub fn load(&self, url: &str, max_body: usize) -> Option<Entry> {
         let path = self.path(url);
-        // The metadata line is small; a file far larger than the body limit is not read.
-        if fs::metadata(&path).ok()?.len() > max_body as u64 + 64 * 1024 {
+        // Only a regular file is an entry (a FIFO planted in a shared cache folder would block
+        // the read); the metadata line is small, so a file far larger than the body limit is not
+        // read, and what is read is bounded even if the file grows meanwhile.
+        let meta = fs::symlink_metadata(&path).ok()?;
+        let cap = max_body as u64 + 64 * 1024;
+        if !meta.file_type().is_file() || meta.len() > cap {
             return None;
         }
-        let raw = fs::read(&path).ok()?;
+        let mut raw = Vec::new();
+        fs::File::open(&path)
+            .ok()?
+            .take(cap + 1)
+            .read_to_end(&mut raw)
+            .ok()?;
+        if raw.len() as u64 > cap {
+            return None;
+        }
         let nl = raw.iter().position(|&b| b == b'\n')?;
         let meta: Meta = serde_json::from_slice(raw.get(..nl)?).ok()?;
         let body = raw.get(nl + 1..)?.to_vec();
@@ -232,7 +244,8 @@ impl Cache {
         ));
         let meta = serde_json::to_vec(meta).map_err(std::io::Error::other)?;
         let write = (|| {
-            let mut f = fs::File::create(&tmp)?;
+            // A new file only: never open (and follow) something already at the temporary name.
+            let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
             f.write_all(&meta)?;
             f.write_all(b"\n")?;
             f.write_all(body)?;
@@ -377,6 +390,26 @@ mod tests {
         assert!(cache.load("https://a.example/x", 1024).is_none());
         cache.remove("https://a.example/x").unwrap();
         assert!(!path.exists());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_entry_that_is_not_a_regular_file_is_never_opened() {
+        let dir = std::env::temp_dir().join(format!("a2a-card-fetch-fifo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let cache = Cache::new(&dir, "ns".into());
+        let path = cache.path("https://a.example/x");
+        // A FIFO at the entry's name: opening it for reading would block forever.
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        if made.map(|s| s.success()).unwrap_or(false) {
+            assert!(cache.load("https://a.example/x", 1024).is_none());
+        }
+        let _ = fs::remove_file(&path);
+        // A symbolic link at the entry's name is not followed either.
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        assert!(cache.load("https://a.example/x", 1024).is_none());
         let _ = fs::remove_dir_all(&dir);
     }
 }

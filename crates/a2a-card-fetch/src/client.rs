@@ -159,6 +159,28 @@ impl std::fmt::Debug for TransportHolder {
     }
 }
 
+/// The most a CA file may hold: a bundle of every public root is about 250 KB.
+pub const MAX_CA_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads a CA file, bounded: a device or a growing file is never read past the limit.
+fn read_ca_file(path: &std::path::Path) -> Result<Vec<u8>, Error> {
+    use std::io::Read as _;
+    let fail = |msg: String| Error::fetch(FetchCode::CaFile, msg);
+    let file = std::fs::File::open(path)
+        .map_err(|e| fail(format!("cannot read the CA file {}: {e}", path.display())))?;
+    let mut pem = Vec::new();
+    file.take(MAX_CA_FILE_BYTES + 1)
+        .read_to_end(&mut pem)
+        .map_err(|e| fail(format!("cannot read the CA file {}: {e}", path.display())))?;
+    if pem.len() as u64 > MAX_CA_FILE_BYTES {
+        return Err(fail(format!(
+            "the CA file {} is larger than {MAX_CA_FILE_BYTES} bytes",
+            path.display()
+        )));
+    }
+    Ok(pem)
+}
+
 fn root_store(roots: &Roots) -> Result<(RootCertStore, String), Error> {
     let pem = match roots {
         Roots::WebPki => {
@@ -166,12 +188,7 @@ fn root_store(roots: &Roots) -> Result<(RootCertStore, String), Error> {
             store.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
             return Ok((store, "webpki".into()));
         }
-        Roots::CaFile(path) => std::fs::read(path).map_err(|e| {
-            Error::fetch(
-                FetchCode::CaFile,
-                format!("cannot read the CA file {}: {e}", path.display()),
-            )
-        })?,
+        Roots::CaFile(path) => read_ca_file(path)?,
         Roots::CaPem(pem) => pem.clone(),
     };
     let mut store = RootCertStore::empty();
@@ -241,7 +258,19 @@ impl Fetcher {
     /// URL, for any other URL that URL.
     pub fn fetch_card(&self, url_or_origin: &str) -> Result<Fetched, Error> {
         let url = card_url_parsed(url_or_origin)?;
-        self.fetch_json(url, None)
+        let fetched = self.fetch_json(url, None)?;
+        // A card that is not I-JSON is refused with the reader's own error and pointer: nothing
+        // downstream could canonicalize it, and `fetch` must not hand it on as a card.
+        // (The deepest nesting the library allows: depth is the verifier's policy, not I-JSON's.)
+        a2a_card::json::Doc::parse(
+            &fetched.bytes,
+            &a2a_card::Limits {
+                max_input_bytes: fetched.bytes.len(),
+                max_depth: a2a_card::json::MAX_DEPTH_LIMIT,
+            },
+        )
+        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
+        Ok(fetched)
     }
 
     /// Fetches a JWK Set from exactly this URL and reads its keys (at most

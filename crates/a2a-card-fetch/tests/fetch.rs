@@ -41,9 +41,12 @@ fn routes(fx: &Fixture) -> Server {
         "/html" => Resp::new(200).header("Content-Type", "text/html").body(b"<html></html>"),
         "/text-json" => Resp::new(200).header("Content-Type", "text/json").body(CARD),
         "/no-type" => Resp::new(200).body(CARD),
-        "/big" => Resp::json(&vec![b' '; 2048]),
-        "/big-chunked" => Resp::json(&vec![b' '; 2048]).framing(Framing::Chunked),
-        "/big-close" => Resp::json(&vec![b' '; 2048]).framing(Framing::Close),
+        "/dup" => Resp::json(br#"{"a":1,"a":2}"#),
+        "/spaces" => Resp::json(b"   "),
+        "/huge-int" => Resp::json(br#"{"n":9007199254740993}"#),
+        "/big" => Resp::json(&big_json()),
+        "/big-chunked" => Resp::json(&big_json()).framing(Framing::Chunked),
+        "/big-close" => Resp::json(&big_json()).framing(Framing::Close),
         "/slow" => Resp::json(&[b' '; 50]).framing(Framing::Slow(Duration::from_millis(100))),
         "/gzip" => Resp::json(CARD).header("Content-Encoding", "gzip"),
         "/garbage" => Resp::new(200).body(b"SSH-2.0-OpenSSH\r\n\r\n").framing(Framing::Raw),
@@ -278,6 +281,29 @@ fn every_refusal_has_its_own_code() {
     all.sort_unstable();
     all.dedup();
     assert_eq!(all.len(), FetchCode::ALL.len());
+}
+
+/// A 2 KiB JSON document (an object padded with whitespace).
+fn big_json() -> Vec<u8> {
+    let mut body = b"{}".to_vec();
+    body.resize(2048, b' ');
+    body
+}
+
+#[test]
+fn a_body_that_is_not_i_json_is_refused_with_the_readers_code_and_pointer() {
+    let fx = Fixture::new();
+    let server = routes(&fx);
+    for (path, code, pointer) in [
+        ("/dup", "duplicate-member", "/a"),
+        ("/spaces", "invalid-json", ""),
+        ("/huge-int", "number-out-of-range", "/n"),
+    ] {
+        let e = fetch_card(&server.url("localhost", path), &fx.options()).unwrap_err();
+        assert_eq!(e.code().as_str(), code, "{path}: {e}");
+        assert_eq!(e.pointer(), Some(pointer), "{path}");
+        assert_eq!(e.url(), Some(server.url("localhost", path).as_str()));
+    }
 }
 
 #[test]
