@@ -166,3 +166,46 @@ fn embedded_forms_are_named() {
         "::ffff:169.254.169.254 is a link-local address (IPv4-mapped form of 169.254.169.254)"
     );
 }
+
+/// The origin the fetcher derives from a URL (the `url` crate, as a browser) and the origin a
+/// trust entry or `--origin` is normalized to (the core's `normalize_origin`) agree on every
+/// spelling the core accepts; the spellings it cannot bring to the browser's form are refused
+/// rather than left to match nothing.
+#[test]
+fn origins_are_normalized_alike_on_both_sides() {
+    use a2a_card::trust::normalize_origin;
+    for given in [
+        "https://agent.example",
+        "https://Agent.EXAMPLE",
+        "HTTPS://agent.example:443",
+        "https://agent.example:8443/",
+        "https://agent.example:08443",
+        "https://127.0.0.1:8443",
+        "https://[::1]",
+        "https://[0:0:0:0:0:0:0:1]:443",
+        "https://[2001:DB8:0:0:0:0:0:1]:9000",
+        "https://xn--bcher-kva.example",
+        "https://a.example.",
+    ] {
+        let core = normalize_origin(given).unwrap_or_else(|| panic!("{given} refused"));
+        let browser = url::Url::parse(given).unwrap().origin().ascii_serialization();
+        assert_eq!(core, browser, "{given}");
+    }
+    for refused in [
+        "https://bücher.example",
+        "https://127.1",
+        "https://0x7f.0.0.1",
+        "https://2130706433",
+        "https://0177.0.0.1",
+        "https://agent.example/path",
+        "https://user@agent.example",
+        "https://agent.example:99999",
+        "https://agent.example:",
+        "https://[::1",
+        "http://agent.example",
+        "agent.example",
+        "https://",
+    ] {
+        assert_eq!(normalize_origin(refused), None, "{refused}");
+    }
+}

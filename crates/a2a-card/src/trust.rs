@@ -239,7 +239,7 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
                     let Some(o) = item.as_str().and_then(normalize_origin) else {
                         return Err(err(
                             &format!("{ptr}/{i}"),
-                            "an origin is \"https://host\" or \"https://host:port\" (no path)".into(),
+                            ORIGIN_FORM.into(),
                         ));
                     };
                     origins.push(o);
@@ -282,21 +282,93 @@ fn time_value(v: &Value) -> Option<i64> {
     }
 }
 
-/// Lower-cases scheme and host and drops a default port: `https://Agent.Example.com:443` ->
-/// `https://agent.example.com`. Returns `None` for anything that is not an https origin.
+/// How an origin is written, for messages that refuse one.
+pub const ORIGIN_FORM: &str =
+    "an origin is \"https://host\" or \"https://host:port\" (no path), with a host \
+     that is not ASCII written as its A-label (xn--...) and an IPv4 address as four decimal numbers";
+
+/// The canonical spelling of an https origin, as a browser (and the fetcher, through the `url`
+/// crate) serializes it: scheme and host lower-cased, the default port dropped, the port
+/// written as a plain number, an IPv6 address in its RFC 5952 form (`[0:0::1]` -> `[::1]`).
+/// `None` for anything that is not an https origin, and for spellings that a browser would
+/// rewrite in ways this function does not: a host that is not ASCII (write its A-label,
+/// `xn--...`), or an IPv4 address not written as four decimal numbers (`127.1`, `0x7f.0.0.1`).
+/// Both sides of every origin comparison go through it, so two spellings of one origin match
+/// and no spelling matches another origin.
 ///
 /// ```
-/// assert_eq!(a2a_card::trust::normalize_origin("https://A.example:443").as_deref(), Some("https://a.example"));
-/// assert_eq!(a2a_card::trust::normalize_origin("http://a.example"), None);
+/// use a2a_card::trust::normalize_origin;
+/// assert_eq!(normalize_origin("https://A.example:443").as_deref(), Some("https://a.example"));
+/// assert_eq!(normalize_origin("https://[0:0::1]:8443/").as_deref(), Some("https://[::1]:8443"));
+/// assert_eq!(normalize_origin("http://a.example"), None);
+/// assert_eq!(normalize_origin("https://b\u{fc}cher.example"), None); // write https://xn--bcher-kva.example
+/// assert_eq!(normalize_origin("https://127.1"), None);
 /// ```
 pub fn normalize_origin(s: &str) -> Option<String> {
-    let lower = s.trim_end_matches('/').to_ascii_lowercase();
-    let rest = lower.strip_prefix("https://")?;
-    if rest.is_empty() || rest.contains(['/', '?', '#', '@']) {
+    let s = s.strip_suffix('/').unwrap_or(s);
+    if !s.get(..8)?.eq_ignore_ascii_case("https://") {
         return None;
     }
-    let rest = rest.strip_suffix(":443").unwrap_or(rest);
-    Some(format!("https://{rest}"))
+    let rest = &s[8..];
+    if rest.is_empty() || rest.contains(['/', '?', '#', '@', '\\']) || !rest.is_ascii() {
+        return None;
+    }
+    // Split host and port; an IPv6 host is bracketed and holds colons of its own.
+    let (host, port) = match rest.strip_prefix('[') {
+        Some(v6) => {
+            let (addr, after) = v6.split_once(']')?;
+            let ip: std::net::Ipv6Addr = addr.parse().ok()?;
+            let port = match after {
+                "" => None,
+                p => Some(p.strip_prefix(':')?),
+            };
+            (format!("[{ip}]"), port)
+        }
+        None => {
+            let (host, port) = match rest.split_once(':') {
+                Some((h, p)) => (h, Some(p)),
+                None => (rest, None),
+            };
+            (canonical_host(host)?, port)
+        }
+    };
+    match port {
+        None => Some(format!("https://{host}")),
+        Some(digits) => {
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let n: u16 = digits.parse().ok()?;
+            Some(if n == 443 {
+                format!("https://{host}")
+            } else {
+                format!("https://{host}:{n}")
+            })
+        }
+    }
+}
+
+/// A DNS name lower-cased, or an IPv4 address in its four-decimal form; `None` for an empty
+/// host and for a host a browser would read as an IPv4 address written otherwise (its last
+/// label a number: `127.1`, `0x7f.0.0.1`, `2130706433`).
+fn canonical_host(host: &str) -> Option<String> {
+    let host = host.to_ascii_lowercase();
+    if host.is_empty() {
+        return None;
+    }
+    let last = host.trim_end_matches('.').rsplit('.').next().unwrap_or("");
+    let numeric = !last.is_empty()
+        && (last.bytes().all(|b| b.is_ascii_digit())
+            || last
+                .strip_prefix("0x")
+                .is_some_and(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit())));
+    if numeric {
+        let ip: std::net::Ipv4Addr = host.parse().ok()?;
+        if ip.to_string() != host {
+            return None;
+        }
+    }
+    Some(host)
 }
 
 /// Parses an RFC 3339 date-time (`2026-01-01T00:00:00Z`, fractions and offsets allowed) into

@@ -534,7 +534,18 @@ fn verify_tree<'t, N: Tree<'t>>(
         return Err(first_error.unwrap_or_else(|| Error::new(ErrorCode::Usage, "no profile is accepted")));
     };
     let now = now_seconds(opts);
-    let origin = opts.origin.as_deref().and_then(normalize_origin);
+    let origin = match opts.origin.as_deref() {
+        None => None,
+        Some(o) => Some(normalize_origin(o).ok_or_else(|| {
+            Error::new(
+                ErrorCode::Usage,
+                format!(
+                    "the card's origin {o:?} cannot be used: {}",
+                    crate::trust::ORIGIN_FORM
+                ),
+            )
+        })?),
+    };
 
     let mut reports = Vec::with_capacity(entries.len());
     let mut ctx = Checks {

@@ -805,11 +805,25 @@ fn origin_binding_is_decided_by_the_trust_store() {
     // for it, whatever host the card itself names.
     for origin in [
         Some("https://evil.example"),
-        Some("http://agent.example"),
         Some("https://agent.example.evil.example"),
         None,
     ] {
         assert_eq!(verdicts(&at(origin)), ["untrusted-key"], "{origin:?}");
+    }
+    // An origin that is not one (another scheme, a path, a non-ASCII or odd IPv4 host) is the
+    // caller's mistake: refused, not left to match nothing.
+    for bad in [
+        "http://agent.example",
+        "https://agent.example/a2a",
+        "https://\u{e4}gent.example",
+        "https://127.1",
+    ] {
+        let opts = VerifyOptions {
+            origin: Some(bad.to_string()),
+            ..Default::default()
+        };
+        let e = verify_card(&signed.card, &trust, &opts).unwrap_err();
+        assert_eq!(e.code(), a2a_card::ErrorCode::Usage, "{bad}");
     }
 }
 

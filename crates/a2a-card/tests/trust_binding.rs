@@ -210,3 +210,36 @@ fn a_legitimate_card_at_the_signature_limit_fits_the_check_budget() {
     let r = a2a_card::verify_card(&card, &trust, &opts).unwrap();
     assert!(r.ok, "{}", r.reason);
 }
+
+#[test]
+fn trust_entry_origins_are_canonical_or_refused() {
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let jwk = key.public().to_jwk();
+    let store = |origin: &str| {
+        let text = serde_json::json!({ "keys": [{ "jwk": jwk, "origins": [origin] }] }).to_string();
+        TrustStore::from_json(&text, "trust.json")
+    };
+    // Equivalent spellings are brought to one form, the form the fetcher derives from a URL.
+    let s = store("HTTPS://[0:0::1]:443/").unwrap();
+    assert_eq!(
+        s.keys()[0].origins.as_deref(),
+        Some(&["https://[::1]".to_string()][..])
+    );
+    let s = store("https://XN--BCHER-KVA.example:8443").unwrap();
+    assert_eq!(
+        s.keys()[0].origins.as_deref(),
+        Some(&["https://xn--bcher-kva.example:8443".to_string()][..])
+    );
+    // Spellings a browser would rewrite differently are refused, naming the member.
+    for bad in [
+        "https://bücher.example",
+        "https://127.1",
+        "https://0x7f000001",
+        "https://a.example/x",
+    ] {
+        let e = store(bad).unwrap_err();
+        assert_eq!(e.code().as_str(), "invalid-trust-store", "{bad}");
+        assert_eq!(e.pointer(), Some("/keys/0/origins/0"), "{bad}");
+        assert!(e.message().contains("A-label"), "{e}");
+    }
+}
