@@ -57,7 +57,7 @@ enum Command {
     /// Verify a card's signatures against the keys you trust, and say what they cover; given
     /// an https URL, fetch the card first.
     #[command(after_help = cmd::verify::AFTER_HELP)]
-    Verify(cmd::verify::Args),
+    Verify(Box<cmd::verify::Args>),
     /// Fetch a card over HTTPS (SSRF guard, limits, HTTP cache) and print it as served,
     /// verifying nothing.
     #[command(after_help = cmd::fetch::AFTER_HELP)]
@@ -166,7 +166,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Canonicalize(args) => cmd::canonicalize::run(args).map(|()| 0),
         Command::Sign(args) => cmd::sign::run(args).map(|()| 0),
-        Command::Verify(args) => cmd::verify::run(args),
+        Command::Verify(args) => cmd::verify::run(*args),
         Command::Fetch(args) => cmd::fetch::run(args).map(|()| 0),
         Command::Inspect(args) => cmd::inspect::run(args).map(|()| 0),
         Command::Keygen(args) => cmd::keygen::run(args).map(|()| 0),

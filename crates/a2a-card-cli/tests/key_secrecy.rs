@@ -53,6 +53,9 @@ fn check(out: &std::process::Output, secret: &str, what: &str) {
     assert!(line.starts_with("error["), "{what}: {line}");
 }
 
+/// One key input: its name, the arguments, stdin, extra environment.
+type Case<'a> = (&'a str, Vec<&'a str>, Option<&'a [u8]>, Vec<(&'a str, &'a str)>);
+
 #[test]
 fn malformed_pem_never_reaches_output_through_any_key_input() {
     let dir = scratch("key-secrecy");
@@ -71,7 +74,7 @@ fn malformed_pem_never_reaches_output_through_any_key_input() {
         let store = serde_json::json!({ "keys": [{ "pem": text }] }).to_string();
         let t = write(&dir, "trust.json", store);
         let t = s(&t);
-        let cases: Vec<(&str, Vec<&str>, Option<&[u8]>, Vec<(&str, &str)>)> = vec![
+        let cases: Vec<Case<'_>> = vec![
             ("sign --key FILE", vec!["sign", c, "--key", f], None, vec![]),
             (
                 "sign --key -",

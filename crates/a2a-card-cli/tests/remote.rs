@@ -840,3 +840,80 @@ fn fetch_help_has_examples_and_documents_loopback() {
         assert!(text.contains(needle), "{needle}: {text}");
     }
 }
+
+#[test]
+fn verify_url_a_jku_never_overrides_the_trust_store() {
+    let t = Setup::new("jku-binding");
+    let jku = t.agent.url("/keys/jwks.json");
+    t.serve_signed(&["--jku", &jku, "--kid", "dup"]);
+    let jwk = only_jwk(&t.jwks);
+    let mut served = jwk.clone();
+    served["kid"] = "dup".into();
+    t.agent.route(
+        "/keys/jwks.json",
+        Resp::json(serde_json::json!({ "keys": [served] }).to_string().as_bytes()),
+    );
+    let allow = t.agent.url("/keys/");
+    // With only the jku, the key verifies.
+    let out = t.run("verify", &t.agent.origin(), &["--allow-jku", &allow]);
+    expect_code(&out, 0, "jku alone");
+    // The caller's trust store revokes the same key under another kid: still revoked with the
+    // jku allowed (before the fix: VALID, "key from jku").
+    for (member, value, code) in [
+        ("revoked", serde_json::json!(true), "key-revoked"),
+        (
+            "notAfter",
+            serde_json::json!("2020-01-01T00:00:00Z"),
+            "key-expired",
+        ),
+        (
+            "origins",
+            serde_json::json!(["https://elsewhere.example"]),
+            "untrusted-key",
+        ),
+    ] {
+        let mut entry = serde_json::json!({ "jwk": jwk, "kid": "release-2026" });
+        entry[member] = value;
+        let trust = write(
+            &t.dir,
+            "trust.json",
+            serde_json::json!({ "keys": [entry] }).to_string(),
+        );
+        let out = t.run(
+            "verify",
+            &t.agent.origin(),
+            &["--trust", s(&trust), "--allow-jku", &allow, "--format", "json"],
+        );
+        expect_code(&out, 1, member);
+        let r = json_out(&out);
+        assert_eq!(
+            r["report"]["signatures"][0]["verdict"]["code"], code,
+            "{member}: {r}"
+        );
+    }
+}
+
+#[test]
+fn verify_url_a_jku_redirect_out_of_its_prefix_is_not_followed() {
+    let t = Setup::new("jku-redirect");
+    let other = Agent::new();
+    let jku = t.agent.url("/keys/hop.json");
+    t.serve_signed(&["--jku", &jku]);
+    let set = serde_json::json!({ "keys": [only_jwk(&t.jwks)] }).to_string();
+    other.route("/keys/jwks.json", Resp::json(set.as_bytes()));
+    t.agent.route(
+        "/keys/hop.json",
+        Resp::redirect(302, &other.url("/keys/jwks.json")),
+    );
+    let out = t.run(
+        "verify",
+        &t.agent.origin(),
+        &["--allow-jku", &t.agent.url("/keys/")],
+    );
+    // The only key was behind a jku that failed: exit 3, and the line says why.
+    expect_code(&out, 3, "redirect out of the prefix");
+    let text = stdout(&out);
+    assert!(text.contains("fetch failed: error[redirect-invalid]"), "{text}");
+    assert!(text.contains("leaves the --allow-jku prefix"), "{text}");
+    assert_eq!(other.server.count("/keys/jwks.json"), 0);
+}

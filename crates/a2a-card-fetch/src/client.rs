@@ -481,6 +481,28 @@ pub fn fetch_jwks(url: &str, opts: &FetchOptions) -> Result<FetchedJwks, Error> 
     Fetcher::new(opts)?.fetch_jwks(url)
 }
 
+/// The keys of a fetched JWK Set, at most `max_keys` of them.
+fn jwks_of(fetched: Fetched, max_keys: usize) -> Result<FetchedJwks, Error> {
+    let text = std::str::from_utf8(&fetched.bytes).map_err(|_| {
+        Error::card(a2a_card::Error::new(
+            a2a_card::ErrorCode::InvalidJson,
+            "the JWKS is not UTF-8",
+        ))
+        .with_url(fetched.final_url.clone())
+    })?;
+    let keys = a2a_card::keys::parse_jwks_limited(text, max_keys)
+        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
+    Ok(FetchedJwks { fetched, keys })
+}
+
+/// The instant `d` from now; a duration past what the clock can hold waits as long as it can.
+pub(crate) fn deadline_after(d: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(d)
+        .or_else(|| now.checked_add(MAX_TIMEOUT))
+        .unwrap_or(now)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -514,26 +536,4 @@ mod tests {
         let e = root_store(&Roots::CaFile("/nonexistent/ca.pem".into())).unwrap_err();
         assert_eq!(e.fetch_code(), Some(FetchCode::CaFile));
     }
-}
-
-/// The keys of a fetched JWK Set, at most `max_keys` of them.
-fn jwks_of(fetched: Fetched, max_keys: usize) -> Result<FetchedJwks, Error> {
-    let text = std::str::from_utf8(&fetched.bytes).map_err(|_| {
-        Error::card(a2a_card::Error::new(
-            a2a_card::ErrorCode::InvalidJson,
-            "the JWKS is not UTF-8",
-        ))
-        .with_url(fetched.final_url.clone())
-    })?;
-    let keys = a2a_card::keys::parse_jwks_limited(text, max_keys)
-        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
-    Ok(FetchedJwks { fetched, keys })
-}
-
-/// The instant `d` from now; a duration past what the clock can hold waits as long as it can.
-pub(crate) fn deadline_after(d: Duration) -> Instant {
-    let now = Instant::now();
-    now.checked_add(d)
-        .or_else(|| now.checked_add(MAX_TIMEOUT))
-        .unwrap_or(now)
 }

@@ -69,6 +69,9 @@ fn signed(key: &PrivateKey, jku: &str) -> Resp {
     Resp::json(&sign_card(UNSIGNED, key, &opts).unwrap().card)
 }
 
+/// A change to a trust entry's policy.
+type Policy = Box<dyn Fn(&mut TrustedKey)>;
+
 #[test]
 fn a_caller_entry_binds_the_same_key_served_by_an_allowed_jku() {
     let host = Host::new(Arc::new(Fixture::new()));
@@ -84,7 +87,7 @@ fn a_caller_entry_binds_the_same_key_served_by_an_allowed_jku() {
     assert!(r.report.ok, "{}", r.report.reason);
 
     let other_origin = host.server.url("127.0.0.1", "").trim_end_matches('/').to_string();
-    let cases: Vec<(&str, Box<dyn Fn(&mut TrustedKey)>)> = vec![
+    let cases: Vec<(&str, Policy)> = vec![
         ("key-revoked", Box::new(|e| e.revoked = true)),
         ("key-expired", Box::new(|e| e.not_after = Some(1_000_000_000))),
         (

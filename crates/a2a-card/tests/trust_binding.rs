@@ -52,6 +52,9 @@ fn verdict(card: &[u8], trust: &TrustStore) -> (String, String) {
     (v.code.clone(), v.message.clone())
 }
 
+/// A change to a trust entry's policy.
+type Policy = Box<dyn FnOnce(&mut TrustedKey)>;
+
 #[test]
 fn an_entry_that_limits_a_key_binds_it_under_any_kid() {
     let key = PrivateKey::generate(Algorithm::ES256).unwrap();
@@ -59,7 +62,7 @@ fn an_entry_that_limits_a_key_binds_it_under_any_kid() {
     // Without a limiting entry the jku key verifies.
     assert_eq!(verdict(&card, &store(&key, |_| {})).0, "valid");
 
-    let cases: Vec<(&str, Box<dyn FnOnce(&mut TrustedKey)>)> = vec![
+    let cases: Vec<(&str, Policy)> = vec![
         ("key-revoked", Box::new(|e: &mut TrustedKey| e.revoked = true)),
         (
             "key-expired",

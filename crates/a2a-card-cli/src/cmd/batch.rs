@@ -139,8 +139,12 @@ fn check_usage(args: &Args) -> Result<(), Failure> {
         Some("--emit-verified")
     } else if args.format.as_deref() == Some("text") {
         Some("--format text (the batch report is JSON Lines)")
-    } else if !args.allow_jku.is_empty() {
-        Some("--allow-jku (batch verifies card files, whose jku is never fetched)")
+    } else if let Some(flag) = args.jku_flag_given() {
+        Some(if flag == "--allow-jku" {
+            "--allow-jku (batch verifies card files, whose jku is never fetched)"
+        } else {
+            "--max-jwks-keys (batch verifies card files, whose jku is never fetched)"
+        })
     } else {
         args.fetch.first_given()
     };

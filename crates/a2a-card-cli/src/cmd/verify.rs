@@ -11,7 +11,9 @@ use crate::Failure;
 use a2a_card::alg::Algorithm;
 use a2a_card::keys::{parse_jwks, PublicKey};
 use a2a_card::presence::accepted_profiles;
-use a2a_card::verify::{KeyUsed, DEFAULT_MAX_SIGNATURES};
+use a2a_card::verify::{
+    KeyUsed, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
+};
 use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
 use a2a_card_fetch::{verify_remote, JkuStatus, KeySource, RemoteOptions, RemoteReport};
 use clap::builder::PossibleValuesParser;
@@ -130,6 +132,17 @@ pub(crate) struct Args {
           value_parser = super::count_parser(1, MAX_SIGNATURES_LIMIT, "signatures"))]
     max_signatures: usize,
 
+    /// Refuse a signature whose kid selects more trusted keys than this, trying none (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_KEYS_PER_KID,
+          value_parser = super::count_parser(1, 256, "keys"))]
+    max_keys_per_kid: usize,
+
+    /// The most signature checks (one key over one profile's bytes) for the card; the
+    /// signatures left when they are spent are refused unchecked (1 to 4096).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SIGNATURE_CHECKS,
+          value_parser = super::count_parser(1, 4096, "checks"))]
+    max_signature_checks: usize,
+
     /// `text` (a summary for people) or `json` (the full report).
     /// Default: text.
     #[arg(long, value_name = "FORMAT",
@@ -154,6 +167,12 @@ pub(crate) struct Args {
     #[arg(long = "allow-jku", value_name = "PREFIX", help_heading = "Fetching (a URL)")]
     pub(crate) allow_jku: Vec<String>,
 
+    /// The most keys a JWK Set fetched from a jku may hold; a larger set fails that jku
+    /// (1 to 1024; default 64). Only with a URL.
+    #[arg(long, value_name = "N", help_heading = "Fetching (a URL)",
+          value_parser = super::count_parser(1, 1024, "keys"))]
+    pub(crate) max_jwks_keys: Option<usize>,
+
     #[command(flatten)]
     pub(crate) fetch: FetchArgs,
 }
@@ -163,6 +182,17 @@ impl Args {
     fn url(&self) -> Option<String> {
         let arg = self.card.as_deref()?.to_str()?;
         fetch::is_url(arg).then(|| arg.to_string())
+    }
+
+    /// The first flag about fetching `jku`s that was given (they apply to a URL only).
+    pub(crate) fn jku_flag_given(&self) -> Option<&'static str> {
+        if !self.allow_jku.is_empty() {
+            Some("--allow-jku")
+        } else if self.max_jwks_keys.is_some() {
+            Some("--max-jwks-keys")
+        } else {
+            None
+        }
     }
 
     /// The verification policy of the flags.
@@ -175,6 +205,8 @@ impl Args {
             mode: self.mode,
             algorithms: (!self.algs.is_empty()).then(|| self.algs.clone()),
             max_signatures: self.max_signatures,
+            max_keys_per_kid: self.max_keys_per_kid,
+            max_signature_checks: self.max_signature_checks,
             limits: self.limits.limits(),
             origin: self.origin.clone(),
             ..VerifyOptions::default()
@@ -249,10 +281,10 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
             "{flag} applies only when the card is an https URL"
         )));
     }
-    if !args.allow_jku.is_empty() {
-        return Err(Failure::usage(
-            "--allow-jku applies only when the card is an https URL; a card file's jku is never fetched",
-        ));
+    if let Some(flag) = args.jku_flag_given() {
+        return Err(Failure::usage(format!(
+            "{flag} applies only when the card is an https URL; a card file's jku is never fetched"
+        )));
     }
     args.check_emit_verified()?;
     let trust = args.trust(false)?;
@@ -260,9 +292,7 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
     let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
     let report = verify_card(&input.bytes, &trust, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
-    if let (Some(path), Some(content)) = (&args.emit_verified, report.verified_content()) {
-        replace_file(path, content, None, args.force)?;
-    }
+    emit_verified(&args, &report)?;
     let out = if args.format.as_deref() == Some("json") {
         pretty(report_value(&report))
     } else {
@@ -294,14 +324,15 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
     let remote = RemoteOptions {
         verify: args.verify_options()?,
         jku_allow: args.allow_jku.clone(),
+        max_jwks_keys: args
+            .max_jwks_keys
+            .unwrap_or(a2a_card_fetch::DEFAULT_MAX_JWKS_KEYS),
         ..RemoteOptions::default()
     };
     let r =
         verify_remote(url, &trust, &remote, &args.fetch.options()).map_err(|e| fetch::failure(&e, url))?;
 
-    if let (Some(path), Some(content)) = (&args.emit_verified, r.report.verified_content()) {
-        replace_file(path, content, None, args.force)?;
-    }
+    emit_verified(args, &r.report)?;
     let out = if args.format.as_deref() == Some("json") {
         pretty(remote_value(&r))
     } else {
@@ -315,6 +346,22 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
     } else {
         1
     })
+}
+
+/// Writes the verified content to the `--emit-verified` file, if one was given and there is
+/// verified content; says on stderr why nothing was written when a card passed without any.
+fn emit_verified(args: &Args, report: &Report) -> Result<(), Failure> {
+    let Some(path) = &args.emit_verified else {
+        return Ok(());
+    };
+    match report.verified_content() {
+        Some(content) => replace_file(path, content, None, args.force),
+        None if report.ok => crate::io::write_stderr_line(&format!(
+            "note: nothing written to {}: the card is not signed, so no content is verified",
+            printable(&path.display().to_string())
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The trust store of every --key, --jwks and --trust file, each key tagged with its file.
