@@ -26,7 +26,9 @@
 use a2a_card::alg::{Algorithm, BackendVerdict, SignatureBackend};
 use a2a_card::json::{self, Value};
 use a2a_card::keys::{parse_jwks, PrivateKey, PublicKey};
-use a2a_card::verify::{verify_card_with, SignatureReport, DEFAULT_MAX_SIGNATURES};
+use a2a_card::verify::{
+    verify_card_with, SignatureReport, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
+};
 use a2a_card::{
     canonicalize as core_canonicalize, inspect_card, sign_card, CanonicalizeOptions, Error, ErrorCode,
     Limits, Mode, Profile, Report, SignOptions, TrustStore, UnknownMembers, VerifyOptions,
@@ -136,6 +138,10 @@ export interface VerifyOptions extends ReadOptions {
   origin?: string;
   /** Refuse cards with more signatures than this (default 16). */
   maxSignatures?: number;
+  /** Refuse a signature whose kid selects more trusted keys than this, trying none (default 4). */
+  maxKeysPerKid?: number;
+  /** The most signature checks (one key over one profile's bytes) for a card (default 64). */
+  maxSignatureChecks?: number;
   /**
    * Check signatures with the host's native crypto when it is available synchronously
    * (Node.js >= 20.16, node:crypto) instead of the module's own `ring` code; default true.
@@ -904,6 +910,8 @@ const VERIFY_OPTIONS: &[&str] = &[
     "now",
     "origin",
     "maxSignatures",
+    "maxKeysPerKid",
+    "maxSignatureChecks",
     "maxInputBytes",
     "maxDepth",
     "hostCrypto",
@@ -1168,6 +1176,8 @@ impl Policy {
             mode,
             algorithms,
             max_signatures: o.count("maxSignatures")?.unwrap_or(DEFAULT_MAX_SIGNATURES),
+            max_keys_per_kid: o.count("maxKeysPerKid")?.unwrap_or(DEFAULT_MAX_KEYS_PER_KID),
+            max_signature_checks: o.count("maxSignatureChecks")?.unwrap_or(DEFAULT_MAX_SIGNATURE_CHECKS),
             limits: o.limits()?,
             origin: o.string("origin")?,
             ..VerifyOptions::default()
