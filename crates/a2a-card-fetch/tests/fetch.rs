@@ -42,6 +42,9 @@ fn routes(fx: &Fixture) -> Server {
         "/text-json" => Resp::new(200).header("Content-Type", "text/json").body(CARD),
         "/no-type" => Resp::new(200).body(CARD),
         "/dup" => Resp::json(br#"{"a":1,"a":2}"#),
+        "/claims-a-terabyte" => Resp::new(200)
+            .framing(Framing::Raw)
+            .body(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 999999999999\r\nConnection: close\r\n\r\n{}"),
         "/spaces" => Resp::json(b"   "),
         "/huge-int" => Resp::json(br#"{"n":9007199254740993}"#),
         "/big" => Resp::json(&big_json()),
@@ -304,6 +307,21 @@ fn a_body_that_is_not_i_json_is_refused_with_the_readers_code_and_pointer() {
         assert_eq!(e.pointer(), Some(pointer), "{path}");
         assert_eq!(e.url(), Some(server.url("localhost", path).as_str()));
     }
+}
+
+#[test]
+fn a_content_length_is_never_an_allocation() {
+    // With the body limit as high as it goes, a server claiming a terabyte and sending two
+    // bytes: the fetcher must neither allocate what the peer claims nor wait for it.
+    let fx = Fixture::new();
+    let server = routes(&fx);
+    let opts = FetchOptions {
+        max_body_bytes: usize::MAX,
+        ..fx.options()
+    };
+    let e = fetch_card(&server.url("localhost", "/claims-a-terabyte"), &opts).unwrap_err();
+    assert_eq!(e.code().as_str(), "http-protocol", "{e}");
+    assert!(e.message().contains("999999999999"), "{e}");
 }
 
 #[test]
