@@ -3,8 +3,9 @@
 //!
 //! At start-up the target signs one fixed card twice, with an Ed25519 key derived from a
 //! constant seed and with a fixed P-256 test key, and builds a fixed trust store: those two keys,
-//! a fixed RSA 2048 key, and the Ed25519 key again under kids whose entries are expired, revoked,
-//! restricted to other algorithms or bound to an origin. The first input byte chooses what the
+//! a fixed RSA 2048 key, and a second Ed25519 key under kids whose entries are expired, revoked,
+//! restricted to other algorithms or bound to an origin (a second key, because an entry that
+//! limits a key binds it under every kid: the same key there would revoke the genuine one). The first input byte chooses what the
 //! rest of the input is (see `Shape`) and the verification options; the input then becomes a
 //! card, and `verify_card` runs on it.
 //!
@@ -41,6 +42,7 @@ const ED25519_PKCS8_PREFIX: [u8; 16] = [
     0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
 ];
 const ED25519_SEED: [u8; 32] = *b"a2a-card fuzz target: fixed key!";
+const LIMITED_SEED: [u8; 32] = *b"a2a-card fuzz: the limited key!!";
 const P256_PEM: &str = include_str!("../../crates/a2a-card/tests/data/keys/p256.pem");
 const RSA_PUB_PEM: &str = include_str!("../../crates/a2a-card/tests/data/keys/rsa2048.pub.pem");
 
@@ -74,7 +76,8 @@ fn fixture() -> &'static Fixture {
         trust.pin(ed.public().clone(), "fuzz");
         trust.pin(p256.public().clone(), "fuzz");
         trust.pin(rsa, "fuzz");
-        let edp = ed.public().clone();
+        let limited = [ED25519_PKCS8_PREFIX.as_slice(), LIMITED_SEED.as_slice()].concat();
+        let edp = PrivateKey::from_der(&limited).unwrap().public().clone();
         trust.add(TrustedKey {
             not_after: Some(1),
             ..TrustedKey::new(edp.clone().with_kid("expired"), "fuzz")
