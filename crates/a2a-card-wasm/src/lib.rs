@@ -27,7 +27,8 @@ use a2a_card::alg::{Algorithm, BackendVerdict, SignatureBackend};
 use a2a_card::json::{self, Value};
 use a2a_card::keys::{parse_jwks, PrivateKey, PublicKey};
 use a2a_card::verify::{
-    verify_card_with, SignatureReport, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
+    verify_card_with, SignatureReport, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES,
+    DEFAULT_MAX_SIGNATURE_CHECKS,
 };
 use a2a_card::{
     canonicalize as core_canonicalize, inspect_card, sign_card, CanonicalizeOptions, Error, ErrorCode,
@@ -1177,7 +1178,9 @@ impl Policy {
             algorithms,
             max_signatures: o.count("maxSignatures")?.unwrap_or(DEFAULT_MAX_SIGNATURES),
             max_keys_per_kid: o.count("maxKeysPerKid")?.unwrap_or(DEFAULT_MAX_KEYS_PER_KID),
-            max_signature_checks: o.count("maxSignatureChecks")?.unwrap_or(DEFAULT_MAX_SIGNATURE_CHECKS),
+            max_signature_checks: o
+                .count("maxSignatureChecks")?
+                .unwrap_or(DEFAULT_MAX_SIGNATURE_CHECKS),
             limits: o.limits()?,
             origin: o.string("origin")?,
             ..VerifyOptions::default()
