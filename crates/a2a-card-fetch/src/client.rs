@@ -2,9 +2,9 @@
 //! cache, on top of the guarded transport.
 
 use crate::cache::{self, Cache, CacheOutcome, Entry};
-use crate::error::{Error, FetchCode};
 use crate::http::Transport;
 use crate::target::{card_url_parsed, check_https, origin_of, parse_https, JkuPrefix};
+use a2a_card::{Error, ErrorCode};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::CertificateDer;
 use rustls::{ClientConfig, RootCertStore};
@@ -165,7 +165,7 @@ pub const MAX_CA_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// Reads a CA file, bounded: a device or a growing file is never read past the limit.
 fn read_ca_file(path: &std::path::Path) -> Result<Vec<u8>, Error> {
     use std::io::Read as _;
-    let fail = |msg: String| Error::fetch(FetchCode::CaFile, msg);
+    let fail = |msg: String| Error::new(ErrorCode::CaFile, msg);
     let file = std::fs::File::open(path)
         .map_err(|e| fail(format!("cannot read the CA file {}: {e}", path.display())))?;
     let mut pem = Vec::new();
@@ -195,15 +195,15 @@ fn root_store(roots: &Roots) -> Result<(RootCertStore, String), Error> {
     let mut count = 0;
     for cert in CertificateDer::pem_slice_iter(&pem) {
         let cert =
-            cert.map_err(|e| Error::fetch(FetchCode::CaFile, format!("the CA PEM cannot be read: {e}")))?;
+            cert.map_err(|e| Error::new(ErrorCode::CaFile, format!("the CA PEM cannot be read: {e}")))?;
         store
             .add(cert)
-            .map_err(|e| Error::fetch(FetchCode::CaFile, format!("a CA certificate cannot be used: {e}")))?;
+            .map_err(|e| Error::new(ErrorCode::CaFile, format!("a CA certificate cannot be used: {e}")))?;
         count += 1;
     }
     if count == 0 {
-        return Err(Error::fetch(
-            FetchCode::CaFile,
+        return Err(Error::new(
+            ErrorCode::CaFile,
             "the CA PEM holds no CERTIFICATE block",
         ));
     }
@@ -230,7 +230,7 @@ impl Fetcher {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let tls = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
-            .map_err(|e| Error::fetch(FetchCode::TlsHandshake, format!("TLS configuration: {e}")))?
+            .map_err(|e| Error::new(ErrorCode::TlsHandshake, format!("TLS configuration: {e}")))?
             .with_root_certificates(store)
             .with_no_client_auth();
         let cache = opts
@@ -269,7 +269,7 @@ impl Fetcher {
                 max_depth: a2a_card::json::MAX_DEPTH_LIMIT,
             },
         )
-        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
+        .map_err(|e| e.with_url(fetched.final_url.clone()))?;
         Ok(fetched)
     }
 
@@ -337,8 +337,8 @@ impl Fetcher {
                         } else {
                             ct
                         };
-                        return Err(Error::fetch(
-                            FetchCode::NotJson,
+                        return Err(Error::new(
+                            ErrorCode::NotJson,
                             format!(
                                 "the server sent {shown}; a card or JWKS must be application/json or \
                                  application/*+json"
@@ -379,7 +379,7 @@ impl Fetcher {
                 }
                 304 if !conditions.is_empty() => {
                     let (Some(c), Some(Entry { mut meta, body })) = (&self.cache, stored) else {
-                        return Err(Error::fetch(FetchCode::HttpStatus, "304 without a stored entry")
+                        return Err(Error::new(ErrorCode::HttpStatus, "304 without a stored entry")
                             .with_url(key)
                             .with_status(304));
                     };
@@ -415,8 +415,8 @@ impl Fetcher {
                 }
                 301 | 302 | 303 | 307 | 308 => {
                     if out.redirects.len() >= self.opts.max_redirects {
-                        return Err(Error::fetch(
-                            FetchCode::TooManyRedirects,
+                        return Err(Error::new(
+                            ErrorCode::TooManyRedirects,
                             format!(
                                 "the server redirects again after {} redirects (the limit)",
                                 out.redirects.len()
@@ -426,15 +426,15 @@ impl Fetcher {
                     }
                     let location = ex.single("location")?.unwrap_or("").to_string();
                     if location.is_empty() {
-                        return Err(Error::fetch(
-                            FetchCode::RedirectInvalid,
+                        return Err(Error::new(
+                            ErrorCode::RedirectInvalid,
                             format!("a {} redirect without a Location", ex.status),
                         )
                         .with_url(key));
                     }
                     let mut next = url.join(&location).map_err(|e| {
-                        Error::fetch(
-                            FetchCode::RedirectInvalid,
+                        Error::new(
+                            ErrorCode::RedirectInvalid,
                             format!("the redirect Location {location:?} is not a URL: {e}"),
                         )
                         .with_url(key.clone())
@@ -442,8 +442,7 @@ impl Fetcher {
                     next.set_fragment(None);
                     check_https(&next, "the redirect target")?;
                     if let Some(prefix) = within.filter(|p| !p.matches_url(&next)) {
-                        return Err(Error::fetch(
-                            FetchCode::RedirectInvalid,
+                        return Err(Error::new(ErrorCode::RedirectInvalid,
                             format!(
                                 "the redirect to {next} leaves the --allow-jku prefix {} that allowed this jku",
                                 prefix.as_str()
@@ -455,8 +454,8 @@ impl Fetcher {
                     url = next;
                 }
                 status => {
-                    return Err(Error::fetch(
-                        FetchCode::HttpStatus,
+                    return Err(Error::new(
+                        ErrorCode::HttpStatus,
                         format!("the server answered {status}; a card or JWKS needs 200"),
                     )
                     .with_url(key)
@@ -484,14 +483,11 @@ pub fn fetch_jwks(url: &str, opts: &FetchOptions) -> Result<FetchedJwks, Error> 
 /// The keys of a fetched JWK Set, at most `max_keys` of them.
 fn jwks_of(fetched: Fetched, max_keys: usize) -> Result<FetchedJwks, Error> {
     let text = std::str::from_utf8(&fetched.bytes).map_err(|_| {
-        Error::card(a2a_card::Error::new(
-            a2a_card::ErrorCode::InvalidJson,
-            "the JWKS is not UTF-8",
-        ))
-        .with_url(fetched.final_url.clone())
+        a2a_card::Error::new(a2a_card::ErrorCode::InvalidJson, "the JWKS is not UTF-8")
+            .with_url(fetched.final_url.clone())
     })?;
     let keys = a2a_card::keys::parse_jwks_limited(text, max_keys)
-        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
+        .map_err(|e| e.with_url(fetched.final_url.clone()))?;
     Ok(FetchedJwks { fetched, keys })
 }
 
@@ -532,8 +528,8 @@ mod tests {
     #[test]
     fn ca_pem_without_certificates_is_refused() {
         let e = root_store(&Roots::CaPem(b"not a pem".to_vec())).unwrap_err();
-        assert_eq!(e.fetch_code(), Some(FetchCode::CaFile));
+        assert_eq!(e.code(), ErrorCode::CaFile);
         let e = root_store(&Roots::CaFile("/nonexistent/ca.pem".into())).unwrap_err();
-        assert_eq!(e.fetch_code(), Some(FetchCode::CaFile));
+        assert_eq!(e.code(), ErrorCode::CaFile);
     }
 }

@@ -7,9 +7,9 @@
 //! the total deadline. Requests are `GET` with `Connection: close`; responses may be framed by
 //! `Content-Length`, `chunked` or the end of the connection (with TLS `close_notify`).
 
-use crate::error::{Error, FetchCode};
 use crate::guard;
 use crate::target::{endpoint, Endpoint};
+use a2a_card::{Error, ErrorCode};
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -94,8 +94,8 @@ pub(crate) struct Exchange {
     url: Url,
 }
 
-fn err(code: FetchCode, url: &Url, msg: impl Into<String>) -> Error {
-    Error::fetch(code, msg).with_url(url.as_str())
+fn err(code: ErrorCode, url: &Url, msg: impl Into<String>) -> Error {
+    Error::new(code, msg).with_url(url.as_str())
 }
 
 /// Resolves a name within the deadline (the system resolver has no timeout of its own, so it
@@ -113,7 +113,7 @@ fn resolve(name: &str, port: u16, url: &Url, deadline: Instant) -> Result<Vec<So
         });
     if let Err(e) = spawned {
         return Err(err(
-            FetchCode::DnsFailed,
+            ErrorCode::DnsFailed,
             url,
             format!("cannot start name resolution: {e}"),
         ));
@@ -122,17 +122,17 @@ fn resolve(name: &str, port: u16, url: &Url, deadline: Instant) -> Result<Vec<So
     match rx.recv_timeout(left) {
         Ok(Ok(addrs)) if !addrs.is_empty() => Ok(addrs),
         Ok(Ok(_)) => Err(err(
-            FetchCode::DnsFailed,
+            ErrorCode::DnsFailed,
             url,
             format!("{name} resolves to no address"),
         )),
         Ok(Err(e)) => Err(err(
-            FetchCode::DnsFailed,
+            ErrorCode::DnsFailed,
             url,
             format!("{name} does not resolve: {e}"),
         )),
         Err(_) => Err(err(
-            FetchCode::Timeout,
+            ErrorCode::Timeout,
             url,
             format!("the total timeout passed while resolving {name}"),
         )),
@@ -156,7 +156,7 @@ pub(crate) fn checked_addresses(
         Endpoint::Name(name) => {
             let server_name = ServerName::try_from(name.clone()).map_err(|e| {
                 err(
-                    FetchCode::InvalidUrl,
+                    ErrorCode::InvalidUrl,
                     url,
                     format!("{name:?} is not a valid TLS server name: {e}"),
                 )
@@ -181,7 +181,7 @@ pub(crate) fn checked_addresses(
                 ""
             };
             return Err(err(
-                FetchCode::AddressRefused,
+                ErrorCode::AddressRefused,
                 url,
                 format!("refused before connecting: {via}{hint}"),
             ));
@@ -193,7 +193,7 @@ pub(crate) fn checked_addresses(
 fn tls_error(e: &io::Error, url: &Url) -> Error {
     if e.kind() == io::ErrorKind::TimedOut {
         return err(
-            FetchCode::Timeout,
+            ErrorCode::Timeout,
             url,
             "the total timeout passed during the TLS handshake",
         );
@@ -204,22 +204,22 @@ fn tls_error(e: &io::Error, url: &Url) -> Error {
             c @ (rustls::CertificateError::NotValidForName
             | rustls::CertificateError::NotValidForNameContext { .. }),
         )) => err(
-            FetchCode::CertificateNameMismatch,
+            ErrorCode::CertificateNameMismatch,
             url,
             format!("the server's certificate is not valid for this host: {c:?}"),
         ),
         Some(rustls::Error::InvalidCertificate(c)) => err(
-            FetchCode::CertificateInvalid,
+            ErrorCode::CertificateInvalid,
             url,
             format!("the server's certificate is not trusted: {c:?}"),
         ),
         Some(other) => err(
-            FetchCode::TlsHandshake,
+            ErrorCode::TlsHandshake,
             url,
             format!("the TLS handshake failed: {other}"),
         ),
         None => err(
-            FetchCode::TlsHandshake,
+            ErrorCode::TlsHandshake,
             url,
             format!("the TLS handshake failed: {e}"),
         ),
@@ -237,7 +237,7 @@ impl Transport {
         let (addrs, server_name) = checked_addresses(url, self.allow_loopback, deadline)?;
         let (sock, peer) = self.connect(&addrs, url, deadline)?;
         let conn = ClientConnection::new(self.tls.clone(), server_name)
-            .map_err(|e| err(FetchCode::TlsHandshake, url, format!("cannot start TLS: {e}")))?;
+            .map_err(|e| err(ErrorCode::TlsHandshake, url, format!("cannot start TLS: {e}")))?;
         let mut tls = StreamOwned::new(conn, DeadlineSocket { sock, deadline });
         while tls.conn.is_handshaking() {
             tls.conn
@@ -256,7 +256,7 @@ impl Transport {
                 interim += 1;
                 if interim > MAX_INTERIM {
                     return Err(err(
-                        FetchCode::HttpProtocol,
+                        ErrorCode::HttpProtocol,
                         url,
                         "too many interim (1xx) responses",
                     ));
@@ -284,7 +284,7 @@ impl Transport {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(err(
-                    FetchCode::Timeout,
+                    ErrorCode::Timeout,
                     url,
                     "the total timeout passed before connecting",
                 ));
@@ -295,7 +295,7 @@ impl Transport {
             // guard above were broken.
             if std::env::var_os("A2A_CARD_FETCH_LOOPBACK_ONLY").is_some() && !addr.ip().is_loopback() {
                 return Err(err(
-                    FetchCode::AddressRefused,
+                    ErrorCode::AddressRefused,
                     url,
                     format!("{addr} is not loopback and A2A_CARD_FETCH_LOOPBACK_ONLY is set"),
                 ));
@@ -304,9 +304,9 @@ impl Transport {
                 Ok(s) => return Ok((s, addr)),
                 Err(e) if matches!(e.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock) => {
                     let code = if limit < self.connect_timeout {
-                        FetchCode::Timeout
+                        ErrorCode::Timeout
                     } else {
-                        FetchCode::ConnectTimeout
+                        ErrorCode::ConnectTimeout
                     };
                     last = Some(err(
                         code,
@@ -316,21 +316,21 @@ impl Transport {
                 }
                 Err(e) => {
                     last = Some(err(
-                        FetchCode::ConnectFailed,
+                        ErrorCode::ConnectFailed,
                         url,
                         format!("cannot connect to {addr}: {e}"),
                     ))
                 }
             }
         }
-        Err(last.unwrap_or_else(|| err(FetchCode::ConnectFailed, url, "no address to connect to")))
+        Err(last.unwrap_or_else(|| err(ErrorCode::ConnectFailed, url, "no address to connect to")))
     }
 }
 
 fn io_error(e: &io::Error, url: &Url, doing: &str) -> Error {
     if e.kind() == io::ErrorKind::TimedOut {
         err(
-            FetchCode::Timeout,
+            ErrorCode::Timeout,
             url,
             format!("the total timeout passed while {doing}"),
         )
@@ -340,13 +340,13 @@ fn io_error(e: &io::Error, url: &Url, doing: &str) -> Error {
         .is_some()
     {
         err(
-            FetchCode::TlsHandshake,
+            ErrorCode::TlsHandshake,
             url,
             format!("TLS failed while {doing}: {e}"),
         )
     } else {
         err(
-            FetchCode::HttpProtocol,
+            ErrorCode::HttpProtocol,
             url,
             format!("the connection failed while {doing}: {e}"),
         )
@@ -391,18 +391,18 @@ fn read_line(reader: &mut impl BufRead, budget: &mut u64, url: &Url) -> Result<V
     if line.last() != Some(&b'\n') {
         return Err(if n == 0 {
             err(
-                FetchCode::HttpProtocol,
+                ErrorCode::HttpProtocol,
                 url,
                 "the server closed the connection without a response",
             )
         } else if *budget == 0 {
             err(
-                FetchCode::HttpProtocol,
+                ErrorCode::HttpProtocol,
                 url,
                 "the response head is larger than 64 KiB",
             )
         } else {
-            err(FetchCode::HttpProtocol, url, "the response head is cut short")
+            err(ErrorCode::HttpProtocol, url, "the response head is cut short")
         });
     }
     line.pop();
@@ -417,7 +417,7 @@ fn read_head(reader: &mut impl BufRead, url: &Url) -> Result<(u16, Vec<(String, 
     let line = read_line(reader, &mut budget, url)?;
     let status = parse_status_line(&line).ok_or_else(|| {
         err(
-            FetchCode::HttpProtocol,
+            ErrorCode::HttpProtocol,
             url,
             "the response does not start with an HTTP/1.x status line",
         )
@@ -430,14 +430,14 @@ fn read_head(reader: &mut impl BufRead, url: &Url) -> Result<(u16, Vec<(String, 
         }
         if headers.len() >= MAX_HEADERS {
             return Err(err(
-                FetchCode::HttpProtocol,
+                ErrorCode::HttpProtocol,
                 url,
                 "the response has too many header fields",
             ));
         }
         let Some((name, value)) = parse_header(&line) else {
             return Err(err(
-                FetchCode::HttpProtocol,
+                ErrorCode::HttpProtocol,
                 url,
                 "a response header field is malformed",
             ));
@@ -501,8 +501,8 @@ impl Exchange {
         for v in self.all(name) {
             match found {
                 Some(f) if f != v => {
-                    return Err(Error::fetch(
-                        FetchCode::HttpProtocol,
+                    return Err(Error::new(
+                        ErrorCode::HttpProtocol,
                         format!("the response has conflicting {name} fields"),
                     )
                     .with_url(self.url.as_str()))
@@ -513,8 +513,8 @@ impl Exchange {
         Ok(found)
     }
 
-    fn fail(&self, code: FetchCode, msg: impl Into<String>) -> Error {
-        Error::fetch(code, msg).with_url(self.url.as_str())
+    fn fail(&self, code: ErrorCode, msg: impl Into<String>) -> Error {
+        Error::new(code, msg).with_url(self.url.as_str())
     }
 
     /// Reads the body, refusing more than `max` bytes.
@@ -522,7 +522,7 @@ impl Exchange {
         if let Some(enc) = self.header("content-encoding") {
             if !enc.split(',').all(|e| e.trim().eq_ignore_ascii_case("identity")) {
                 return Err(self.fail(
-                    FetchCode::HttpProtocol,
+                    ErrorCode::HttpProtocol,
                     format!("the response uses content encoding {enc:?}; only identity was asked for"),
                 ));
             }
@@ -532,14 +532,14 @@ impl Exchange {
         let body = match (te, cl) {
             (Some(_), Some(_)) => {
                 return Err(self.fail(
-                    FetchCode::HttpProtocol,
+                    ErrorCode::HttpProtocol,
                     "the response has both Transfer-Encoding and Content-Length",
                 ))
             }
             (Some(te), None) => {
                 if !te.trim().eq_ignore_ascii_case("chunked") {
                     return Err(self.fail(
-                        FetchCode::HttpProtocol,
+                        ErrorCode::HttpProtocol,
                         format!("transfer coding {te:?} is not supported (only chunked)"),
                     ));
                 }
@@ -551,13 +551,13 @@ impl Exchange {
                     .flatten()
                     .ok_or_else(|| {
                         self.fail(
-                            FetchCode::HttpProtocol,
+                            ErrorCode::HttpProtocol,
                             format!("Content-Length {cl:?} is not a number"),
                         )
                     })?;
                 if n > max as u64 {
                     return Err(self.fail(
-                        FetchCode::BodyTooLarge,
+                        ErrorCode::BodyTooLarge,
                         format!("the body is {n} bytes, more than the limit of {max}"),
                     ));
                 }
@@ -569,7 +569,7 @@ impl Exchange {
                     .map_err(|e| self.body_error(&e))?;
                 if (got as u64) < n {
                     return Err(self.fail(
-                        FetchCode::HttpProtocol,
+                        ErrorCode::HttpProtocol,
                         format!("the body ended after {got} of {n} bytes"),
                     ));
                 }
@@ -583,7 +583,7 @@ impl Exchange {
                     .map_err(|e| self.body_error(&e))?;
                 if body.len() > max {
                     return Err(self.fail(
-                        FetchCode::BodyTooLarge,
+                        ErrorCode::BodyTooLarge,
                         format!("the body is larger than the limit of {max} bytes"),
                     ));
                 }
@@ -596,7 +596,7 @@ impl Exchange {
     fn body_error(&self, e: &io::Error) -> Error {
         if e.kind() == io::ErrorKind::UnexpectedEof {
             return self.fail(
-                FetchCode::HttpProtocol,
+                ErrorCode::HttpProtocol,
                 "the connection closed without TLS close_notify: the body may be cut short",
             );
         }
@@ -616,10 +616,10 @@ impl Exchange {
                 || size_text.len() > 15
                 || !size_text.bytes().all(|b| b.is_ascii_hexdigit())
             {
-                return Err(self.fail(FetchCode::HttpProtocol, "a chunk size is malformed"));
+                return Err(self.fail(ErrorCode::HttpProtocol, "a chunk size is malformed"));
             }
             let size = u64::from_str_radix(size_text, 16)
-                .map_err(|_| self.fail(FetchCode::HttpProtocol, "a chunk size is malformed"))?;
+                .map_err(|_| self.fail(ErrorCode::HttpProtocol, "a chunk size is malformed"))?;
             if size == 0 {
                 // Trailer fields, up to the empty line.
                 let mut budget = MAX_HEAD_BYTES;
@@ -631,7 +631,7 @@ impl Exchange {
             }
             if body.len() as u64 + size > max as u64 {
                 return Err(self.fail(
-                    FetchCode::BodyTooLarge,
+                    ErrorCode::BodyTooLarge,
                     format!("the body is larger than the limit of {max} bytes"),
                 ));
             }
@@ -641,12 +641,12 @@ impl Exchange {
                 .read_to_end(&mut body)
                 .map_err(|e| self.body_error(&e))?;
             if (got as u64) < size || body.len() != before + got {
-                return Err(self.fail(FetchCode::HttpProtocol, "a chunk is cut short"));
+                return Err(self.fail(ErrorCode::HttpProtocol, "a chunk is cut short"));
             }
             let mut budget = 2;
             let after = read_line(&mut self.reader, &mut budget, &self.url);
             if !matches!(after, Ok(l) if l.is_empty()) {
-                return Err(self.fail(FetchCode::HttpProtocol, "a chunk is not followed by CRLF"));
+                return Err(self.fail(ErrorCode::HttpProtocol, "a chunk is not followed by CRLF"));
             }
         }
     }

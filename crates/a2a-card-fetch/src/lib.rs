@@ -16,7 +16,8 @@
 //!   origin ([`verify_remote`]).
 //! - **HTTP caching** (RFC 9111, [`cache`]): `ETag`/`If-None-Match`,
 //!   `Last-Modified`/`If-Modified-Since`, `Cache-Control: max-age`, `no-cache`, `no-store`.
-//! - **Errors** ([`Error`]): every failure has its own stable code ([`FetchCode`]).
+//! - **Errors**: the toolkit's one [`Error`] type; every failure has its own stable
+//!   [`ErrorCode`], with the URL concerned ([`Error::url`]) and, for `http-status`, the status.
 //!
 //! The API is blocking; an async caller runs it on a blocking thread (for example tokio's
 //! `spawn_blocking`).
@@ -48,19 +49,18 @@
 
 pub mod cache;
 mod client;
-mod error;
 pub mod guard;
 mod http;
 mod remote;
 mod target;
 
+pub use a2a_card::{Error, ErrorCode};
 pub use cache::CacheOutcome;
 pub use client::{
     default_cache_dir, fetch_card, fetch_jwks, FetchOptions, Fetched, FetchedJwks, Fetcher, Roots,
     DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JWKS_KEYS, DEFAULT_MAX_REDIRECTS,
     DEFAULT_TOTAL_TIMEOUT, MAX_TIMEOUT,
 };
-pub use error::{Code, Error, FetchCode};
 pub use remote::{
     verify_remote, JkuReport, JkuStatus, KeySource, RemoteOptions, RemoteReport, SignatureKey,
     DEFAULT_MAX_JKU_FETCHES, JKU_SOURCE_PREFIX,

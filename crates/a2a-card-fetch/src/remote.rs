@@ -3,11 +3,11 @@
 
 use crate::cache::CacheOutcome;
 use crate::client::{FetchOptions, Fetched, Fetcher, DEFAULT_MAX_JWKS_KEYS};
-use crate::error::Error;
 use crate::target::{parse_https, JkuPrefix};
 use a2a_card::json::{self, Value};
 use a2a_card::trust::TrustedKey;
 use a2a_card::verify::verify_value;
+use a2a_card::Error;
 use a2a_card::{Report, TrustStore, VerifyOptions};
 use serde::Serialize;
 
@@ -200,8 +200,9 @@ fn named_jkus(card: &Value, opts: &VerifyOptions) -> Vec<(String, Vec<usize>)> {
 ///   `opts.jku_allow` whose origin is the card's origin; its keys join the trust store bound to
 ///   that origin, with the source `jku:URL`. Every other `jku` is reported, never fetched.
 ///
-/// Errors: the card's retrieval ([`crate::FetchCode`]), a card that cannot be read
-/// ([`crate::Code::Card`]), an unusable allowlist prefix (a usage error). A `jku` that cannot be
+/// Errors: the card's retrieval (a code for which [`crate::ErrorCode::is_retrieval`] holds), a
+/// card that cannot be read (the reader's code), an unusable allowlist prefix
+/// ([`crate::Error::is_caller_input`]). A `jku` that cannot be
 /// fetched is not an error: it is reported, and its signatures stay without a key.
 ///
 /// ```no_run
@@ -226,7 +227,7 @@ pub fn verify_remote(
     let fetcher = Fetcher::new(fetch)?;
     let fetched: Fetched = fetcher.fetch_card(url_or_origin)?;
     let card = json::parse_with(&fetched.bytes, &opts.verify.limits)
-        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
+        .map_err(|e| e.with_url(fetched.final_url.clone()))?;
 
     let mut store = trust.clone();
     let mut jku_reports = Vec::new();
@@ -279,8 +280,7 @@ pub fn verify_remote(
 
     let mut vopts = opts.verify.clone();
     vopts.origin = Some(fetched.origin.clone());
-    let report = verify_value(&card, &store, &vopts)
-        .map_err(|e| Error::card(e).with_url(fetched.final_url.clone()))?;
+    let report = verify_value(&card, &store, &vopts).map_err(|e| e.with_url(fetched.final_url.clone()))?;
 
     // Keys from a jku carry the URL they really came from (after redirects, all under the prefix).
     let fetched_jkus: Vec<&str> = jku_reports

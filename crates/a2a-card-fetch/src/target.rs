@@ -1,6 +1,6 @@
 //! URLs: the card URL of an origin, the origin of a URL, and allowlist prefixes for `jku`.
 
-use crate::error::{Error, FetchCode};
+use a2a_card::{Error, ErrorCode};
 use url::{Host, Url};
 
 /// The path an origin serves its Agent Card at.
@@ -9,8 +9,8 @@ pub const WELL_KNOWN_PATH: &str = "/.well-known/agent-card.json";
 /// Parses an absolute `https` URL with a host and no user information; the fragment is dropped.
 pub(crate) fn parse_https(input: &str, what: &str) -> Result<Url, Error> {
     let mut url = Url::parse(input.trim()).map_err(|e| {
-        Error::fetch(
-            FetchCode::InvalidUrl,
+        Error::new(
+            ErrorCode::InvalidUrl,
             format!("{what} {input:?} is not a URL: {e}"),
         )
     })?;
@@ -22,18 +22,18 @@ pub(crate) fn parse_https(input: &str, what: &str) -> Result<Url, Error> {
 /// Refuses anything but `https://host[:port]/...` without user information.
 pub(crate) fn check_https(url: &Url, what: &str) -> Result<(), Error> {
     if url.scheme() != "https" {
-        return Err(Error::fetch(
-            FetchCode::NotHttps,
+        return Err(Error::new(
+            ErrorCode::NotHttps,
             format!("{what} uses {}: only https is fetched", url.scheme()),
         )
         .with_url(url.as_str()));
     }
     if url.host().is_none() {
-        return Err(Error::fetch(FetchCode::InvalidUrl, format!("{what} has no host")).with_url(url.as_str()));
+        return Err(Error::new(ErrorCode::InvalidUrl, format!("{what} has no host")).with_url(url.as_str()));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(Error::fetch(
-            FetchCode::InvalidUrl,
+        return Err(Error::new(
+            ErrorCode::InvalidUrl,
             format!("{what} carries user information, which is never sent"),
         )
         .with_url(url.as_str()));
@@ -57,7 +57,7 @@ pub fn card_url(input: &str) -> Result<String, Error> {
 }
 
 pub(crate) fn card_url_parsed(input: &str) -> Result<Url, Error> {
-    let mut url = parse_https(input, "the card URL").map_err(Error::usage)?;
+    let mut url = parse_https(input, "the card URL").map_err(Error::caller_input)?;
     if url.path() == "/" && url.query().is_none() {
         url.set_path(WELL_KNOWN_PATH);
     }
@@ -83,7 +83,7 @@ pub(crate) fn endpoint(url: &Url) -> Result<(Endpoint, u16), Error> {
         Some(Host::Domain(d)) => Endpoint::Name(d.to_string()),
         Some(Host::Ipv4(a)) => Endpoint::Ip(a.into()),
         Some(Host::Ipv6(a)) => Endpoint::Ip(a.into()),
-        None => return Err(Error::fetch(FetchCode::InvalidUrl, "the URL has no host").with_url(url.as_str())),
+        None => return Err(Error::new(ErrorCode::InvalidUrl, "the URL has no host").with_url(url.as_str())),
     };
     Ok((host, port))
 }
@@ -114,14 +114,14 @@ impl JkuPrefix {
     /// Parses an allowlist entry; it must be an https URL without user information, query or
     /// fragment.
     pub fn parse(prefix: &str) -> Result<JkuPrefix, Error> {
-        let url = parse_https(prefix, "the jku allowlist prefix").map_err(Error::usage)?;
+        let url = parse_https(prefix, "the jku allowlist prefix").map_err(Error::caller_input)?;
         if url.query().is_some() || prefix.contains('#') {
-            return Err(Error::fetch(
-                FetchCode::InvalidUrl,
+            return Err(Error::new(
+                ErrorCode::InvalidUrl,
                 "a jku allowlist prefix has no query or fragment",
             )
             .with_url(prefix)
-            .usage());
+            .caller_input());
         }
         let origin = origin_of(&url);
         Ok(JkuPrefix { url, origin })

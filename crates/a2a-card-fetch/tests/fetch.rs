@@ -4,22 +4,23 @@
 
 mod common;
 
-use a2a_card_fetch::{fetch_card, fetch_jwks, Code, FetchCode, FetchOptions, Roots};
+use a2a_card_fetch::{fetch_card, fetch_jwks, ErrorCode, FetchOptions, Roots};
 use common::{temp_dir, Ca, Fixture, Framing, Resp, Server};
 use std::time::{Duration, Instant};
 
 const CARD: &[u8] = br#"{"name":"Recipe Agent","description":"Cooks","version":"1.0.0","skills":[]}"#;
 
-fn code(r: Result<a2a_card_fetch::Fetched, a2a_card_fetch::Error>) -> FetchCode {
+fn code(r: Result<a2a_card_fetch::Fetched, a2a_card_fetch::Error>) -> ErrorCode {
     match r {
         Ok(f) => panic!(
             "expected a failure, got {} bytes from {}",
             f.bytes.len(),
             f.final_url
         ),
-        Err(e) => e
-            .fetch_code()
-            .unwrap_or_else(|| panic!("not a fetch error: {e:?}")),
+        Err(e) => {
+            assert!(e.code().is_retrieval(), "not a retrieval error: {e:?}");
+            e.code()
+        }
     }
 }
 
@@ -129,7 +130,7 @@ fn redirects_up_to_the_limit() {
     let before = server.requests().len();
     assert_eq!(
         code(fetch_card(&server.url("localhost", "/r4"), &fx.options())),
-        FetchCode::TooManyRedirects
+        ErrorCode::TooManyRedirects
     );
     let paths: Vec<String> = server.requests()[before..]
         .iter()
@@ -143,14 +144,14 @@ fn redirects_up_to_the_limit() {
     };
     assert_eq!(
         code(fetch_card(&server.url("localhost", "/r3"), &opts)),
-        FetchCode::TooManyRedirects
+        ErrorCode::TooManyRedirects
     );
     assert_eq!(
         code(fetch_card(
             &server.url("localhost", "/no-location"),
             &fx.options()
         )),
-        FetchCode::RedirectInvalid
+        ErrorCode::RedirectInvalid
     );
 }
 
@@ -179,9 +180,9 @@ fn redirects_to_internal_addresses_are_refused_before_connecting() {
     ] {
         let started = Instant::now();
         let e = fetch_card(&server.url("localhost", &format!("/to?{target}")), &opts).unwrap_err();
-        assert_eq!(e.fetch_code(), Some(FetchCode::AddressRefused), "{target}: {e}");
+        assert_eq!(e.code(), ErrorCode::AddressRefused, "{target}: {e}");
         assert!(e.message().contains("refused before connecting"), "{e}");
-        assert!(!e.is_usage());
+        assert!(!e.is_caller_input());
         // Refused at once: no connection attempt could have timed out.
         assert!(started.elapsed() < Duration::from_secs(3), "{target}");
     }
@@ -192,7 +193,7 @@ fn redirects_to_internal_addresses_are_refused_before_connecting() {
         server.port
     );
     let e = fetch_card(&server.url("localhost", &format!("/to?{target}")), &opts).unwrap_err();
-    assert_eq!(e.fetch_code(), Some(FetchCode::AddressRefused), "{e}");
+    assert_eq!(e.code(), ErrorCode::AddressRefused, "{e}");
     assert_eq!(
         server.accepts(),
         accepts + 1,
@@ -200,9 +201,8 @@ fn redirects_to_internal_addresses_are_refused_before_connecting() {
     );
     // A plain http target is refused by scheme, also before any connection.
     let e = fetch_card(&server.url("localhost", "/to-http"), &opts).unwrap_err();
-    assert_eq!(e.fetch_code(), Some(FetchCode::NotHttps));
-    assert!(!e.is_usage());
-    assert_eq!(e.to_card_error().code(), a2a_card::ErrorCode::NotHttps);
+    assert_eq!(e.code(), ErrorCode::NotHttps);
+    assert!(!e.is_caller_input());
 }
 
 #[test]
@@ -229,7 +229,7 @@ fn loopback_is_refused_unless_opened() {
     }
     for t in &targets {
         let e = fetch_card(t, &closed).unwrap_err();
-        assert_eq!(e.fetch_code(), Some(FetchCode::AddressRefused), "{t}: {e}");
+        assert_eq!(e.code(), ErrorCode::AddressRefused, "{t}: {e}");
     }
     assert_eq!(server.accepts(), 0, "no connection reached the server");
     if let Some(l) = &v6 {
@@ -248,18 +248,18 @@ fn every_refusal_has_its_own_code() {
         max_body_bytes: 1024,
         ..fx.options()
     };
-    let cases: &[(&str, FetchCode)] = &[
-        ("/html", FetchCode::NotJson),
-        ("/text-json", FetchCode::NotJson),
-        ("/no-type", FetchCode::NotJson),
-        ("/missing", FetchCode::HttpStatus),
-        ("/big", FetchCode::BodyTooLarge),
-        ("/big-chunked", FetchCode::BodyTooLarge),
-        ("/big-close", FetchCode::BodyTooLarge),
-        ("/gzip", FetchCode::HttpProtocol),
-        ("/garbage", FetchCode::HttpProtocol),
-        ("/short", FetchCode::HttpProtocol),
-        ("/two-types", FetchCode::HttpProtocol),
+    let cases: &[(&str, ErrorCode)] = &[
+        ("/html", ErrorCode::NotJson),
+        ("/text-json", ErrorCode::NotJson),
+        ("/no-type", ErrorCode::NotJson),
+        ("/missing", ErrorCode::HttpStatus),
+        ("/big", ErrorCode::BodyTooLarge),
+        ("/big-chunked", ErrorCode::BodyTooLarge),
+        ("/big-close", ErrorCode::BodyTooLarge),
+        ("/gzip", ErrorCode::HttpProtocol),
+        ("/garbage", ErrorCode::HttpProtocol),
+        ("/short", ErrorCode::HttpProtocol),
+        ("/two-types", ErrorCode::HttpProtocol),
     ];
     for &(path, want) in cases {
         assert_eq!(
@@ -279,11 +279,17 @@ fn every_refusal_has_its_own_code() {
             .len(),
         2048
     );
-    // Codes are distinct.
-    let mut all: Vec<&str> = FetchCode::ALL.iter().map(|c| c.as_str()).collect();
+    // Codes are distinct, and these are the retrieval codes.
+    let retrieval: Vec<&str> = ErrorCode::ALL
+        .iter()
+        .filter(|c| c.is_retrieval())
+        .map(|c| c.as_str())
+        .collect();
+    let mut all = retrieval.clone();
     all.sort_unstable();
     all.dedup();
-    assert_eq!(all.len(), FetchCode::ALL.len());
+    assert_eq!(all.len(), retrieval.len());
+    assert_eq!(retrieval.len(), 17);
 }
 
 /// A 2 KiB JSON document (an object padded with whitespace).
@@ -336,7 +342,7 @@ fn a_slow_server_hits_the_total_timeout() {
     // 50 bytes at one byte per 100 ms would take 5 s.
     assert_eq!(
         code(fetch_card(&server.url("localhost", "/slow"), &opts)),
-        FetchCode::Timeout
+        ErrorCode::Timeout
     );
     let took = started.elapsed();
     assert!(
@@ -353,11 +359,11 @@ fn certificates_must_match_the_name_and_chain_to_the_roots() {
     let server = Server::start(&other, |_| Resp::json(CARD));
     assert_eq!(
         code(fetch_card(&server.url("localhost", "/"), &fx.options())),
-        FetchCode::CertificateNameMismatch
+        ErrorCode::CertificateNameMismatch
     );
     assert_eq!(
         code(fetch_card(&server.url("127.0.0.1", "/"), &fx.options())),
-        FetchCode::CertificateNameMismatch
+        ErrorCode::CertificateNameMismatch
     );
     // The right name from a CA the client does not trust: the public roots, or another CA.
     let good = routes(&fx);
@@ -367,7 +373,7 @@ fn certificates_must_match_the_name_and_chain_to_the_roots() {
     };
     assert_eq!(
         code(fetch_card(&good.url("localhost", "/"), &public_roots)),
-        FetchCode::CertificateInvalid
+        ErrorCode::CertificateInvalid
     );
     let stranger = Ca::new("another CA");
     let other_ca = FetchOptions {
@@ -376,7 +382,7 @@ fn certificates_must_match_the_name_and_chain_to_the_roots() {
     };
     assert_eq!(
         code(fetch_card(&good.url("localhost", "/"), &other_ca)),
-        FetchCode::CertificateInvalid
+        ErrorCode::CertificateInvalid
     );
     assert_eq!(
         good.requests().len(),
@@ -401,7 +407,7 @@ fn certificates_must_match_the_name_and_chain_to_the_roots() {
     };
     assert_eq!(
         code(fetch_card(&good.url("localhost", "/"), &missing)),
-        FetchCode::CaFile
+        ErrorCode::CaFile
     );
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -415,7 +421,7 @@ fn connection_failures() {
         l.local_addr().unwrap().port()
     };
     let url = format!("https://127.0.0.1:{port}/");
-    assert_eq!(code(fetch_card(&url, &fx.options())), FetchCode::ConnectFailed);
+    assert_eq!(code(fetch_card(&url, &fx.options())), ErrorCode::ConnectFailed);
     // A server that does not speak TLS: the handshake fails, with its own code.
     let plain = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = plain.local_addr().unwrap().port();
@@ -427,7 +433,7 @@ fn connection_failures() {
         let _ = s.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
     });
     let url = format!("https://127.0.0.1:{port}/");
-    assert_eq!(code(fetch_card(&url, &fx.options())), FetchCode::TlsHandshake);
+    assert_eq!(code(fetch_card(&url, &fx.options())), ErrorCode::TlsHandshake);
     answer.join().unwrap();
     // (dns-failed is not exercised: a name that does not resolve locally would send a query to
     // the system's DNS server, and these tests send traffic to loopback only.)
@@ -437,21 +443,20 @@ fn connection_failures() {
 fn unusable_urls_are_usage_errors() {
     let opts = FetchOptions::default();
     for (url, want) in [
-        ("http://agent.example.com", FetchCode::NotHttps),
-        ("ftp://agent.example.com/card.json", FetchCode::NotHttps),
-        ("agent.example.com", FetchCode::InvalidUrl),
-        ("https://user:pw@agent.example.com/", FetchCode::InvalidUrl),
-        ("https://", FetchCode::InvalidUrl),
-        ("", FetchCode::InvalidUrl),
+        ("http://agent.example.com", ErrorCode::NotHttps),
+        ("ftp://agent.example.com/card.json", ErrorCode::NotHttps),
+        ("agent.example.com", ErrorCode::InvalidUrl),
+        ("https://user:pw@agent.example.com/", ErrorCode::InvalidUrl),
+        ("https://", ErrorCode::InvalidUrl),
+        ("", ErrorCode::InvalidUrl),
     ] {
         let e = fetch_card(url, &opts).unwrap_err();
-        assert_eq!(e.code(), Code::Fetch(want), "{url:?}: {e}");
-        assert!(e.is_usage(), "{url:?}");
+        assert_eq!(e.code(), want, "{url:?}: {e}");
+        assert!(e.is_caller_input(), "{url:?}");
     }
     let e = fetch_card("http://agent.example.com", &opts).unwrap_err();
     assert!(
-        e.is_usage(),
+        e.is_caller_input(),
         "given by the caller, refused before anything was sent"
     );
-    assert_eq!(e.to_card_error().code(), a2a_card::ErrorCode::NotHttps);
 }

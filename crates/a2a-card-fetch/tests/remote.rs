@@ -8,7 +8,7 @@ use a2a_card::alg::Algorithm;
 use a2a_card::keys::PrivateKey;
 use a2a_card::trust::TrustedKey;
 use a2a_card::{sign_card, SignOptions, TrustStore};
-use a2a_card_fetch::{verify_remote, Code, FetchCode, JkuStatus, KeySource, RemoteOptions, RemoteReport};
+use a2a_card_fetch::{verify_remote, ErrorCode, JkuStatus, KeySource, RemoteOptions, RemoteReport};
 use common::{Fixture, Resp, Server};
 use std::sync::{Arc, Mutex};
 
@@ -270,7 +270,7 @@ fn a_jku_fetch_passes_the_same_guard_and_checks() {
         "https://[::ffff:127.0.0.1]/jwks.json",
     ] {
         let e = a2a_card_fetch::fetch_jwks(target, &agent.fx.options()).unwrap_err();
-        assert_eq!(e.fetch_code(), Some(FetchCode::AddressRefused), "{target}");
+        assert_eq!(e.code(), ErrorCode::AddressRefused, "{target}");
     }
 }
 
@@ -319,7 +319,7 @@ fn errors_of_verify_remote() {
         &agent.fx.options(),
     )
     .unwrap_err();
-    assert_eq!(e.code(), Code::Card(a2a_card::ErrorCode::DuplicateMember));
+    assert_eq!(e.code(), ErrorCode::DuplicateMember);
     assert_eq!(e.pointer(), Some("/a"));
     // A retrieval failure keeps its fetch code.
     let e = verify_remote(
@@ -329,7 +329,7 @@ fn errors_of_verify_remote() {
         &agent.fx.options(),
     )
     .unwrap_err();
-    assert_eq!(e.fetch_code(), Some(FetchCode::HttpStatus));
+    assert_eq!(e.code(), ErrorCode::HttpStatus);
     // An unusable allowlist prefix is a usage error, before any request.
     let bad = RemoteOptions {
         jku_allow: vec!["http://keys.example.com/".into()],
@@ -343,7 +343,7 @@ fn errors_of_verify_remote() {
         &agent.fx.options(),
     )
     .unwrap_err();
-    assert!(e.is_usage());
-    assert_eq!(e.fetch_code(), Some(FetchCode::NotHttps));
+    assert!(e.is_caller_input());
+    assert_eq!(e.code(), ErrorCode::NotHttps);
     assert_eq!(agent.server.requests().len(), before);
 }

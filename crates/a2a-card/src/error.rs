@@ -226,6 +226,39 @@ impl ErrorCode {
         ErrorCode::Usage,
     ];
 
+    /// True for the codes of a failed retrieval over the network (`invalid-url` to `ca-file`):
+    /// the failure may be the network's or the server's rather than the caller's input. A
+    /// command-line tool maps them to its "retrieval failed" exit code, unless
+    /// [`Error::is_caller_input`] says the caller's own URL was refused.
+    ///
+    /// ```
+    /// use a2a_card::ErrorCode;
+    /// assert!(ErrorCode::Timeout.is_retrieval());
+    /// assert!(!ErrorCode::InvalidJson.is_retrieval());
+    /// ```
+    pub fn is_retrieval(self) -> bool {
+        matches!(
+            self,
+            ErrorCode::InvalidUrl
+                | ErrorCode::NotHttps
+                | ErrorCode::AddressRefused
+                | ErrorCode::DnsFailed
+                | ErrorCode::ConnectFailed
+                | ErrorCode::ConnectTimeout
+                | ErrorCode::Timeout
+                | ErrorCode::TlsHandshake
+                | ErrorCode::CertificateInvalid
+                | ErrorCode::CertificateNameMismatch
+                | ErrorCode::HttpStatus
+                | ErrorCode::HttpProtocol
+                | ErrorCode::TooManyRedirects
+                | ErrorCode::RedirectInvalid
+                | ErrorCode::NotJson
+                | ErrorCode::BodyTooLarge
+                | ErrorCode::CaFile
+        )
+    }
+
     /// The code with the given spelling, if there is one.
     ///
     /// ```
@@ -258,6 +291,17 @@ pub struct Error {
     pointer: Option<String>,
     offset: Option<usize>,
     message: String,
+    /// What a retrieval error adds (boxed: most errors have none, and a `Result` of the
+    /// library stays small).
+    detail: Option<Box<Detail>>,
+}
+
+/// The facts of a retrieval error.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Detail {
+    url: Option<String>,
+    status: Option<u16>,
+    caller_input: bool,
 }
 
 impl Error {
@@ -268,7 +312,57 @@ impl Error {
             pointer: None,
             offset: None,
             message: message.into(),
+            detail: None,
         }
+    }
+
+    fn detail_mut(&mut self) -> &mut Detail {
+        self.detail.get_or_insert_with(Box::default)
+    }
+
+    /// The same error, about this URL (the card or JWKS URL whose retrieval failed, or whose
+    /// document was refused).
+    ///
+    /// ```
+    /// let e = a2a_card::Error::new(a2a_card::ErrorCode::Timeout, "the server took too long")
+    ///     .with_url("https://agent.example/.well-known/agent-card.json");
+    /// assert_eq!(e.url(), Some("https://agent.example/.well-known/agent-card.json"));
+    /// assert_eq!(e.to_string(), "https://agent.example/.well-known/agent-card.json: the server took too long");
+    /// ```
+    pub fn with_url(mut self, url: impl Into<String>) -> Self {
+        self.detail_mut().url = Some(url.into());
+        self
+    }
+
+    /// The same error, with the HTTP status the server answered (for `http-status`).
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.detail_mut().status = Some(status);
+        self
+    }
+
+    /// The same error, marked as a refusal of the caller's own input before anything was sent
+    /// (an unusable URL or allowlist prefix, a plain `http` URL given directly) rather than a
+    /// failed retrieval.
+    pub fn caller_input(mut self) -> Self {
+        self.detail_mut().caller_input = true;
+        self
+    }
+
+    /// The URL concerned, for a retrieval error.
+    pub fn url(&self) -> Option<&str> {
+        self.detail.as_ref()?.url.as_deref()
+    }
+
+    /// The HTTP status, for `http-status`.
+    pub fn status(&self) -> Option<u16> {
+        self.detail.as_ref()?.status
+    }
+
+    /// True when the caller's own input was refused (every `usage` error, and a retrieval
+    /// error marked by [`Error::caller_input`]); false for a failed retrieval or a refused
+    /// document.
+    pub fn is_caller_input(&self) -> bool {
+        self.code == ErrorCode::Usage || self.detail.as_ref().is_some_and(|d| d.caller_input)
     }
 
     /// The same error, placed at a JSON Pointer.
@@ -318,6 +412,9 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(url) = self.url() {
+            write!(f, "{url}: ")?;
+        }
         write!(f, "{}", self.message)?;
         if let Some(place) = self.place() {
             write!(f, " at {place}")?;

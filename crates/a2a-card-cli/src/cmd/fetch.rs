@@ -3,7 +3,7 @@
 
 use crate::io::{check_output, printable, refuse_same_file, replace_file, write_stderr_line, write_stdout};
 use crate::Failure;
-use a2a_card_fetch::{fetch_card, Code, FetchOptions, Fetched, Roots};
+use a2a_card_fetch::{fetch_card, FetchOptions, Fetched, Roots};
 use clap::builder::TypedValueParser;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -212,13 +212,11 @@ pub(crate) fn is_url(arg: &str) -> bool {
 /// The failure for a fetch error: exit code 2 when the caller's own input was refused (an
 /// unusable URL or `--allow-jku` prefix) or the retrieved card cannot be read, 3 when the
 /// retrieval failed. The error line is `error[CODE]: MESSAGE (URL)`, CODE the fetch code.
-pub(crate) fn failure(e: &a2a_card_fetch::Error, url: &str) -> Failure {
-    let mut error = a2a_card::Error::new(e.to_card_error().code(), e.message());
-    if let Some(p) = e.pointer() {
-        error = error.at(p);
-    }
-    let failure = Failure::new(error, printable(e.url().unwrap_or(url)));
-    if e.is_usage() || matches!(e.code(), Code::Card(_)) {
+pub(crate) fn failure(e: &a2a_card::Error, url: &str) -> Failure {
+    let failure = Failure::new(e.clone(), printable(e.url().unwrap_or(url)));
+    // The caller's own URL refused, or a retrieved document refused: bad input (2); a failed
+    // retrieval: 3.
+    if e.is_caller_input() || !e.code().is_retrieval() {
         failure.bad_input()
     } else {
         failure.key_retrieval()
