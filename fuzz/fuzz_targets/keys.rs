@@ -7,8 +7,8 @@
 //! and a private key written as PKCS#8 and as a private JWK reads back with the same public half.
 #![no_main]
 
-use a2a_card::keys::{self, PrivateKey, PublicKey};
-use a2a_card::trust::TrustStore;
+use a2a_card::jose::keys::{self, PrivateKey, PublicKey};
+use a2a_card::signature::trust::TrustStore;
 use libfuzzer_sys::fuzz_target;
 
 fn public_round_trips(key: &PublicKey) {

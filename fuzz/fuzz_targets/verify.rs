@@ -17,14 +17,11 @@
 //! - the report's `ok` agrees with its verdicts and the mode.
 #![no_main]
 
-use a2a_card::json::{self, Value};
-use a2a_card::keys::{PrivateKey, PublicKey};
-use a2a_card::trust::{TrustStore, TrustedKey};
-use a2a_card::verify::{Mode, Report};
-use a2a_card::{
-    b64, canonicalize_value, sign_card, verify_card, CanonicalizeOptions, Limits, Profile, SignOptions,
-    UnknownMembers, VerifyOptions,
-};
+use a2a_card_testkit::json::{self, Value};
+use a2a_card::jose::keys::{PrivateKey, PublicKey};
+use a2a_card::signature::trust::{TrustStore, TrustedKey};
+use a2a_card::signature::{Mode, Report};
+use a2a_card::{canonicalize, sign_card, verify_card, CanonicalizeOptions, Limits, Profile, SignOptions, UnknownMembers, VerifyOptions};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -199,7 +196,7 @@ fn build(fx: &Fixture, control: u8, data: &[u8]) -> Vec<u8> {
     };
     match shape(control) {
         Shape::Card => data.to_vec(),
-        Shape::CardWithGenuineEntries => match json::parse_with(data, &limits) {
+        Shape::CardWithGenuineEntries => match a2a_card::canonical::parse_json(data, &limits).map(|v| json::from_serde(&v)) {
             Ok(card @ Value::Object(_)) => {
                 let mut entries: Vec<Value> = fx.genuine.iter().map(|(p, s)| entry(p, s, None)).collect();
                 if let Some(Value::Array(own)) = card.get("signatures") {
@@ -210,13 +207,13 @@ fn build(fx: &Fixture, control: u8, data: &[u8]) -> Vec<u8> {
             _ => data.to_vec(),
         },
         Shape::ProtectedHeader => {
-            with_signatures(&fx.unsigned, vec![entry(&b64::encode(data), ed_signature, None)])
+            with_signatures(&fx.unsigned, vec![entry(&a2a_card_testkit::data::b64url(data), ed_signature, None)])
         }
         Shape::SignatureBytes => {
-            with_signatures(&fx.unsigned, vec![entry(ed_protected, &b64::encode(data), None)])
+            with_signatures(&fx.unsigned, vec![entry(ed_protected, &a2a_card_testkit::data::b64url(data), None)])
         }
         Shape::UnprotectedHeader => {
-            let header = json::parse_with(data, &limits)
+            let header = a2a_card::canonical::parse_json(data, &limits).map(|v| json::from_serde(&v))
                 .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(data).into_owned()));
             with_signatures(
                 &fx.unsigned,
@@ -241,7 +238,7 @@ fn build(fx: &Fixture, control: u8, data: &[u8]) -> Vec<u8> {
 
 /// The `protected` and `signature` strings of entry `index` of the card, as the verifier read them.
 fn entry_strings(card: &[u8], limits: &Limits, index: usize) -> (Option<String>, Option<String>) {
-    let Ok(v) = json::parse_with(card, limits) else {
+    let Ok(v) = a2a_card::canonical::parse_json(card, limits).map(|v| json::from_serde(&v)) else {
         return (None, None);
     };
     let Some(Value::Array(items)) = v.get("signatures") else {
@@ -284,11 +281,7 @@ fn check(fx: &Fixture, card: &[u8], opts: &VerifyOptions, report: &Report) {
     }
     if valid > 0 {
         // The verified content is the genuine card's, and canonicalizing it again agrees.
-        let again = canonicalize_value(
-            &json::parse(&report.canonical).unwrap(),
-            &CanonicalizeOptions::default(),
-        )
-        .unwrap();
+        let again = canonicalize(&report.canonical, &CanonicalizeOptions::default()).unwrap();
         assert_eq!(again.bytes, fx.canonical);
     }
 }

@@ -476,27 +476,8 @@ fn set_mode(options: &mut OpenOptions, mode: Option<u32>) {
 #[cfg(not(unix))]
 fn set_mode(_options: &mut OpenOptions, _mode: Option<u32>) {}
 
-/// `s` with control characters escaped, so that text taken from a card or a key file cannot
-/// break a line of output or drive the terminal.
-pub(crate) fn printable(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_string();
-    }
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-/// `s` as a JSON string literal (quoted, escaped): for names taken from cards and keys.
-pub(crate) fn quoted(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
-}
+/// Text from a card or a key, escaped for a line of output (the library's rule).
+pub(crate) use a2a_card::signature::{printable, quoted};
 
 pub(crate) fn io_failure(message: String, source: impl Into<String>) -> Failure {
     Failure::new(Error::new(ErrorCode::Io, message), source)

@@ -262,11 +262,11 @@ impl Fetcher {
         // A card that is not I-JSON is refused with the reader's own error and pointer: nothing
         // downstream could canonicalize it, and `fetch` must not hand it on as a card.
         // (The deepest nesting the library allows: depth is the verifier's policy, not I-JSON's.)
-        a2a_card::json::Doc::parse(
+        a2a_card::canonical::Doc::parse(
             &fetched.bytes,
             &a2a_card::Limits {
                 max_input_bytes: fetched.bytes.len(),
-                max_depth: a2a_card::json::MAX_DEPTH_LIMIT,
+                max_depth: a2a_card::canonical::MAX_DEPTH_LIMIT,
             },
         )
         .map_err(|e| e.with_url(fetched.final_url.clone()))?;
@@ -486,7 +486,7 @@ fn jwks_of(fetched: Fetched, max_keys: usize) -> Result<FetchedJwks, Error> {
         a2a_card::Error::new(a2a_card::ErrorCode::InvalidJson, "the JWKS is not UTF-8")
             .with_url(fetched.final_url.clone())
     })?;
-    let keys = a2a_card::keys::parse_jwks_limited(text, max_keys)
+    let keys = a2a_card::jose::keys::parse_jwks_limited(text, max_keys)
         .map_err(|e| e.with_url(fetched.final_url.clone()))?;
     Ok(FetchedJwks { fetched, keys })
 }

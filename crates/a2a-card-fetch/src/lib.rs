@@ -63,6 +63,6 @@ pub use client::{
 };
 pub use remote::{
     verify_remote, JkuReport, JkuStatus, KeySource, RemoteOptions, RemoteReport, SignatureKey,
-    DEFAULT_MAX_JKU_FETCHES, JKU_SOURCE_PREFIX,
+    DEFAULT_MAX_JKU_FETCHES,
 };
 pub use target::{card_url, JkuPrefix, WELL_KNOWN_PATH};

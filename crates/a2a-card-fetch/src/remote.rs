@@ -4,15 +4,11 @@
 use crate::cache::CacheOutcome;
 use crate::client::{FetchOptions, Fetched, Fetcher, DEFAULT_MAX_JWKS_KEYS};
 use crate::target::{parse_https, JkuPrefix};
-use a2a_card::json::{self, Value};
-use a2a_card::trust::TrustedKey;
-use a2a_card::verify::verify_value;
-use a2a_card::Error;
-use a2a_card::{Report, TrustStore, VerifyOptions};
+use a2a_card::signature::entries::read_signatures;
+use a2a_card::signature::trust::TrustedKey;
+use a2a_card::signature::{printable, quoted, verify_doc, KeySource as CardKeySource, TextForm, VerdictCode};
+use a2a_card::{Doc, Error, ErrorCode, Report, TrustStore, VerifyOptions};
 use serde::Serialize;
-
-/// The `source` given to keys fetched from a `jku`: `jku:` followed by the JWKS URL.
-pub const JKU_SOURCE_PREFIX: &str = "jku:";
 
 /// Default limit on distinct `jku` URLs fetched for one card.
 pub const DEFAULT_MAX_JKU_FETCHES: usize = 4;
@@ -158,33 +154,110 @@ impl RemoteReport {
                         self.report
                             .signatures
                             .get(i)
-                            .is_some_and(|s| s.verdict.code == "untrusted-key")
+                            .is_some_and(|s| s.verdict.code == VerdictCode::Refused(ErrorCode::UntrustedKey))
                     })
             })
     }
 }
 
-/// The `jku` of every signature entry whose protected header decodes, with its indexes.
-fn named_jkus(card: &Value, opts: &VerifyOptions) -> Vec<(String, Vec<usize>)> {
+impl RemoteReport {
+    /// The report as JSON: the fetch facts (`requested_url`, `origin`, `final_url`,
+    /// `redirects`, `cache`, `keys`, `jku`, `warnings`) with the verification report of
+    /// [`Report::to_json`] (canonical bytes included) under `report`.
+    pub fn to_json(&self) -> serde_json::Value {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(mut members)) => {
+                members.insert("report".into(), self.report.to_json());
+                serde_json::Value::Object(members)
+            }
+            Ok(other) => other,
+            Err(e) => serde_json::json!({ "report": self.report.to_json(), "error": e.to_string() }),
+        }
+    }
+
+    /// The report for people ([`Report::to_text`]): where the card came from (`card:`,
+    /// `origin:`, `final url:`, each redirect, `cache:`), the signatures with the source of every
+    /// key (`trust store FILE` or `jku URL`), one line per `jku` saying what was done with it,
+    /// and the warnings.
+    pub fn to_text(&self) -> String {
+        let mut card = vec![
+            format!("card: {}", printable(&self.requested_url)),
+            format!("origin: {}", printable(&self.origin)),
+            format!("final url: {}", printable(&self.final_url)),
+        ];
+        if self.redirects.is_empty() {
+            card.push("redirects: none".into());
+        }
+        for (i, url) in self.redirects.iter().enumerate() {
+            card.push(format!("redirect {}: {}", i + 1, printable(url)));
+        }
+        card.push(format!("cache: {}", self.cache.as_str()));
+        let notes = self.jku.iter().map(JkuReport::line).collect();
+        let mut out = self.report.to_text(&TextForm {
+            card,
+            notes,
+            trust_store_prefix: true,
+        });
+        for w in &self.warnings {
+            out.push_str(&format!("warning: {}\n", printable(w)));
+        }
+        out
+    }
+}
+
+impl JkuReport {
+    /// The line of a text report about this `jku`.
+    fn line(&self) -> String {
+        let sigs: Vec<String> = self.signatures.iter().map(usize::to_string).collect();
+        let what = match &self.status {
+            JkuStatus::Fetched {
+                final_url,
+                origin,
+                kids,
+                cache,
+            } => format!(
+                "fetched from {}, cache {}; its keys {} are trusted for {} only",
+                printable(final_url),
+                cache.as_str(),
+                serde_json::Value::from(kids.clone()),
+                printable(origin)
+            ),
+            JkuStatus::NotAllowed => "not fetched: no --allow-jku prefix matches it".into(),
+            JkuStatus::OtherOrigin { prefix_origin } => format!(
+                "not fetched: the --allow-jku prefix it matches is for {}, not for the card's origin",
+                printable(prefix_origin)
+            ),
+            JkuStatus::Skipped => {
+                format!("not fetched: more distinct jku URLs than the limit of {DEFAULT_MAX_JKU_FETCHES}")
+            }
+            JkuStatus::Failed { code, message } => {
+                format!("fetch failed: error[{code}]: {}", printable(message))
+            }
+        };
+        format!(
+            "jku {} (signature {}): {what}",
+            quoted(&self.url),
+            sigs.join(", ")
+        )
+    }
+}
+
+/// The `jku` of every signature entry whose header a verifier would read, with the indexes of
+/// the entries that name it, read by the library's one reader of signature entries. A card the
+/// reader refuses (too many signatures, `signatures` not an array) names none: verification
+/// refuses it before any key is needed.
+fn named_jkus(card: &Doc<'_>, opts: &VerifyOptions) -> Vec<(String, Vec<usize>)> {
     let mut out: Vec<(String, Vec<usize>)> = Vec::new();
-    let Some(Value::Array(items)) = card.get("signatures") else {
+    let Ok(sigs) = read_signatures(card, opts.max_signatures) else {
         return out;
     };
-    if items.len() > opts.max_signatures {
-        return out; // verification refuses the card before any key is needed
-    }
-    for (i, item) in items.iter().enumerate() {
-        let Some(protected) = item.get("protected").and_then(Value::as_str) else {
+    for entry in sigs.with_max_header_bytes(opts.max_header_bytes).entries() {
+        let Some(jku) = entry.header().ok().and_then(|h| h.jku) else {
             continue;
         };
-        let Ok(h) = a2a_card::jws::decode_header(protected, item.get("header"), opts.max_header_bytes) else {
-            continue;
-        };
-        if let Some(jku) = h.jku {
-            match out.iter_mut().find(|(u, _)| *u == jku) {
-                Some((_, idx)) => idx.push(i),
-                None => out.push((jku, vec![i])),
-            }
+        match out.iter_mut().find(|(u, _)| *u == jku) {
+            Some((_, idx)) => idx.push(entry.index()),
+            None => out.push((jku, vec![entry.index()])),
         }
     }
     out
@@ -226,8 +299,8 @@ pub fn verify_remote(
         .collect::<Result<Vec<_>, _>>()?;
     let fetcher = Fetcher::new(fetch)?;
     let fetched: Fetched = fetcher.fetch_card(url_or_origin)?;
-    let card = json::parse_with(&fetched.bytes, &opts.verify.limits)
-        .map_err(|e| e.with_url(fetched.final_url.clone()))?;
+    let card =
+        Doc::parse(&fetched.bytes, &opts.verify.limits).map_err(|e| e.with_url(fetched.final_url.clone()))?;
 
     let mut store = trust.clone();
     let mut jku_reports = Vec::new();
@@ -253,7 +326,11 @@ pub fn verify_remote(
                         let from = &set.fetched.final_url;
                         for key in set.keys {
                             kids.push(key.kid().to_string());
-                            let mut tk = TrustedKey::new(key, format!("{JKU_SOURCE_PREFIX}{from}"));
+                            let source = CardKeySource::Jku {
+                                url: from.clone(),
+                                origin: p.origin().to_string(),
+                            };
+                            let mut tk = TrustedKey::new(key, source);
                             tk.origins = Some(vec![p.origin().to_string()]);
                             store.add(tk);
                         }
@@ -280,25 +357,18 @@ pub fn verify_remote(
 
     let mut vopts = opts.verify.clone();
     vopts.origin = Some(fetched.origin.clone());
-    let report = verify_value(&card, &store, &vopts).map_err(|e| e.with_url(fetched.final_url.clone()))?;
+    let report = verify_doc(&card, &store, &vopts).map_err(|e| e.with_url(fetched.final_url.clone()))?;
 
     // Keys from a jku carry the URL they really came from (after redirects, all under the prefix).
-    let fetched_jkus: Vec<&str> = jku_reports
-        .iter()
-        .filter_map(|j| match &j.status {
-            JkuStatus::Fetched { final_url, .. } => Some(final_url.as_str()),
-            _ => None,
-        })
-        .collect();
     let keys = report
         .signatures
         .iter()
         .filter_map(|s| {
             let k = s.key.as_ref()?;
-            let source = match k.source.strip_prefix(JKU_SOURCE_PREFIX) {
-                Some(url) if fetched_jkus.contains(&url) => KeySource::Jku { url: url.to_string() },
-                _ => KeySource::TrustStore {
-                    source: k.source.clone(),
+            let source = match &k.source {
+                CardKeySource::Jku { url, .. } => KeySource::Jku { url: url.clone() },
+                other => KeySource::TrustStore {
+                    source: other.label(),
                 },
             };
             Some(SignatureKey {

@@ -64,9 +64,13 @@ pub(crate) fn card_url_parsed(input: &str) -> Result<Url, Error> {
     Ok(url)
 }
 
-/// The origin of a URL as trust entries spell it: `https://host` or `https://host:port`.
+/// The origin of a URL as trust entries spell it: `https://host` or `https://host:port`, by the
+/// library's one rule for origins ([`a2a_card::signature::trust::normalize_origin`]) applied to
+/// the `url` crate's serialization (which has already turned a host into its A-label and an IP
+/// address into its canonical form).
 pub(crate) fn origin_of(url: &Url) -> String {
-    url.origin().ascii_serialization()
+    let ascii = url.origin().ascii_serialization();
+    a2a_card::signature::trust::normalize_origin(&ascii).unwrap_or(ascii)
 }
 
 /// The host for TLS (SNI and certificate name) and connecting.

@@ -173,7 +173,7 @@ fn embedded_forms_are_named() {
 /// rather than left to match nothing.
 #[test]
 fn origins_are_normalized_alike_on_both_sides() {
-    use a2a_card::trust::normalize_origin;
+    use a2a_card::signature::trust::normalize_origin;
     for given in [
         "https://agent.example",
         "https://Agent.EXAMPLE",

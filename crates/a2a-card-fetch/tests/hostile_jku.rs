@@ -7,9 +7,9 @@
 
 mod common;
 
-use a2a_card::alg::Algorithm;
-use a2a_card::keys::PrivateKey;
-use a2a_card::trust::TrustedKey;
+use a2a_card::jose::keys::PrivateKey;
+use a2a_card::signature::trust::TrustedKey;
+use a2a_card::Algorithm;
 use a2a_card::{sign_card, SignOptions, TrustStore};
 use a2a_card_fetch::{verify_remote, JkuStatus, KeySource, RemoteOptions, RemoteReport};
 use common::{Fixture, Resp, Server};

@@ -4,9 +4,9 @@
 
 mod common;
 
-use a2a_card::alg::Algorithm;
-use a2a_card::keys::PrivateKey;
-use a2a_card::trust::TrustedKey;
+use a2a_card::jose::keys::PrivateKey;
+use a2a_card::signature::trust::TrustedKey;
+use a2a_card::Algorithm;
 use a2a_card::{sign_card, SignOptions, TrustStore};
 use a2a_card_fetch::{verify_remote, ErrorCode, JkuStatus, KeySource, RemoteOptions, RemoteReport};
 use common::{Fixture, Resp, Server};
@@ -179,7 +179,7 @@ fn a_jku_under_the_allowlist_supplies_the_key() {
     assert!(r.report.ok, "{}", r.report.reason);
     assert_eq!(r.keys[0].source, KeySource::Jku { url: jku.clone() });
     assert_eq!(
-        r.report.signatures[0].key.as_ref().unwrap().source,
+        r.report.signatures[0].key.as_ref().unwrap().source.label(),
         format!("jku:{jku}")
     );
     assert_eq!(r.jku.len(), 1);

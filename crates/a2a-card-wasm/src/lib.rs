@@ -23,13 +23,12 @@
 //! functions need a JavaScript host and are only meant to be called from wasm32.
 #![forbid(unsafe_code)]
 
-use a2a_card::alg::{Algorithm, BackendVerdict, SignatureBackend};
-use a2a_card::json::{self, Value};
-use a2a_card::keys::{parse_jwks, PrivateKey, PublicKey};
-use a2a_card::verify::{
-    verify_card_with, SignatureReport, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES,
-    DEFAULT_MAX_SIGNATURE_CHECKS,
+use a2a_card::jose::crypto::{BackendVerdict, SignatureBackend};
+use a2a_card::jose::keys::{parse_jwks, PrivateKey, PublicKey};
+use a2a_card::signature::{
+    verify_card_with, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
 };
+use a2a_card::Algorithm;
 use a2a_card::{
     canonicalize as core_canonicalize, inspect_card, sign_card, CanonicalizeOptions, Error, ErrorCode,
     Limits, Mode, Profile, Report, SignOptions, TrustStore, UnknownMembers, VerifyOptions,
@@ -812,7 +811,7 @@ impl Options {
     }
 
     /// A JSON object option (header parameters) as name/value pairs of the core's JSON model.
-    fn members(&self, name: &str) -> Result<Vec<(String, Value)>, JsValue> {
+    fn members(&self, name: &str) -> Result<Vec<(String, serde_json::Value)>, JsValue> {
         let Some(v) = self.get(name)? else {
             return Ok(Vec::new());
         };
@@ -823,8 +822,8 @@ impl Options {
             )));
         }
         let text = String::from(stringify(&v, name)?);
-        match json::parse(text.as_bytes()).or_throw()? {
-            Value::Object(members) => Ok(members),
+        match a2a_card::canonical::parse_json(text.as_bytes(), &Limits::default()).or_throw()? {
+            serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
             _ => Err(usage(format!(
                 "option {name:?} of {} must be an object",
                 self.what
@@ -962,7 +961,7 @@ fn report_fields(report: &Report, host_hash: bool) -> Option<String> {
     f.text(if report.ok { "1" } else { "0" });
     f.text(report.mode.as_str());
     f.text(&report.reason);
-    f.text(report.profile);
+    f.text(report.profile.as_str());
     f.text(&if host_hash {
         String::new()
     } else {
@@ -984,11 +983,11 @@ fn report_fields(report: &Report, host_hash: bool) -> Option<String> {
                 f.text("1");
                 f.text(&key.kid);
                 f.text(&key.thumbprint);
-                f.text(&key.source);
+                f.text(&key.source.label());
             }
         }
-        f.opt(sig.profile);
-        f.text(&sig.verdict.code);
+        f.opt(sig.profile.map(|p| p.as_str()));
+        f.text(sig.verdict.code.as_str());
         f.text(&sig.verdict.message);
         f.opt(sig.verdict.pointer.as_deref());
     }
@@ -1006,30 +1005,14 @@ fn report_to_js(report: &Report, host_hash: bool) -> Result<JsValue, JsValue> {
     if let Some(flat) = report_fields(report, host_hash) {
         return Ok(make_report_flat(&flat, &report.canonical, host_hash));
     }
-    /// `Report`'s serialized form with the digest given (a2a_card::verify::Report::serialize).
-    #[derive(serde::Serialize)]
-    struct Members<'a> {
-        ok: bool,
-        mode: Mode,
-        reason: &'a str,
-        profile: &'a str,
-        canonical_sha256: Option<String>,
-        /// Always `None`: the place of `canonical`.
-        canonical: Option<()>,
-        unsigned: &'a [String],
-        signatures: &'a [SignatureReport],
+    // The core's JSON form, with `canonical` (and, for the host's hash, `canonical_sha256`) as
+    // null placeholders filled in on the JavaScript side.
+    let mut members = report.to_json();
+    members["canonical"] = serde_json::Value::Null;
+    if host_hash {
+        members["canonical_sha256"] = serde_json::Value::Null;
     }
-    let json = serde_json::to_string(&Members {
-        ok: report.ok,
-        mode: report.mode,
-        reason: &report.reason,
-        profile: report.profile,
-        canonical_sha256: (!host_hash).then(|| report.canonical_sha256()),
-        canonical: None,
-        unsigned: &report.unsigned,
-        signatures: &report.signatures,
-    })
-    .map_err(|e| usage(format!("cannot serialize the report: {e}")))?;
+    let json = members.to_string();
     Ok(make_report(&json, &report.canonical, host_hash))
 }
 
@@ -1153,7 +1136,7 @@ impl Policy {
         }
         let names: Vec<&str> = profiles.iter().map(String::as_str).collect();
         let accepted: Vec<Profile> =
-            a2a_card::presence::accepted_profiles(&names).map_err(|e| js_error(&e))?;
+            a2a_card::canonical::accepted_profiles(&names).map_err(|e| js_error(&e))?;
         let mode = match o.string("mode")? {
             None => Mode::default(),
             Some(name) => Mode::from_name(&name).ok_or_else(|| {
@@ -1383,7 +1366,7 @@ impl Verifier {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use a2a_card::verify::{KeyUsed, Verdict};
+    use a2a_card::signature::{KeyUsed, SignatureReport, Verdict, VerdictCode};
 
     fn names(v: &serde_json::Value) -> Vec<&str> {
         v.as_object()
@@ -1405,9 +1388,9 @@ mod tests {
                 thumbprint: "t".into(),
                 source: "jwks".into(),
             }),
-            profile: Some("spec"),
+            profile: Some(Profile::Spec),
             verdict: Verdict {
-                code: "signature-invalid".into(),
+                code: VerdictCode::Refused(ErrorCode::SignatureInvalid),
                 message: "m".into(),
                 pointer: Some("/signatures/0/signature".into()),
             },
@@ -1420,7 +1403,7 @@ mod tests {
             key: None,
             profile: None,
             verdict: Verdict {
-                code: "malformed-header".into(),
+                code: VerdictCode::Refused(ErrorCode::MalformedHeader),
                 message: "".into(),
                 pointer: None,
             },
@@ -1429,7 +1412,7 @@ mod tests {
             ok: false,
             mode: Mode::Require,
             reason: "r".into(),
-            profile: "spec",
+            profile: Profile::Spec,
             canonical: b"{}".to_vec(),
             unsigned: vec!["/x".into()],
             signatures: vec![sig, bare],

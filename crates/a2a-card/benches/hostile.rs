@@ -23,10 +23,11 @@
 
 mod support;
 
-use a2a_card::alg::{self, Algorithm};
-use a2a_card::json::{self, Value};
-use a2a_card::keys::PrivateKey;
-use a2a_card::{b64, sign_card, verify_card, Profile, SignOptions, TrustStore, VerifyOptions};
+use a2a_card::jose::crypto as alg;
+use a2a_card::jose::keys::PrivateKey;
+use a2a_card::Algorithm;
+use a2a_card::{sign_card, verify_card, Profile, SignOptions, TrustStore, VerifyOptions};
+use a2a_card_testkit::json::{self, Value};
 use criterion::{black_box, Criterion};
 use std::time::{Duration, Instant};
 
@@ -90,7 +91,7 @@ fn hostile_entry(alg: Algorithm, kid: &str, i: usize, signature: &str) -> Value 
     Value::Object(vec![
         (
             "protected".into(),
-            Value::String(b64::encode(protected.as_bytes())),
+            Value::String(a2a_card_testkit::data::b64url(protected.as_bytes())),
         ),
         ("signature".into(), Value::String(signature.into())),
         (
@@ -112,7 +113,7 @@ fn case(label: &str, card: &[u8], alg: Algorithm, key: &PrivateKey, profiles: Ve
     };
     let normal = sign_card(card, key, &opts).unwrap().card;
     let value = json::parse(card).unwrap();
-    let wrong = b64::encode(alg::sign(alg, key, b"other bytes, not this card").unwrap());
+    let wrong = a2a_card_testkit::data::b64url(alg::sign(alg, key, b"other bytes, not this card").unwrap());
     let entries = (0..ENTRIES)
         .map(|i| hostile_entry(alg, key.kid(), i, &wrong))
         .collect();
@@ -149,7 +150,7 @@ fn case(label: &str, card: &[u8], alg: Algorithm, key: &PrivateKey, profiles: Ve
 
 /// The largest generated card that, with the hostile entries added, stays under the 8 MiB limit.
 fn near_limit_card() -> (usize, Vec<u8>) {
-    let limit = a2a_card::json::DEFAULT_MAX_INPUT_BYTES;
+    let limit = a2a_card::canonical::DEFAULT_MAX_INPUT_BYTES;
     let room = ENTRIES * (HEADER_BYTES * 4 / 3 + HEADER_BYTES + 1024);
     let probe = support::card_bytes(1_000).len() - support::card_bytes(0).len();
     let mut n = (limit - room - support::card_bytes(0).len()) * 1_000 / probe;

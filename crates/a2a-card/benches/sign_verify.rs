@@ -31,8 +31,8 @@
 
 mod support;
 
-use a2a_card::alg::Algorithm;
-use a2a_card::keys::PrivateKey;
+use a2a_card::jose::keys::PrivateKey;
+use a2a_card::Algorithm;
 use a2a_card::{sign_card, verify_card, SignOptions, TrustStore, VerifyOptions};
 use criterion::{black_box, Criterion, SamplingMode};
 use ring::signature::{self, KeyPair};
@@ -273,8 +273,8 @@ fn cases(algs: &[Algorithm], filter: Option<&str>) -> Vec<Case> {
                 },
             )
             .unwrap_or_else(|e| panic!("{name}: signing fails: {e}"));
-            let input = a2a_card::jws::signing_input(&signed.protected, &signed.canonical.bytes);
-            let sig = a2a_card::b64::decode_strict(&signed.signature).unwrap();
+            let input = a2a_card::jose::header::signing_input(&signed.protected, &signed.canonical.bytes);
+            let sig = a2a_card_testkit::data::unb64url(&signed.signature);
             out.push(Case {
                 name,
                 label: label.clone(),

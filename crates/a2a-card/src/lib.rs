@@ -27,36 +27,20 @@
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
-pub mod alg;
-pub mod b64;
-mod der;
+pub mod canonical;
+pub mod card;
 pub mod error;
-pub mod inspect;
-pub mod jcs;
-pub mod json;
-pub mod jws;
-pub mod keys;
-pub mod lint;
-pub mod migrate;
-pub mod model;
-pub mod presence;
-pub mod schema;
-pub mod sign;
-pub mod trust;
-pub mod verify;
+pub mod jose;
+pub mod signature;
 
-pub use alg::Algorithm;
-pub use error::{pointer_token, Error, ErrorCode};
-pub use inspect::{inspect_card, Inspection};
-pub use jcs::{jcs, jcs_with};
-pub use json::Limits;
-pub use keys::{KeyType, PrivateKey, PublicKey};
-pub use presence::{
-    canonicalize, canonicalize_doc, canonicalize_value, Canonical, CanonicalizeOptions, Profile,
+pub use canonical::{
+    canonicalize, canonicalize_doc, jcs, jcs_with, Canonical, CanonicalizeOptions, Doc, Limits, Profile,
     UnknownMembers,
 };
-pub use sign::{sign_card, AlsoSigned, SignOptions, Signed};
-pub use trust::{TrustStore, TrustedKey};
-pub use verify::{
-    sha256_hex, verify_card, verify_card_with, verify_value, verify_value_with, Mode, Report, VerifyOptions,
+pub use card::{inspect_card, lint, migrate, model, Inspection};
+pub use error::{pointer_token, Error, ErrorCode};
+pub use jose::{Algorithm, KeyType, PrivateKey, PublicKey};
+pub use signature::{
+    sha256_hex, sign_card, verify_card, verify_card_with, AlsoSigned, Mode, Report, SignOptions, Signed,
+    TrustStore, TrustedKey, VerifyOptions,
 };

@@ -4,10 +4,12 @@
 //! failure is the signature's verdict, at the signature's JSON Pointer.
 #![allow(clippy::unwrap_used)] // helpers of the tests report by panicking
 
-use a2a_card::alg::{self, verify_with, Algorithm, BackendVerdict, SignatureBackend};
-use a2a_card::keys::{PrivateKey, PublicKey};
-use a2a_card::verify::verify_card_with;
-use a2a_card::{b64, sign_card, verify_card, Error, ErrorCode, SignOptions, TrustStore, VerifyOptions};
+use a2a_card::jose::crypto as alg;
+use a2a_card::jose::crypto::{verify_with, BackendVerdict, SignatureBackend};
+use a2a_card::jose::keys::{PrivateKey, PublicKey};
+use a2a_card::signature::verify_card_with;
+use a2a_card::Algorithm;
+use a2a_card::{sign_card, verify_card, Error, ErrorCode, SignOptions, TrustStore, VerifyOptions};
 use std::cell::RefCell;
 
 /// What the backend was asked: algorithm, message and signature of every call.
@@ -93,13 +95,13 @@ fn trusting(key: &PrivateKey) -> TrustStore {
 /// The card with its one signature replaced by `sig` (base64url-encoded here).
 fn with_signature(card: &[u8], sig: &[u8]) -> Vec<u8> {
     let mut v: serde_json::Value = serde_json::from_slice(card).unwrap();
-    v["signatures"][0]["signature"] = serde_json::Value::String(b64::encode(sig));
+    v["signatures"][0]["signature"] = serde_json::Value::String(a2a_card_testkit::data::b64url(sig));
     serde_json::to_vec(&v).unwrap()
 }
 
 fn signature_of(card: &[u8]) -> Vec<u8> {
     let v: serde_json::Value = serde_json::from_slice(card).unwrap();
-    b64::decode_strict(v["signatures"][0]["signature"].as_str().unwrap()).unwrap()
+    a2a_card_testkit::data::unb64url(v["signatures"][0]["signature"].as_str().unwrap())
 }
 
 #[test]
@@ -128,7 +130,7 @@ fn a_declining_backend_falls_back_to_ring_with_the_same_verdicts() {
         assert_eq!(calls.len(), 2, "{alg}");
         let v: serde_json::Value = serde_json::from_slice(&card).unwrap();
         let protected = v["signatures"][0]["protected"].as_str().unwrap();
-        let payload = b64::encode(&report.canonical);
+        let payload = a2a_card_testkit::data::b64url(&report.canonical);
         assert_eq!(calls[0].0, alg);
         assert_eq!(calls[0].1, format!("{protected}.{payload}").into_bytes());
         assert_eq!(calls[0].2, signature_of(&card));

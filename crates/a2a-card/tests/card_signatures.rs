@@ -5,16 +5,16 @@
 
 mod common;
 
-use a2a_card::alg::{self, Algorithm};
-use a2a_card::json::{self, Value};
-use a2a_card::jws;
-use a2a_card::keys::{PrivateKey, PublicKey};
-use a2a_card::trust::{TrustStore, TrustedKey};
-use a2a_card::verify::{Mode, Report};
+use a2a_card::jose::crypto as alg;
+use a2a_card::jose::keys::{PrivateKey, PublicKey};
+use a2a_card::signature::trust::{TrustStore, TrustedKey};
+use a2a_card::signature::{Mode, Report};
+use a2a_card::Algorithm;
 use a2a_card::{
-    b64, sign_card, verify_card, CanonicalizeOptions, ErrorCode, Profile, SignOptions, UnknownMembers,
+    sign_card, verify_card, CanonicalizeOptions, ErrorCode, Profile, SignOptions, UnknownMembers,
     VerifyOptions,
 };
+use a2a_card_testkit::json::{self, Value};
 use std::fs;
 
 fn read_json(path: &std::path::Path) -> Value {
@@ -57,9 +57,19 @@ fn add_raw_signature(
     alg: Algorithm,
 ) -> Vec<u8> {
     let canonical = a2a_card::canonicalize(card, &CanonicalizeOptions::default()).unwrap();
-    let protected = b64::encode(protected_json.as_bytes());
-    let sig = alg::sign(alg, key, &jws::signing_input(&protected, &canonical.bytes)).unwrap();
-    with_entry(card, &protected, &b64::encode(&sig), unprotected)
+    let protected = a2a_card_testkit::data::b64url(protected_json.as_bytes());
+    let sig = alg::sign(
+        alg,
+        key,
+        &a2a_card::jose::header::signing_input(&protected, &canonical.bytes),
+    )
+    .unwrap();
+    with_entry(
+        card,
+        &protected,
+        &a2a_card_testkit::data::b64url(&sig),
+        unprotected,
+    )
 }
 
 fn with_entry(card: &[u8], protected: &str, signature: &str, unprotected: Option<&str>) -> Vec<u8> {
@@ -79,7 +89,7 @@ fn with_entry(card: &[u8], protected: &str, signature: &str, unprotected: Option
 }
 
 fn verdict(report: &Report) -> &str {
-    &report.signatures[0].verdict.code
+    report.signatures[0].verdict.code.as_str()
 }
 
 #[test]
@@ -163,7 +173,7 @@ fn tck_eddsa_vectors_reproduced_byte_for_byte() {
                 .unwrap(),
             "{id}: protected"
         );
-        let input = jws::signing_input(&signed.protected, &signed.canonical.bytes);
+        let input = a2a_card::jose::header::signing_input(&signed.protected, &signed.canonical.bytes);
         assert_eq!(
             std::str::from_utf8(&input).unwrap(),
             case.get("expected_signing_input")
@@ -292,24 +302,25 @@ fn refusals_each_with_their_code() {
     // alg none
     let none = with_entry(
         &card,
-        &b64::encode(format!(r#"{{"alg":"none","kid":"{kid}"}}"#).as_bytes()),
+        &a2a_card_testkit::data::b64url(format!(r#"{{"alg":"none","kid":"{kid}"}}"#).as_bytes()),
         "",
         None,
     );
     check(&none, &trust, "unknown-algorithm");
     // HS256 keyed with the verifier's public key bytes (algorithm confusion)
     let jwk = ed.public().to_jwk();
-    let x = b64::decode_strict(jwk.get("x").and_then(|v| v.as_str()).unwrap()).unwrap();
-    let protected = b64::encode(format!(r#"{{"alg":"HS256","kid":"{kid}","typ":"JOSE"}}"#).as_bytes());
+    let x = a2a_card_testkit::data::unb64url(jwk.get("x").and_then(|v| v.as_str()).unwrap());
+    let protected =
+        a2a_card_testkit::data::b64url(format!(r#"{{"alg":"HS256","kid":"{kid}","typ":"JOSE"}}"#).as_bytes());
     let canonical = a2a_card::canonicalize(&card, &CanonicalizeOptions::default()).unwrap();
     let mac = alg::sign_hmac(
         Algorithm::HS256,
         &[x.as_slice(), x.as_slice()].concat(),
-        &jws::signing_input(&protected, &canonical.bytes),
+        &a2a_card::jose::header::signing_input(&protected, &canonical.bytes),
     )
     .unwrap();
     check(
-        &with_entry(&card, &protected, &b64::encode(&mac), None),
+        &with_entry(&card, &protected, &a2a_card_testkit::data::b64url(&mac), None),
         &trust,
         "algorithm-not-allowed",
     );
@@ -405,14 +416,19 @@ fn refusals_each_with_their_code() {
         None,
     );
     check(&foreign, &trust, "invalid-base64url");
-    let sig = b64::decode_strict(&good.signature).unwrap();
-    let truncated = with_entry(&card, &good.protected, &b64::encode(&sig[..sig.len() - 1]), None);
+    let sig = a2a_card_testkit::data::unb64url(&good.signature);
+    let truncated = with_entry(
+        &card,
+        &good.protected,
+        &a2a_card_testkit::data::b64url(&sig[..sig.len() - 1]),
+        None,
+    );
     check(&truncated, &trust, "signature-invalid");
     // DER-encoded ECDSA signature
     let es = sign_card(&card, &p256, &SignOptions::default()).unwrap();
-    let raw = b64::decode_strict(&es.signature).unwrap();
+    let raw = a2a_card_testkit::data::unb64url(&es.signature);
     let der = der_from_raw(&raw);
-    let der_card = with_entry(&card, &es.protected, &b64::encode(&der), None);
+    let der_card = with_entry(&card, &es.protected, &a2a_card_testkit::data::b64url(&der), None);
     check(&der_card, &trust_of(p256.public()), "signature-invalid");
     // A signature copied onto a different card
     let other_card =
@@ -628,7 +644,7 @@ fn also_profiles_add_one_signature_per_profile_for_the_transition() {
     };
     let r = verify_card(&signed.card, &trust, &all).unwrap();
     assert!(r.ok);
-    assert_eq!(r.signatures[1].profile, Some("prune-empty"));
+    assert_eq!(r.signatures[1].profile, Some(Profile::PruneEmpty));
     // Re-signing with replace removes both entries of that kid before adding the new pair.
     let again = sign_card(
         &signed.card,
@@ -647,7 +663,10 @@ fn sign_and_inspect_refuse_malformed_requests_up_front() {
     let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
     let card = sample_card();
     let opts = SignOptions {
-        unprotected: vec![("a".into(), Value::Number(1.0)), ("a".into(), Value::Number(2.0))],
+        unprotected: vec![
+            ("a".into(), serde_json::json!(1)),
+            ("a".into(), serde_json::json!(2)),
+        ],
         ..Default::default()
     };
     let e = sign_card(&card, &key, &opts).unwrap_err();

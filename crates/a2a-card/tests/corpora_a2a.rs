@@ -17,10 +17,11 @@
 
 mod common;
 
-use a2a_card::alg::{self, Algorithm};
-use a2a_card::keys::{self, PublicKey};
+use a2a_card::jose::crypto as alg;
+use a2a_card::jose::keys::{self, PublicKey};
+use a2a_card::Algorithm;
 use a2a_card::{
-    b64, canonicalize, jcs, jws, sha256_hex, CanonicalizeOptions, ErrorCode, Limits, Profile, UnknownMembers,
+    canonicalize, jcs, sha256_hex, CanonicalizeOptions, ErrorCode, Limits, Profile, UnknownMembers,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -331,10 +332,16 @@ fn verifying(card: &Value, payload: &[u8], key: &PublicKey) -> usize {
         .iter()
         .filter(|entry| {
             let protected = str_of(entry, "protected");
-            let header: Value = serde_json::from_slice(&b64::decode_strict(protected).unwrap()).unwrap();
+            let header: Value = serde_json::from_slice(&a2a_card_testkit::data::unb64url(protected)).unwrap();
             let alg = Algorithm::from_name(str_of(&header, "alg")).unwrap();
-            let sig = b64::decode_strict(str_of(entry, "signature")).unwrap();
-            alg::verify(alg, key, &jws::signing_input(protected, payload), &sig).is_ok()
+            let sig = a2a_card_testkit::data::unb64url(str_of(entry, "signature"));
+            alg::verify(
+                alg,
+                key,
+                &a2a_card::jose::header::signing_input(protected, payload),
+                &sig,
+            )
+            .is_ok()
         })
         .count()
 }

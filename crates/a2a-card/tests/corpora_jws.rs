@@ -1,15 +1,16 @@
 //! JWS corpora: the 41 detached cases, RFC 7515 appendix A and RFC 8037 appendix A, through the
-//! core's low-level JWS verification (`jws::verify_detached`) and signing.
+//! core's low-level JWS verification (`a2a_card::jose::header::verify_detached`) and signing.
 
 #![allow(clippy::unwrap_used, clippy::panic)] // tests stop at the first surprise
 
 mod common;
 
-use a2a_card::alg::{self, Algorithm};
-use a2a_card::json::{self, Value};
-use a2a_card::jws::{self, VerificationKey};
-use a2a_card::keys::{PrivateKey, PublicKey};
-use a2a_card::{b64, ErrorCode};
+use a2a_card::jose::crypto as alg;
+use a2a_card::jose::header::VerificationKey;
+use a2a_card::jose::keys::{PrivateKey, PublicKey};
+use a2a_card::Algorithm;
+use a2a_card::ErrorCode;
+use a2a_card_testkit::json::{self, Value};
 use std::fs;
 
 fn read_json(path: &std::path::Path) -> Value {
@@ -41,11 +42,19 @@ fn detached_cases_give_their_expected_result() {
         let payload = fs::read(case_dir.join("payload.bin")).unwrap();
         let jwk = read_json(&case_dir.join("jwk.json"));
         let result = if jwk.get("kty").and_then(Value::as_str) == Some("oct") {
-            let secret = b64::decode_strict(jwk.get("k").and_then(Value::as_str).unwrap()).unwrap();
-            jws::verify_detached(&jws_value, &payload, VerificationKey::SharedSecret(&secret))
+            let secret = a2a_card_testkit::data::unb64url(jwk.get("k").and_then(Value::as_str).unwrap());
+            a2a_card::jose::header::verify_detached(
+                &text(&jws_value),
+                &payload,
+                VerificationKey::SharedSecret(&secret),
+            )
         } else {
             let key = PublicKey::from_jwk_str(&text(&jwk)).unwrap_or_else(|e| panic!("{name}: key: {e}"));
-            jws::verify_detached(&jws_value, &payload, VerificationKey::Public(&key))
+            a2a_card::jose::header::verify_detached(
+                &text(&jws_value),
+                &payload,
+                VerificationKey::Public(&key),
+            )
         };
         let got = if result.is_ok() { "valid" } else { "invalid" };
         if got != expect {
@@ -81,9 +90,10 @@ fn rfc7515_appendix_a_vectors() {
         let id = v.get("id").and_then(Value::as_str).unwrap();
         let alg_name = v.get("alg").and_then(Value::as_str).unwrap();
         let protected = v.get("protected_b64u").and_then(Value::as_str).unwrap();
-        let payload = b64::decode_strict(v.get("payload_b64u").and_then(Value::as_str).unwrap()).unwrap();
+        let payload =
+            a2a_card_testkit::data::unb64url(v.get("payload_b64u").and_then(Value::as_str).unwrap());
         let sig_text = v.get("signature_b64u").and_then(Value::as_str).unwrap_or("");
-        let signing_input = jws::signing_input(protected, &payload);
+        let signing_input = a2a_card::jose::header::signing_input(protected, &payload);
         assert_eq!(
             std::str::from_utf8(&signing_input).unwrap(),
             v.get("signing_input").and_then(Value::as_str).unwrap(),
@@ -96,8 +106,12 @@ fn rfc7515_appendix_a_vectors() {
             let e = Algorithm::from_name("none").unwrap_err();
             assert_eq!(e.code(), ErrorCode::UnknownAlgorithm, "{id}");
             let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
-            let e = jws::verify_detached(&flattened, &payload, VerificationKey::Public(key.public()))
-                .unwrap_err();
+            let e = a2a_card::jose::header::verify_detached(
+                &text(&flattened),
+                &payload,
+                VerificationKey::Public(key.public()),
+            )
+            .unwrap_err();
             assert_eq!(
                 e.code(),
                 ErrorCode::UnknownAlgorithm,
@@ -108,11 +122,15 @@ fn rfc7515_appendix_a_vectors() {
         }
         let public = v.get("key_public").unwrap();
         let private = v.get("key_private").unwrap();
-        let sig = b64::decode_strict(sig_text).unwrap();
+        let sig = a2a_card_testkit::data::unb64url(sig_text);
         if public.get("kty").and_then(Value::as_str) == Some("oct") {
-            let secret = b64::decode_strict(public.get("k").and_then(Value::as_str).unwrap()).unwrap();
-            jws::verify_detached(&flattened, &payload, VerificationKey::SharedSecret(&secret))
-                .unwrap_or_else(|e| panic!("{id}: {e}"));
+            let secret = a2a_card_testkit::data::unb64url(public.get("k").and_then(Value::as_str).unwrap());
+            a2a_card::jose::header::verify_detached(
+                &text(&flattened),
+                &payload,
+                VerificationKey::SharedSecret(&secret),
+            )
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
             let alg = Algorithm::from_name(alg_name).unwrap();
             assert_eq!(
                 alg::sign_hmac(alg, &secret, &signing_input).unwrap(),
@@ -121,8 +139,12 @@ fn rfc7515_appendix_a_vectors() {
             );
         } else {
             let key = PublicKey::from_jwk_str(&text(public)).unwrap_or_else(|e| panic!("{id}: {e}"));
-            jws::verify_detached(&flattened, &payload, VerificationKey::Public(&key))
-                .unwrap_or_else(|e| panic!("{id}: {e}"));
+            a2a_card::jose::header::verify_detached(
+                &text(&flattened),
+                &payload,
+                VerificationKey::Public(&key),
+            )
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
             let priv_key =
                 PrivateKey::from_jwk_str(&text(private)).unwrap_or_else(|e| panic!("{id}: private: {e}"));
             let alg = Algorithm::from_name(alg_name).unwrap();
@@ -154,14 +176,16 @@ fn rfc7515_appendix_a_vectors() {
     let flat = doc.get("flattened_json").unwrap();
     let key = PublicKey::from_jwk_str(&text(flat.get("key_public").unwrap())).unwrap();
     let mut jws_value = flat.get("json_flattened").unwrap().clone();
-    let payload = b64::decode_strict(jws_value.get("payload").and_then(Value::as_str).unwrap()).unwrap();
+    let payload = a2a_card_testkit::data::unb64url(jws_value.get("payload").and_then(Value::as_str).unwrap());
     if let Value::Object(m) = &mut jws_value {
         m.retain(|(k, _)| k != "payload");
     }
-    let h = jws::verify_detached(&jws_value, &payload, VerificationKey::Public(&key)).unwrap();
+    let h =
+        a2a_card::jose::header::verify_detached(&text(&jws_value), &payload, VerificationKey::Public(&key))
+            .unwrap();
     assert_eq!(
-        h.unprotected.len(),
-        1,
+        h.unprotected_names(),
+        ["kid"],
         "A.7 carries kid in the unprotected header"
     );
 }
@@ -181,7 +205,7 @@ fn rfc8037_vectors() {
     assert_eq!(private.public().thumbprint(), thumb);
     let a4 = doc.get("A.4_A.5").unwrap();
     let input = a4.get("signing_input").and_then(Value::as_str).unwrap();
-    let sig = b64::decode_strict(a4.get("signature_b64u").and_then(Value::as_str).unwrap()).unwrap();
+    let sig = a2a_card_testkit::data::unb64url(a4.get("signature_b64u").and_then(Value::as_str).unwrap());
     assert_eq!(
         alg::sign(Algorithm::EdDSA, &private, input.as_bytes()).unwrap(),
         sig,

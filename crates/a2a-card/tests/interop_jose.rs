@@ -16,10 +16,10 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use a2a_card::alg::Algorithm;
-use a2a_card::keys::{PrivateKey, PublicKey};
-use a2a_card::trust::TrustStore;
-use a2a_card::{b64, canonicalize, sign_card, verify_card, CanonicalizeOptions, SignOptions, VerifyOptions};
+use a2a_card::jose::keys::{PrivateKey, PublicKey};
+use a2a_card::signature::trust::TrustStore;
+use a2a_card::Algorithm;
+use a2a_card::{canonicalize, sign_card, verify_card, CanonicalizeOptions, SignOptions, VerifyOptions};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -132,7 +132,7 @@ fn sign_with(key: PrivateKey, alg: Algorithm) -> (PrivateKey, Vec<u8>, Json, Str
 
 /// Decodes a protected header (base64url JSON) with serde_json.
 fn header_of(protected_b64: &str) -> Json {
-    serde_json::from_slice(&b64::decode_strict(protected_b64).unwrap()).unwrap()
+    serde_json::from_slice(&a2a_card_testkit::data::unb64url(protected_b64)).unwrap()
 }
 
 /// Verifies `card` with our verifier against `key` only; asserts it passes with a `valid`
@@ -247,7 +247,7 @@ mod josekit_interop {
     /// (a) josekit verifies what `sign_card` wrote.
     fn josekit_verifies_ours(alg: Algorithm) {
         let (key, _card, _entry, p, s, payload) = sign_ours(alg);
-        let payload_b64 = b64::encode(&payload);
+        let payload_b64 = a2a_card_testkit::data::b64url(&payload);
         let compact = format!("{p}.{payload_b64}.{s}");
 
         // The public key as JWK (with our kid and alg: josekit then also checks both against
@@ -274,7 +274,7 @@ mod josekit_interop {
         }
 
         // One byte of the payload changed: refused, in both serializations.
-        let bad_b64 = b64::encode(tamper(&payload));
+        let bad_b64 = a2a_card_testkit::data::b64url(tamper(&payload));
         let bad_compact = format!("{p}.{bad_b64}.{s}");
         assert!(
             jws::deserialize_compact(&bad_compact, &*verifier).is_err(),
@@ -294,7 +294,7 @@ mod josekit_interop {
         let (private, public, pem) = josekit_key(alg, &kid);
         let signer = signer_from_jwk(alg, &private);
         let payload = canonical(CARD.as_bytes());
-        let payload_b64 = b64::encode(&payload);
+        let payload_b64 = a2a_card_testkit::data::b64url(&payload);
 
         // Compact serialization; josekit writes its own protected header JSON (member order and
         // spelling are its choice, not RFC 8785).
@@ -316,7 +316,7 @@ mod josekit_interop {
         );
         println!(
             "josekit {alg} protected header: {}",
-            String::from_utf8(b64::decode_strict(parts[0]).unwrap()).unwrap()
+            String::from_utf8(a2a_card_testkit::data::unb64url(parts[0])).unwrap()
         );
         let card_compact = card_with_signature(CARD.as_bytes(), parts[0], parts[2]);
 
@@ -568,11 +568,11 @@ fn jose_verifies_ours(alg: Algorithm) {
     // ... and a flattened JWS with the base64url canonical bytes as its payload.
     let attached = dir.write(
         "attached.json",
-        serde_json::json!({"protected": p, "payload": b64::encode(&payload), "signature": s}).to_string(),
+        serde_json::json!({"protected": p, "payload": a2a_card_testkit::data::b64url(&payload), "signature": s}).to_string(),
     );
     let attached_bad = dir.write(
         "attached-tampered.json",
-        serde_json::json!({"protected": p, "payload": b64::encode(tamper(&payload)), "signature": s})
+        serde_json::json!({"protected": p, "payload": a2a_card_testkit::data::b64url(tamper(&payload)), "signature": s})
             .to_string(),
     );
     let out1 = dir.path("out-detached.bin");
@@ -647,7 +647,7 @@ fn we_verify_jose(alg: Algorithm) {
     let jws: Json = serde_json::from_slice(&std::fs::read(&jws_file).unwrap()).unwrap();
     assert_eq!(
         jws["payload"].as_str(),
-        Some(b64::encode(&payload).as_str()),
+        Some(a2a_card_testkit::data::b64url(&payload).as_str()),
         "{alg}: jose encoded another payload"
     );
     assert!(

@@ -4,8 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-use a2a_card::alg::{sign, sign_hmac, verify, verify_hmac, Algorithm};
-use a2a_card::keys::{parse_jwks, KeyType, PrivateKey, PublicKey};
+use a2a_card::jose::crypto::{sign, sign_hmac, verify, verify_hmac};
+use a2a_card::jose::keys::{parse_jwks, KeyType, PrivateKey, PublicKey};
+use a2a_card::Algorithm;
 use a2a_card::ErrorCode;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -38,7 +39,7 @@ fn corpora() -> Option<PathBuf> {
 }
 
 fn b64(s: &str) -> Vec<u8> {
-    a2a_card::b64::decode_strict(s).unwrap()
+    a2a_card_testkit::data::unb64url(s)
 }
 
 fn code<T: std::fmt::Debug>(r: Result<T, a2a_card::Error>) -> ErrorCode {
@@ -322,7 +323,9 @@ fn ring_pkcs8_v2_and_openssl_v1_ed25519() {
     let ring_kp = ring::signature::Ed25519KeyPair::from_pkcs8(v2).unwrap();
     use ring::signature::KeyPair as _;
     match key.public().material() {
-        a2a_card::keys::PublicMaterial::Okp { x } => assert_eq!(x.as_slice(), ring_kp.public_key().as_ref()),
+        a2a_card::jose::keys::PublicMaterial::Okp { x } => {
+            assert_eq!(x.as_slice(), ring_kp.public_key().as_ref())
+        }
         other => panic!("{other:?}"),
     }
     assert_eq!(
@@ -539,7 +542,7 @@ fn jwk_consistency_refusals() {
     PrivateKey::from_jwk(&ec_priv).unwrap();
     PrivateKey::from_jwk(&rsa).unwrap();
 
-    let short_x = a2a_card::b64::encode(&b64(p_x)[1..]);
+    let short_x = a2a_card_testkit::data::b64url(&b64(p_x)[1..]);
     let mut off_curve = b64(p_y);
     off_curve[31] ^= 1;
     let mut d_plus = b64(p_d);
@@ -612,7 +615,7 @@ fn jwk_consistency_refusals() {
         ),
         (
             "off curve",
-            with(&ec, "y", json!(a2a_card::b64::encode(&off_curve))),
+            with(&ec, "y", json!(a2a_card_testkit::data::b64url(&off_curve))),
             false,
             ErrorCode::JwkInconsistent,
             "/x",
@@ -626,7 +629,11 @@ fn jwk_consistency_refusals() {
         ),
         (
             "EC d too short",
-            with(&ec_priv, "d", json!(a2a_card::b64::encode(&b64(p_d)[1..]))),
+            with(
+                &ec_priv,
+                "d",
+                json!(a2a_card_testkit::data::b64url(&b64(p_d)[1..])),
+            ),
             true,
             ErrorCode::JwkInconsistent,
             "/d",
@@ -640,7 +647,7 @@ fn jwk_consistency_refusals() {
         ),
         (
             "EC d not matching",
-            with(&ec_priv, "d", json!(a2a_card::b64::encode(&d_plus))),
+            with(&ec_priv, "d", json!(a2a_card_testkit::data::b64url(&d_plus))),
             true,
             ErrorCode::JwkInconsistent,
             "/d",
@@ -654,7 +661,7 @@ fn jwk_consistency_refusals() {
         ),
         (
             "RSA n with leading zero",
-            with(&rsa_pub, "n", json!(a2a_card::b64::encode(&padded_n))),
+            with(&rsa_pub, "n", json!(a2a_card_testkit::data::b64url(&padded_n))),
             false,
             ErrorCode::JwkInconsistent,
             "/n",
@@ -873,7 +880,10 @@ fn rfc_known_answers_from_corpus() {
     );
     let input = v["signing_input"].as_str().unwrap().as_bytes();
     let sig = sign(Algorithm::EdDSA, &key, input).unwrap();
-    assert_eq!(a2a_card::b64::encode(&sig), v["signature_b64u"].as_str().unwrap());
+    assert_eq!(
+        a2a_card_testkit::data::b64url(&sig),
+        v["signature_b64u"].as_str().unwrap()
+    );
     // RFC 7520 section 4: RS256 (deterministic), PS384, ES512 with the cookbook keys.
     for (file, reproducible) in [
         ("cookbook/jws/4_1.rsa_v15_signature.json", true),

@@ -308,7 +308,7 @@ fn canonical_vectors_never_panic() {
                 limits.max_depth = n as usize;
             }
         }
-        let read = a2a_card::json::parse_with(&bytes, &limits);
+        let read = a2a_card::canonical::parse_json(&bytes, &limits);
         let linted = lint_card(&bytes, &LintOptions { limits });
         match (read, linted) {
             (Err(e), Err(l)) => assert_eq!(e.code(), l.code(), "{}", file.display()),
@@ -514,7 +514,7 @@ fn jsontestsuite_never_panics() {
     assert!(files.len() > 300, "{}: {} files", dir.display(), files.len());
     for file in files {
         let bytes = fs::read(&file).unwrap();
-        let read = a2a_card::json::parse(&bytes);
+        let read = a2a_card::canonical::parse_json(&bytes, &a2a_card::Limits::default());
         let linted = lint_card(&bytes, &LintOptions::default());
         match (read, linted) {
             (Ok(_), Ok(_)) => {}

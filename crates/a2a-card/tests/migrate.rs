@@ -10,14 +10,14 @@
 use std::fs;
 use std::path::PathBuf;
 
-use a2a_card::json::{self, Value};
 use a2a_card::lint::{lint_card, LintOptions, Severity};
 use a2a_card::migrate::{migrate_card, MigrateOptions, Migration, NoteKind};
-use a2a_card::trust::TrustStore;
+use a2a_card::signature::trust::TrustStore;
 use a2a_card::{
     canonicalize, sign_card, verify_card, Algorithm, CanonicalizeOptions, ErrorCode, PrivateKey, SignOptions,
     VerifyOptions,
 };
+use a2a_card_testkit::json::{self, Value};
 
 const VECTORS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/migrate");
 

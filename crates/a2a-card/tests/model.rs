@@ -6,8 +6,8 @@
 
 mod common;
 
+use a2a_card::canonical::table::{Kind, MessageDesc, Presence, ALL_MESSAGES};
 use a2a_card::model::*;
-use a2a_card::schema::{Kind, MessageDesc, Presence, ALL_MESSAGES};
 use a2a_card::{canonicalize, CanonicalizeOptions, Profile, UnknownMembers};
 use common::{hex_decode, testvectors_dir};
 use schemars::JsonSchema;

@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-use a2a_card::keys::{parse_jwks, PrivateKey, PublicKey};
+use a2a_card::jose::keys::{parse_jwks, PrivateKey, PublicKey};
 use a2a_card::TrustStore;
 use std::path::Path;
 

@@ -15,8 +15,8 @@
 
 mod common;
 
-use a2a_card::json::{self, Value};
 use a2a_card::{verify_card, Profile, TrustStore, UnknownMembers, VerifyOptions};
+use a2a_card_testkit::json::{self, Value};
 use std::fs;
 
 fn setting(reading: &str) -> Option<(Profile, UnknownMembers)> {
@@ -120,16 +120,11 @@ fn auto_accepts_exactly_when_one_profile_does_and_names_it() {
                 assert!(r.ok, "{}: auto must accept", v.id);
                 let first = each.iter().find(|(_, ok)| *ok).unwrap().0;
                 assert_eq!(
-                    r.profile,
-                    first.as_str(),
+                    r.profile, first,
                     "{}: auto names the first profile that accepts",
                     v.id
                 );
-                assert!(
-                    r.signatures.iter().any(|s| s.profile == Some(first.as_str())),
-                    "{}",
-                    v.id
-                );
+                assert!(r.signatures.iter().any(|s| s.profile == Some(first)), "{}", v.id);
                 yes += 1;
             }
             (Ok(r), false) => {

@@ -27,7 +27,7 @@
 //! `PROPTEST_CASES` for a longer run. Failures are not persisted to files; proptest prints the
 //! shrunk input, and the assertion messages print the JSON text that fails.
 
-use a2a_card::schema::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD, ALL_MESSAGES};
+use a2a_card::canonical::table::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD, ALL_MESSAGES};
 use a2a_card::{canonicalize, jcs, Canonical, CanonicalizeOptions, Error, Limits, Profile, UnknownMembers};
 use proptest::prelude::*;
 use proptest::strategy::Union;
@@ -905,17 +905,18 @@ proptest! {
 
 /// The place of the member or item a JSON Pointer names in `doc`: the index of each step in
 /// its object (input order) or array. `None` when the pointer does not resolve.
-fn place_of(doc: &a2a_card::json::Value, pointer: &str) -> Option<Vec<usize>> {
-    use a2a_card::json::Value as V;
+fn place_of(doc: &serde_json::Value, pointer: &str) -> Option<Vec<usize>> {
+    use serde_json::Value as V;
     let mut at = doc;
     let mut place = Vec::new();
     for token in pointer.split('/').skip(1) {
         let token = token.replace("~1", "/").replace("~0", "~");
         at = match at {
             V::Object(members) => {
-                let i = members.iter().position(|(k, _)| *k == token)?;
+                // serde_json keeps input order here (feature preserve_order).
+                let i = members.keys().position(|k| *k == token)?;
                 place.push(i);
-                &members[i].1
+                &members[&token]
             }
             V::Array(items) => {
                 let i: usize = token.parse().ok()?;
@@ -932,13 +933,14 @@ proptest! {
     #![proptest_config(config())]
 
     /// (g) Unsigned pointers come in document order: each names a member of the input, no
-    /// pointer is listed twice, and their places (index paths, resolved here on the reader's
-    /// owned tree, apart from the walk) ascend; a member comes before the members inside it.
+    /// pointer is listed twice, and their places (index paths, resolved here on the document read
+    /// into a serde_json value, apart from the walk) ascend; a member comes before the members
+    /// inside it.
     #[test]
     fn unsigned_pointers_are_in_document_order(card in arb_card(), cardish in arb_cardish(), s1 in any::<u64>()) {
         for v in [&card, &cardish] {
             let input = render(v, &mut Style::varied(s1));
-            let Ok(doc) = a2a_card::json::parse(input.as_bytes()) else { continue };
+            let Ok(doc) = a2a_card::canonical::parse_json(input.as_bytes(), &Default::default()) else { continue };
             for profile in [Profile::Spec, Profile::PruneEmpty] {
                 let Ok(c) = canonicalize(input.as_bytes(), &opts(profile, UnknownMembers::Exclude)) else { continue };
                 let places: Vec<Vec<usize>> = c
@@ -948,33 +950,6 @@ proptest! {
                     .collect::<Result<_, _>>()?;
                 for w in places.windows(2) {
                     prop_assert!(w[0] < w[1], "{:?} not in document order for {}: {}", c.unsigned, profile.as_str(), input);
-                }
-            }
-        }
-    }
-
-    /// (f) The borrowed reader and the owned tree walk alike: `canonicalize` (bytes read into a
-    /// `Doc`) and `canonicalize_value` (bytes read into a `Value`) give the same bytes and
-    /// unsigned pointers, or the same error code at the same pointer, for every profile and
-    /// unknown-member option, on cards, card-like objects of any types and escaped spellings.
-    #[test]
-    fn doc_and_value_paths_agree(card in arb_card(), cardish in arb_cardish(), s1 in any::<u64>()) {
-        for v in [&card, &cardish] {
-            let input = render(v, &mut Style::varied(s1));
-            let value = a2a_card::json::parse(input.as_bytes());
-            for profile in PROFILES {
-                for unknown in UNKNOWN {
-                    let o = opts(profile, unknown);
-                    let from_doc = canonicalize(input.as_bytes(), &o);
-                    let from_value = match &value {
-                        Ok(v) => a2a_card::canonicalize_value(v, &o),
-                        Err(e) => Err(e.clone()),
-                    };
-                    let key = |r: &Result<a2a_card::Canonical, a2a_card::Error>| match r {
-                        Ok(c) => Ok((c.bytes.clone(), c.unsigned.clone())),
-                        Err(e) => Err((e.code(), e.pointer().map(str::to_string))),
-                    };
-                    prop_assert_eq!(key(&from_doc), key(&from_value), "{} {:?}: {}", profile.as_str(), unknown, input);
                 }
             }
         }

@@ -25,16 +25,17 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use a2a_card::alg::{self, Algorithm};
-use a2a_card::json::{self, Value};
-use a2a_card::keys::{KeyType, PrivateKey};
-use a2a_card::schema::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD};
-use a2a_card::trust::{TrustStore, TrustedKey};
-use a2a_card::verify::Report;
+use a2a_card::canonical::table::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD};
+use a2a_card::jose::crypto as alg;
+use a2a_card::jose::keys::{KeyType, PrivateKey};
+use a2a_card::signature::trust::{TrustStore, TrustedKey};
+use a2a_card::signature::Report;
+use a2a_card::Algorithm;
 use a2a_card::{
-    b64, canonicalize, jws, sign_card, verify_card, CanonicalizeOptions, Profile, SignOptions,
-    UnknownMembers, VerifyOptions,
+    canonicalize, sign_card, verify_card, CanonicalizeOptions, Profile, SignOptions, UnknownMembers,
+    VerifyOptions,
 };
+use a2a_card_testkit::json::{self, Value};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::strategy::Union;
@@ -545,15 +546,23 @@ const CARD: &str = r#"{"name":"Keys","description":"Key substitution","version":
 /// `card` with one signature entry: `protected_json` signed by `key` under `alg`.
 fn signed_with_header(card: &[u8], key: &PrivateKey, alg: Algorithm, protected_json: &str) -> Vec<u8> {
     let canonical = canonicalize(card, &CanonicalizeOptions::default()).unwrap();
-    let protected = b64::encode(protected_json.as_bytes());
-    let sig = alg::sign(alg, key, &jws::signing_input(&protected, &canonical.bytes)).unwrap();
+    let protected = a2a_card_testkit::data::b64url(protected_json.as_bytes());
+    let sig = alg::sign(
+        alg,
+        key,
+        &a2a_card::jose::header::signing_input(&protected, &canonical.bytes),
+    )
+    .unwrap();
     let mut v = json::parse(card).unwrap();
     if let Value::Object(m) = &mut v {
         m.push((
             "signatures".into(),
             Value::Array(vec![Value::Object(vec![
                 ("protected".into(), Value::String(protected)),
-                ("signature".into(), Value::String(b64::encode(&sig))),
+                (
+                    "signature".into(),
+                    Value::String(a2a_card_testkit::data::b64url(&sig)),
+                ),
             ])]),
         ));
     }
@@ -675,7 +684,10 @@ fn kid_selects_among_trusted_keys_and_each_candidate_must_verify() {
         let signed = sign_card(CARD.as_bytes(), key, &SignOptions::default()).unwrap();
         let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
         assert_eq!(verdicts(&r), [want]);
-        assert_eq!(r.signatures[0].key.as_ref().map(|k| k.source.as_str()), source);
+        assert_eq!(
+            r.signatures[0].key.as_ref().map(|k| k.source.label()).as_deref(),
+            source
+        );
     }
     let signed = sign_card(CARD.as_bytes(), &stranger, &SignOptions::default()).unwrap();
     let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
@@ -720,8 +732,8 @@ fn profiles_other_than_spec_are_accepted_only_when_the_caller_allows_them() {
         };
         let r = verify_card(&signed.card, &trust, &allowed).unwrap();
         assert!(r.ok);
-        assert_eq!(r.profile, profile.as_str());
-        assert_eq!(r.signatures[0].profile, Some(profile.as_str()));
+        assert_eq!(r.profile, profile);
+        assert_eq!(r.signatures[0].profile, Some(profile));
         assert_eq!(r.canonical, canonicalize(card, &copts).unwrap().bytes);
     }
 }
@@ -736,7 +748,7 @@ fn stripping_signatures_fails_require_and_all_and_a_bad_one_fails_all() {
         mode: m,
         ..Default::default()
     };
-    use a2a_card::verify::Mode;
+    use a2a_card::signature::Mode;
     // Stripped entirely (and with an empty array): require and all fail; if-present passes, by
     // the caller's explicit choice.
     let stripped: &[&[u8]] = &[CARD.as_bytes(), &with_signatures_text(CARD, "[]")];
@@ -748,8 +760,8 @@ fn stripping_signatures_fails_require_and_all_and_a_bad_one_fails_all() {
         // Passing is not being verified: there is no verified content, and every member is
         // reported as unsigned.
         assert_eq!(r.verified_content(), None);
-        let top: Vec<String> = match a2a_card::json::parse(card).unwrap() {
-            a2a_card::json::Value::Object(m) => m
+        let top: Vec<String> = match a2a_card_testkit::json::parse(card).unwrap() {
+            a2a_card_testkit::json::Value::Object(m) => m
                 .iter()
                 .filter(|(k, _)| k != "signatures")
                 .map(|(k, _)| format!("/{}", a2a_card::pointer_token(k)))
@@ -849,7 +861,7 @@ fn validity_windows_are_inclusive_and_revocation_wins() {
             ..Default::default()
         };
         let r = verify_card(&signed.card, &trust, &opts).unwrap();
-        r.signatures[0].verdict.code.clone()
+        r.signatures[0].verdict.code
     };
     assert_eq!(verdict_at(nb - 1, false), "key-expired");
     assert_eq!(verdict_at(nb, false), "valid");
@@ -888,7 +900,7 @@ fn validity_windows_are_inclusive_and_revocation_wins() {
     let r = verify_card(&resigned.card, &trust, &opts).unwrap();
     assert_eq!(verdicts(&r), ["valid"]);
     assert_eq!(
-        r.signatures[0].key.as_ref().map(|k| k.source.as_str()),
+        r.signatures[0].key.as_ref().map(|k| k.source.label()).as_deref(),
         Some("new key")
     );
 }

@@ -8,8 +8,8 @@
 
 mod common;
 
+use a2a_card::canonical::table::ALL_MESSAGES;
 use a2a_card::model::{json_schema, schema_id, AgentCard, Message, SchemaDraft};
-use a2a_card::schema::ALL_MESSAGES;
 use common::{hex_decode, testvectors_dir};
 use serde_json::Value;
 use std::path::PathBuf;

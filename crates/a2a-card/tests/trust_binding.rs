@@ -5,10 +5,11 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use a2a_card::alg::{Algorithm, BackendVerdict, SignatureBackend};
-use a2a_card::keys::{PrivateKey, PublicKey};
-use a2a_card::trust::TrustedKey;
-use a2a_card::verify::{verify_card_with, DEFAULT_MAX_SIGNATURE_CHECKS};
+use a2a_card::jose::crypto::{BackendVerdict, SignatureBackend};
+use a2a_card::jose::keys::{PrivateKey, PublicKey};
+use a2a_card::signature::trust::TrustedKey;
+use a2a_card::signature::{verify_card_with, DEFAULT_MAX_SIGNATURE_CHECKS};
+use a2a_card::Algorithm;
 use a2a_card::{sign_card, Error, Profile, SignOptions, TrustStore, VerifyOptions};
 use std::cell::Cell;
 
@@ -49,7 +50,7 @@ fn opts() -> VerifyOptions {
 fn verdict(card: &[u8], trust: &TrustStore) -> (String, String) {
     let r = a2a_card::verify_card(card, trust, &opts()).unwrap();
     let v = &r.signatures[0].verdict;
-    (v.code.clone(), v.message.clone())
+    (v.code.to_string(), v.message.clone())
 }
 
 /// A change to a trust entry's policy.

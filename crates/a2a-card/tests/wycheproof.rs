@@ -1,11 +1,12 @@
 //! Wycheproof signature-verification vectors (C2SP/wycheproof, read from the shared corpora,
 //! never copied): every `valid` case must verify and every `invalid` case must be refused
-//! through `a2a_card::alg::verify`, with keys loaded by our own JWK and SPKI readers.
+//! through `a2a_card::jose::crypto::verify`, with keys loaded by our own JWK and SPKI readers.
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-use a2a_card::alg::{verify, Algorithm};
-use a2a_card::keys::PublicKey;
+use a2a_card::jose::crypto::verify;
+use a2a_card::jose::keys::PublicKey;
+use a2a_card::Algorithm;
 use a2a_card::ErrorCode;
 use serde_json::{json, Value};
 use std::path::PathBuf;

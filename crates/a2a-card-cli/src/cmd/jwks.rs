@@ -2,7 +2,7 @@
 
 use crate::io::{read_key_text, write_stdout};
 use crate::Failure;
-use a2a_card::keys::{parse_jwks, PublicKey};
+use a2a_card::jose::keys::{parse_jwks, PublicKey};
 use std::path::PathBuf;
 
 /// Examples shown at the end of `a2a-card jwks --help`.

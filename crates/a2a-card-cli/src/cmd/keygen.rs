@@ -3,8 +3,8 @@
 
 use crate::io::{check_output, create_new_file, quoted, refuse_same_file, replace_file, write_stderr_line};
 use crate::Failure;
-use a2a_card::alg::Algorithm;
-use a2a_card::keys::{KeyType, PrivateKey};
+use a2a_card::jose::keys::{KeyType, PrivateKey};
+use a2a_card::Algorithm;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
 

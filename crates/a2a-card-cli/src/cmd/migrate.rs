@@ -6,7 +6,6 @@ use crate::io::{
     write_stdout,
 };
 use crate::Failure;
-use a2a_card::json;
 use a2a_card::migrate::{migrate_card, MigrateOptions, Migration};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
@@ -93,7 +92,10 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
         replace_file(out, &m.card, None, args.force)?;
     }
     if args.format == "json" {
-        let report = json_report(&m, args.out.is_none()).map_err(|e| Failure::new(e, &input.source))?;
+        let mut report = m
+            .to_json(args.out.is_none())
+            .map_err(|e| Failure::new(e, &input.source))?;
+        report.push('\n');
         write_stdout(report.as_bytes())?;
     } else {
         if args.out.is_none() {
@@ -141,25 +143,4 @@ fn summary(m: &Migration, source: &str) -> String {
             printable(source)
         )
     }
-}
-
-/// `{"card": ..., "notes": [...], "alreadyV1": ..., "lost": ...}`. The card is written from the
-/// library's own reading of it (member order and number spellings kept), not through serde.
-fn json_report(m: &Migration, with_card: bool) -> Result<String, a2a_card::Error> {
-    let mut out = String::from("{");
-    if with_card {
-        let card = json::parse(&m.card)?;
-        let mut bytes = Vec::new();
-        json::write_compact(&mut bytes, &card);
-        out.push_str("\"card\":");
-        out.push_str(&String::from_utf8_lossy(&bytes));
-        out.push(',');
-    }
-    let notes = serde_json::to_string(&m.notes).unwrap_or_else(|_| "[]".to_string());
-    out.push_str(&format!(
-        "\"notes\":{notes},\"alreadyV1\":{},\"lost\":{}}}\n",
-        m.already_v1,
-        m.lost_something()
-    ));
-    Ok(out)
 }

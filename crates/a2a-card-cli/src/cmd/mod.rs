@@ -14,8 +14,8 @@ pub(crate) mod schema;
 pub(crate) mod sign;
 pub(crate) mod verify;
 
-use a2a_card::alg::Algorithm;
-use a2a_card::json::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
+use a2a_card::canonical::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
+use a2a_card::Algorithm;
 use a2a_card::{CanonicalizeOptions, Limits, Mode, Profile, UnknownMembers};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
@@ -23,7 +23,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 pub(crate) const MAX_INPUT_BYTES_LIMIT: usize = 1024 * 1024 * 1024;
 
 /// The largest `--max-depth`: the library's cap, deeper cards are refused whatever the flag says.
-pub(crate) use a2a_card::json::MAX_DEPTH_LIMIT;
+pub(crate) use a2a_card::canonical::MAX_DEPTH_LIMIT;
 
 /// A whole number from `min` to `max` (a count of `unit`), for the numeric options: anything
 /// else, a sign, a decimal or a number past the range, is refused with the range in the message.

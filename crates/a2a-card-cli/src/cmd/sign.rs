@@ -5,9 +5,8 @@ use crate::io::{
     write_stderr_line, write_stdout,
 };
 use crate::Failure;
-use a2a_card::alg::Algorithm;
-use a2a_card::json;
-use a2a_card::keys::PrivateKey;
+use a2a_card::jose::keys::PrivateKey;
+use a2a_card::Algorithm;
 use a2a_card::{sha256_hex, sign_card, Profile, SignOptions};
 use std::path::PathBuf;
 
@@ -229,7 +228,7 @@ fn read_key(path: Option<&std::path::Path>) -> Result<PrivateKey, Failure> {
 }
 
 /// Parses `NAME=JSON` header parameters; the value is read with the library's strict reader.
-fn header_params(items: &[String], flag: &str) -> Result<Vec<(String, json::Value)>, Failure> {
+fn header_params(items: &[String], flag: &str) -> Result<Vec<(String, serde_json::Value)>, Failure> {
     let mut out = Vec::with_capacity(items.len());
     for item in items {
         let Some((name, value)) = item.split_once('=').filter(|(n, _)| !n.is_empty()) else {
@@ -238,7 +237,8 @@ fn header_params(items: &[String], flag: &str) -> Result<Vec<(String, json::Valu
                 quoted(item)
             )));
         };
-        let value = json::parse(value.as_bytes()).map_err(|e| Failure::new(e, format!("{flag} {name}")))?;
+        let value = a2a_card::canonical::parse_json(value.as_bytes(), &a2a_card::Limits::default())
+            .map_err(|e| Failure::new(e, format!("{flag} {name}")))?;
         out.push((name.to_string(), value));
     }
     Ok(out)

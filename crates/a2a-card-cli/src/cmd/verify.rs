@@ -4,18 +4,18 @@
 
 use super::fetch::{self, FetchArgs};
 use crate::io::{
-    check_output, is_stdin, printable, quoted, read_input, read_key_text, refuse_same_file, replace_file,
+    check_output, is_stdin, printable, read_input, read_key_text, refuse_same_file, replace_file,
     write_stdout,
 };
 use crate::Failure;
-use a2a_card::alg::Algorithm;
-use a2a_card::keys::{parse_jwks, PublicKey};
-use a2a_card::presence::accepted_profiles;
-use a2a_card::verify::{
-    KeyUsed, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
+use a2a_card::canonical::accepted_profiles;
+use a2a_card::jose::keys::{parse_jwks, PublicKey};
+use a2a_card::signature::{
+    TextForm, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
 };
+use a2a_card::Algorithm;
 use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
-use a2a_card_fetch::{verify_remote, JkuStatus, KeySource, RemoteOptions, RemoteReport};
+use a2a_card_fetch::{verify_remote, RemoteOptions};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -294,18 +294,12 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
 
     emit_verified(&args, &report)?;
     let out = if args.format.as_deref() == Some("json") {
-        pretty(report_value(&report))
+        pretty(report.to_json())
     } else {
-        let mut out = String::new();
-        let card_line = format!("card: {}", printable(&input.source));
-        text_report(
-            &mut out,
-            &report,
-            &[card_line],
-            |_, key| printable(&key.source),
-            &[],
-        );
-        out
+        report.to_text(&TextForm {
+            card: vec![format!("card: {}", printable(&input.source))],
+            ..TextForm::default()
+        })
     };
     write_stdout(out.as_bytes())?;
     Ok(if report.ok { 0 } else { 1 })
@@ -334,9 +328,9 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
 
     emit_verified(args, &r.report)?;
     let out = if args.format.as_deref() == Some("json") {
-        pretty(remote_value(&r))
+        pretty(r.to_json())
     } else {
-        remote_text_report(&r)
+        r.to_text()
     };
     write_stdout(out.as_bytes())?;
     Ok(if r.report.ok {
@@ -389,166 +383,9 @@ fn load_trust(keys: &[PathBuf], jwks: &[PathBuf], trust: &[PathBuf]) -> Result<T
     Ok(store)
 }
 
-/// The report as a JSON value, with the canonical bytes as the string member `canonical` after
-/// `canonical_sha256`.
-fn report_value(report: &Report) -> serde_json::Value {
-    let canonical = String::from_utf8_lossy(&report.canonical).into_owned();
-    match serde_json::to_value(report) {
-        Ok(serde_json::Value::Object(members)) => {
-            let mut out = serde_json::Map::new();
-            for (name, value) in members {
-                let after = name == "canonical_sha256";
-                out.insert(name, value);
-                if after {
-                    out.insert("canonical".into(), canonical.clone().into());
-                }
-            }
-            out.entry("canonical").or_insert_with(|| canonical.into());
-            serde_json::Value::Object(out)
-        }
-        // A Report always serializes to an object; anything else is shown as it came.
-        Ok(other) => other,
-        Err(e) => serde_json::json!({ "ok": report.ok, "error": e.to_string() }),
-    }
-}
-
-/// The remote report as a JSON value: the fetch report, with the verification report (and its
-/// canonical bytes) under `report`.
-fn remote_value(r: &RemoteReport) -> serde_json::Value {
-    match serde_json::to_value(r) {
-        Ok(serde_json::Value::Object(mut members)) => {
-            members.insert("report".into(), report_value(&r.report));
-            serde_json::Value::Object(members)
-        }
-        Ok(other) => other,
-        Err(e) => serde_json::json!({ "report": { "ok": r.report.ok }, "error": e.to_string() }),
-    }
-}
-
 /// Pretty JSON with a final newline.
 fn pretty(value: serde_json::Value) -> String {
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text
-}
-
-/// The report for people: the verdict, the `card_lines` saying where the card came from, then
-/// the policy, the signatures (`key_source` names where a signature's key came from), the
-/// `signature_notes` and the unsigned members.
-fn text_report(
-    out: &mut String,
-    report: &Report,
-    card_lines: &[String],
-    key_source: impl Fn(usize, &KeyUsed) -> String,
-    signature_notes: &[String],
-) {
-    let verdict = if report.ok { "VALID" } else { "INVALID" };
-    out.push_str(&format!("{verdict}: {}\n", printable(&report.reason)));
-    for line in card_lines {
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.push_str(&format!("mode: {}\n", report.mode.as_str()));
-    out.push_str(&format!("profile: {}\n", report.profile));
-    out.push_str(&format!("canonical sha256: {}\n", report.canonical_sha256()));
-    if report.signatures.is_empty() {
-        out.push_str("signatures: none\n");
-    }
-    for s in &report.signatures {
-        let kid = s.kid.as_deref().map_or_else(|| "(none)".to_string(), quoted);
-        let alg = s.alg.as_deref().map_or_else(|| "(none)".to_string(), printable);
-        out.push_str(&format!(
-            "signature {}: kid {kid} alg {alg}: {}: {}",
-            s.index,
-            s.verdict.code,
-            printable(&s.verdict.message)
-        ));
-        if let Some(key) = &s.key {
-            out.push_str(&format!(" (key from {}", key_source(s.index, key)));
-            if let Some(p) = s.profile {
-                out.push_str(&format!(", profile {p}"));
-            }
-            out.push(')');
-        }
-        out.push('\n');
-    }
-    for line in signature_notes {
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.push_str(&format!(
-        "unsigned: {}\n",
-        serde_json::Value::from(report.unsigned.clone())
-    ));
-    if !report.unsigned.is_empty() {
-        out.push_str(&format!(
-            "warning: {} member(s) of the card are not covered by the signatures; do not rely on them\n",
-            report.unsigned.len()
-        ));
-    }
-}
-
-/// The report for people on a fetched card: where it came from, the verification report with
-/// the source of every key, and one line per jku.
-fn remote_text_report(r: &RemoteReport) -> String {
-    let mut card_lines = vec![
-        format!("card: {}", printable(&r.requested_url)),
-        format!("origin: {}", printable(&r.origin)),
-        format!("final url: {}", printable(&r.final_url)),
-    ];
-    if r.redirects.is_empty() {
-        card_lines.push("redirects: none".into());
-    }
-    for (i, url) in r.redirects.iter().enumerate() {
-        card_lines.push(format!("redirect {}: {}", i + 1, printable(url)));
-    }
-    card_lines.push(format!("cache: {}", r.cache.as_str()));
-    let mut jku_lines = Vec::new();
-    for j in &r.jku {
-        let sigs: Vec<String> = j.signatures.iter().map(usize::to_string).collect();
-        let what = match &j.status {
-            JkuStatus::Fetched {
-                final_url,
-                origin,
-                kids,
-                cache,
-            } => format!(
-                "fetched from {}, cache {}; its keys {} are trusted for {} only",
-                printable(final_url),
-                cache.as_str(),
-                serde_json::Value::from(kids.clone()),
-                printable(origin)
-            ),
-            JkuStatus::NotAllowed => "not fetched: no --allow-jku prefix matches it".into(),
-            JkuStatus::OtherOrigin { prefix_origin } => format!(
-                "not fetched: the --allow-jku prefix it matches is for {}, not for the card's origin",
-                printable(prefix_origin)
-            ),
-            JkuStatus::Skipped => format!(
-                "not fetched: more distinct jku URLs than the limit of {}",
-                a2a_card_fetch::DEFAULT_MAX_JKU_FETCHES
-            ),
-            JkuStatus::Failed { code, message } => {
-                format!("fetch failed: error[{code}]: {}", printable(message))
-            }
-        };
-        jku_lines.push(format!(
-            "jku {} (signature {}): {what}",
-            quoted(&j.url),
-            sigs.join(", ")
-        ));
-    }
-    let mut out = String::new();
-    let key_source = |index: usize, key: &KeyUsed| match r.keys.iter().find(|k| k.index == index) {
-        Some(k) => match &k.source {
-            KeySource::Jku { url } => format!("jku {}", printable(url)),
-            KeySource::TrustStore { source } => format!("trust store {}", printable(source)),
-        },
-        None => printable(&key.source),
-    };
-    text_report(&mut out, &r.report, &card_lines, key_source, &jku_lines);
-    for w in &r.warnings {
-        out.push_str(&format!("warning: {}\n", printable(w)));
-    }
-    out
 }

@@ -1,307 +1,35 @@
-//! A real HTTPS server on loopback for the tests: a CA and server certificates generated at test
-//! time with rcgen, rustls on a TcpListener bound to 127.0.0.1:0, one thread per connection,
-//! and every accepted connection and every request recorded.
-#![allow(dead_code, clippy::unwrap_used, clippy::panic)]
+//! The fetch tests' one addition to the shared test support (`a2a-card-testkit`): fetch options
+//! that trust the test CA and open loopback. The HTTPS server is the testkit's.
+#![allow(dead_code, unused_imports)]
 
-use rcgen::{
-    BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair, KeyUsagePurpose,
-};
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
-use rustls::{ServerConfig, ServerConnection, StreamOwned};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+pub use a2a_card_testkit::data::scratch as temp_dir;
+pub use a2a_card_testkit::https::{Ca, Framing, Req, Resp, Server};
 use std::time::Duration;
 
-/// A test CA.
-pub struct Ca {
-    pub pem: String,
-    cert: rcgen::Certificate,
-    key: KeyPair,
-}
+/// The testkit's CA and leaf (through `Deref`), and fetch options that trust the CA and open
+/// loopback; creating one also makes this process dial nothing but loopback (the fetcher's
+/// safety net under the SSRF guard).
+pub struct Fixture(a2a_card_testkit::https::Fixture);
 
-impl Ca {
-    pub fn new(name: &str) -> Ca {
-        let key = KeyPair::generate().unwrap();
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params.distinguished_name.push(DnType::CommonName, name);
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-        let cert = params.self_signed(&key).unwrap();
-        Ca {
-            pem: cert.pem(),
-            cert,
-            key,
-        }
+impl std::ops::Deref for Fixture {
+    type Target = a2a_card_testkit::https::Fixture;
+    fn deref(&self) -> &Self::Target {
+        &self.0
     }
-
-    /// A server certificate for these names (IP addresses become IP SANs).
-    pub fn leaf(&self, names: &[&str]) -> Leaf {
-        let key = KeyPair::generate().unwrap();
-        let mut params =
-            CertificateParams::new(names.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
-        params.distinguished_name.push(DnType::CommonName, names[0]);
-        params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-        let cert = params.signed_by(&key, &self.cert, &self.key).unwrap();
-        Leaf {
-            der: cert.der().clone(),
-            key: key.serialize_der(),
-        }
-    }
-}
-
-/// A server certificate and its key.
-pub struct Leaf {
-    der: CertificateDer<'static>,
-    key: Vec<u8>,
-}
-
-/// A request as the server read it.
-#[derive(Debug, Clone)]
-pub struct Req {
-    pub path: String,
-    /// Lower-case names.
-    pub headers: Vec<(String, String)>,
-}
-
-impl Req {
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// How the body is framed and sent.
-#[derive(Debug, Clone, Copy)]
-pub enum Framing {
-    Length,
-    Chunked,
-    /// No length: the end of the connection (after close_notify) ends the body.
-    Close,
-    /// Content-Length, then one byte per interval.
-    Slow(Duration),
-    /// Raw bytes as the whole response, no status line added.
-    Raw,
-}
-
-#[derive(Debug, Clone)]
-pub struct Resp {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-    pub framing: Framing,
-}
-
-impl Resp {
-    pub fn new(status: u16) -> Resp {
-        Resp {
-            status,
-            headers: Vec::new(),
-            body: Vec::new(),
-            framing: Framing::Length,
-        }
-    }
-    pub fn json(body: &[u8]) -> Resp {
-        Resp::new(200)
-            .header("Content-Type", "application/json")
-            .body(body)
-    }
-    pub fn redirect(status: u16, location: &str) -> Resp {
-        Resp::new(status).header("Location", location)
-    }
-    pub fn header(mut self, name: &str, value: &str) -> Resp {
-        self.headers.push((name.to_string(), value.to_string()));
-        self
-    }
-    pub fn body(mut self, body: &[u8]) -> Resp {
-        self.body = body.to_vec();
-        self
-    }
-    pub fn framing(mut self, f: Framing) -> Resp {
-        self.framing = f;
-        self
-    }
-}
-
-type Handler = dyn Fn(&Req) -> Resp + Send + Sync + 'static;
-
-struct State {
-    accepts: AtomicUsize,
-    requests: Mutex<Vec<Req>>,
-    handler: Box<Handler>,
-}
-
-/// A running server. It lives until the test process ends.
-pub struct Server {
-    pub port: u16,
-    state: Arc<State>,
-}
-
-impl Server {
-    pub fn start(leaf: &Leaf, handler: impl Fn(&Req) -> Resp + Send + Sync + 'static) -> Server {
-        // Safety net: the client dials nothing but loopback while the tests run, whatever the
-        // guard decides (see src/http.rs).
-        std::env::set_var("A2A_CARD_FETCH_LOOPBACK_ONLY", "1");
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let config = ServerConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_no_client_auth()
-            .with_single_cert(
-                vec![leaf.der.clone()],
-                PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(leaf.key.clone())),
-            )
-            .unwrap();
-        let config = Arc::new(config);
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let state = Arc::new(State {
-            accepts: AtomicUsize::new(0),
-            requests: Mutex::new(Vec::new()),
-            handler: Box::new(handler),
-        });
-        let st = state.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { continue };
-                st.accepts.fetch_add(1, Ordering::SeqCst);
-                let (st, config) = (st.clone(), config.clone());
-                std::thread::spawn(move || serve(stream, config, st));
-            }
-        });
-        Server { port, state }
-    }
-
-    /// `https://HOST:PORT` + path.
-    pub fn url(&self, host: &str, path: &str) -> String {
-        format!("https://{host}:{}{path}", self.port)
-    }
-
-    /// TCP connections accepted so far.
-    pub fn accepts(&self) -> usize {
-        self.state.accepts.load(Ordering::SeqCst)
-    }
-
-    /// Every request read so far.
-    pub fn requests(&self) -> Vec<Req> {
-        self.state.requests.lock().unwrap().clone()
-    }
-
-    /// Requests for this path (query included) so far.
-    pub fn count(&self, path: &str) -> usize {
-        self.requests().iter().filter(|r| r.path == path).count()
-    }
-}
-
-fn serve(stream: TcpStream, config: Arc<ServerConfig>, st: Arc<State>) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(10)));
-    let Ok(conn) = ServerConnection::new(config) else {
-        return;
-    };
-    let mut tls = StreamOwned::new(conn, stream);
-    let mut head = Vec::new();
-    let mut buf = [0u8; 1024];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
-        match tls.read(&mut buf) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => head.extend_from_slice(&buf[..n]),
-        }
-        if head.len() > 65536 {
-            return;
-        }
-    }
-    let text = String::from_utf8_lossy(&head).into_owned();
-    let mut lines = text.split("\r\n");
-    let first = lines.next().unwrap_or("");
-    let path = first.split(' ').nth(1).unwrap_or("").to_string();
-    let headers = lines
-        .take_while(|l| !l.is_empty())
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    let req = Req { path, headers };
-    st.requests.lock().unwrap().push(req.clone());
-    let resp = (st.handler)(&req);
-    let _ = write_response(&mut tls, &resp);
-    tls.conn.send_close_notify();
-    let _ = tls.flush();
-}
-
-fn write_response(tls: &mut impl Write, r: &Resp) -> std::io::Result<()> {
-    if let Framing::Raw = r.framing {
-        tls.write_all(&r.body)?;
-        return tls.flush();
-    }
-    let mut head = format!("HTTP/1.1 {} X\r\nConnection: close\r\n", r.status);
-    for (n, v) in &r.headers {
-        head.push_str(&format!("{n}: {v}\r\n"));
-    }
-    match r.framing {
-        Framing::Length | Framing::Slow(_) => head.push_str(&format!("Content-Length: {}\r\n", r.body.len())),
-        Framing::Chunked => head.push_str("Transfer-Encoding: chunked\r\n"),
-        Framing::Close | Framing::Raw => {}
-    }
-    head.push_str("\r\n");
-    tls.write_all(head.as_bytes())?;
-    match r.framing {
-        Framing::Length | Framing::Close => tls.write_all(&r.body)?,
-        Framing::Chunked => {
-            for chunk in r.body.chunks(7) {
-                tls.write_all(format!("{:x};ext=1\r\n", chunk.len()).as_bytes())?;
-                tls.write_all(chunk)?;
-                tls.write_all(b"\r\n")?;
-            }
-            tls.write_all(b"0\r\nX-Trailer: t\r\n\r\n")?;
-        }
-        Framing::Slow(every) => {
-            for b in &r.body {
-                tls.write_all(std::slice::from_ref(b))?;
-                tls.flush()?;
-                std::thread::sleep(every);
-            }
-        }
-        Framing::Raw => {}
-    }
-    tls.flush()
-}
-
-/// One CA, a server certificate for localhost and 127.0.0.1, and fetch options that trust the
-/// CA and open loopback.
-pub struct Fixture {
-    pub ca: Ca,
-    pub leaf: Leaf,
 }
 
 impl Fixture {
     pub fn new() -> Fixture {
-        let ca = Ca::new("a2a-card-fetch test CA");
-        let leaf = ca.leaf(&["localhost", "127.0.0.1"]);
-        Fixture { ca, leaf }
+        a2a_card_testkit::https::loopback_only_in_this_process();
+        Fixture(a2a_card_testkit::https::Fixture::new())
     }
 
     pub fn options(&self) -> a2a_card_fetch::FetchOptions {
         a2a_card_fetch::FetchOptions {
-            roots: a2a_card_fetch::Roots::CaPem(self.ca.pem.clone().into_bytes()),
+            roots: a2a_card_fetch::Roots::CaPem(self.0.ca.pem.clone().into_bytes()),
             allow_loopback: true,
             total_timeout: Duration::from_secs(10),
             ..Default::default()
         }
     }
-}
-
-/// A fresh, empty directory under the system temp dir.
-pub fn temp_dir(name: &str) -> std::path::PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "a2a-card-fetch-{name}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }

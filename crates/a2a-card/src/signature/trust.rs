@@ -21,10 +21,11 @@
 //! JWK's own `kid`; without either the RFC 7638 thumbprint is the `kid`. Unknown entry members
 //! are refused, so a misspelled policy never silently widens trust.
 
-use crate::alg::Algorithm;
+use crate::canonical::value::Value;
 use crate::error::{Error, ErrorCode};
-use crate::json::{self, Value};
-use crate::keys::PublicKey;
+use crate::jose::keys::PublicKey;
+use crate::jose::Algorithm;
+use crate::signature::report::KeySource;
 
 /// One trusted key and the policy that limits it.
 #[derive(Debug, Clone)]
@@ -41,13 +42,13 @@ pub struct TrustedKey {
     pub not_after: Option<i64>,
     /// Never used when true.
     pub revoked: bool,
-    /// Where the key came from, for reports (a file name, `pinned`, a URL).
-    pub source: String,
+    /// Where the key came from, for reports.
+    pub source: KeySource,
 }
 
 impl TrustedKey {
     /// A key trusted without extra policy.
-    pub fn new(key: PublicKey, source: impl Into<String>) -> Self {
+    pub fn new(key: PublicKey, source: impl Into<KeySource>) -> Self {
         TrustedKey {
             key,
             algorithms: None,
@@ -68,7 +69,7 @@ impl TrustedKey {
 /// The set of keys a verifier trusts.
 ///
 /// ```
-/// let store = a2a_card::trust::TrustStore::from_json(r#"{"keys":[{"kty":"OKP","crv":"Ed25519",
+/// let store = a2a_card::signature::trust::TrustStore::from_json(r#"{"keys":[{"kty":"OKP","crv":"Ed25519",
 ///   "x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"k1"}]}"#, "inline").unwrap();
 /// assert_eq!(store.keys().len(), 1);
 /// assert_eq!(store.keys()[0].kid(), "k1");
@@ -90,7 +91,7 @@ impl TrustStore {
     }
 
     /// Adds a key with no extra policy ("pinned").
-    pub fn pin(&mut self, key: PublicKey, source: impl Into<String>) {
+    pub fn pin(&mut self, key: PublicKey, source: impl Into<KeySource>) {
         self.keys.push(TrustedKey::new(key, source));
     }
 
@@ -119,7 +120,7 @@ impl TrustStore {
     /// Reads a trust store file (or a plain JWKS, or a single JWK). `source` names it in reports
     /// and errors.
     pub fn from_json(text: &str, source: &str) -> Result<TrustStore, Error> {
-        let v = json::parse(text.as_bytes()).map_err(|e| in_file(e, source))?;
+        let v = crate::canonical::value::parse(text.as_bytes()).map_err(|e| in_file(e, source))?;
         let entries: &[Value] = match &v {
             Value::Object(_) if v.get("kty").is_some() => std::slice::from_ref(&v),
             Value::Object(m) => match v.get("keys") {
@@ -193,7 +194,12 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
     if entry.get("kty").is_some() {
         let text = value_text(entry);
         let key = PublicKey::from_jwk_str(&text).map_err(|e| in_file(e, source))?;
-        return Ok(TrustedKey::new(key, source));
+        return Ok(TrustedKey::new(
+            key,
+            KeySource::TrustStore {
+                file: source.to_string(),
+            },
+        ));
     }
     let err =
         |ptr: &str, msg: String| Error::new(ErrorCode::InvalidTrustStore, format!("{source}: {msg}")).at(ptr);
@@ -212,7 +218,12 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
             ))
         }
     };
-    let mut tk = TrustedKey::new(key.clone(), source);
+    let mut tk = TrustedKey::new(
+        key.clone(),
+        KeySource::TrustStore {
+            file: source.to_string(),
+        },
+    );
     for (name, value) in members {
         let ptr = format!("/{}", crate::pointer_token(name));
         match (name.as_str(), value) {
@@ -270,7 +281,7 @@ fn time_msg(name: &str) -> String {
 
 fn value_text(v: &Value) -> String {
     let mut out = Vec::new();
-    crate::jcs::write_value(&mut out, v);
+    crate::canonical::jcs::write_value(&mut out, v);
     String::from_utf8(out).unwrap_or_default()
 }
 
@@ -297,7 +308,7 @@ pub const ORIGIN_FORM: &str =
 /// and no spelling matches another origin.
 ///
 /// ```
-/// use a2a_card::trust::normalize_origin;
+/// use a2a_card::signature::trust::normalize_origin;
 /// assert_eq!(normalize_origin("https://A.example:443").as_deref(), Some("https://a.example"));
 /// assert_eq!(normalize_origin("https://[0:0::1]:8443/").as_deref(), Some("https://[::1]:8443"));
 /// assert_eq!(normalize_origin("http://a.example"), None);
@@ -375,9 +386,9 @@ fn canonical_host(host: &str) -> Option<String> {
 /// seconds since the Unix epoch.
 ///
 /// ```
-/// assert_eq!(a2a_card::trust::parse_rfc3339("1970-01-02T00:00:00Z"), Some(86400));
-/// assert_eq!(a2a_card::trust::parse_rfc3339("2026-11-30T12:00:00+01:00"), Some(1796036400));
-/// assert_eq!(a2a_card::trust::parse_rfc3339("2026-13-01T00:00:00Z"), None);
+/// assert_eq!(a2a_card::signature::trust::parse_rfc3339("1970-01-02T00:00:00Z"), Some(86400));
+/// assert_eq!(a2a_card::signature::trust::parse_rfc3339("2026-11-30T12:00:00+01:00"), Some(1796036400));
+/// assert_eq!(a2a_card::signature::trust::parse_rfc3339("2026-13-01T00:00:00Z"), None);
 /// ```
 pub fn parse_rfc3339(s: &str) -> Option<i64> {
     let b = s.as_bytes();

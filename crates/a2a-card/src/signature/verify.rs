@@ -4,13 +4,17 @@
 //! boolean: what a caller should act on is the verified content, and the report says what was
 //! left out of it.
 
-use crate::alg::{self, Algorithm, CryptoFailure, SignatureBackend};
-use crate::b64;
+use crate::canonical::doc::{Shape, Tree};
+use crate::canonical::{canonicalize_tree, Canonical, CanonicalizeOptions, Profile, UnknownMembers};
+use crate::canonical::{Doc, Limits};
 use crate::error::{Error, ErrorCode};
-use crate::json::{tree_get, Doc, Limits, Shape, Tree, Value};
-use crate::jws::{self, Header};
-use crate::presence::{canonicalize_tree, Canonical, CanonicalizeOptions, Profile, UnknownMembers};
-use crate::trust::{normalize_origin, TrustStore, TrustedKey};
+use crate::jose::b64;
+use crate::jose::crypto::{self as alg, CryptoFailure, SignatureBackend};
+use crate::jose::header::{self as jws, Header};
+use crate::jose::Algorithm;
+use crate::signature::entries::{read_signatures_of, SignatureEntry};
+use crate::signature::report::{KeyUsed, Report, SignatureReport, Verdict};
+use crate::signature::trust::{normalize_origin, TrustStore, TrustedKey};
 use serde::Serialize;
 
 /// Default limit on signatures per card.
@@ -112,133 +116,6 @@ impl Default for VerifyOptions {
     }
 }
 
-/// The verdict on one signature: `valid` or the stable code of the first reason it failed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Verdict {
-    /// `valid`, or an error code such as `signature-invalid`, `untrusted-key`,
-    /// `algorithm-not-allowed`, `key-algorithm-mismatch`, `key-expired`, `key-revoked`,
-    /// `malformed-header`, `unsupported-crit`.
-    pub code: String,
-    /// A sentence a person can act on.
-    pub message: String,
-    /// The JSON Pointer of the member at fault (for example `/signatures/0/protected`), when
-    /// the verdict is about one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pointer: Option<String>,
-}
-
-impl Verdict {
-    fn valid() -> Self {
-        Verdict {
-            code: "valid".into(),
-            message: "the signature verifies with a trusted key".into(),
-            pointer: None,
-        }
-    }
-    fn from_error(e: &Error) -> Self {
-        Verdict {
-            code: e.code().as_str().into(),
-            message: e.message().to_string(),
-            pointer: e.pointer().map(str::to_string),
-        }
-    }
-    /// True for `valid`.
-    pub fn is_valid(&self) -> bool {
-        self.code == "valid"
-    }
-}
-
-/// The trusted key a signature was checked with.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct KeyUsed {
-    /// Its `kid`.
-    pub kid: String,
-    /// Its RFC 7638 thumbprint.
-    pub thumbprint: String,
-    /// Where it came from.
-    pub source: String,
-}
-
-/// The report on one signature entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SignatureReport {
-    /// Its index in `signatures`.
-    pub index: usize,
-    /// The protected `kid`, when the header decoded.
-    pub kid: Option<String>,
-    /// The protected `alg`, when the header decoded.
-    pub alg: Option<String>,
-    /// The `jku` named, if any: information, never fetched here.
-    pub jku: Option<String>,
-    /// The key used for the cryptographic check.
-    pub key: Option<KeyUsed>,
-    /// The profile whose canonical bytes it verified against.
-    pub profile: Option<&'static str>,
-    /// The verdict.
-    pub verdict: Verdict,
-}
-
-/// The outcome of verifying a card. It serializes (serde) with every field below except the
-/// canonical bytes, plus `canonical_sha256`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Report {
-    /// True when the card meets the mode.
-    pub ok: bool,
-    /// The mode applied.
-    pub mode: Mode,
-    /// Why the card passed or failed, in a sentence.
-    pub reason: String,
-    /// The profile whose bytes were verified (the first valid signature's), else the first
-    /// accepted profile.
-    pub profile: &'static str,
-    /// The canonical bytes of that profile: the content the verdict is about.
-    pub canonical: Vec<u8>,
-    /// JSON Pointers of members present in the card but not covered by those bytes; for a card
-    /// without signatures, every top-level member (nothing is covered).
-    pub unsigned: Vec<String>,
-    /// One report per signature entry, in order.
-    pub signatures: Vec<SignatureReport>,
-}
-
-impl Report {
-    /// The verified content: the canonical bytes, but only when the card passed and at least
-    /// one signature verified. An unsigned card that mode `if-present` lets pass has none:
-    /// nothing in it is covered.
-    pub fn verified_content(&self) -> Option<&[u8]> {
-        (self.ok && self.signatures.iter().any(|s| s.verdict.is_valid())).then_some(self.canonical.as_slice())
-    }
-
-    /// SHA-256 of the canonical bytes, hex (computed on demand, not on the verification path).
-    pub fn canonical_sha256(&self) -> String {
-        sha256_hex(&self.canonical)
-    }
-}
-
-impl Serialize for Report {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut s = serializer.serialize_struct("Report", 7)?;
-        s.serialize_field("ok", &self.ok)?;
-        s.serialize_field("mode", &self.mode)?;
-        s.serialize_field("reason", &self.reason)?;
-        s.serialize_field("profile", &self.profile)?;
-        s.serialize_field("canonical_sha256", &self.canonical_sha256())?;
-        s.serialize_field("unsigned", &self.unsigned)?;
-        s.serialize_field("signatures", &self.signatures)?;
-        s.end()
-    }
-}
-
-/// SHA-256 of bytes, lower-case hex.
-///
-/// ```
-/// assert_eq!(&a2a_card::verify::sha256_hex(b"")[..16], "e3b0c44298fc1c14");
-/// ```
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let d = ring::digest::digest(&ring::digest::SHA256, bytes);
-    d.as_ref().iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn now_seconds(opts: &VerifyOptions) -> Option<i64> {
     if let Some(n) = opts.now {
         return Some(n);
@@ -254,84 +131,6 @@ fn now_seconds(opts: &VerifyOptions) -> Option<i64> {
     {
         None
     }
-}
-
-/// A signature entry read from the card, before any checking.
-struct Entry<'a> {
-    protected: Option<&'a str>,
-    signature: Option<&'a str>,
-    header: Option<&'a Value>,
-    shape_error: Option<Error>,
-}
-
-/// The entries of the card's `signatures` member (`None`: the card has none).
-fn read_entries<'a>(signatures: Option<&'a Value>, opts: &VerifyOptions) -> Result<Vec<Entry<'a>>, Error> {
-    let items = match signatures {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Array(items)) => items,
-        Some(other) => {
-            return Err(Error::new(
-                ErrorCode::MalformedCard,
-                format!("\"signatures\" must be an array, found {}", other.type_name()),
-            )
-            .at("/signatures"))
-        }
-    };
-    if items.len() > opts.max_signatures {
-        return Err(Error::new(
-            ErrorCode::TooManySignatures,
-            format!(
-                "the card carries {} signatures, more than the limit of {}",
-                items.len(),
-                opts.max_signatures
-            ),
-        )
-        .at("/signatures"));
-    }
-    Ok(items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let Value::Object(members) = item else {
-                return Entry {
-                    protected: None,
-                    signature: None,
-                    header: None,
-                    shape_error: Some(
-                        Error::new(ErrorCode::MalformedHeader, format!("signature entry {i} is not an object"))
-                            .at(format!("/signatures/{i}")),
-                    ),
-                };
-            };
-            let mut shape_error = None;
-            for (k, _) in members {
-                if !matches!(k.as_str(), "protected" | "signature" | "header") {
-                    shape_error = Some(
-                        Error::new(
-                            ErrorCode::MalformedHeader,
-                            format!("signature entry {i} has an unknown member {k:?} (allowed: protected, signature, header)"),
-                        )
-                        .at(format!("/signatures/{i}/{}", crate::pointer_token(k))),
-                    );
-                }
-            }
-            let protected = item.get("protected").and_then(Value::as_str);
-            let signature = item.get("signature").and_then(Value::as_str);
-            if shape_error.is_none() && protected.is_none() {
-                shape_error = Some(
-                    Error::new(ErrorCode::MalformedHeader, "the entry has no \"protected\" string")
-                        .at(format!("/signatures/{i}/protected")),
-                );
-            }
-            if shape_error.is_none() && signature.is_none() {
-                shape_error = Some(
-                    Error::new(ErrorCode::MalformedHeader, "the entry has no \"signature\" string")
-                        .at(format!("/signatures/{i}/signature")),
-                );
-            }
-            Entry { protected, signature, header: item.get("header"), shape_error }
-        })
-        .collect())
 }
 
 /// Lazily computed canonical forms, one per profile, each computed at most once.
@@ -408,8 +207,8 @@ impl<'t, N: Tree<'t>> Forms<N> {
 /// signatures, `signatures` not an array); every per-signature problem is a verdict in the report.
 ///
 /// ```
-/// use a2a_card::{alg::Algorithm, keys::PrivateKey, sign_card, verify_card, SignOptions, VerifyOptions};
-/// use a2a_card::trust::TrustStore;
+/// use a2a_card::{Algorithm, PrivateKey, sign_card, verify_card, SignOptions, VerifyOptions};
+/// use a2a_card::signature::trust::TrustStore;
 /// let key = PrivateKey::generate(Algorithm::ES256).unwrap();
 /// let card = br#"{"name":"A","description":"","version":"1","skills":[]}"#;
 /// let signed = sign_card(card, &key, &SignOptions::default()).unwrap();
@@ -431,9 +230,10 @@ pub fn verify_card(card: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Res
 /// passes the host's native crypto here; `None` is exactly [`verify_card`].
 ///
 /// ```
-/// use a2a_card::alg::{Algorithm, BackendVerdict, SignatureBackend};
-/// use a2a_card::keys::{PrivateKey, PublicKey};
-/// use a2a_card::verify::verify_card_with;
+/// use a2a_card::Algorithm;
+/// use a2a_card::jose::crypto::{BackendVerdict, SignatureBackend};
+/// use a2a_card::jose::keys::{PrivateKey, PublicKey};
+/// use a2a_card::signature::verify_card_with;
 /// use a2a_card::{sign_card, Error, ErrorCode, SignOptions, TrustStore, VerifyOptions};
 ///
 /// struct Broken;
@@ -458,33 +258,27 @@ pub fn verify_card_with(
     backend: Option<&dyn SignatureBackend>,
 ) -> Result<Report, Error> {
     let doc = Doc::parse(card, &opts.limits)?;
-    let root = doc.root();
-    // The signature entries are small: they are read as a `Value`, the card itself is not.
-    let signatures = tree_get(root, "signatures").map(|s| s.to_value());
-    verify_tree(root, signatures.as_ref(), trust, opts, backend)
+    verify_tree(doc.root(), trust, opts, backend)
 }
 
-/// [`verify_card`] on a card already read with [`crate::json::parse_with`].
-pub fn verify_value(card: &Value, trust: &TrustStore, opts: &VerifyOptions) -> Result<Report, Error> {
-    verify_value_with(card, trust, opts, None)
+/// [`verify_card`] on a card already read into a [`Doc`] (by [`Doc::parse`] with the limits of
+/// `opts`): for a caller that reads the card once to look at it and verify it.
+///
+/// ```
+/// use a2a_card::signature::verify_doc;
+/// use a2a_card::{Doc, TrustStore, VerifyOptions};
+/// let opts = VerifyOptions::default();
+/// let doc = Doc::parse(br#"{"name":"A"}"#, &opts.limits).unwrap();
+/// assert!(!verify_doc(&doc, &TrustStore::new(), &opts).unwrap().ok);
+/// ```
+pub fn verify_doc(doc: &Doc<'_>, trust: &TrustStore, opts: &VerifyOptions) -> Result<Report, Error> {
+    verify_tree(doc.root(), trust, opts, None)
 }
 
-/// [`verify_card_with`] on a card already read with [`crate::json::parse_with`].
-pub fn verify_value_with(
-    card: &Value,
-    trust: &TrustStore,
-    opts: &VerifyOptions,
-    backend: Option<&dyn SignatureBackend>,
-) -> Result<Report, Error> {
-    verify_tree(card, card.get("signatures"), trust, opts, backend)
-}
-
-/// The one verification behind [`verify_card_with`] (card read into a [`Doc`]) and
-/// [`verify_value_with`] (card given as a [`Value`]); `signatures` is the card's member of that
-/// name.
+/// The one verification behind [`verify_card_with`] and [`verify_doc`], over the card read into a
+/// [`Doc`].
 fn verify_tree<'t, N: Tree<'t>>(
     card: N,
-    signatures: Option<&Value>,
     trust: &TrustStore,
     opts: &VerifyOptions,
     backend: Option<&dyn SignatureBackend>,
@@ -505,7 +299,9 @@ fn verify_tree<'t, N: Tree<'t>>(
             "no profile is accepted; name at least one",
         ));
     }
-    let entries = read_entries(signatures, opts)?;
+    // The signature entries are small: they are read as values, the card itself is not.
+    let signatures =
+        read_signatures_of(card, opts.max_signatures)?.with_max_header_bytes(opts.max_header_bytes);
     let mut forms = Forms {
         card,
         unknown: opts.unknown,
@@ -541,13 +337,13 @@ fn verify_tree<'t, N: Tree<'t>>(
                 ErrorCode::Usage,
                 format!(
                     "the card's origin {o:?} cannot be used: {}",
-                    crate::trust::ORIGIN_FORM
+                    crate::signature::trust::ORIGIN_FORM
                 ),
             )
         })?),
     };
 
-    let mut reports = Vec::with_capacity(entries.len());
+    let mut reports = Vec::with_capacity(signatures.len());
     let mut ctx = Checks {
         trust,
         opts,
@@ -556,8 +352,8 @@ fn verify_tree<'t, N: Tree<'t>>(
         backend,
         budget: opts.max_signature_checks,
     };
-    for (index, entry) in entries.iter().enumerate() {
-        reports.push(check_entry(index, entry, &mut ctx, &mut forms));
+    for entry in signatures.entries() {
+        reports.push(check_entry(&entry, &mut ctx, &mut forms));
     }
 
     let valid = reports.iter().filter(|r| r.verdict.is_valid()).count();
@@ -603,7 +399,6 @@ fn verify_tree<'t, N: Tree<'t>>(
         .iter()
         .find(|r| r.verdict.is_valid())
         .and_then(|r| r.profile)
-        .and_then(Profile::from_name)
         .unwrap_or(fallback);
     // Materialize the chosen form, then move it out rather than copy it.
     if let Err(e) = forms.get(chosen) {
@@ -624,7 +419,7 @@ fn verify_tree<'t, N: Tree<'t>>(
         ok,
         mode: opts.mode,
         reason,
-        profile: chosen.as_str(),
+        profile: chosen,
         canonical: canonical.bytes,
         unsigned,
         signatures: reports,
@@ -662,12 +457,12 @@ struct Checks<'a> {
 }
 
 fn check_entry<'t>(
-    index: usize,
-    entry: &Entry<'_>,
+    entry: &SignatureEntry<'_>,
     ctx: &mut Checks<'_>,
     forms: &mut Forms<impl Tree<'t>>,
 ) -> SignatureReport {
     let (trust, opts, now, origin, backend) = (ctx.trust, ctx.opts, ctx.now, ctx.origin, ctx.backend);
+    let index = entry.index();
     let mut report = SignatureReport {
         index,
         kid: None,
@@ -681,34 +476,20 @@ fn check_entry<'t>(
         r.verdict = Verdict::from_error(&e);
         r
     };
-    if let Some(e) = &entry.shape_error {
-        return fail(report, e.clone());
-    }
-    let (Some(protected), Some(signature)) = (entry.protected, entry.signature) else {
-        return fail(
-            report,
-            Error::new(ErrorCode::MalformedHeader, "incomplete signature entry"),
-        );
-    };
-    let header: Header = match jws::decode_header(protected, entry.header, opts.max_header_bytes) {
+    let header: Header = match entry.decoded_header() {
         Ok(h) => h,
-        Err(e) => return fail(report, at_entry(e, index, "protected")),
+        Err(e) => return fail(report, e),
     };
     report.kid = header.kid.clone();
     report.alg = Some(header.alg.as_str().to_string());
     report.jku = header.jku.clone();
-    if let Err(e) = jws::check_card_header(&header) {
-        return fail(report, at_entry(e, index, "protected"));
+    if let Err(e) = entry.check_card_header(&header) {
+        return fail(report, e);
     }
-    let sig = match b64::decode_strict(signature) {
+    let protected = entry.protected().unwrap_or_default();
+    let sig = match entry.signature() {
         Ok(s) => s,
-        Err(e) => {
-            let e = Error::new(
-                ErrorCode::InvalidBase64url,
-                format!("the signature is not strict base64url: {}", e.message()),
-            );
-            return fail(report, at_entry(e, index, "signature"));
-        }
+        Err(e) => return fail(report, e),
     };
     let alg = header.alg;
     if alg.is_hmac() {
@@ -805,7 +586,7 @@ fn check_entry<'t>(
             };
             match alg::verify_checked(alg, &tk.key, input, &sig, backend) {
                 Ok(()) => {
-                    report.profile = Some(profile.as_str());
+                    report.profile = Some(profile);
                     report.verdict = Verdict::valid();
                     return report;
                 }
@@ -857,7 +638,7 @@ fn bound_policy(
                 format!(
                     "{} (an entry of {} for the same key binds it, whatever its kid)",
                     e.message(),
-                    other.source
+                    other.source.label()
                 ),
             )
         })?;

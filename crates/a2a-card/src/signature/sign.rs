@@ -1,13 +1,16 @@
 //! Signing a card: canonical bytes -> protected header -> JWS signature -> the card written back
 //! with the new entry in `signatures` and every other byte of the input untouched.
 
-use crate::alg::{self, Algorithm};
-use crate::b64;
+use crate::canonical::value::{from_serde, Value};
+use crate::canonical::Doc;
+use crate::canonical::{canonicalize_tree, Canonical, CanonicalizeOptions, Profile};
 use crate::error::{Error, ErrorCode};
-use crate::json::{self, Doc, Value};
-use crate::jws;
-use crate::keys::PrivateKey;
-use crate::presence::{canonicalize_tree, Canonical, CanonicalizeOptions, Profile};
+use crate::jose::b64;
+use crate::jose::crypto as alg;
+use crate::jose::header as jws;
+use crate::jose::keys::PrivateKey;
+use crate::jose::Algorithm;
+use crate::signature::entries::{read_signatures, SignatureEntry};
 
 /// Options of [`sign_card`].
 ///
@@ -25,9 +28,9 @@ pub struct SignOptions {
     /// A `jku` to name in the protected header (information for verifiers, never a trust root).
     pub jku: Option<String>,
     /// Further protected header parameters (not `alg`, `kid`, `typ`, `jku`, `crit`, `b64`).
-    pub extra_protected: Vec<(String, Value)>,
+    pub extra_protected: Vec<(String, serde_json::Value)>,
     /// Unprotected header parameters (the entry's `header` member); empty means none.
-    pub unprotected: Vec<(String, Value)>,
+    pub unprotected: Vec<(String, serde_json::Value)>,
     /// Profile, unknown-member handling and limits for the canonical bytes.
     pub canonicalize: CanonicalizeOptions,
     /// Replace existing signatures whose protected `kid` equals ours instead of adding one more.
@@ -54,7 +57,7 @@ impl Default for SignOptions {
             canonicalize: CanonicalizeOptions::default(),
             replace_same_kid: false,
             also_profiles: Vec::new(),
-            max_signatures: crate::verify::DEFAULT_MAX_SIGNATURES,
+            max_signatures: crate::signature::DEFAULT_MAX_SIGNATURES,
         }
     }
 }
@@ -95,7 +98,7 @@ pub struct AlsoSigned {
 /// Signs a card.
 ///
 /// ```
-/// use a2a_card::{keys::PrivateKey, alg::Algorithm, sign_card, SignOptions};
+/// use a2a_card::{PrivateKey, Algorithm, sign_card, SignOptions};
 /// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
 /// let card = br#"{"name":"A","description":"d","version":"1","skills":[]}"#;
 /// let signed = sign_card(card, &key, &SignOptions::default()).unwrap();
@@ -140,8 +143,19 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
     }
     // Refuse what a verifier would refuse, before signing anything: the header as the
     // verifier's own reader decodes it (size, nesting, names, crit, b64, both headers).
-    let unprotected_value = (!opts.unprotected.is_empty()).then(|| Value::Object(opts.unprotected.clone()));
-    jws::decode_header(
+    let unprotected_members: Vec<(String, Value)> = opts
+        .unprotected
+        .iter()
+        .map(|(k, v)| {
+            Ok((
+                k.clone(),
+                from_serde(v).map_err(|e| e.at(format!("/{}", crate::pointer_token(k))))?,
+            ))
+        })
+        .collect::<Result<_, Error>>()?;
+    let unprotected_value =
+        (!unprotected_members.is_empty()).then(|| Value::Object(unprotected_members.clone()));
+    jws::decode_header_value(
         &protected,
         unprotected_value.as_ref(),
         jws::DEFAULT_MAX_HEADER_BYTES,
@@ -181,16 +195,19 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
             also_forms.push(c);
         }
     }
-    let existing = json::tree_get(root, "signatures").map(|s| s.to_value());
-    let kept = match &existing {
-        Some(Value::Array(items)) if opts.replace_same_kid => items
-            .iter()
-            .filter(|e| entry_kid(e).as_deref() != Some(kid.as_str()))
-            .count(),
-        Some(Value::Array(items)) => items.len(),
-        _ => 0,
-    };
-    let total = kept + 1 + also_forms.len();
+    // The entries already there, read as a verifier reads them (their number is checked below,
+    // once the new ones are counted); with `replace_same_kid`, those whose protected `kid` is ours
+    // go.
+    let existing = read_signatures(&doc, usize::MAX)?;
+    let same_kid =
+        |e: &SignatureEntry<'_>| e.decoded_header().ok().and_then(|h| h.kid).as_deref() == Some(kid.as_str());
+    let kept: Vec<Value> = existing
+        .entries()
+        .filter(|e| !(opts.replace_same_kid && same_kid(e)))
+        .map(|e| e.value().clone())
+        .collect();
+    let replaced = existing.len() - kept.len();
+    let total = kept.len() + 1 + also_forms.len();
     if total > opts.max_signatures {
         return Err(Error::new(
             ErrorCode::TooManySignatures,
@@ -218,14 +235,14 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
             ("protected".to_string(), Value::String(protected.clone())),
             ("signature".to_string(), Value::String(signature.to_string())),
         ];
-        if !opts.unprotected.is_empty() {
-            e.push(("header".to_string(), Value::Object(opts.unprotected.clone())));
+        if let Some(header) = &unprotected_value {
+            e.push(("header".to_string(), header.clone()));
         }
         Value::Object(e)
     };
     let mut entries = vec![entry(&signature)];
     entries.extend(also.iter().map(|a| entry(&a.signature)));
-    let (out, replaced) = write_back(card, &doc.layout()?, existing.as_ref(), entries, &kid, opts)?;
+    let out = write_back(card, &doc.layout()?, kept, entries);
 
     // The written card must canonicalize, under every profile signed, to exactly the bytes that
     // were signed.
@@ -258,40 +275,15 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
     })
 }
 
-/// The protected `kid` of an existing entry, if it decodes.
-fn entry_kid(entry: &Value) -> Option<String> {
-    let p = entry.get("protected")?.as_str()?;
-    let raw = b64::decode_strict(p).ok()?;
-    let v = json::parse(&raw).ok()?;
-    v.get("kid")?.as_str().map(str::to_string)
-}
-
-/// Splices the new `signatures` array into the input bytes, whose top-level members lie as
-/// `layout` says; `signatures` is the card's member of that name.
+/// Splices the new `signatures` array (the `kept` entries, then the new ones) into the input
+/// bytes, whose top-level members lie as `layout` says.
 fn write_back(
     card: &[u8],
-    layout: &json::ObjectLayout,
-    signatures: Option<&Value>,
+    layout: &crate::canonical::ObjectLayout,
+    kept: Vec<Value>,
     new_entries: Vec<Value>,
-    kid: &str,
-    opts: &SignOptions,
-) -> Result<(Vec<u8>, usize), Error> {
-    let mut entries: Vec<Value> = match signatures {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items.clone(),
-        Some(other) => {
-            return Err(Error::new(
-                ErrorCode::MalformedCard,
-                format!("\"signatures\" must be an array, found {}", other.type_name()),
-            )
-            .at("/signatures"))
-        }
-    };
-    let before = entries.len();
-    if opts.replace_same_kid {
-        entries.retain(|e| entry_kid(e).as_deref() != Some(kid));
-    }
-    let replaced = before - entries.len();
+) -> Vec<u8> {
+    let mut entries = kept;
     entries.extend(new_entries);
 
     // Follow the document's layout: members on their own lines, and the separator after names.
@@ -315,7 +307,7 @@ fn write_back(
             array.extend_from_slice(ind.as_bytes());
             array.extend_from_slice(ind.as_bytes());
         }
-        json::write_compact(&mut array, e);
+        crate::canonical::jcs::write_compact(&mut array, e);
     }
     if let Some(ind) = &indent {
         array.push(b'\n');
@@ -346,11 +338,11 @@ fn write_back(
             out.extend_from_slice(&card[insert_at..]);
         }
     }
-    Ok((out, replaced))
+    out
 }
 
 /// The indentation of top-level members when the document puts them on their own lines.
-fn member_indent(card: &[u8], layout: &json::ObjectLayout) -> Option<String> {
+fn member_indent(card: &[u8], layout: &crate::canonical::ObjectLayout) -> Option<String> {
     let first = layout.members.first()?;
     let ws = &card[layout.open + 1..first.start];
     let nl = ws.iter().rposition(|&b| b == b'\n')?;

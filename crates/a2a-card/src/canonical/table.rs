@@ -66,7 +66,7 @@ impl MessageDesc {
     /// The field with this JSON or proto name, and whether the proto name was used.
     ///
     /// ```
-    /// let (f, by_proto) = a2a_card::schema::AGENT_CARD.field("default_input_modes").unwrap();
+    /// let (f, by_proto) = a2a_card::canonical::table::AGENT_CARD.field("default_input_modes").unwrap();
     /// assert_eq!((f.json, by_proto), ("defaultInputModes", true));
     /// ```
     pub fn field(&self, name: &str) -> Option<(&'static FieldDesc, bool)> {

@@ -9,8 +9,9 @@
 //! explicitly, so that a header can never turn a public key into an HMAC secret.
 //!
 //! ```
-//! use a2a_card::alg::{sign, verify, Algorithm};
-//! use a2a_card::keys::PrivateKey;
+//! use a2a_card::Algorithm;
+//! use a2a_card::jose::crypto::{sign, verify};
+//! use a2a_card::jose::keys::PrivateKey;
 //!
 //! let key = PrivateKey::generate(Algorithm::ES256).unwrap();
 //! let sig = sign(Algorithm::ES256, &key, b"signing input").unwrap();
@@ -20,198 +21,10 @@
 //! assert_eq!(err.code().as_str(), "signature-invalid");
 //! ```
 
+use super::algorithm::Algorithm;
+use super::keys::{KeyType, PrivateKey, PublicKey, PublicMaterial, Signer};
 use crate::error::{Error, ErrorCode};
-use crate::keys::{KeyType, PrivateKey, PublicKey, PublicMaterial, Signer};
 use ring::signature::{self, UnparsedPublicKey};
-use std::fmt;
-
-/// A JWS `alg` value this toolkit knows. `none` is not one of them and never will be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Algorithm {
-    /// EdDSA (RFC 8037): Ed25519, or Ed448 with the `native-algs` feature.
-    EdDSA,
-    /// ECDSA with P-256 and SHA-256; 64-byte raw r||s signatures.
-    ES256,
-    /// ECDSA with P-384 and SHA-384; 96-byte raw r||s signatures.
-    ES384,
-    /// ECDSA with P-521 and SHA-512; 132-byte raw r||s signatures (`native-algs`).
-    ES512,
-    /// ECDSA with secp256k1 and SHA-256 (RFC 8812); 64-byte raw r||s (`native-algs`).
-    ES256K,
-    /// RSASSA-PKCS1-v1_5 with SHA-256.
-    RS256,
-    /// RSASSA-PKCS1-v1_5 with SHA-384.
-    RS384,
-    /// RSASSA-PKCS1-v1_5 with SHA-512.
-    RS512,
-    /// RSASSA-PSS with SHA-256, MGF1 with SHA-256, 32-byte salt.
-    PS256,
-    /// RSASSA-PSS with SHA-384, MGF1 with SHA-384, 48-byte salt.
-    PS384,
-    /// RSASSA-PSS with SHA-512, MGF1 with SHA-512, 64-byte salt.
-    PS512,
-    /// HMAC with SHA-256 (explicit shared secret only).
-    HS256,
-    /// HMAC with SHA-384 (explicit shared secret only).
-    HS384,
-    /// HMAC with SHA-512 (explicit shared secret only).
-    HS512,
-}
-
-impl Algorithm {
-    /// Every algorithm, in declaration order.
-    pub const ALL: &'static [Algorithm] = &[
-        Algorithm::EdDSA,
-        Algorithm::ES256,
-        Algorithm::ES384,
-        Algorithm::ES512,
-        Algorithm::ES256K,
-        Algorithm::RS256,
-        Algorithm::RS384,
-        Algorithm::RS512,
-        Algorithm::PS256,
-        Algorithm::PS384,
-        Algorithm::PS512,
-        Algorithm::HS256,
-        Algorithm::HS384,
-        Algorithm::HS512,
-    ];
-
-    /// The algorithm with this exact (case-sensitive) JWS name.
-    ///
-    /// `none` and every unknown name fail with `unknown-algorithm`.
-    ///
-    /// ```
-    /// use a2a_card::alg::Algorithm;
-    /// assert_eq!(Algorithm::from_name("ES256K").unwrap(), Algorithm::ES256K);
-    /// let err = Algorithm::from_name("none").unwrap_err();
-    /// assert_eq!(err.code().as_str(), "unknown-algorithm");
-    /// assert!(err.message().contains("never accepted"));
-    /// assert!(Algorithm::from_name("es256").is_err()); // names are case-sensitive
-    /// ```
-    pub fn from_name(name: &str) -> Result<Algorithm, Error> {
-        if let Some(alg) = Self::ALL.iter().copied().find(|a| a.as_str() == name) {
-            return Ok(alg);
-        }
-        let message = if name.eq_ignore_ascii_case("none") {
-            format!("algorithm {name:?} (unsecured JWS) is never accepted")
-        } else if let Some(alg) = Self::ALL.iter().find(|a| a.as_str().eq_ignore_ascii_case(name)) {
-            format!(
-                "unknown algorithm {name:?}; algorithm names are case-sensitive (did you mean {:?}?)",
-                alg.as_str()
-            )
-        } else {
-            format!(
-                "unknown algorithm {name:?}; supported: {} (and \"none\" is never accepted)",
-                Self::ALL
-                    .iter()
-                    .map(|a| a.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        Err(Error::new(ErrorCode::UnknownAlgorithm, message))
-    }
-
-    /// The JWS name (`"ES256"`, `"EdDSA"`, ...).
-    ///
-    /// ```
-    /// assert_eq!(a2a_card::alg::Algorithm::PS384.as_str(), "PS384");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Algorithm::EdDSA => "EdDSA",
-            Algorithm::ES256 => "ES256",
-            Algorithm::ES384 => "ES384",
-            Algorithm::ES512 => "ES512",
-            Algorithm::ES256K => "ES256K",
-            Algorithm::RS256 => "RS256",
-            Algorithm::RS384 => "RS384",
-            Algorithm::RS512 => "RS512",
-            Algorithm::PS256 => "PS256",
-            Algorithm::PS384 => "PS384",
-            Algorithm::PS512 => "PS512",
-            Algorithm::HS256 => "HS256",
-            Algorithm::HS384 => "HS384",
-            Algorithm::HS512 => "HS512",
-        }
-    }
-
-    /// True for HS256, HS384 and HS512.
-    ///
-    /// ```
-    /// assert!(a2a_card::alg::Algorithm::HS384.is_hmac());
-    /// assert!(!a2a_card::alg::Algorithm::ES384.is_hmac());
-    /// ```
-    pub fn is_hmac(self) -> bool {
-        matches!(self, Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512)
-    }
-
-    /// True when this build can sign and verify with the algorithm: everything except ES512
-    /// and ES256K needs nothing more than `ring`; those two need the `native-algs` feature.
-    /// (EdDSA with an Ed448 key needs it too: see [`KeyType::available`].)
-    ///
-    /// ```
-    /// use a2a_card::alg::Algorithm;
-    /// assert!(Algorithm::ES256.available());
-    /// assert_eq!(Algorithm::ES512.available(), cfg!(feature = "native-algs"));
-    /// ```
-    pub fn available(self) -> bool {
-        cfg!(feature = "native-algs") || !matches!(self, Algorithm::ES512 | Algorithm::ES256K)
-    }
-
-    /// The exact signature length in bytes where the algorithm fixes it (ECDSA r||s and HMAC).
-    /// EdDSA depends on the curve (64 for Ed25519, 114 for Ed448) and RSA on the modulus.
-    ///
-    /// ```
-    /// use a2a_card::alg::Algorithm;
-    /// assert_eq!(Algorithm::ES512.signature_len(), Some(132));
-    /// assert_eq!(Algorithm::RS256.signature_len(), None);
-    /// ```
-    pub fn signature_len(self) -> Option<usize> {
-        match self {
-            Algorithm::ES256 | Algorithm::ES256K => Some(64),
-            Algorithm::HS256 => Some(32),
-            Algorithm::ES384 => Some(96),
-            Algorithm::ES512 => Some(132),
-            Algorithm::HS384 => Some(48),
-            Algorithm::HS512 => Some(64),
-            _ => None,
-        }
-    }
-
-    /// The key type an algorithm is normally used with, for messages. RSA and EdDSA name the
-    /// family.
-    pub(crate) fn needs(self) -> &'static str {
-        match self {
-            Algorithm::EdDSA => "an Ed25519 or Ed448 (OKP) key",
-            Algorithm::ES256 => "a P-256 key",
-            Algorithm::ES384 => "a P-384 key",
-            Algorithm::ES512 => "a P-521 key",
-            Algorithm::ES256K => "a secp256k1 key",
-            Algorithm::RS256
-            | Algorithm::RS384
-            | Algorithm::RS512
-            | Algorithm::PS256
-            | Algorithm::PS384
-            | Algorithm::PS512 => "an RSA key",
-            Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512 => "an explicit shared secret",
-        }
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Algorithm {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self, Error> {
-        Algorithm::from_name(s)
-    }
-}
 
 pub(crate) fn unavailable(what: &str) -> Error {
     Error::new(
@@ -248,16 +61,16 @@ fn check_fixed_len(alg: Algorithm, expected: usize, sig: &[u8]) -> Result<(), Er
 }
 
 fn looks_like_der_ecdsa(sig: &[u8]) -> bool {
-    let mut r = crate::der::Reader::new(sig);
-    let Ok(body) = r.read(crate::der::TAG_SEQUENCE, "signature") else {
+    let mut r = crate::jose::der::Reader::new(sig);
+    let Ok(body) = r.read(crate::jose::der::TAG_SEQUENCE, "signature") else {
         return false;
     };
     if !r.is_empty() {
         return false;
     }
-    let mut inner = crate::der::Reader::new(body);
-    inner.read(crate::der::TAG_INTEGER, "r").is_ok()
-        && inner.read(crate::der::TAG_INTEGER, "s").is_ok()
+    let mut inner = crate::jose::der::Reader::new(body);
+    inner.read(crate::jose::der::TAG_INTEGER, "r").is_ok()
+        && inner.read(crate::jose::der::TAG_INTEGER, "s").is_ok()
         && inner.is_empty()
 }
 
@@ -269,8 +82,9 @@ fn looks_like_der_ecdsa(sig: &[u8]) -> bool {
 /// Ed25519 and RS* signatures are deterministic, ECDSA and PS* are randomized.
 ///
 /// ```
-/// use a2a_card::alg::{sign, Algorithm};
-/// use a2a_card::keys::PrivateKey;
+/// use a2a_card::Algorithm;
+/// use a2a_card::jose::crypto::{sign};
+/// use a2a_card::jose::keys::PrivateKey;
 /// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
 /// let a = sign(Algorithm::EdDSA, &key, b"m").unwrap();
 /// assert_eq!(a, sign(Algorithm::EdDSA, &key, b"m").unwrap()); // deterministic
@@ -328,8 +142,9 @@ pub fn sign(alg: Algorithm, key: &PrivateKey, msg: &[u8]) -> Result<Vec<u8>, Err
 /// * `unknown-algorithm`: the algorithm or the key's curve is not available in this build.
 ///
 /// ```
-/// use a2a_card::alg::{sign, verify, Algorithm};
-/// use a2a_card::keys::PrivateKey;
+/// use a2a_card::Algorithm;
+/// use a2a_card::jose::crypto::{sign, verify};
+/// use a2a_card::jose::keys::PrivateKey;
 /// let key = PrivateKey::generate(Algorithm::ES384).unwrap();
 /// let sig = sign(Algorithm::ES384, &key, b"m").unwrap();
 /// assert!(verify(Algorithm::ES384, key.public(), b"m", &sig).is_ok());
@@ -366,9 +181,10 @@ pub enum BackendVerdict {
 /// the backend itself (reported as the signature's verdict, never as a valid signature).
 ///
 /// ```
-/// use a2a_card::alg::{sign, verify_with, Algorithm, BackendVerdict, SignatureBackend};
-/// use a2a_card::error::Error;
-/// use a2a_card::keys::{PrivateKey, PublicKey};
+/// use a2a_card::Algorithm;
+/// use a2a_card::jose::crypto::{sign, verify_with, BackendVerdict, SignatureBackend};
+/// use a2a_card::Error;
+/// use a2a_card::jose::keys::{PrivateKey, PublicKey};
 ///
 /// /// Handles nothing: every check falls back to ring.
 /// struct Decline;
@@ -604,7 +420,8 @@ fn hmac_key(alg: Algorithm, secret: &[u8]) -> Result<ring::hmac::Key, Error> {
 /// `weak-key`; a non-HMAC algorithm fails with `key-algorithm-mismatch`.
 ///
 /// ```
-/// use a2a_card::alg::{sign_hmac, Algorithm};
+/// use a2a_card::Algorithm;
+/// use a2a_card::jose::crypto::{sign_hmac};
 /// let tag = sign_hmac(Algorithm::HS256, &[7u8; 32], b"m").unwrap();
 /// assert_eq!(tag.len(), 32);
 /// assert_eq!(sign_hmac(Algorithm::HS256, b"short", b"m").unwrap_err().code().as_str(), "weak-key");
@@ -617,7 +434,8 @@ pub fn sign_hmac(alg: Algorithm, secret: &[u8], msg: &[u8]) -> Result<Vec<u8>, E
 /// Checks an HMAC tag in constant time (`signature-invalid` when it does not match).
 ///
 /// ```
-/// use a2a_card::alg::{sign_hmac, verify_hmac, Algorithm};
+/// use a2a_card::Algorithm;
+/// use a2a_card::jose::crypto::{sign_hmac, verify_hmac};
 /// let secret = [9u8; 64];
 /// let tag = sign_hmac(Algorithm::HS512, &secret, b"m").unwrap();
 /// assert!(verify_hmac(Algorithm::HS512, &secret, b"m", &tag).is_ok());

@@ -1,144 +1,11 @@
-//! Rewriting an A2A 0.3 Agent Card as an A2A 1.0 card, with a note for everything that moved,
-//! changed shape, was filled in, or could not be carried over.
-//!
-//! The mappings, each checked against its source:
-//!
-//! | A2A 0.3 member | A2A 1.0 member | source |
-//! |---|---|---|
-//! | `url` + `preferredTransport` (default `JSONRPC`) | `supportedInterfaces[0]` `{url, protocolBinding}` | v1.0 4.4.1 (`supported_interfaces`: "the first entry is preferred"), 4.4.6; "What's new in v1.0", AgentCard |
-//! | `additionalInterfaces[]` `{url, transport}` | `supportedInterfaces[1..]` `{url, protocolBinding}`, the repeat of the main entry listed once | as above |
-//! | `protocolVersion` (default `0.3.0`) | every interface's `protocolVersion`, as Major.Minor (`0.3.0` -> `0.3`) | v1.0 4.4.6 (`protocol_version`: "Examples: \"0.3\", \"1.0\"") |
-//! | `supportsAuthenticatedExtendedCard` | `capabilities.extendedAgentCard` | v1.0 4.4.3; "What's new in v1.0", Get Agent Card |
-//! | `capabilities.stateTransitionHistory` | none: dropped | "What's new in v1.0", AgentCapabilities (#1396) |
-//! | `security` `[{scheme: [scopes]}]` | `securityRequirements` `[{"schemes": {scheme: {"list": [scopes]}}}]` | v1.0 4.4.1, `SecurityRequirement` / `StringList` in a2a.proto |
-//! | `skills[].security` | `skills[].securityRequirements` | v1.0 4.4.5 |
-//! | `securitySchemes` `{type: "apiKey", in, name}` | `{"apiKeySecurityScheme": {location, name}}` | v1.0 4.5.1, 4.5.2 |
-//! | `{type: "http", scheme, bearerFormat}` | `{"httpAuthSecurityScheme": {...}}` | v1.0 4.5.3 |
-//! | `{type: "oauth2", flows, oauth2MetadataUrl}` | `{"oauth2SecurityScheme": {...}}`, one flow only (`OAuthFlows` is a `oneof` in 1.0) | v1.0 4.5.4, 4.5.7 |
-//! | `{type: "openIdConnect", openIdConnectUrl}` | `{"openIdConnectSecurityScheme": {...}}` | v1.0 4.5.5 |
-//! | `{type: "mutualTLS"}` | `{"mtlsSecurityScheme": {...}}` | v1.0 4.5.6 |
-//! | `signatures` | none: dropped (the canonical bytes change, so re-sign the 1.0 card) | v1.0 8.4 |
-//! | `name`, `description`, `version`, `provider`, `documentationUrl`, `iconUrl`, `defaultInputModes`, `defaultOutputModes`, `capabilities.{streaming, pushNotifications, extensions}`, `skills[].{id, name, description, tags, examples, inputModes, outputModes}` | the same | v1.0 4.4.1 to 4.4.5 |
-//!
-//! Members that are neither A2A 0.3 nor A2A 1.0 members are dropped with a note. Every note
-//! names the JSON Pointer of the member in the input card. A card that is already 1.0 (it has
-//! `supportedInterfaces` and none of the 0.3-only members) is returned byte for byte with one
-//! note, not an error.
-//!
-//! ```
-//! use a2a_card::migrate::{migrate_card, MigrateOptions, NoteKind};
-//!
-//! let v03 = br#"{"name":"Echo","description":"Echoes","version":"1.0.0",
-//!   "url":"https://echo.example/a2a","preferredTransport":"JSONRPC","protocolVersion":"0.3.0",
-//!   "capabilities":{"streaming":true,"stateTransitionHistory":false},
-//!   "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
-//!   "skills":[{"id":"echo","name":"Echo","description":"Echoes text","tags":["echo"]}]}"#;
-//! let m = migrate_card(v03, &MigrateOptions::default()).unwrap();
-//! let card = a2a_card::json::parse(&m.card).unwrap();
-//! let first = card.get("supportedInterfaces").and_then(|i| match i {
-//!     a2a_card::json::Value::Array(items) => items.first(),
-//!     _ => None,
-//! }).unwrap();
-//! assert_eq!(first.get("protocolBinding").and_then(|b| b.as_str()), Some("JSONRPC"));
-//! assert_eq!(first.get("protocolVersion").and_then(|b| b.as_str()), Some("0.3"));
-//! // stateTransitionHistory has no 1.0 home: dropped, and said so.
-//! assert!(m.notes.iter().any(|n| n.kind == NoteKind::Dropped
-//!     && n.pointer == "/capabilities/stateTransitionHistory"));
-//! assert!(m.lost_something());
-//! ```
+//! The rewrite itself, member by member, with a note for every change and every loss.
 
+use super::notes::{MigrateOptions, MigrationNote, NoteKind};
+use crate::canonical::value::Value;
 use crate::error::{pointer_token, Error, ErrorCode};
-use crate::json::{self, Limits, Value};
-use serde::Serialize;
-
-/// Options of [`migrate_card`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MigrateOptions {
-    /// Reader limits for the input card.
-    pub limits: Limits,
-    /// The `protocolVersion` to give every interface. `None` (the default) carries the 0.3
-    /// card's own `protocolVersion` over, as Major.Minor: the endpoints still speak what they
-    /// spoke. Set it (for example to `1.0`) when the endpoints have been upgraded too.
-    pub protocol_version: Option<String>,
-}
-
-/// What happened to one member of the input card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum NoteKind {
-    /// Carried over under another name or place, value unchanged.
-    Moved,
-    /// Carried over with its shape changed (a wrapper, a renamed inner member, a version spelled
-    /// Major.Minor, a repeated interface listed once, a `null` left out).
-    Rewritten,
-    /// Absent from the 0.3 card and filled in with the 0.3 default.
-    Defaulted,
-    /// Not carried over: it has no A2A 1.0 home. Information is lost.
-    Dropped,
-    /// Needed by the 1.0 card but not in the 0.3 card, and it has no default: add it by hand.
-    Missing,
-    /// Carried over as it is, with something to know about it (or the whole card was already 1.0).
-    Unchanged,
-}
-
-impl NoteKind {
-    /// The kind's name: `moved`, `rewritten`, `defaulted`, `dropped`, `missing` or `unchanged`.
-    ///
-    /// ```
-    /// assert_eq!(a2a_card::migrate::NoteKind::Dropped.as_str(), "dropped");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            NoteKind::Moved => "moved",
-            NoteKind::Rewritten => "rewritten",
-            NoteKind::Defaulted => "defaulted",
-            NoteKind::Dropped => "dropped",
-            NoteKind::Missing => "missing",
-            NoteKind::Unchanged => "unchanged",
-        }
-    }
-
-    /// True for `dropped` and `missing`: the 1.0 card lacks something the 0.3 card had or needs.
-    pub fn is_loss(self) -> bool {
-        matches!(self, NoteKind::Dropped | NoteKind::Missing)
-    }
-}
-
-/// One note: the member of the input card it concerns, what happened to it, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MigrationNote {
-    /// The JSON Pointer (RFC 6901) of the member in the input card (`""` for the whole card).
-    pub pointer: String,
-    /// What happened to it.
-    pub kind: NoteKind,
-    /// The JSON Pointer of the member in the 1.0 card, where it has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
-    /// A sentence for people: what changed, where that rule comes from, what to do.
-    pub message: String,
-}
-
-/// The result of [`migrate_card`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Migration {
-    /// The A2A 1.0 card: pretty JSON (two-space indent, trailing newline) with the members in the
-    /// input's order where there is one; for a card that was already 1.0, the input bytes.
-    pub card: Vec<u8>,
-    /// What happened, one note per member concerned, in the order the migration met them.
-    pub notes: Vec<MigrationNote>,
-    /// True when the input was already an A2A 1.0 card and `card` is the input unchanged.
-    pub already_v1: bool,
-}
-
-impl Migration {
-    /// True when some note says information was dropped or a needed member is missing.
-    pub fn lost_something(&self) -> bool {
-        self.notes.iter().any(|n| n.kind.is_loss())
-    }
-}
 
 /// Members only an A2A 0.3 card has at its top level.
-const V03_ONLY: &[&str] = &[
+pub(super) const V03_ONLY: &[&str] = &[
     "url",
     "preferredTransport",
     "additionalInterfaces",
@@ -148,7 +15,7 @@ const V03_ONLY: &[&str] = &[
 ];
 
 /// The 0.3 members that become `supportedInterfaces`.
-const INTERFACE_MEMBERS: &[&str] = &[
+pub(super) const INTERFACE_MEMBERS: &[&str] = &[
     "url",
     "preferredTransport",
     "additionalInterfaces",
@@ -156,88 +23,16 @@ const INTERFACE_MEMBERS: &[&str] = &[
 ];
 
 /// The 0.3 default of `preferredTransport` (0.3 `AgentCard.preferredTransport`).
-const DEFAULT_TRANSPORT: &str = "JSONRPC";
+pub(super) const DEFAULT_TRANSPORT: &str = "JSONRPC";
 /// The 0.3 default of `protocolVersion` (0.3 `AgentCard.protocolVersion`).
-const DEFAULT_PROTOCOL_VERSION: &str = "0.3.0";
-
-/// Rewrites an A2A 0.3 Agent Card as an A2A 1.0 card (see the [module](self) for the mappings).
-///
-/// Errors: the reader's (`invalid-json`, `duplicate-member`, ... with their pointer);
-/// `type-mismatch` where a member the migration reads has the wrong JSON type; `malformed-card`
-/// for a card that mixes `supportedInterfaces` with 0.3-only members.
-///
-/// ```
-/// use a2a_card::migrate::{migrate_card, MigrateOptions, NoteKind};
-/// let v1 = br#"{"name":"A","description":"B","version":"1","supportedInterfaces":[]}"#;
-/// let m = migrate_card(v1, &MigrateOptions::default()).unwrap();
-/// assert!(m.already_v1);
-/// assert_eq!(m.card, v1.to_vec());
-/// assert_eq!(m.notes[0].kind, NoteKind::Unchanged);
-/// ```
-pub fn migrate_card(bytes: &[u8], opts: &MigrateOptions) -> Result<Migration, Error> {
-    let value = json::parse_with(bytes, &opts.limits)?;
-    let Value::Object(members) = &value else {
-        return Err(Error::new(
-            ErrorCode::TypeMismatch,
-            format!("an Agent Card must be a JSON object, found {}", value.type_name()),
-        )
-        .at(""));
-    };
-    let has = |name: &str| members.iter().any(|(k, _)| k == name);
-    let v1_name = ["supportedInterfaces", "supported_interfaces"]
-        .into_iter()
-        .find(|n| has(n));
-    if let Some(v1_name) = v1_name {
-        let mixed: Vec<String> = V03_ONLY
-            .iter()
-            .filter(|n| has(n))
-            .map(|n| format!("/{n}"))
-            .collect();
-        if !mixed.is_empty() {
-            return Err(Error::new(
-                ErrorCode::MalformedCard,
-                format!(
-                    "the card has the A2A 1.0 member {v1_name} and also the A2A 0.3 member(s) {}; \
-                     it is neither version, so merge the interfaces by hand",
-                    mixed.join(", ")
-                ),
-            )
-            .at(format!("/{v1_name}")));
-        }
-        return Ok(Migration {
-            card: bytes.to_vec(),
-            notes: vec![MigrationNote {
-                pointer: String::new(),
-                kind: NoteKind::Unchanged,
-                target: Some(String::new()),
-                message: format!(
-                    "the card is already an A2A 1.0 card (it has {v1_name} and no A2A 0.3 member); returned unchanged"
-                ),
-            }],
-            already_v1: true,
-        });
-    }
-    let mut m = Migrator {
-        notes: Vec::new(),
-        opts,
-    };
-    let out = m.card(members)?;
-    let mut card = Vec::new();
-    write_pretty(&mut card, &Value::Object(out), 0);
-    card.push(b'\n');
-    Ok(Migration {
-        card,
-        notes: m.notes,
-        already_v1: false,
-    })
-}
+pub(super) const DEFAULT_PROTOCOL_VERSION: &str = "0.3.0";
 
 /// `base` + `/` + the escaped `token`.
-fn child(base: &str, token: &str) -> String {
+pub(super) fn child(base: &str, token: &str) -> String {
     format!("{base}/{}", pointer_token(token))
 }
 
-fn type_error(pointer: &str, want: &str, found: &Value) -> Error {
+pub(super) fn type_error(pointer: &str, want: &str, found: &Value) -> Error {
     Error::new(
         ErrorCode::TypeMismatch,
         format!("expected {want} here, found {}", found.type_name()),
@@ -245,21 +40,21 @@ fn type_error(pointer: &str, want: &str, found: &Value) -> Error {
     .at(pointer)
 }
 
-fn as_object<'v>(v: &'v Value, pointer: &str) -> Result<&'v [(String, Value)], Error> {
+pub(super) fn as_object<'v>(v: &'v Value, pointer: &str) -> Result<&'v [(String, Value)], Error> {
     match v {
         Value::Object(m) => Ok(m),
         other => Err(type_error(pointer, "an object", other)),
     }
 }
 
-fn as_array<'v>(v: &'v Value, pointer: &str) -> Result<&'v [Value], Error> {
+pub(super) fn as_array<'v>(v: &'v Value, pointer: &str) -> Result<&'v [Value], Error> {
     match v {
         Value::Array(items) => Ok(items),
         other => Err(type_error(pointer, "an array", other)),
     }
 }
 
-fn as_string<'v>(v: &'v Value, pointer: &str) -> Result<&'v str, Error> {
+pub(super) fn as_string<'v>(v: &'v Value, pointer: &str) -> Result<&'v str, Error> {
     match v {
         Value::String(s) => Ok(s),
         other => Err(type_error(pointer, "a string", other)),
@@ -267,7 +62,7 @@ fn as_string<'v>(v: &'v Value, pointer: &str) -> Result<&'v str, Error> {
 }
 
 /// `X.Y.Z` (all digits) as `X.Y`; anything else as it is.
-fn major_minor(version: &str) -> String {
+pub(super) fn major_minor(version: &str) -> String {
     let parts: Vec<&str> = version.split('.').collect();
     let numeric = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
     if parts.len() == 3 && parts.iter().all(|p| numeric(p)) {
@@ -278,7 +73,7 @@ fn major_minor(version: &str) -> String {
 }
 
 /// What to do with one member of a 0.3 object.
-enum Rule {
+pub(super) enum Rule {
     /// Keep it under the same name.
     Copy,
     /// Keep it under a new name (the 1.0 name).
@@ -287,13 +82,19 @@ enum Rule {
     Drop(&'static str),
 }
 
-struct Migrator<'o> {
-    notes: Vec<MigrationNote>,
-    opts: &'o MigrateOptions,
+pub(super) struct Migrator<'o> {
+    pub(super) notes: Vec<MigrationNote>,
+    pub(super) opts: &'o MigrateOptions,
 }
 
 impl Migrator<'_> {
-    fn note(&mut self, pointer: &str, kind: NoteKind, target: Option<String>, message: impl Into<String>) {
+    pub(super) fn note(
+        &mut self,
+        pointer: &str,
+        kind: NoteKind,
+        target: Option<String>,
+        message: impl Into<String>,
+    ) {
         self.notes.push(MigrationNote {
             pointer: pointer.to_string(),
             kind,
@@ -304,7 +105,7 @@ impl Migrator<'_> {
 
     /// Maps the members of a 0.3 object with `rules` (by 0.3 name); members without a rule are
     /// dropped as unknown to `what`. `null` members are left out (null means absent).
-    fn simple(
+    pub(super) fn simple(
         &mut self,
         members: &[(String, Value)],
         base: &str,
@@ -337,7 +138,7 @@ impl Migrator<'_> {
         out
     }
 
-    fn null(&mut self, pointer: &str) {
+    pub(super) fn null(&mut self, pointer: &str) {
         self.note(
             pointer,
             NoteKind::Rewritten,
@@ -346,7 +147,7 @@ impl Migrator<'_> {
         );
     }
 
-    fn unknown(&mut self, pointer: &str, what: &str) {
+    pub(super) fn unknown(&mut self, pointer: &str, what: &str) {
         self.note(
             pointer,
             NoteKind::Dropped,
@@ -355,7 +156,7 @@ impl Migrator<'_> {
         );
     }
 
-    fn card(&mut self, members: &[(String, Value)]) -> Result<Vec<(String, Value)>, Error> {
+    pub(super) fn card(&mut self, members: &[(String, Value)]) -> Result<Vec<(String, Value)>, Error> {
         let get = |name: &str| {
             members
                 .iter()
@@ -464,7 +265,7 @@ impl Migrator<'_> {
 
     /// The 1.0 `supportedInterfaces` from the 0.3 `url`, `preferredTransport`,
     /// `additionalInterfaces` and `protocolVersion` (A2A 1.0 4.4.1, 4.4.6).
-    fn interfaces(&mut self, members: &[(String, Value)]) -> Result<Vec<Value>, Error> {
+    pub(super) fn interfaces(&mut self, members: &[(String, Value)]) -> Result<Vec<Value>, Error> {
         let get = |name: &str| {
             members
                 .iter()
@@ -641,7 +442,11 @@ impl Migrator<'_> {
 
     /// 0.3 `AgentCapabilities` to 1.0 (A2A 1.0 4.4.3), with `extendedAgentCard` from the 0.3
     /// top-level `supportsAuthenticatedExtendedCard` appended.
-    fn capabilities(&mut self, v: &Value, extended: Option<Value>) -> Result<Vec<(String, Value)>, Error> {
+    pub(super) fn capabilities(
+        &mut self,
+        v: &Value,
+        extended: Option<Value>,
+    ) -> Result<Vec<(String, Value)>, Error> {
         let members = as_object(v, "/capabilities")?;
         let mut out = self.simple(
             members,
@@ -704,7 +509,7 @@ impl Migrator<'_> {
     /// 0.3 `security` (a list of `{scheme: [scopes]}`, OpenAPI style) to 1.0
     /// `securityRequirements` (`SecurityRequirement { map<string, StringList> schemes }`).
     /// An empty scope list is written `{}`, as ProtoJSON writes an empty `StringList`.
-    fn requirements(&mut self, v: &Value, base: &str, target: &str) -> Result<Vec<Value>, Error> {
+    pub(super) fn requirements(&mut self, v: &Value, base: &str, target: &str) -> Result<Vec<Value>, Error> {
         let items = as_array(v, base)?;
         self.note(
             base,
@@ -735,7 +540,7 @@ impl Migrator<'_> {
         Ok(out)
     }
 
-    fn skill(&mut self, v: &Value, base: &str, index: usize) -> Result<Value, Error> {
+    pub(super) fn skill(&mut self, v: &Value, base: &str, index: usize) -> Result<Value, Error> {
         let members = as_object(v, base)?;
         let target = format!("/skills/{index}");
         let mut out = Vec::with_capacity(members.len());
@@ -758,7 +563,7 @@ impl Migrator<'_> {
 
     /// 0.3 `securitySchemes` (OpenAPI-style objects discriminated by `type`) to the 1.0
     /// `SecurityScheme` oneof wrappers (A2A 1.0 4.5.1 to 4.5.6).
-    fn security_schemes(&mut self, v: &Value) -> Result<Vec<(String, Value)>, Error> {
+    pub(super) fn security_schemes(&mut self, v: &Value) -> Result<Vec<(String, Value)>, Error> {
         let schemes = as_object(v, "/securitySchemes")?;
         let mut out = Vec::with_capacity(schemes.len());
         for (name, scheme) in schemes {
@@ -864,7 +669,7 @@ impl Migrator<'_> {
     /// 0.3 `OAuthFlows` (any number of flows) to the 1.0 `OAuthFlows` oneof (exactly one flow,
     /// A2A 1.0 4.5.7): the first flow that 1.0 does not deprecate is kept, else the first flow;
     /// the others are dropped with a note.
-    fn flows(&mut self, v: &Value, base: &str) -> Result<Vec<(String, Value)>, Error> {
+    pub(super) fn flows(&mut self, v: &Value, base: &str) -> Result<Vec<(String, Value)>, Error> {
         const FLOWS: &[&str] = &[
             "authorizationCode",
             "clientCredentials",
@@ -938,45 +743,9 @@ impl Migrator<'_> {
     }
 }
 
-/// Writes `v` as JSON indented by two spaces per level, members in their order.
-fn write_pretty(out: &mut Vec<u8>, v: &Value, depth: usize) {
-    let indent = |out: &mut Vec<u8>, d: usize| {
-        out.push(b'\n');
-        out.extend(std::iter::repeat_n(b' ', d * 2));
-    };
-    match v {
-        Value::Array(items) if !items.is_empty() => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                indent(out, depth + 1);
-                write_pretty(out, item, depth + 1);
-            }
-            indent(out, depth);
-            out.push(b']');
-        }
-        Value::Object(members) if !members.is_empty() => {
-            out.push(b'{');
-            for (i, (k, item)) in members.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                indent(out, depth + 1);
-                crate::jcs::write_string(out, k);
-                out.extend_from_slice(b": ");
-                write_pretty(out, item, depth + 1);
-            }
-            indent(out, depth);
-            out.push(b'}');
-        }
-        other => json::write_compact(out, other),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::pretty::write_pretty;
     use super::*;
 
     #[test]
@@ -989,10 +758,10 @@ mod tests {
 
     #[test]
     fn pretty_writer_reads_back() {
-        let v = json::parse(br#"{"a":[1,{"b":[]},{}],"c":"\u0001"}"#).unwrap();
+        let v = crate::canonical::value::parse(br#"{"a":[1,{"b":[]},{}],"c":"\u0001"}"#).unwrap();
         let mut out = Vec::new();
         write_pretty(&mut out, &v, 0);
-        assert_eq!(json::parse(&out).unwrap(), v);
+        assert_eq!(crate::canonical::value::parse(&out).unwrap(), v);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "{\n  \"a\": [\n    1,\n    {\n      \"b\": []\n    },\n    {}\n  ],\n  \"c\": \"\\u0001\"\n}"

@@ -10,12 +10,14 @@
 //! [`check_card_header`] adds what A2A section 8.4.2 asks of a card signature: a non-empty `kid`,
 //! and `typ` absent or `JOSE`.
 
-use crate::alg::{self, Algorithm};
-use crate::b64;
+use crate::canonical::jcs;
+use crate::canonical::value::{from_serde, to_serde, Value};
+use crate::canonical::Limits;
 use crate::error::{Error, ErrorCode};
-use crate::jcs;
-use crate::json::{self, Limits, Value};
-use crate::keys::PublicKey;
+use crate::jose::b64;
+use crate::jose::crypto as alg;
+use crate::jose::keys::PublicKey;
+use crate::jose::Algorithm;
 
 /// Default limit on the decoded size of a protected header, and on the serialized size of an
 /// unprotected one: 4 KiB.
@@ -33,11 +35,47 @@ pub struct Header {
     /// `jku`, if present: information only, never a trust root.
     pub jku: Option<String>,
     /// The protected header parameters as decoded, in their order.
-    pub protected: Vec<(String, Value)>,
+    pub(crate) protected: Vec<(String, Value)>,
     /// The unprotected header parameters (`header` member), in their order.
-    pub unprotected: Vec<(String, Value)>,
+    pub(crate) unprotected: Vec<(String, Value)>,
     /// The protected header exactly as it appeared (base64url text).
     pub protected_b64: String,
+}
+
+/// `e` about the header parameter `name`.
+fn in_parameter(e: Error, name: &str) -> Error {
+    Error::new(e.code(), format!("header parameter {name:?}: {}", e.message()))
+}
+
+impl Header {
+    /// The names of the protected header parameters, in their order.
+    pub fn protected_names(&self) -> Vec<&str> {
+        self.protected.iter().map(|(k, _)| k.as_str()).collect()
+    }
+
+    /// The names of the unprotected header parameters (the `header` member), in their order.
+    pub fn unprotected_names(&self) -> Vec<&str> {
+        self.unprotected.iter().map(|(k, _)| k.as_str()).collect()
+    }
+
+    /// A protected header parameter's value.
+    ///
+    /// ```
+    /// let h = a2a_card::jose::header::decode_header("eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0", None, 4096).unwrap();
+    /// assert_eq!(h.protected_param("kid"), Some(serde_json::json!("k1")));
+    /// assert_eq!(h.protected_names(), ["alg", "kid"]);
+    /// ```
+    pub fn protected_param(&self, name: &str) -> Option<serde_json::Value> {
+        self.protected
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| to_serde(v))
+    }
+
+    /// The unprotected header as a JSON object, when there is one.
+    pub fn unprotected_json(&self) -> Option<serde_json::Value> {
+        (!self.unprotected.is_empty()).then(|| to_serde(&Value::Object(self.unprotected.clone())))
+    }
 }
 
 fn bad(code: ErrorCode, msg: impl Into<String>) -> Error {
@@ -62,7 +100,7 @@ fn string_param(members: &[(String, Value)], name: &str) -> Result<Option<String
 /// applying the RFC 7515 rules listed in the module documentation.
 ///
 /// ```
-/// use a2a_card::jws::decode_header;
+/// use a2a_card::jose::header::decode_header;
 /// // {"alg":"ES256","kid":"k1","typ":"JOSE"}
 /// let h = decode_header("eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiSk9TRSJ9", None, 4096).unwrap();
 /// assert_eq!(h.alg.as_str(), "ES256");
@@ -71,6 +109,16 @@ fn string_param(members: &[(String, Value)], name: &str) -> Result<Option<String
 /// assert_eq!(decode_header("eyJhbGciOiJub25lIn0", None, 4096).unwrap_err().code().as_str(), "unknown-algorithm");
 /// ```
 pub fn decode_header(
+    protected_b64: &str,
+    unprotected: Option<&serde_json::Value>,
+    max_bytes: usize,
+) -> Result<Header, Error> {
+    let unprotected = unprotected.map(from_serde).transpose()?;
+    decode_header_value(protected_b64, unprotected.as_ref(), max_bytes)
+}
+
+/// [`decode_header`] with the unprotected header as the reader's own value.
+pub(crate) fn decode_header_value(
     protected_b64: &str,
     unprotected: Option<&Value>,
     max_bytes: usize,
@@ -106,7 +154,7 @@ pub fn decode_header(
         max_input_bytes: max_bytes,
         max_depth: 16,
     };
-    let value = json::parse_with(&raw, &limits).map_err(|e| {
+    let value = crate::canonical::value::parse_with(&raw, &limits).map_err(|e| {
         let place = match e.pointer() {
             Some(p) if !p.is_empty() => format!(" (parameter {p})"),
             _ => String::new(),
@@ -232,7 +280,7 @@ pub fn decode_header(
 /// the protected header, `typ` absent or `JOSE`.
 ///
 /// ```
-/// use a2a_card::jws::{check_card_header, decode_header};
+/// use a2a_card::jose::header::{check_card_header, decode_header};
 /// // {"alg":"ES256"}: no kid
 /// let h = decode_header("eyJhbGciOiJFUzI1NiJ9", None, 4096).unwrap();
 /// assert_eq!(check_card_header(&h).unwrap_err().code().as_str(), "malformed-header");
@@ -265,7 +313,7 @@ pub fn check_card_header(h: &Header) -> Result<(), Error> {
 /// `BASE64URL(protected) || '.' || BASE64URL(payload)`, the bytes a JWS signature covers.
 ///
 /// ```
-/// assert_eq!(a2a_card::jws::signing_input("eyJhbGciOiJFUzI1NiJ9", b"{}"), b"eyJhbGciOiJFUzI1NiJ9.e30".to_vec());
+/// assert_eq!(a2a_card::jose::header::signing_input("eyJhbGciOiJFUzI1NiJ9", b"{}"), b"eyJhbGciOiJFUzI1NiJ9.e30".to_vec());
 /// ```
 pub fn signing_input(protected_b64: &str, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(protected_b64.len() + 1 + payload.len().div_ceil(3) * 4);
@@ -279,15 +327,15 @@ pub fn signing_input(protected_b64: &str, payload: &[u8]) -> Vec<u8> {
 /// any extra parameters, serialized with RFC 8785 and encoded base64url.
 ///
 /// ```
-/// use a2a_card::alg::Algorithm;
-/// let p = a2a_card::jws::encode_protected(Algorithm::EdDSA, "key-1", None, &[]).unwrap();
+/// use a2a_card::Algorithm;
+/// let p = a2a_card::jose::header::encode_protected(Algorithm::EdDSA, "key-1", None, &[]).unwrap();
 /// assert_eq!(p, "eyJhbGciOiJFZERTQSIsImtpZCI6ImtleS0xIiwidHlwIjoiSk9TRSJ9");
 /// ```
 pub fn encode_protected(
     alg: Algorithm,
     kid: &str,
     jku: Option<&str>,
-    extra: &[(String, Value)],
+    extra: &[(String, serde_json::Value)],
 ) -> Result<String, Error> {
     let mut members = vec![
         ("alg".to_string(), Value::String(alg.as_str().to_string())),
@@ -310,7 +358,7 @@ pub fn encode_protected(
                 format!("header parameter {k:?} is not supported when signing"),
             ));
         }
-        members.push((k.clone(), v.clone()));
+        members.push((k.clone(), from_serde(v).map_err(|e| in_parameter(e, k))?));
     }
     let mut out = Vec::new();
     jcs::write_value(&mut out, &Value::Object(members));
@@ -332,17 +380,21 @@ pub enum VerificationKey<'a> {
 /// the decoded header on success.
 ///
 /// ```
-/// use a2a_card::jws::{verify_detached, VerificationKey};
-/// use a2a_card::json::parse;
+/// use a2a_card::jose::header::{signing_input, verify_detached, VerificationKey};
+/// use a2a_card::jose::crypto::sign_hmac;
+/// use a2a_card::Algorithm;
 /// let secret = [7u8; 32];
 /// let protected = "eyJhbGciOiJIUzI1NiJ9"; // {"alg":"HS256"}
-/// let sig = a2a_card::alg::sign_hmac(a2a_card::alg::Algorithm::HS256, &secret,
-///     &a2a_card::jws::signing_input(protected, b"hi")).unwrap();
-/// let jws = parse(format!(r#"{{"protected":"{protected}","signature":"{}"}}"#, a2a_card::b64::encode(&sig)).as_bytes()).unwrap();
+/// let sig = sign_hmac(Algorithm::HS256, &secret, &signing_input(protected, b"hi")).unwrap();
+/// let sig: String = sig.iter().map(|b| format!("{b:02x}")).collect::<String>();
+/// # let sig = { use base64::Engine as _; base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sign_hmac(Algorithm::HS256, &secret, &signing_input(protected, b"hi")).unwrap()) };
+/// let jws = format!(r#"{{"protected":"{protected}","signature":"{sig}"}}"#);
 /// assert!(verify_detached(&jws, b"hi", VerificationKey::SharedSecret(&secret)).is_ok());
 /// assert!(verify_detached(&jws, b"ho", VerificationKey::SharedSecret(&secret)).is_err());
 /// ```
-pub fn verify_detached(jws: &Value, payload: &[u8], key: VerificationKey<'_>) -> Result<Header, Error> {
+pub fn verify_detached(jws: &str, payload: &[u8], key: VerificationKey<'_>) -> Result<Header, Error> {
+    let jws = crate::canonical::value::parse(jws.as_bytes())?;
+    let jws = &jws;
     let Value::Object(_) = jws else {
         return Err(bad(
             ErrorCode::MalformedHeader,
@@ -367,7 +419,7 @@ pub fn verify_detached(jws: &Value, payload: &[u8], key: VerificationKey<'_>) ->
             ))
         }
     };
-    let header = decode_header(protected, jws.get("header"), DEFAULT_MAX_HEADER_BYTES)?;
+    let header = decode_header_value(protected, jws.get("header"), DEFAULT_MAX_HEADER_BYTES)?;
     let sig = b64::decode_strict(signature).map_err(|e| {
         Error::new(
             ErrorCode::InvalidBase64url,

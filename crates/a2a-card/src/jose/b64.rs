@@ -4,7 +4,7 @@
 //! impossible lengths (4n+1 characters) and non-canonical trailing bits, so that every byte
 //! string has exactly one accepted spelling.
 //!
-//! ```
+//! ```text
 //! use a2a_card::b64;
 //! assert_eq!(b64::encode(b"hi?"), "aGk_");
 //! assert_eq!(b64::decode_strict("aGk_").unwrap(), b"hi?");
@@ -40,7 +40,7 @@ static PAIRS: [[u8; 2]; 4096] = {
 
 /// Encodes bytes as base64url without padding.
 ///
-/// ```
+/// ```text
 /// assert_eq!(a2a_card::b64::encode([0xfb, 0xff]), "-_8");
 /// assert_eq!(a2a_card::b64::encode(b""), "");
 /// ```
@@ -56,7 +56,7 @@ pub fn encode(bytes: impl AsRef<[u8]>) -> String {
 /// time with a table of character pairs (about 1.6 times the speed of the `base64` crate's
 /// general-purpose engine on a 355 KB card here).
 ///
-/// ```
+/// ```text
 /// let mut out = b"x.".to_vec();
 /// a2a_card::b64::encode_into(&mut out, b"hi?");
 /// assert_eq!(out, b"x.aGk_");
@@ -102,7 +102,7 @@ pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
 /// unused low bits of the last character must be zero. Errors carry code `invalid-base64url`
 /// and the byte offset of the problem.
 ///
-/// ```
+/// ```text
 /// use a2a_card::b64::decode_strict;
 /// assert_eq!(decode_strict("-_8").unwrap(), vec![0xfb, 0xff]);
 /// // `+` and `/` belong to the standard alphabet, not base64url.

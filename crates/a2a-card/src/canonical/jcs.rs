@@ -2,16 +2,19 @@
 //!
 //! Members sorted by the UTF-16 code units of their names, numbers in the ECMAScript
 //! `Number.prototype.toString` form, strings with the minimal escapes, no whitespace. The
-//! writer works on what the strict reader builds (a [`Value`] or a [`json::Doc`]), so input that
+//! writer works on what the strict reader builds (a [`Value`] or a [`Doc`]), so input that
 //! is not I-JSON never gets here.
 
+use super::doc::{Doc, Shape, Tree};
+use super::number::write_number;
+use super::reader::Limits;
+use super::value::Value;
 use crate::error::Error;
-use crate::json::{self, Limits, Shape, Tree, Value};
 use std::cmp::Ordering;
 
 /// Canonicalizes any I-JSON document with RFC 8785, with the default [`Limits`].
 ///
-/// ```
+/// ```text
 /// let out = a2a_card::jcs(br#"{"b": [1.0, 1e21, -0], "a": "\u00e9\n"}"#).unwrap();
 /// assert_eq!(out, "{\"a\":\"é\\n\",\"b\":[1,1e+21,0]}".as_bytes());
 /// ```
@@ -21,7 +24,7 @@ pub fn jcs(input: &[u8]) -> Result<Vec<u8>, Error> {
 
 /// Canonicalizes any I-JSON document with RFC 8785 under the given limits.
 pub fn jcs_with(input: &[u8], limits: &Limits) -> Result<Vec<u8>, Error> {
-    let doc = json::Doc::parse(input, limits)?;
+    let doc = Doc::parse(input, limits)?;
     let mut out = Vec::with_capacity(input.len());
     write_tree(&mut out, doc.root());
     Ok(out)
@@ -29,13 +32,13 @@ pub fn jcs_with(input: &[u8], limits: &Limits) -> Result<Vec<u8>, Error> {
 
 /// Writes `v` in RFC 8785 form, appending to `out`.
 ///
-/// ```
+/// ```text
 /// use a2a_card::json::Value;
 /// let mut out = Vec::new();
 /// a2a_card::jcs::write_value(&mut out, &Value::Number(0.000001));
 /// assert_eq!(out, b"0.000001");
 /// ```
-pub fn write_value(out: &mut Vec<u8>, v: &Value) {
+pub(crate) fn write_value(out: &mut Vec<u8>, v: &Value) {
     write_tree(out, v);
 }
 
@@ -64,20 +67,7 @@ pub(crate) fn write_tree<'t, N: Tree<'t>>(out: &mut Vec<u8>, v: N) {
 }
 
 /// Writes an object from its members in RFC 8785 form: sorted by the UTF-16 code units of their
-/// names, values by [`write_value`].
-///
-/// ```
-/// use a2a_card::json::Value;
-/// let (one, two) = (Value::Number(1.0), Value::Bool(true));
-/// let mut out = Vec::new();
-/// a2a_card::jcs::write_members(&mut out, vec![("b", &one), ("a", &two)]);
-/// assert_eq!(out, br#"{"a":true,"b":1}"#);
-/// ```
-pub fn write_members(out: &mut Vec<u8>, members: Vec<(&str, &Value)>) {
-    write_members_tree(out, members);
-}
-
-/// [`write_members`] for either tree the reader builds.
+/// names, values by [`write_tree`].
 pub(crate) fn write_members_tree<'t, N: Tree<'t>>(out: &mut Vec<u8>, mut members: Vec<(&str, N)>) {
     members.sort_unstable_by(|a, b| cmp_utf16(a.0, b.0));
     out.push(b'{');
@@ -92,23 +82,6 @@ pub(crate) fn write_members_tree<'t, N: Tree<'t>>(out: &mut Vec<u8>, mut members
     out.push(b'}');
 }
 
-/// Writes a finite number the way ECMAScript's `Number.prototype.toString` does (RFC 8785
-/// section 3.2.2.3). `-0` is written as `0`.
-pub fn write_number(out: &mut Vec<u8>, n: f64) {
-    if n == 0.0 {
-        out.push(b'0');
-        return;
-    }
-    if n.is_finite() {
-        let mut buf = ryu_js::Buffer::new();
-        out.extend_from_slice(buf.format_finite(n).as_bytes());
-    } else {
-        // The reader never produces these; write null as ECMAScript's JSON.stringify would
-        // rather than panic.
-        out.extend_from_slice(b"null");
-    }
-}
-
 /// Writes a string with the RFC 8785 escapes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other
 /// controls as `\u00xx` (lower-case hex), everything else as UTF-8.
 pub fn write_string(out: &mut Vec<u8>, s: &str) {
@@ -119,7 +92,7 @@ pub fn write_string(out: &mut Vec<u8>, s: &str) {
     let mut start = 0;
     loop {
         // The next byte that needs an escape (the same set the reader stops at), a word at a time.
-        let i = crate::json::scan_plain(bytes, start);
+        let i = crate::canonical::scan::scan_plain(bytes, start);
         let Some(&b) = bytes.get(i) else { break };
         out.extend_from_slice(bytes.get(start..i).unwrap_or_default());
         match b {
@@ -162,7 +135,7 @@ pub(crate) fn write_text(out: &mut Vec<u8>, s: &str, plain: bool) {
 /// characters from U+E000 to U+FFFF and characters above U+FFFF; the byte comparison is used
 /// unless the first difference involves such a pair.
 ///
-/// ```
+/// ```text
 /// use std::cmp::Ordering;
 /// // U+FB01 sorts after U+1F600 in UTF-16 (0xFB01 > 0xD83D) though not in code point order.
 /// assert_eq!(a2a_card::jcs::cmp_utf16("\u{FB01}", "\u{1F600}"), Ordering::Greater);
@@ -174,5 +147,35 @@ pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
         None => ab.len().cmp(&bb.len()),
         Some(i) if ab[i] < 0x80 && bb[i] < 0x80 => ab[i].cmp(&bb[i]),
         Some(_) => a.encode_utf16().cmp(b.encode_utf16()),
+    }
+}
+
+/// Writes a value as compact JSON keeping the members in their order (not canonical: use
+/// [`write_value`] for that).
+pub(crate) fn write_compact(out: &mut Vec<u8>, v: &Value) {
+    match v {
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_compact(out, item);
+            }
+            out.push(b']');
+        }
+        Value::Object(members) => {
+            out.push(b'{');
+            for (i, (k, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_string(out, k);
+                out.push(b':');
+                write_compact(out, item);
+            }
+            out.push(b'}');
+        }
+        other => write_value(out, other),
     }
 }

@@ -1,17 +1,18 @@
-//! The strict I-JSON reader (RFC 8259 syntax, RFC 7493 restrictions) and its value tree.
+//! The strict I-JSON reader (RFC 8259 syntax, RFC 7493 restrictions): the one reader of every
+//! document the library handles.
 //!
 //! Everything that reaches canonicalization or signature checking is read here first, so one
 //! set of rules decides what a document is: no duplicate member names (compared after
 //! unescaping), no lone surrogates, no invalid UTF-8, no byte-order mark, no trailing data,
-//! no number that overflows a double, no integer literal beyond +-(2^53-1) that a double would
-//! round (one that is exactly the RFC 8785 spelling of its double, such as the canonical form of
-//! `1e20`, reads back unchanged), bounded nesting and size.
+//! no number that overflows a double, no number whose canonical spelling would mean another
+//! value past +-(2^53-1) (see [`super::number`]), bounded nesting and size.
 //! Errors carry the JSON Pointer of the member where the problem lies and the byte offset.
+//! The reader fills a [`Doc`]; [`super::value`] builds an owned tree from one.
 
+use super::doc::{span_str, Doc, Node, RootLayout, Span, MAX_DOC_BYTES};
+use super::number::{decimal_is_zero, is_jcs_spelling, jcs_spelling, same_decimal, MAX_SAFE_INTEGER};
+use super::scan::scan_plain;
 use crate::error::{pointer_token, Error, ErrorCode};
-
-/// Largest integer magnitude I-JSON allows (2^53 - 1).
-pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// Default maximum input size: 8 MiB.
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 8 * 1024 * 1024;
@@ -49,159 +50,6 @@ impl Default for Limits {
             max_depth: DEFAULT_MAX_DEPTH,
         }
     }
-}
-
-/// A JSON value as read by the strict reader. Objects keep their members in input order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    /// `null`
-    Null,
-    /// `true` or `false`
-    Bool(bool),
-    /// A number, always within the range I-JSON allows.
-    Number(f64),
-    /// A string (unescaped).
-    String(String),
-    /// An array.
-    Array(Vec<Value>),
-    /// An object: members in input order, names unique.
-    Object(Vec<(String, Value)>),
-}
-
-impl Value {
-    /// The member of an object with this name.
-    ///
-    /// ```
-    /// let v = a2a_card::json::parse(br#"{"a":{"b":true}}"#).unwrap();
-    /// assert_eq!(v.get("a").and_then(|a| a.get("b")), Some(&a2a_card::json::Value::Bool(true)));
-    /// ```
-    pub fn get(&self, name: &str) -> Option<&Value> {
-        tree_get(self, name)
-    }
-
-    /// The string, if this is one.
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::String(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// The JSON type name, as used in error messages.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Value::Null => "null",
-            Value::Bool(_) => "boolean",
-            Value::Number(_) => "number",
-            Value::String(_) => "string",
-            Value::Array(_) => "array",
-            Value::Object(_) => "object",
-        }
-    }
-}
-
-/// Reads one JSON document with the default [`Limits`].
-///
-/// ```
-/// use a2a_card::json::{parse, Value};
-/// assert_eq!(parse(b" [1, \"x\"] ").unwrap(), Value::Array(vec![Value::Number(1.0), Value::String("x".into())]));
-/// assert_eq!(parse(br#"{"a":1,"\u0061":2}"#).unwrap_err().code().as_str(), "duplicate-member");
-/// ```
-pub fn parse(input: &[u8]) -> Result<Value, Error> {
-    parse_with(input, &Limits::default())
-}
-
-/// Reads one JSON document with the given limits.
-pub fn parse_with(input: &[u8], limits: &Limits) -> Result<Value, Error> {
-    Ok(Doc::parse(input, limits)?.to_value())
-}
-
-/// A JSON document read by the strict reader without copying it: strings without escapes are
-/// borrowed from the input, and every array and object lives in two flat tables, so reading a
-/// card costs a handful of allocations however large it is. The rules are exactly those of
-/// [`parse_with`] (which builds its [`Value`] from a `Doc`); [`crate::canonicalize`] and
-/// [`crate::verify_card`] work on a `Doc` directly.
-///
-/// ```
-/// use a2a_card::json::{Doc, Limits, Value};
-/// let doc = Doc::parse(br#"{"a":["x\u0079",1]}"#, &Limits::default()).unwrap();
-/// assert_eq!(
-///     doc.to_value(),
-///     Value::Object(vec![("a".into(), Value::Array(vec![Value::String("xy".into()), Value::Number(1.0)]))])
-/// );
-/// assert_eq!(Doc::parse(b"[1,]", &Limits::default()).unwrap_err().code().as_str(), "invalid-json");
-/// ```
-#[derive(Debug, Clone)]
-pub struct Doc<'a> {
-    text: &'a str,
-    root: Node,
-    /// The items of every array, each array's items contiguous.
-    items: Vec<Node>,
-    /// The members of every object, each object's members contiguous.
-    members: Vec<(Span, Node)>,
-    /// The strings that had escapes, unescaped, one after the other.
-    unescaped: String,
-    /// Where the top-level object and its members lie in the input (`None` for another root).
-    layout: Option<RootLayout>,
-}
-
-/// Where a top-level object lies in the input, recorded while it is read (see [`Doc::layout`]).
-#[derive(Debug, Clone, Default)]
-struct RootLayout {
-    open: usize,
-    /// Each member's name, the offset of its name's opening quote, and its value's byte range.
-    members: Vec<(Span, usize, std::ops::Range<usize>)>,
-    close: usize,
-}
-
-/// Where a string of a [`Doc`] lies: in the input (no escapes) or in its unescaped text.
-///
-/// Eight bytes, the flag in the length's top bit: a `bool` field would make the node an odd
-/// size and every string read would pay a misaligned copy.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Span {
-    start: u32,
-    /// The length in bytes; the top bit set when the text is in the unescaped strings.
-    len_owned: u32,
-}
-
-/// The largest input a [`Doc`] holds (its offsets are 31 bits).
-const MAX_DOC_BYTES: usize = 0x7FFF_FFFF;
-
-impl Span {
-    const OWNED: u32 = 1 << 31;
-
-    /// Offsets below [`MAX_DOC_BYTES`], which `Doc::parse` guarantees.
-    #[inline]
-    fn new(start: usize, len: usize, owned: bool) -> Span {
-        #[allow(clippy::cast_possible_truncation)]
-        Span {
-            start: start as u32,
-            len_owned: (len as u32 & !Span::OWNED) | if owned { Span::OWNED } else { 0 },
-        }
-    }
-
-    /// The length of the text in bytes.
-    #[inline]
-    fn len(self) -> usize {
-        (self.len_owned & !Span::OWNED) as usize
-    }
-
-    #[inline]
-    fn owned(self) -> bool {
-        self.len_owned & Span::OWNED != 0
-    }
-}
-
-/// One value of a [`Doc`]; containers point into its tables.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Node {
-    Null,
-    Bool(bool),
-    Number(f64),
-    Str(Span),
-    Array { first: u32, len: u32 },
-    Object { first: u32, len: u32 },
 }
 
 impl<'a> Doc<'a> {
@@ -269,239 +117,11 @@ impl<'a> Doc<'a> {
             layout: p.layout,
         })
     }
-
-    /// Where each top-level member lies in the input, so a writer can change one member and leave
-    /// every other byte as it was (recorded while reading: no second pass over the input).
-    ///
-    /// ```
-    /// use a2a_card::json::{Doc, Limits};
-    /// let doc = Doc::parse(br#" {"a": 1, "b": [2]} "#, &Limits::default()).unwrap();
-    /// let l = doc.layout().unwrap();
-    /// assert_eq!((l.open, l.close), (1, 18));
-    /// assert_eq!(l.members[1].name, "b");
-    /// assert_eq!(l.members[1].value, 15..18);
-    /// let top = Doc::parse(b"[1]", &Limits::default()).unwrap();
-    /// assert_eq!(top.layout().unwrap_err().code().as_str(), "type-mismatch");
-    /// ```
-    pub fn layout(&self) -> Result<ObjectLayout, Error> {
-        let Some(layout) = &self.layout else {
-            return Err(Error::new(
-                ErrorCode::TypeMismatch,
-                format!(
-                    "the document must be a JSON object, found {}",
-                    self.root().shape().type_name()
-                ),
-            )
-            .at(""));
-        };
-        Ok(ObjectLayout {
-            open: layout.open,
-            members: layout
-                .members
-                .iter()
-                .map(|(name, start, value)| MemberSpan {
-                    name: self.str_of(*name).to_owned(),
-                    start: *start,
-                    value: value.clone(),
-                })
-                .collect(),
-            close: layout.close,
-        })
-    }
-
-    /// The document as an owned [`Value`] tree.
-    pub fn to_value(&self) -> Value {
-        self.value_of(self.root)
-    }
-
-    fn value_of(&self, node: Node) -> Value {
-        match node {
-            Node::Null => Value::Null,
-            Node::Bool(b) => Value::Bool(b),
-            Node::Number(n) => Value::Number(n),
-            Node::Str(s) => Value::String(self.str_of(s).to_owned()),
-            Node::Array { first, len } => Value::Array(
-                self.items
-                    .get(first as usize..first as usize + len as usize)
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|&n| self.value_of(n))
-                    .collect(),
-            ),
-            Node::Object { first, len } => Value::Object(
-                self.members
-                    .get(first as usize..first as usize + len as usize)
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|&(k, n)| (self.str_of(k).to_owned(), self.value_of(n)))
-                    .collect(),
-            ),
-        }
-    }
-
-    fn str_of(&self, s: Span) -> &str {
-        span_str(self.text, &self.unescaped, s)
-    }
-
-    /// The top-level value, for the walks shared with [`Value`].
-    pub(crate) fn root(&self) -> DocNode<'_> {
-        DocNode {
-            doc: self,
-            node: self.root,
-        }
-    }
-}
-
-/// The text of a span: in the input, or in the unescaped strings.
-#[inline]
-fn span_str<'t>(text: &'t str, unescaped: &'t str, s: Span) -> &'t str {
-    let start = s.start as usize;
-    let range = start..start + s.len();
-    if s.owned() {
-        unescaped.get(range).unwrap_or_default()
-    } else {
-        text.get(range).unwrap_or_default()
-    }
-}
-
-/// A value of a [`Doc`] with the document it belongs to.
-#[derive(Clone, Copy)]
-pub(crate) struct DocNode<'t> {
-    doc: &'t Doc<'t>,
-    node: Node,
-}
-
-/// What a JSON value is, seen through [`Tree`].
-#[derive(Clone, Copy)]
-pub(crate) enum Shape<'t> {
-    Null,
-    Bool(bool),
-    Number(f64),
-    /// A string, and whether it is known to need no escape when written (see
-    /// [`crate::jcs::write_text`]).
-    Str(&'t str, bool),
-    /// An array with this many items.
-    Array(usize),
-    /// An object with this many members.
-    Object(usize),
-}
-
-impl Shape<'_> {
-    /// The JSON type name, as used in error messages.
-    pub(crate) fn type_name(self) -> &'static str {
-        match self {
-            Shape::Null => "null",
-            Shape::Bool(_) => "boolean",
-            Shape::Number(_) => "number",
-            Shape::Str(..) => "string",
-            Shape::Array(_) => "array",
-            Shape::Object(_) => "object",
-        }
-    }
-}
-
-/// A read-only view of a JSON value, implemented by the owned [`Value`] tree and by a borrowed
-/// [`Doc`], so the presence rules and the RFC 8785 writer are written once for both.
-pub(crate) trait Tree<'t>: Copy {
-    /// What the value is.
-    fn shape(self) -> Shape<'t>;
-    /// Item `i` of an array.
-    fn item(self, i: usize) -> Option<Self>;
-    /// Member `i` of an object, in input order.
-    fn member(self, i: usize) -> Option<(&'t str, Self)>;
-    /// True for `null`.
-    fn is_null(self) -> bool {
-        matches!(self.shape(), Shape::Null)
-    }
-}
-
-impl<'t> Tree<'t> for &'t Value {
-    #[inline]
-    fn shape(self) -> Shape<'t> {
-        match self {
-            Value::Null => Shape::Null,
-            Value::Bool(b) => Shape::Bool(*b),
-            Value::Number(n) => Shape::Number(*n),
-            Value::String(s) => Shape::Str(s, false),
-            Value::Array(items) => Shape::Array(items.len()),
-            Value::Object(members) => Shape::Object(members.len()),
-        }
-    }
-    #[inline]
-    fn item(self, i: usize) -> Option<Self> {
-        match self {
-            Value::Array(items) => items.get(i),
-            _ => None,
-        }
-    }
-    #[inline]
-    fn member(self, i: usize) -> Option<(&'t str, Self)> {
-        match self {
-            Value::Object(members) => members.get(i).map(|(k, v)| (k.as_str(), v)),
-            _ => None,
-        }
-    }
-}
-
-impl<'t> Tree<'t> for DocNode<'t> {
-    #[inline]
-    fn shape(self) -> Shape<'t> {
-        match self.node {
-            Node::Null => Shape::Null,
-            Node::Bool(b) => Shape::Bool(b),
-            Node::Number(n) => Shape::Number(n),
-            // A string without escapes in the input has no quote, backslash or control
-            // character: exactly the ones RFC 8785 escapes.
-            Node::Str(s) => Shape::Str(self.doc.str_of(s), !s.owned()),
-            Node::Array { len, .. } => Shape::Array(len as usize),
-            Node::Object { len, .. } => Shape::Object(len as usize),
-        }
-    }
-    #[inline]
-    fn item(self, i: usize) -> Option<Self> {
-        match self.node {
-            Node::Array { first, len } if i < len as usize => self
-                .doc
-                .items
-                .get(first as usize + i)
-                .map(|&node| DocNode { doc: self.doc, node }),
-            _ => None,
-        }
-    }
-    #[inline]
-    fn member(self, i: usize) -> Option<(&'t str, Self)> {
-        match self.node {
-            Node::Object { first, len } if i < len as usize => self
-                .doc
-                .members
-                .get(first as usize + i)
-                .map(|&(k, node)| (self.doc.str_of(k), DocNode { doc: self.doc, node })),
-            _ => None,
-        }
-    }
-}
-
-impl<'t> DocNode<'t> {
-    /// The value as an owned [`Value`] tree.
-    pub(crate) fn to_value(self) -> Value {
-        self.doc.value_of(self.node)
-    }
-}
-
-/// The member of an object named `name`.
-pub(crate) fn tree_get<'t, N: Tree<'t>>(node: N, name: &str) -> Option<N> {
-    let Shape::Object(len) = node.shape() else {
-        return None;
-    };
-    (0..len)
-        .filter_map(|i| node.member(i))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
 }
 
 /// For an input that is cut short at an invalid UTF-8 sequence: the pointer of the member
 /// being read at that point.
-fn pointer_at_offset(prefix: &[u8], limits: &Limits) -> Option<String> {
+pub(super) fn pointer_at_offset(prefix: &[u8], limits: &Limits) -> Option<String> {
     let text = std::str::from_utf8(prefix).ok()?;
     let mut p = Parser::new(text, limits.max_depth, prefix.len());
     p.skip_ws();
@@ -514,19 +134,19 @@ fn pointer_at_offset(prefix: &[u8], limits: &Limits) -> Option<String> {
 /// An error travelling up the parse: the pointer segments are collected in reverse order as
 /// the recursion unwinds, so the happy path pays nothing for pointers. Boxed, so that a
 /// `Result` of the reader is no larger than its value.
-type PErr = Box<PErrInner>;
+pub(super) type PErr = Box<PErrInner>;
 
 /// The contents of a [`PErr`].
-struct PErrInner {
-    code: ErrorCode,
-    message: String,
-    offset: usize,
-    segments: Vec<String>,
-    truncated: bool,
+pub(super) struct PErrInner {
+    pub(super) code: ErrorCode,
+    pub(super) message: String,
+    pub(super) offset: usize,
+    pub(super) segments: Vec<String>,
+    pub(super) truncated: bool,
 }
 
 impl PErrInner {
-    fn finish(mut self) -> Error {
+    pub(super) fn finish(mut self) -> Error {
         self.segments.reverse();
         let mut ptr = String::new();
         for s in &self.segments {
@@ -541,36 +161,36 @@ impl PErrInner {
         } = self;
         Error::new(code, message).at(ptr).at_offset(offset)
     }
-    fn within(mut self: Box<Self>, segment: String) -> Box<Self> {
+    pub(super) fn within(mut self: Box<Self>, segment: String) -> Box<Self> {
         self.segments.push(segment);
         self
     }
 }
 
-struct Parser<'a> {
-    text: &'a str,
-    bytes: &'a [u8],
-    pos: usize,
-    max_depth: usize,
-    stop_at: usize,
+pub(super) struct Parser<'a> {
+    pub(super) text: &'a str,
+    pub(super) bytes: &'a [u8],
+    pub(super) pos: usize,
+    pub(super) max_depth: usize,
+    pub(super) stop_at: usize,
     /// Members of the objects being read, innermost last: each object collects its members
     /// here and moves them to the end of `out_members` when it closes, so every object's
     /// members are contiguous there and no container allocates on its own.
-    members: Vec<(Span, Node)>,
+    pub(super) members: Vec<(Span, Node)>,
     /// Items of the arrays being read, the same way.
-    items: Vec<Node>,
+    pub(super) items: Vec<Node>,
     /// The members of every object read (see [`Doc`]).
-    out_members: Vec<(Span, Node)>,
+    pub(super) out_members: Vec<(Span, Node)>,
     /// The items of every array read.
-    out_items: Vec<Node>,
+    pub(super) out_items: Vec<Node>,
     /// The strings with escapes, unescaped.
-    unescaped: String,
+    pub(super) unescaped: String,
     /// The layout of the top-level object, filled while it is read.
-    layout: Option<RootLayout>,
+    pub(super) layout: Option<RootLayout>,
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str, max_depth: usize, stop_at: usize) -> Parser<'a> {
+    pub(super) fn new(text: &'a str, max_depth: usize, stop_at: usize) -> Parser<'a> {
         Parser {
             text,
             bytes: text.as_bytes(),
@@ -586,11 +206,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn str_of(&self, s: Span) -> &str {
+    pub(super) fn str_of(&self, s: Span) -> &str {
         span_str(self.text, &self.unescaped, s)
     }
 
-    fn err(&self, code: ErrorCode, message: impl Into<String>) -> PErr {
+    pub(super) fn err(&self, code: ErrorCode, message: impl Into<String>) -> PErr {
         Box::new(PErrInner {
             code,
             message: message.into(),
@@ -600,7 +220,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn syntax(&self, what: &str) -> PErr {
+    pub(super) fn syntax(&self, what: &str) -> PErr {
         if self.pos >= self.bytes.len() {
             let mut e = self.err(
                 ErrorCode::InvalidJson,
@@ -618,7 +238,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn skip_ws(&mut self) {
+    pub(super) fn skip_ws(&mut self) {
         while let Some(&b) = self.bytes.get(self.pos) {
             if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
                 self.pos += 1;
@@ -632,7 +252,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn literal(&mut self, word: &str, v: Node) -> Result<Node, PErr> {
+    pub(super) fn literal(&mut self, word: &str, v: Node) -> Result<Node, PErr> {
         if self.bytes[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(v)
@@ -641,7 +261,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<Node, PErr> {
+    pub(super) fn value(&mut self, depth: usize) -> Result<Node, PErr> {
         match self.bytes.get(self.pos) {
             Some(b'{') => self.object(depth + 1),
             Some(b'[') => self.array(depth + 1),
@@ -654,7 +274,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn enter(&self, depth: usize) -> Result<(), PErr> {
+    pub(super) fn enter(&self, depth: usize) -> Result<(), PErr> {
         if depth > self.max_depth {
             return Err(self.err(
                 ErrorCode::NestingTooDeep,
@@ -667,7 +287,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn object(&mut self, depth: usize) -> Result<Node, PErr> {
+    pub(super) fn object(&mut self, depth: usize) -> Result<Node, PErr> {
         self.enter(depth)?;
         if depth == 1 {
             self.layout = Some(RootLayout {
@@ -702,7 +322,7 @@ impl<'a> Parser<'a> {
     }
 
     /// For the top-level object (`depth` 1): records the offset `at` of its closing `}`.
-    fn close_root(&mut self, depth: usize, at: usize) {
+    pub(super) fn close_root(&mut self, depth: usize, at: usize) {
         if let (1, Some(layout)) = (depth, self.layout.as_mut()) {
             layout.close = at;
         }
@@ -710,7 +330,7 @@ impl<'a> Parser<'a> {
 
     /// Reads the members of an object after its `{` onto `self.members` (from `base`), up to and
     /// including the closing `}`.
-    fn object_members(&mut self, depth: usize, base: usize) -> Result<(), PErr> {
+    pub(super) fn object_members(&mut self, depth: usize, base: usize) -> Result<(), PErr> {
         let mut index = NameIndex::default();
         loop {
             self.skip_ws();
@@ -762,7 +382,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn array(&mut self, depth: usize) -> Result<Node, PErr> {
+    pub(super) fn array(&mut self, depth: usize) -> Result<Node, PErr> {
         self.enter(depth)?;
         self.pos += 1; // '['
         self.skip_ws();
@@ -788,7 +408,7 @@ impl<'a> Parser<'a> {
 
     /// Reads the items of an array after its `[` onto `self.items` (from `base`), up to and
     /// including the closing `]`.
-    fn array_items(&mut self, depth: usize, base: usize) -> Result<(), PErr> {
+    pub(super) fn array_items(&mut self, depth: usize, base: usize) -> Result<(), PErr> {
         loop {
             self.skip_ws();
             let v = match self.value(depth) {
@@ -808,7 +428,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn hex4(&mut self) -> Result<u32, PErr> {
+    pub(super) fn hex4(&mut self) -> Result<u32, PErr> {
         let mut v = 0u32;
         for _ in 0..4 {
             let d = match self.bytes.get(self.pos) {
@@ -823,7 +443,7 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    fn string(&mut self) -> Result<Span, PErr> {
+    pub(super) fn string(&mut self) -> Result<Span, PErr> {
         self.pos += 1; // opening quote
         let mut start = self.pos;
         // The common case: no escape before the closing quote, the string is borrowed.
@@ -844,7 +464,7 @@ impl<'a> Parser<'a> {
 
     /// Reads the rest of a string with escapes onto `out`, from `start` (the first byte not yet
     /// copied) to the closing quote.
-    fn unescape(&mut self, out: &mut String, start: &mut usize) -> Result<(), PErr> {
+    pub(super) fn unescape(&mut self, out: &mut String, start: &mut usize) -> Result<(), PErr> {
         loop {
             // Fast scan to the next quote, backslash or control character.
             self.pos = scan_plain(self.bytes, self.pos);
@@ -932,7 +552,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number(&mut self) -> Result<Node, PErr> {
+    pub(super) fn number(&mut self) -> Result<Node, PErr> {
         let start = self.pos;
         let b = self.bytes;
         let mut integer = true;
@@ -1042,138 +662,11 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Bytes that end a run of plain string content: the quote, the backslash and the controls.
-static STRING_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = true;
-        i += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
-/// The offset of the first byte at or after `pos` that is a quote, a backslash or a control
-/// character (or `bytes.len()`). Sixteen bytes are tested at a time with no branch inside the
-/// block, which the compiler turns into vector compares; in the block that holds a stop byte,
-/// [`word_stops`] finds it without a loop. Fewer than sixteen bytes left are tested one by one.
-#[inline]
-pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
-    const BLOCK: usize = 16;
-    while let Some(chunk) = bytes.get(pos..pos + BLOCK) {
-        let mut hit = false;
-        for &b in chunk {
-            hit |= (b < 0x20) | (b == b'"') | (b == b'\\');
-        }
-        if hit {
-            let (lo, hi) = chunk.split_at(8);
-            let lo = word_stops(lo);
-            return if lo != 0 {
-                pos + (lo.trailing_zeros() / 8) as usize
-            } else {
-                pos + 8 + (word_stops(hi).trailing_zeros() / 8) as usize
-            };
-        }
-        pos += BLOCK;
-    }
-    while let Some(&b) = bytes.get(pos) {
-        if STRING_STOP[usize::from(b)] {
-            break;
-        }
-        pos += 1;
-    }
-    pos
-}
-
-/// For eight bytes (little-endian): a word whose byte `i` has its high bit set when byte `i` is
-/// a quote, a backslash or a control character. A byte after the first such byte may also be
-/// flagged, never one before it, so the lowest flag is exact; zero means none.
-#[inline]
-fn word_stops(chunk: &[u8]) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut word = [0u8; 8];
-    if let Some(src) = chunk.get(..8) {
-        word.copy_from_slice(src);
-    }
-    let w = u64::from_le_bytes(word);
-    let below = w.wrapping_sub(ONES * 0x20);
-    let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
-    let quote_neg = !(w ^ (ONES * u64::from(b'"')));
-    let bslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
-    let bslash_neg = !(w ^ (ONES * u64::from(b'\\')));
-    ((below & !w) | (quote & quote_neg) | (bslash & bslash_neg)) & HIGH
-}
-
-/// The RFC 8785 text of a finite double.
-fn jcs_spelling(v: f64) -> String {
-    let mut out = Vec::new();
-    crate::jcs::write_number(&mut out, v);
-    String::from_utf8(out).unwrap_or_default()
-}
-
-/// True when a JSON number's text denotes zero (every digit of its mantissa is 0).
-fn decimal_is_zero(text: &str) -> bool {
-    let mantissa = text.split(['e', 'E']).next().unwrap_or(text);
-    mantissa.bytes().all(|b| matches!(b, b'0' | b'.' | b'-'))
-}
-
-/// True when two JSON number texts denote the same decimal value.
-fn same_decimal(a: &str, b: &str) -> bool {
-    normalized(a) == normalized(b)
-}
-
-/// A JSON number's decimal value as (negative, significant digits, power of ten of the last
-/// digit), with leading and trailing zeros removed; zero is `(false, [], 0)`. The exponent
-/// saturates, so any spelling reads without overflow.
-fn normalized(text: &str) -> (bool, Vec<u8>, i64) {
-    let (negative, rest) = match text.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, text),
-    };
-    let (mantissa, exp) = match rest.find(['e', 'E']) {
-        Some(i) => (&rest[..i], &rest[i + 1..]),
-        None => (rest, ""),
-    };
-    let (exp_negative, exp_digits) = match exp.as_bytes().first() {
-        Some(b'-') => (true, &exp[1..]),
-        Some(b'+') => (false, &exp[1..]),
-        _ => (false, exp),
-    };
-    let magnitude = exp_digits.bytes().fold(0i64, |n, d| {
-        n.saturating_mul(10)
-            .saturating_add(i64::from(d.wrapping_sub(b'0')))
-    });
-    let exp = if exp_negative { -magnitude } else { magnitude };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
-    let mut power = exp.saturating_sub(i64::try_from(frac.len()).unwrap_or(i64::MAX));
-    while digits.last() == Some(&b'0') {
-        digits.pop();
-        power = power.saturating_add(1);
-    }
-    let lead = digits.iter().take_while(|&&d| d == b'0').count();
-    digits.drain(..lead);
-    if digits.is_empty() {
-        return (false, digits, 0);
-    }
-    (negative, digits, power)
-}
-
-/// True when `text` is exactly what RFC 8785 writes for `v`. An integer literal beyond
-/// +-(2^53-1) is accepted only then: nothing was rounded, and canonical output (which spells
-/// integral doubles below 1e21 with all their digits) always reads back.
-fn is_jcs_spelling(text: &str, v: f64) -> bool {
-    jcs_spelling(v) == text
-}
-
 /// Duplicate detection for one object: a linear scan while the object is small, a hash set of
 /// name hashes once it grows, so a hostile object with many members costs linear time.
 #[derive(Default)]
-struct NameIndex {
-    hashes: Option<(
+pub(super) struct NameIndex {
+    pub(super) hashes: Option<(
         std::collections::hash_map::RandomState,
         std::collections::HashSet<u64>,
     )>,
@@ -1182,13 +675,13 @@ struct NameIndex {
 impl NameIndex {
     const LINEAR_LIMIT: usize = 16;
 
-    fn hash(state: &std::collections::hash_map::RandomState, name: &str) -> u64 {
+    pub(super) fn hash(state: &std::collections::hash_map::RandomState, name: &str) -> u64 {
         use std::hash::BuildHasher;
         state.hash_one(name)
     }
 
     /// True when `name` is already among `members`; otherwise records it (the caller pushes it).
-    fn seen_before<'s>(
+    pub(super) fn seen_before<'s>(
         &mut self,
         members: &[(Span, Node)],
         name: &str,
@@ -1216,80 +709,17 @@ impl NameIndex {
     }
 }
 
-/// Where one top-level member of an object document lies in the input bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MemberSpan {
-    /// The member name (unescaped).
-    pub name: String,
-    /// Byte offset of the opening quote of the name.
-    pub start: usize,
-    /// Byte range of the value.
-    pub value: std::ops::Range<usize>,
-}
-
-/// The layout of a top-level object: its members' spans and the offset of the closing `}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObjectLayout {
-    /// Offset of the opening `{`.
-    pub open: usize,
-    /// The members in input order.
-    pub members: Vec<MemberSpan>,
-    /// Offset of the closing `}`.
-    pub close: usize,
-}
-
-/// Reads an object document strictly (as [`parse_with`]) and returns where each top-level member
-/// lies, so a writer can change one member and leave every other byte as it was.
-///
-/// ```
-/// let l = a2a_card::json::object_layout(br#" {"a": 1, "b": [2]} "#, &Default::default()).unwrap();
-/// assert_eq!(l.members[1].name, "b");
-/// assert_eq!(l.members[1].value, 15..18);
-/// assert_eq!(l.close, 18);
-/// ```
-pub fn object_layout(input: &[u8], limits: &Limits) -> Result<ObjectLayout, Error> {
-    Doc::parse(input, limits)?.layout()
-}
-
-/// Writes a value as compact JSON keeping the members in their order (not canonical: use
-/// [`crate::jcs::write_value`] for that).
-pub fn write_compact(out: &mut Vec<u8>, v: &Value) {
-    match v {
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_compact(out, item);
-            }
-            out.push(b']');
-        }
-        Value::Object(members) => {
-            out.push(b'{');
-            for (i, (k, item)) in members.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                crate::jcs::write_string(out, k);
-                out.push(b':');
-                write_compact(out, item);
-            }
-            out.push(b'}');
-        }
-        other => crate::jcs::write_value(out, other),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{parse, scan_plain, Doc, Limits, Value};
+    use super::super::scan::scan_plain;
+    use super::super::value::{parse, Value};
+    use super::{Doc, Limits};
 
     /// The layout recorded while reading agrees with the document: each member's range reads
     /// back as that member's value, its start is its name's opening quote, and the braces are
     /// where `open` and `close` say; nested objects and arrays of objects leave it alone.
     #[test]
-    fn layout_is_where_the_members_are() {
+    pub(super) fn layout_is_where_the_members_are() {
         let inputs: [&[u8]; 5] = [
             b"{}",
             b" { } ",
@@ -1315,7 +745,7 @@ mod tests {
         }
     }
 
-    fn naive(bytes: &[u8], pos: usize) -> usize {
+    pub(super) fn naive(bytes: &[u8], pos: usize) -> usize {
         bytes
             .iter()
             .skip(pos)
@@ -1327,7 +757,7 @@ mod tests {
     /// position, among fillers next to the stop values (0x1F/0x20, '!' and '#' beside '"',
     /// '[' and ']' beside '\\', bytes with the high bit set), from every start offset.
     #[test]
-    fn scan_plain_matches_a_byte_loop() {
+    pub(super) fn scan_plain_matches_a_byte_loop() {
         let fillers = [
             b'a', 0x20, b'!', b'#', b'[', b']', 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0xE2,
         ];

@@ -1,0 +1,23 @@
+//! Test support shared by every test crate of the workspace, so that none of them writes its
+//! own: where the test data is ([`data`]: the project's `testvectors/`, the third-party corpora
+//! of `A2A_CARD_CORPORA`), the one loader of the canonicalization vectors ([`vectors`]), a real
+//! HTTPS server on loopback with a test CA ([`https`]), and running the `a2a-card` binary
+//! ([`bin`]).
+//!
+//! It depends on no crate of the workspace, so that every one of them can use it as a
+//! dev-dependency.
+//!
+//! ```
+//! let dir = a2a_card_testkit::data::testvectors_dir();
+//! assert!(dir.join("canonical").is_dir());
+//! assert_eq!(a2a_card_testkit::data::b64url(b"hi?"), "aGk_");
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![allow(clippy::unwrap_used, clippy::panic)] // test support reports by panicking
+
+pub mod bin;
+pub mod data;
+pub mod https;
+pub mod json;
+pub mod vectors;

@@ -1,0 +1,195 @@
+//! The one reader of the canonicalization vectors (`testvectors/canonical/*.json`, format in
+//! `testvectors/README.md`), for every Rust test crate that runs them. It reads each file
+//! strictly: an unknown key, a missing or doubled input or expectation, or an id that is not the
+//! file name is a format error, reported like a mismatch so that a broken file never passes.
+
+use crate::data::{testvectors_dir, unhex};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// The keys a vector file may have.
+pub const KNOWN_KEYS: &[&str] = &[
+    "id",
+    "description",
+    "profile",
+    "unknown",
+    "limits",
+    "input",
+    "input_raw",
+    "input_hex",
+    "expected_hex",
+    "expected_unsigned",
+    "expected_error",
+];
+
+/// What a vector expects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expected {
+    /// Success: these canonical bytes, and these unsigned pointers in this order.
+    Bytes {
+        /// The canonical bytes.
+        bytes: Vec<u8>,
+        /// The JSON Pointers of the members left out.
+        unsigned: Vec<String>,
+    },
+    /// Refusal with this code, at this pointer when one is given.
+    Error {
+        /// The error code.
+        code: String,
+        /// The JSON Pointer, when the vector names one.
+        pointer: Option<String>,
+    },
+}
+
+/// One canonicalization vector.
+#[derive(Debug, Clone)]
+pub struct Vector {
+    /// Its id (the file name without `.json`).
+    pub id: String,
+    /// `spec`, `prune-empty` or `served-as-is`.
+    pub profile: String,
+    /// `exclude`, `retain` or `reject`, when given.
+    pub unknown: Option<String>,
+    /// `limits.max_input_bytes`, when given.
+    pub max_input_bytes: Option<usize>,
+    /// `limits.max_depth`, when given.
+    pub max_depth: Option<usize>,
+    /// The exact input bytes.
+    pub input: Vec<u8>,
+    /// The input as a JSON value, when the vector gives it as `input` (not raw bytes).
+    pub input_value: Option<Value>,
+    /// What must come out.
+    pub expected: Expected,
+}
+
+/// Every vector file, sorted by name, each read or the reason it could not be.
+pub fn canonical_vectors() -> Vec<(PathBuf, Result<Vector, String>)> {
+    let dir = testvectors_dir().join("canonical");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let v = load(&p);
+            (p, v)
+        })
+        .collect()
+}
+
+/// Every vector, each one read (panics, naming the file, on a malformed one).
+pub fn canonical_vectors_or_panic() -> Vec<Vector> {
+    canonical_vectors()
+        .into_iter()
+        .map(|(p, v)| v.unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect()
+}
+
+fn str_field<'a>(o: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>, String> {
+    match o.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(format!("`{key}` must be a string, found {other}")),
+    }
+}
+
+fn usize_field(o: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {
+    match o.get(key) {
+        None => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .map(Some)
+            .ok_or_else(|| format!("`limits.{key}` must be a non-negative integer")),
+    }
+}
+
+/// Reads one vector file strictly.
+pub fn load(path: &Path) -> Result<Vector, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
+    let o = v.as_object().ok_or("a vector must be a JSON object")?;
+    if let Some(k) = o.keys().find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+        return Err(format!("unknown key `{k}`"));
+    }
+    let id = str_field(o, "id")?.ok_or("missing `id`")?.to_string();
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    if stem != id {
+        return Err(format!("id `{id}` does not match the file name `{stem}.json`"));
+    }
+    str_field(o, "description")?.ok_or("missing `description`")?;
+    let profile = str_field(o, "profile")?.ok_or("missing `profile`")?.to_string();
+    let unknown = str_field(o, "unknown")?.map(str::to_string);
+    let (mut max_input_bytes, mut max_depth) = (None, None);
+    if let Some(l) = o.get("limits") {
+        let l = l.as_object().ok_or("`limits` must be an object")?;
+        if let Some(k) = l.keys().find(|k| *k != "max_input_bytes" && *k != "max_depth") {
+            return Err(format!("unknown key `limits.{k}`"));
+        }
+        max_input_bytes = usize_field(l, "max_input_bytes")?;
+        max_depth = usize_field(l, "max_depth")?;
+    }
+    let inputs = ["input", "input_raw", "input_hex"]
+        .iter()
+        .filter(|k| o.contains_key(**k))
+        .count();
+    if inputs != 1 {
+        return Err(format!(
+            "exactly one of input, input_raw, input_hex is required (found {inputs})"
+        ));
+    }
+    let input_value = o.get("input").cloned();
+    let input = if let Some(card) = &input_value {
+        // Member order is preserved (serde_json `preserve_order`): it decides the document order
+        // of unsigned pointers and which of two names comes second.
+        serde_json::to_vec(card).map_err(|e| format!("cannot serialize `input`: {e}"))?
+    } else if let Some(raw) = str_field(o, "input_raw")? {
+        raw.as_bytes().to_vec()
+    } else {
+        unhex(str_field(o, "input_hex")?.ok_or("`input_hex` must be a string")?)
+    };
+    let expected = match (o.get("expected_hex"), o.get("expected_error")) {
+        (Some(_), Some(_)) => return Err("both expected_hex and expected_error".into()),
+        (None, None) => return Err("neither expected_hex nor expected_error".into()),
+        (Some(h), None) => {
+            let bytes = unhex(h.as_str().ok_or("`expected_hex` must be a string")?);
+            let unsigned = o
+                .get("expected_unsigned")
+                .ok_or("`expected_unsigned` is required with `expected_hex`")?
+                .as_array()
+                .ok_or("`expected_unsigned` must be an array")?
+                .iter()
+                .map(|p| p.as_str().map(str::to_string).ok_or("pointers must be strings"))
+                .collect::<Result<Vec<_>, _>>()?;
+            Expected::Bytes { bytes, unsigned }
+        }
+        (None, Some(e)) => {
+            if o.contains_key("expected_unsigned") {
+                return Err("`expected_unsigned` does not go with `expected_error`".into());
+            }
+            let e = e.as_object().ok_or("`expected_error` must be an object")?;
+            if let Some(k) = e.keys().find(|k| *k != "code" && *k != "pointer") {
+                return Err(format!("unknown key `expected_error.{k}`"));
+            }
+            Expected::Error {
+                code: str_field(e, "code")?
+                    .ok_or("`expected_error.code` is required")?
+                    .to_string(),
+                pointer: str_field(e, "pointer")?.map(str::to_string),
+            }
+        }
+    };
+    Ok(Vector {
+        id,
+        profile,
+        unknown,
+        max_input_bytes,
+        max_depth,
+        input,
+        input_value,
+        expected,
+    })
+}

@@ -1,0 +1,186 @@
+//! The profiles (which rules make a card's canonical bytes), what to do with unknown members,
+//! and the options and result of canonicalizing.
+
+use super::reader::Limits;
+use crate::error::{Error, ErrorCode};
+
+/// Which rules turn a card into the bytes a signature covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// The A2A v1.0 text and its 8.4.1 worked example: REQUIRED fields kept even at their
+    /// default, `optional` and message fields kept when present, implicit-presence fields
+    /// omitted at their default, `Struct` values by RFC 8785 only, `signatures` removed.
+    Spec,
+    /// What a2a-sdk (Python) 1.x and @a2a-js/sdk 1.x sign: a ProtoJSON round trip (proto names
+    /// become JSON names, implicit defaults dropped, unknown members dropped), then every empty
+    /// string, list and object and every `null` removed everywhere, recursively.
+    PruneEmpty,
+    /// What a2a-go signs: the served JSON without `signatures`, no presence rules.
+    ServedAsIs,
+}
+
+impl Profile {
+    /// Every profile, in the order `auto` tries them when verifying.
+    pub const ALL: [Profile; 3] = [Profile::Spec, Profile::ServedAsIs, Profile::PruneEmpty];
+
+    /// The profile's name: `spec`, `prune-empty` or `served-as-is`.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::Profile::PruneEmpty.as_str(), "prune-empty");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Spec => "spec",
+            Profile::PruneEmpty => "prune-empty",
+            Profile::ServedAsIs => "served-as-is",
+        }
+    }
+
+    /// The profile with this name.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::Profile::from_name("served-as-is"), Some(a2a_card::Profile::ServedAsIs));
+    /// ```
+    pub fn from_name(name: &str) -> Option<Profile> {
+        match name {
+            "spec" => Some(Profile::Spec),
+            "prune-empty" => Some(Profile::PruneEmpty),
+            "served-as-is" => Some(Profile::ServedAsIs),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for Profile {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for Profile {
+    /// A profile equals its name.
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// The profiles a verifier accepts, from their names: `spec`, `prune-empty`, `served-as-is`, or
+/// `auto`, which stands for all three in the order they are tried (`spec`, then `served-as-is`,
+/// then `prune-empty`). Repeated names count once; no name means `spec` alone.
+///
+/// ```
+/// use a2a_card::{canonical::accepted_profiles, Profile};
+/// assert_eq!(accepted_profiles(&[]).unwrap(), vec![Profile::Spec]);
+/// assert_eq!(accepted_profiles(&["auto"]).unwrap(), Profile::ALL.to_vec());
+/// assert_eq!(accepted_profiles(&["prune-empty", "spec"]).unwrap(), vec![Profile::PruneEmpty, Profile::Spec]);
+/// assert_eq!(accepted_profiles(&["jcs"]).unwrap_err().code().as_str(), "usage");
+/// ```
+pub fn accepted_profiles(names: &[&str]) -> Result<Vec<Profile>, Error> {
+    let mut out: Vec<Profile> = Vec::new();
+    for name in names {
+        let add: Vec<Profile> = if *name == "auto" {
+            Profile::ALL.to_vec()
+        } else {
+            match Profile::from_name(name) {
+                Some(p) => vec![p],
+                None => {
+                    return Err(Error::new(
+                        ErrorCode::Usage,
+                        format!("unknown profile {name:?} (known: spec, prune-empty, served-as-is, auto)"),
+                    ))
+                }
+            }
+        };
+        for p in add {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(Profile::Spec);
+    }
+    Ok(out)
+}
+
+/// What to do with members the A2A v1.0 schema does not define.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum UnknownMembers {
+    /// Leave them out of the canonical bytes and report their JSON Pointers as unsigned. This is
+    /// what a verifier that parses into protobuf reconstructs.
+    #[default]
+    Exclude,
+    /// Keep them in the canonical bytes (RFC 8785 only inside them), so the signature covers them.
+    Retain,
+    /// Refuse the card with `unknown-member`.
+    Reject,
+}
+
+impl UnknownMembers {
+    /// The option's name: `exclude`, `retain` or `reject`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnknownMembers::Exclude => "exclude",
+            UnknownMembers::Retain => "retain",
+            UnknownMembers::Reject => "reject",
+        }
+    }
+
+    /// The option with this name.
+    pub fn from_name(name: &str) -> Option<UnknownMembers> {
+        match name {
+            "exclude" => Some(UnknownMembers::Exclude),
+            "retain" => Some(UnknownMembers::Retain),
+            "reject" => Some(UnknownMembers::Reject),
+            _ => None,
+        }
+    }
+}
+
+/// Options of [`canonicalize`].
+///
+/// ```
+/// use a2a_card::{CanonicalizeOptions, Profile, UnknownMembers};
+/// let opts = CanonicalizeOptions { unknown: UnknownMembers::Reject, ..Default::default() };
+/// assert_eq!(opts.profile, Profile::Spec);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CanonicalizeOptions {
+    /// The profile (default `spec`).
+    pub profile: Profile,
+    /// Unknown members (default `exclude`). `served-as-is` covers every member by definition, so
+    /// `exclude` and `retain` do not change its bytes; `reject` refuses a card with an unknown
+    /// member under every profile.
+    pub unknown: UnknownMembers,
+    /// Reader limits.
+    pub limits: Limits,
+}
+
+impl Default for CanonicalizeOptions {
+    fn default() -> Self {
+        CanonicalizeOptions {
+            profile: Profile::Spec,
+            unknown: UnknownMembers::Exclude,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// The canonical form of a card and what it leaves out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canonical {
+    /// The bytes a signature covers (UTF-8, RFC 8785).
+    pub bytes: Vec<u8>,
+    /// JSON Pointers (into the input) of the members present in the card but not covered by these
+    /// bytes, in document order: unknown members under `exclude`, and under `prune-empty` every
+    /// empty value it removed. `signatures` is never listed.
+    pub unsigned: Vec<String>,
+    /// The profile that produced the bytes.
+    pub profile: Profile,
+}

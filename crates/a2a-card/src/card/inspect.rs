@@ -1,0 +1,101 @@
+//! Looking inside a card without trusting anything: decoded signature headers, the canonical
+//! SHA-256, and the members a signature would not cover.
+
+use crate::canonical::Doc;
+use crate::canonical::Profile;
+use crate::canonical::{canonicalize_doc, CanonicalizeOptions};
+use crate::error::Error;
+use crate::signature::entries::read_signatures;
+use crate::signature::sha256_hex;
+use serde::{Serialize, Serializer};
+
+/// One signature entry as found in the card.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntryInfo {
+    /// Index in `signatures`.
+    pub index: usize,
+    /// The decoded protected header as JSON text (as it was encoded), when it decodes.
+    pub protected: Option<String>,
+    /// `alg`, `kid`, `typ`, `jku` when the header passes the JWS rules.
+    pub alg: Option<String>,
+    /// `kid`.
+    pub kid: Option<String>,
+    /// `typ`.
+    pub typ: Option<String>,
+    /// `jku` (never fetched by inspection).
+    pub jku: Option<String>,
+    /// Length in bytes of the decoded signature, when it decodes.
+    pub signature_bytes: Option<usize>,
+    /// Why the entry is malformed, if it is: `code: message`.
+    pub problem: Option<String>,
+}
+
+/// What [`inspect_card`] finds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Inspection {
+    /// The profile used for the canonical bytes.
+    #[serde(serialize_with = "profile_name")]
+    pub profile: Profile,
+    /// SHA-256 (hex) of the canonical bytes.
+    pub canonical_sha256: String,
+    /// Length of the canonical bytes.
+    pub canonical_bytes: usize,
+    /// Members not covered under that profile.
+    pub unsigned: Vec<String>,
+    /// The signature entries.
+    pub signatures: Vec<EntryInfo>,
+}
+
+/// Inspects a card: nothing is verified, nothing is fetched.
+///
+/// ```
+/// let i = a2a_card::inspect_card(br#"{"name":"A","extra":1}"#, &Default::default()).unwrap();
+/// assert_eq!(i.unsigned, vec!["/extra".to_string()]);
+/// assert!(i.signatures.is_empty());
+/// ```
+pub fn inspect_card(card: &[u8], opts: &CanonicalizeOptions) -> Result<Inspection, Error> {
+    let doc = Doc::parse(card, &opts.limits)?;
+    let canonical = canonicalize_doc(&doc, opts)?;
+    // As in verification: the card is read once, borrowed; only its signature entries are owned.
+    let entries = read_signatures(&doc, usize::MAX)?;
+    let mut signatures = Vec::with_capacity(entries.len());
+    for entry in entries.entries() {
+        let mut info = EntryInfo {
+            index: entry.index(),
+            protected: entry.protected_json(),
+            alg: None,
+            kid: None,
+            typ: None,
+            jku: None,
+            signature_bytes: None,
+            problem: None,
+        };
+        let said = |e: Error| format!("{}: {}", e.code(), e.message());
+        match entry.header() {
+            Ok(h) => {
+                info.alg = Some(h.alg.as_str().to_string());
+                info.kid = h.kid;
+                info.typ = h.typ;
+                info.jku = h.jku;
+            }
+            Err(e) => info.problem = Some(said(e)),
+        }
+        match entry.signature() {
+            Ok(sig) => info.signature_bytes = Some(sig.len()),
+            Err(e) if info.problem.is_none() => info.problem = Some(said(e)),
+            Err(_) => {}
+        }
+        signatures.push(info);
+    }
+    Ok(Inspection {
+        profile: canonical.profile,
+        canonical_sha256: sha256_hex(&canonical.bytes),
+        canonical_bytes: canonical.bytes.len(),
+        unsigned: canonical.unsigned,
+        signatures,
+    })
+}
+
+fn profile_name<S: Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.as_str())
+}

@@ -1,0 +1,236 @@
+//! Curve arithmetic for validating public points and private scalars only (not constant time:
+//! it handles public data).
+
+use super::kind::KeyType;
+use std::cmp::Ordering;
+
+/// Little-endian 64-bit limbs.
+type Big = Vec<u64>;
+
+pub(super) fn from_be(bytes: &[u8]) -> Big {
+    let mut out = Vec::with_capacity(bytes.len() / 8 + 1);
+    for chunk in bytes.rchunks(8) {
+        out.push(chunk.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b)));
+    }
+    trim(out)
+}
+
+pub(super) fn from_hex(hex: &str) -> Big {
+    let digits: Vec<u8> = hex
+        .bytes()
+        .filter_map(|c| (c as char).to_digit(16).map(|d| d as u8))
+        .collect();
+    let mut bytes = Vec::with_capacity(digits.len() / 2 + 1);
+    let odd = digits.len() % 2;
+    if odd == 1 {
+        bytes.push(digits.first().copied().unwrap_or(0));
+    }
+    for pair in digits.get(odd..).unwrap_or_default().chunks(2) {
+        let hi = pair.first().copied().unwrap_or(0);
+        let lo = pair.get(1).copied().unwrap_or(0);
+        bytes.push(hi << 4 | lo);
+    }
+    from_be(&bytes)
+}
+
+pub(super) fn trim(mut v: Big) -> Big {
+    while v.last() == Some(&0) {
+        v.pop();
+    }
+    v
+}
+
+pub(super) fn cmp(a: &Big, b: &Big) -> Ordering {
+    a.len()
+        .cmp(&b.len())
+        .then_with(|| a.iter().rev().cmp(b.iter().rev()))
+}
+
+pub(super) fn add(a: &Big, b: &Big) -> Big {
+    let mut out = Vec::with_capacity(a.len().max(b.len()) + 1);
+    let mut carry = 0u128;
+    for i in 0..a.len().max(b.len()) {
+        let s =
+            u128::from(a.get(i).copied().unwrap_or(0)) + u128::from(b.get(i).copied().unwrap_or(0)) + carry;
+        out.push(s as u64);
+        carry = s >> 64;
+    }
+    out.push(carry as u64);
+    trim(out)
+}
+
+/// a - b for a >= b.
+pub(super) fn sub(a: &Big, b: &Big) -> Big {
+    let mut out = Vec::with_capacity(a.len());
+    let mut borrow = 0i128;
+    for (i, limb) in a.iter().enumerate() {
+        let mut d = i128::from(*limb) - i128::from(b.get(i).copied().unwrap_or(0)) - borrow;
+        borrow = 0;
+        if d < 0 {
+            d += 1i128 << 64;
+            borrow = 1;
+        }
+        out.push(d as u64);
+    }
+    trim(out)
+}
+
+pub(super) fn mul(a: &Big, b: &Big) -> Big {
+    let mut out = vec![0u64; a.len() + b.len() + 1];
+    for (i, x) in a.iter().enumerate() {
+        let mut carry = 0u128;
+        for (j, y) in b.iter().enumerate() {
+            if let Some(slot) = out.get_mut(i + j) {
+                let t = u128::from(*x) * u128::from(*y) + u128::from(*slot) + carry;
+                *slot = t as u64;
+                carry = t >> 64;
+            }
+        }
+        let mut k = i + b.len();
+        while carry != 0 {
+            if let Some(slot) = out.get_mut(k) {
+                let t = u128::from(*slot) + carry;
+                *slot = t as u64;
+                carry = t >> 64;
+                k += 1;
+            } else {
+                break;
+            }
+        }
+    }
+    trim(out)
+}
+
+/// a mod m, by shift-and-subtract (inputs are public, speed is irrelevant).
+pub(super) fn reduce(a: &Big, m: &Big) -> Big {
+    let mut r: Big = Vec::new();
+    for i in (0..a.len() * 64).rev() {
+        let bit = a.get(i / 64).map_or(0, |l| (l >> (i % 64)) & 1);
+        // r = 2r + bit
+        let mut carry = bit;
+        for limb in r.iter_mut() {
+            let next = *limb >> 63;
+            *limb = (*limb << 1) | carry;
+            carry = next;
+        }
+        if carry != 0 {
+            r.push(carry);
+        }
+        if cmp(&r, m) != Ordering::Less {
+            r = sub(&r, m);
+        }
+    }
+    trim(r)
+}
+
+pub(super) struct Params {
+    p: &'static str,
+    a: &'static str,
+    b: &'static str,
+    n: &'static str,
+}
+
+// Domain parameters as printed by `openssl ecparam -name <curve> -param_enc explicit -text`.
+pub(super) fn params(kind: KeyType) -> Option<Params> {
+    match kind {
+        KeyType::P256 => Some(Params {
+            p: "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
+            a: "ffffffff00000001000000000000000000000000fffffffffffffffffffffffc",
+            b: "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
+            n: "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551",
+        }),
+        KeyType::P384 => Some(Params {
+            p: "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff",
+            a: "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000fffffffc",
+            b: "b3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aef",
+            n: "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973",
+        }),
+        KeyType::P521 => Some(Params {
+            p: "01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+            a: "01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc",
+            b: "0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00",
+            n: "01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409",
+        }),
+        KeyType::Secp256k1 => Some(Params {
+            p: "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f",
+            a: "00",
+            b: "07",
+            n: "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141",
+        }),
+        _ => None,
+    }
+}
+
+/// True when (x, y) satisfies y^2 = x^3 + ax + b (mod p) with x, y < p.
+pub(super) fn on_curve(kind: KeyType, x: &[u8], y: &[u8]) -> bool {
+    let Some(c) = params(kind) else {
+        return false;
+    };
+    let (p, a, b) = (from_hex(c.p), from_hex(c.a), from_hex(c.b));
+    let (x, y) = (from_be(x), from_be(y));
+    if cmp(&x, &p) != Ordering::Less || cmp(&y, &p) != Ordering::Less {
+        return false;
+    }
+    let lhs = reduce(&mul(&y, &y), &p);
+    let x2 = reduce(&mul(&x, &x), &p);
+    let x3 = reduce(&mul(&x2, &x), &p);
+    let ax = reduce(&mul(&a, &x), &p);
+    let rhs = reduce(&add(&add(&x3, &ax), &b), &p);
+    cmp(&lhs, &rhs) == Ordering::Equal
+}
+
+/// True when 1 <= d < n (the group order).
+pub(super) fn scalar_in_range(kind: KeyType, d: &[u8]) -> bool {
+    let Some(c) = params(kind) else {
+        return false;
+    };
+    let d = from_be(d);
+    !d.is_empty() && cmp(&d, &from_hex(c.n)) == Ordering::Less
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic() {
+        let a = from_hex("ffffffffffffffffffffffffffffffff");
+        let sq = mul(&a, &a);
+        assert_eq!(
+            sq,
+            from_hex("fffffffffffffffffffffffffffffffe00000000000000000000000000000001")
+        );
+        assert_eq!(reduce(&sq, &a), Vec::<u64>::new());
+        assert_eq!(reduce(&from_hex("64"), &from_hex("07")), from_hex("02"));
+        assert_eq!(sub(&add(&a, &from_hex("01")), &from_hex("01")), a);
+    }
+
+    #[test]
+    fn generators_are_on_their_curves() {
+        // The base points, from `openssl ecparam -param_enc explicit -text`.
+        let g = [
+            (
+                KeyType::P256,
+                "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296",
+                "4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5",
+            ),
+            (
+                KeyType::Secp256k1,
+                "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798",
+                "483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8",
+            ),
+        ];
+        for (kind, x, y) in g {
+            let xb: Vec<u8> = (0..32)
+                .map(|i| u8::from_str_radix(&x[2 * i..2 * i + 2], 16).unwrap())
+                .collect();
+            let mut yb: Vec<u8> = (0..32)
+                .map(|i| u8::from_str_radix(&y[2 * i..2 * i + 2], 16).unwrap())
+                .collect();
+            assert!(on_curve(kind, &xb, &yb), "{kind}");
+            yb[31] ^= 1;
+            assert!(!on_curve(kind, &xb, &yb), "{kind}");
+        }
+    }
+}

@@ -1,0 +1,437 @@
+//! JWK and JWK Set (RFC 7517) reading and writing, with the consistency rules: no foreign
+//! members, exact lengths, points on their curve, private parts matching public parts.
+
+use super::kind::KeyType;
+use super::private::left_pad;
+use super::private::{build_private, PrivateKey, Secret};
+use super::public::bit_len;
+use super::public::{validate_public, PublicKey, PublicMaterial, Src};
+use crate::error::{Error, ErrorCode};
+use crate::jose::algorithm::Algorithm;
+use crate::jose::b64;
+use serde_json::{Map, Value as Json};
+
+impl PublicKey {
+    /// Reads a public JWK (RFC 7517/7518/8037). Private members, when present, are checked for
+    /// their length and then ignored. `use` other than `sig` is refused.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use a2a_card::jose::keys::PublicKey;
+    /// let jwk = json!({"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"});
+    /// // RFC 8037 appendix A.3 gives this key's thumbprint.
+    /// assert_eq!(PublicKey::from_jwk(&jwk).unwrap().kid(), "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k");
+    /// let bad = json!({"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","y":"AA"});
+    /// let err = PublicKey::from_jwk(&bad).unwrap_err();
+    /// assert_eq!((err.code().as_str(), err.pointer()), ("jwk-inconsistent", Some("/y")));
+    /// ```
+    pub fn from_jwk(jwk: &Json) -> Result<PublicKey, Error> {
+        public_from_jwk_at(jwk, "")
+    }
+
+    /// Reads a public JWK from JSON text with the strict reader (duplicate members refused).
+    pub fn from_jwk_str(text: &str) -> Result<PublicKey, Error> {
+        PublicKey::from_jwk(&strict_json(text)?)
+    }
+
+    /// The public JWK: `kty`, `crv`, `x`, `y` / `n`, `e`, then `kid` and `alg` when known.
+    pub fn to_jwk(&self) -> Json {
+        let mut m = Map::new();
+        m.insert("kty".into(), Json::from(self.kind.kty()));
+        match &self.material {
+            PublicMaterial::Okp { x } => {
+                m.insert("crv".into(), Json::from(self.kind.name()));
+                m.insert("x".into(), Json::from(b64::encode(x)));
+            }
+            PublicMaterial::Ec { x, y } => {
+                m.insert("crv".into(), Json::from(self.kind.name()));
+                m.insert("x".into(), Json::from(b64::encode(x)));
+                m.insert("y".into(), Json::from(b64::encode(y)));
+            }
+            PublicMaterial::Rsa { n, e } => {
+                m.insert("n".into(), Json::from(b64::encode(n)));
+                m.insert("e".into(), Json::from(b64::encode(e)));
+            }
+        }
+        m.insert("kid".into(), Json::from(self.kid.clone()));
+        if let Some(alg) = self.alg {
+            m.insert("alg".into(), Json::from(alg.as_str()));
+        }
+        Json::Object(m)
+    }
+}
+
+/// Reads a JWK Set (`{"keys":[...]}`, RFC 7517 section 5) or a single JWK, with the strict JSON
+/// reader. Entries whose `use` is `enc` are skipped (they are not signature keys); any other
+/// entry that cannot be loaded fails the whole set, with the JSON Pointer of the entry.
+///
+/// ```
+/// let keys = a2a_card::jose::keys::parse_jwks(r#"{"keys":[
+///   {"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"a"},
+///   {"kty":"EC","crv":"P-256","kid":"b","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+///    "y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#).unwrap();
+/// assert_eq!(keys.iter().map(|k| k.kid()).collect::<Vec<_>>(), ["a", "b"]);
+/// let err = a2a_card::jose::keys::parse_jwks(r#"{"keys":[{"kty":"EC","crv":"Ed25519","x":"AA"}]}"#).unwrap_err();
+/// assert_eq!(err.code().as_str(), "jwk-inconsistent");
+/// assert_eq!(err.pointer(), Some("/keys/0/crv"));
+/// ```
+pub fn parse_jwks(text: &str) -> Result<Vec<PublicKey>, Error> {
+    jwks_from_value(&strict_json(text)?)
+}
+
+/// [`parse_jwks`] for a set from a party that is not trusted to bound its own size (a JWKS
+/// fetched from a `jku`): more than `max_keys` entries is refused with `too-many-keys` before
+/// any key is read.
+///
+/// ```
+/// let set = r#"{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"},
+///   {"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#;
+/// assert_eq!(a2a_card::jose::keys::parse_jwks_limited(set, 2).unwrap().len(), 2);
+/// let err = a2a_card::jose::keys::parse_jwks_limited(set, 1).unwrap_err();
+/// assert_eq!(err.code().as_str(), "too-many-keys");
+/// ```
+pub fn parse_jwks_limited(text: &str, max_keys: usize) -> Result<Vec<PublicKey>, Error> {
+    let v = strict_json(text)?;
+    if let Some(Json::Array(keys)) = v.get("keys") {
+        if keys.len() > max_keys {
+            return Err(Error::new(
+                ErrorCode::TooManyKeys,
+                format!(
+                    "the JWK Set holds {} keys, more than the limit of {max_keys}",
+                    keys.len()
+                ),
+            )
+            .at("/keys"));
+        }
+    }
+    jwks_from_value(&v)
+}
+
+/// [`parse_jwks`] on an already parsed JSON value.
+pub fn jwks_from_value(v: &Json) -> Result<Vec<PublicKey>, Error> {
+    let Some(keys) = v.get("keys") else {
+        return Ok(vec![PublicKey::from_jwk(v)?]);
+    };
+    let Json::Array(keys) = keys else {
+        return Err(Error::new(ErrorCode::InvalidKey, "JWKS member \"keys\" must be an array").at("/keys"));
+    };
+    let mut out = Vec::with_capacity(keys.len());
+    for (i, jwk) in keys.iter().enumerate() {
+        if jwk.get("use").and_then(Json::as_str) == Some("enc") {
+            continue;
+        }
+        out.push(public_from_jwk_at(jwk, &format!("/keys/{i}"))?);
+    }
+    Ok(out)
+}
+
+impl PrivateKey {
+    /// Reads a private JWK (it must hold `d`, and for RSA also `p`, `q`, `dp`, `dq`, `qi`).
+    /// The private part must match the public part, else `jwk-inconsistent`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// // RFC 8037 appendix A.1.
+    /// let jwk = json!({"kty":"OKP","crv":"Ed25519",
+    ///   "d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A",
+    ///   "x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"});
+    /// let key = a2a_card::jose::keys::PrivateKey::from_jwk(&jwk).unwrap();
+    /// assert_eq!(key.kid(), "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k");
+    /// let mut wrong = jwk.clone();
+    /// wrong["x"] = json!("fU0Of2FTpptiQrUiq77mhf2kQg-INLEIw72uNp71Sfo");
+    /// assert_eq!(a2a_card::jose::keys::PrivateKey::from_jwk(&wrong).unwrap_err().code().as_str(), "jwk-inconsistent");
+    /// ```
+    pub fn from_jwk(jwk: &Json) -> Result<PrivateKey, Error> {
+        let parts = jwk_parts(jwk, "")?;
+        let src = Src::Jwk("");
+        let Some(secret) = parts.secret else {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                "this JWK has no private member \"d\"; signing needs a private key",
+            )
+            .at("/d"));
+        };
+        build_private(
+            parts.kind,
+            Some(parts.material),
+            secret,
+            parts.kid,
+            parts.alg,
+            src,
+        )
+    }
+
+    /// Reads a private JWK from JSON text with the strict reader.
+    pub fn from_jwk_str(text: &str) -> Result<PrivateKey, Error> {
+        PrivateKey::from_jwk(&strict_json(text)?)
+    }
+
+    /// The private JWK: the public members, the private ones (`d`, and for RSA `p`, `q`, `dp`,
+    /// `dq`, `qi`), then `kid` and `alg`. Handle with care: it contains the secret.
+    pub fn to_jwk_private(&self) -> Json {
+        let mut jwk = self.public.to_jwk();
+        if let Json::Object(m) = &mut jwk {
+            let kid = m.remove("kid");
+            let alg = m.remove("alg");
+            let field = self.public.kind.field_len();
+            match &self.secret {
+                Secret::Okp { d } => {
+                    m.insert("d".into(), Json::from(b64::encode(d)));
+                }
+                Secret::Ec { d } => {
+                    m.insert("d".into(), Json::from(b64::encode(left_pad(d, field))));
+                }
+                Secret::Rsa { d, p, q, dp, dq, qi } => {
+                    for (name, v) in [("d", d), ("p", p), ("q", q), ("dp", dp), ("dq", dq), ("qi", qi)] {
+                        m.insert(name.into(), Json::from(b64::encode(v)));
+                    }
+                }
+            }
+            if let Some(kid) = kid {
+                m.insert("kid".into(), kid);
+            }
+            if let Some(alg) = alg {
+                m.insert("alg".into(), alg);
+            }
+        }
+        jwk
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// JWK
+// ---------------------------------------------------------------------------------------------
+
+pub(super) struct JwkParts {
+    pub(super) kind: KeyType,
+    pub(super) material: PublicMaterial,
+    pub(super) secret: Option<Secret>,
+    pub(super) kid: Option<String>,
+    pub(super) alg: Option<Algorithm>,
+}
+
+pub(super) fn public_from_jwk_at(jwk: &Json, prefix: &str) -> Result<PublicKey, Error> {
+    let parts = jwk_parts(jwk, prefix)?;
+    Ok(PublicKey::assemble(
+        parts.kind,
+        parts.material,
+        parts.kid,
+        parts.alg,
+    ))
+}
+
+pub(super) const OKP_FOREIGN: &[&str] = &["y", "n", "e", "p", "q", "dp", "dq", "qi", "oth", "k"];
+pub(super) const EC_FOREIGN: &[&str] = &["n", "e", "p", "q", "dp", "dq", "qi", "oth", "k"];
+pub(super) const RSA_FOREIGN: &[&str] = &["crv", "x", "y", "k"];
+
+pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
+    let src = Src::Jwk(prefix);
+    let at = |m: &str| format!("{prefix}/{m}");
+    let Json::Object(obj) = jwk else {
+        return Err(Error::new(ErrorCode::InvalidKey, "a JWK must be a JSON object").at(prefix.to_string()));
+    };
+    let string = |name: &str| -> Result<Option<&str>, Error> {
+        match obj.get(name) {
+            None => Ok(None),
+            Some(Json::String(s)) => Ok(Some(s.as_str())),
+            Some(other) => Err(Error::new(
+                ErrorCode::InvalidKey,
+                format!("JWK member \"{name}\" must be a string, not {}", json_type(other)),
+            )
+            .at(at(name))),
+        }
+    };
+    let bytes = |name: &str| -> Result<Option<Vec<u8>>, Error> {
+        match string(name)? {
+            None => Ok(None),
+            Some(s) => b64::decode_strict(s).map(Some).map_err(|e| {
+                Error::new(
+                    ErrorCode::InvalidKey,
+                    format!("JWK member \"{name}\" is not strict base64url: {}", e.message()),
+                )
+                .at(at(name))
+            }),
+        }
+    };
+    let required = |name: &str| -> Result<Vec<u8>, Error> {
+        bytes(name)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::InvalidKey,
+                format!("JWK member \"{name}\" is required"),
+            )
+            .at(at(name))
+        })
+    };
+
+    let kty = string("kty")?
+        .ok_or_else(|| Error::new(ErrorCode::InvalidKey, "JWK member \"kty\" is required").at(at("kty")))?;
+    if let Some(u) = string("use")? {
+        if u != "sig" {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                format!("JWK \"use\" is {u:?}; a signature key has \"use\":\"sig\" or no \"use\""),
+            )
+            .at(at("use")));
+        }
+    }
+    let kid = string("kid")?.map(str::to_string);
+    let alg = match string("alg")? {
+        None => None,
+        Some(name) => Some(Algorithm::from_name(name).map_err(|e| e.at(at("alg")))?),
+    };
+    let foreign: &[&str] = match kty {
+        "OKP" => OKP_FOREIGN,
+        "EC" => EC_FOREIGN,
+        "RSA" => RSA_FOREIGN,
+        "oct" => {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                "a JWK of kty \"oct\" is a shared secret, not a signature key pair; HMAC secrets are passed explicitly",
+            )
+            .at(at("kty")))
+        }
+        other => {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                format!("unsupported JWK kty {other:?}; expected OKP, EC or RSA"),
+            )
+            .at(at("kty")))
+        }
+    };
+    if let Some(m) = foreign.iter().find(|m| obj.contains_key(**m)) {
+        return Err(src.inconsistent(m, format!("a JWK of kty {kty} has no member \"{m}\"")));
+    }
+
+    let (kind, material, secret) = match kty {
+        "OKP" | "EC" => {
+            let crv = string("crv")?.ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InvalidKey,
+                    format!("JWK member \"crv\" is required for kty {kty}"),
+                )
+                .at(at("crv"))
+            })?;
+            let kind = match KeyType::from_crv(crv) {
+                Some(k) if k.kty() == kty => k,
+                Some(k) => {
+                    return Err(
+                        src.inconsistent("crv", format!("crv {crv} belongs to kty {}, not {kty}", k.kty()))
+                    )
+                }
+                None if matches!(crv, "X25519" | "X448") => {
+                    return Err(
+                        src.inconsistent("crv", format!("{crv} is a key-agreement curve; it cannot sign"))
+                    )
+                }
+                None => {
+                    return Err(
+                        Error::new(ErrorCode::InvalidKey, format!("unsupported crv {crv:?}")).at(at("crv")),
+                    )
+                }
+            };
+            let len = kind.field_len();
+            let x = required("x")?;
+            let material = if kty == "OKP" {
+                PublicMaterial::Okp { x }
+            } else {
+                PublicMaterial::Ec { x, y: required("y")? }
+            };
+            validate_public(kind, &material, src)?;
+            let secret = match bytes("d")? {
+                None => None,
+                Some(d) => {
+                    if d.len() != len {
+                        return Err(src.inconsistent(
+                            "d",
+                            format!(
+                                "a {kind} private key is exactly {len} bytes, this one is {}",
+                                d.len()
+                            ),
+                        ));
+                    }
+                    Some(if kty == "OKP" {
+                        Secret::Okp { d }
+                    } else {
+                        Secret::Ec { d }
+                    })
+                }
+            };
+            (kind, material, secret)
+        }
+        _ => {
+            let n = required("n")?;
+            let e = required("e")?;
+            let kind = KeyType::Rsa { bits: bit_len(&n) };
+            let material = PublicMaterial::Rsa { n, e };
+            validate_public(kind, &material, src)?;
+            let secret = match bytes("d")? {
+                None => None,
+                Some(d) => {
+                    if obj.contains_key("oth") {
+                        return Err(Error::new(
+                            ErrorCode::InvalidKey,
+                            "multi-prime RSA keys (\"oth\") are not supported",
+                        )
+                        .at(at("oth")));
+                    }
+                    let mut crt = Vec::with_capacity(5);
+                    for name in ["p", "q", "dp", "dq", "qi"] {
+                        crt.push(bytes(name)?.ok_or_else(|| {
+                            Error::new(
+                                ErrorCode::InvalidKey,
+                                format!("RSA private JWK without \"{name}\": the CRT members p, q, dp, dq and qi are required"),
+                            )
+                            .at(at(name))
+                        })?);
+                    }
+                    let mut it = crt.into_iter();
+                    let mut next = || it.next().unwrap_or_default();
+                    let (p, q, dp, dq, qi) = (next(), next(), next(), next(), next());
+                    if let PublicMaterial::Rsa { n, .. } = &material {
+                        if d.len() > n.len() {
+                            return Err(
+                                src.inconsistent("d", "the private exponent is longer than the modulus")
+                            );
+                        }
+                    }
+                    Some(Secret::Rsa { d, p, q, dp, dq, qi })
+                }
+            };
+            (kind, material, secret)
+        }
+    };
+    if let Some(a) = alg {
+        if !kind.fits(a) {
+            return Err(src.inconsistent(
+                "alg",
+                format!("{a} needs {}; this JWK is a {kind} key", a.needs()),
+            ));
+        }
+    }
+    Ok(JwkParts {
+        kind,
+        material,
+        secret,
+        kid,
+        alg,
+    })
+}
+
+pub(super) fn json_type(v: &Json) -> &'static str {
+    match v {
+        Json::Null => "null",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
+    }
+}
+
+/// Reads JSON text with the crate's strict reader (duplicates, lone surrogates refused) and
+/// converts it to a `serde_json::Value`.
+pub(super) fn strict_json(text: &str) -> Result<Json, Error> {
+    Ok(crate::canonical::value::to_serde(
+        &crate::canonical::value::parse(text.as_bytes())?,
+    ))
+}

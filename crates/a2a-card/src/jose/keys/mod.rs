@@ -1,0 +1,101 @@
+//! Signing and verification keys: loading from PEM, JWK and JWKS, generation, RFC 7638
+//! thumbprints, and which algorithm fits which key.
+//!
+//! Accepted PEM forms: PKCS#8 v1 and v2 (`PRIVATE KEY`), SEC1 (`EC PRIVATE KEY`), PKCS#1
+//! (`RSA PRIVATE KEY`, `RSA PUBLIC KEY`) and SubjectPublicKeyInfo (`PUBLIC KEY`). Encrypted keys
+//! are refused with `encrypted-key`, RSA moduli under 2048 bits with `weak-key`. A JWK must be
+//! consistent with its `kty` and `crv` (no foreign members, exact coordinate and scalar lengths,
+//! points on the curve, private part matching the public part), else `jwk-inconsistent` naming
+//! the member. A key without `kid` gets its RFC 7638 thumbprint as `kid`.
+//!
+//! ```
+//! use a2a_card::jose::keys::{KeyType, PrivateKey, PublicKey};
+//! use a2a_card::Algorithm;
+//! use a2a_card::jose::crypto::{sign, verify};
+//!
+//! let pem = "-----BEGIN PRIVATE KEY-----
+//! MC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC
+//! -----END PRIVATE KEY-----";
+//! let key = PrivateKey::from_pem(pem).unwrap();
+//! assert_eq!(key.key_type(), KeyType::Ed25519);
+//! assert_eq!(key.default_algorithm(), Algorithm::EdDSA);
+//!
+//! // The public half, as a JWK whose kid is its RFC 7638 thumbprint.
+//! let jwk = key.public().to_jwk();
+//! assert_eq!(jwk["kid"], key.public().thumbprint());
+//! let public = PublicKey::from_jwk(&jwk).unwrap();
+//!
+//! let sig = sign(Algorithm::EdDSA, &key, b"hello").unwrap();
+//! verify(Algorithm::EdDSA, &public, b"hello", &sig).unwrap();
+//! ```
+
+mod curve;
+mod generate;
+mod jwk;
+mod kind;
+mod pem;
+mod pkcs8;
+mod private;
+mod public;
+mod spki;
+
+pub use jwk::{jwks_from_value, parse_jwks, parse_jwks_limited};
+pub use kind::KeyType;
+pub use private::PrivateKey;
+pub(crate) use private::Signer;
+pub use public::{PublicKey, PublicMaterial};
+
+use crate::error::{Error, ErrorCode};
+use jwk::strict_json;
+
+pub(super) fn looks_like_json(text: &str) -> bool {
+    text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
+        .starts_with('{')
+}
+
+impl PublicKey {
+    /// Reads a public key from text of any supported form: PEM (public or private), a JWK, or
+    /// a JWKS holding exactly one key.
+    ///
+    /// ```
+    /// let jwks = r#"{"keys":[{"kty":"EC","crv":"P-256","kid":"k1",
+    ///   "x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+    ///   "y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}"#;
+    /// let key = a2a_card::jose::keys::PublicKey::parse(jwks).unwrap();
+    /// assert_eq!(key.kid(), "k1");
+    /// ```
+    pub fn parse(text: &str) -> Result<PublicKey, Error> {
+        if looks_like_json(text) {
+            let v = strict_json(text)?;
+            if v.get("keys").is_some() {
+                let mut keys = jwks_from_value(&v)?;
+                if keys.len() != 1 {
+                    return Err(Error::new(
+                        ErrorCode::InvalidKey,
+                        format!(
+                            "the JWKS holds {} signature keys; one key was expected here",
+                            keys.len()
+                        ),
+                    ));
+                }
+                return keys
+                    .pop()
+                    .ok_or_else(|| Error::new(ErrorCode::InvalidKey, "empty JWKS"));
+            }
+            PublicKey::from_jwk(&v)
+        } else {
+            PublicKey::from_pem(text)
+        }
+    }
+}
+
+impl PrivateKey {
+    /// Reads a private key from PEM or JWK JSON text, whichever it is.
+    pub fn parse(text: &str) -> Result<PrivateKey, Error> {
+        if looks_like_json(text) {
+            PrivateKey::from_jwk_str(text)
+        } else {
+            PrivateKey::from_pem(text)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! The signing and verifying layer: the signature entries of a card, the verifier's trust
+//! roots and policy, signing with byte-preserving write-back, verification and its report.
+//!
+//! ```
+//! use a2a_card::signature::{sign_card, verify_card, SignOptions, TrustStore, VerifyOptions};
+//! use a2a_card::{Algorithm, PrivateKey};
+//! let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+//! let signed = sign_card(br#"{"name":"A","description":"d","skills":[]}"#, &key, &SignOptions::default()).unwrap();
+//! let mut trust = TrustStore::new();
+//! trust.pin(key.public().clone(), "release key");
+//! assert!(verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap().ok);
+//! ```
+
+pub mod entries;
+mod report;
+mod sign;
+pub mod trust;
+mod verify;
+
+pub use report::{
+    printable, quoted, sha256_hex, KeySource, KeyUsed, Report, SignatureReport, TextForm, Verdict,
+    VerdictCode,
+};
+pub use sign::{sign_card, AlsoSigned, SignOptions, Signed};
+pub use trust::{TrustStore, TrustedKey};
+pub use verify::{
+    verify_card, verify_card_with, verify_doc, Mode, VerifyOptions, DEFAULT_MAX_KEYS_PER_KID,
+    DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
+};

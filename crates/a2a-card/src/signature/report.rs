@@ -1,0 +1,436 @@
+//! The report of a verification, typed, and its two written forms: JSON ([`Report::to_json`],
+//! the members and order the CLI documents) and text for people ([`Report::to_text`]). The CLI,
+//! the fetcher and the WebAssembly package print these forms; none of them writes its own.
+
+use super::verify::Mode;
+use crate::canonical::Profile;
+use crate::error::{Error, ErrorCode};
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// The code of a verdict: `valid`, or the stable [`ErrorCode`] of the first reason the signature
+/// failed. It is written as its kebab-case spelling and compares equal to it.
+///
+/// ```
+/// use a2a_card::signature::VerdictCode;
+/// use a2a_card::ErrorCode;
+/// assert_eq!(VerdictCode::Valid, "valid");
+/// assert_eq!(VerdictCode::Refused(ErrorCode::KeyRevoked).as_str(), "key-revoked");
+/// assert!(!VerdictCode::Refused(ErrorCode::SignatureInvalid).is_valid());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VerdictCode {
+    /// The signature verifies with a trusted key under the policy.
+    Valid,
+    /// It does not, for this reason.
+    Refused(ErrorCode),
+}
+
+impl VerdictCode {
+    /// `valid`, or the error code's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictCode::Valid => "valid",
+            VerdictCode::Refused(c) => c.as_str(),
+        }
+    }
+
+    /// True for [`VerdictCode::Valid`].
+    pub fn is_valid(self) -> bool {
+        self == VerdictCode::Valid
+    }
+
+    /// The error code, when the signature was refused.
+    pub fn error_code(self) -> Option<ErrorCode> {
+        match self {
+            VerdictCode::Valid => None,
+            VerdictCode::Refused(c) => Some(c),
+        }
+    }
+}
+
+impl fmt::Display for VerdictCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<str> for VerdictCode {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for VerdictCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl Serialize for VerdictCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// The verdict on one signature: its code, a sentence, and where the fault is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// `valid`, or an error code such as `signature-invalid`, `untrusted-key`,
+    /// `algorithm-not-allowed`, `key-algorithm-mismatch`, `key-expired`, `key-revoked`,
+    /// `malformed-header`, `unsupported-crit`.
+    pub code: VerdictCode,
+    /// A sentence a person can act on.
+    pub message: String,
+    /// The JSON Pointer of the member at fault (for example `/signatures/0/protected`), when
+    /// the verdict is about one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+}
+
+impl Verdict {
+    pub(crate) fn valid() -> Self {
+        Verdict {
+            code: VerdictCode::Valid,
+            message: "the signature verifies with a trusted key".into(),
+            pointer: None,
+        }
+    }
+
+    pub(crate) fn from_error(e: &Error) -> Self {
+        Verdict {
+            code: VerdictCode::Refused(e.code()),
+            message: e.message().to_string(),
+            pointer: e.pointer().map(str::to_string),
+        }
+    }
+
+    /// True for `valid`.
+    pub fn is_valid(&self) -> bool {
+        self.code.is_valid()
+    }
+}
+
+/// Where a trusted key came from.
+///
+/// ```
+/// use a2a_card::signature::KeySource;
+/// let s: KeySource = "jwks.json".into();
+/// assert_eq!(s, KeySource::Pinned { label: "jwks.json".into() });
+/// assert_eq!(s.label(), "jwks.json");
+/// let jku = KeySource::Jku { url: "https://a.example/keys/jwks.json".into(), origin: "https://a.example".into() };
+/// assert_eq!(jku.label(), "jku:https://a.example/keys/jwks.json");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum KeySource {
+    /// A key the caller passed in directly: a key or JWKS file, or a key pinned in code; `label`
+    /// names it (a file name, `pinned`).
+    Pinned {
+        /// The name given.
+        label: String,
+    },
+    /// An entry of a trust-store file (keys with policy).
+    TrustStore {
+        /// The file (or other name) the store was read from.
+        file: String,
+    },
+    /// A JWK Set fetched from an allowed `jku`, trusted for cards of one origin.
+    Jku {
+        /// The URL the keys came from (the `jku`, or where its redirects under the allowlist
+        /// prefix led).
+        url: String,
+        /// The origin whose cards its keys may sign.
+        origin: String,
+    },
+}
+
+impl KeySource {
+    /// The source as one string, as the JSON report's `key.source` writes it: the label or file
+    /// name, or `jku:` and the URL.
+    pub fn label(&self) -> String {
+        match self {
+            KeySource::Pinned { label } => label.clone(),
+            KeySource::TrustStore { file } => file.clone(),
+            KeySource::Jku { url, .. } => format!("jku:{url}"),
+        }
+    }
+
+    /// True for a key fetched from a `jku`.
+    pub fn is_jku(&self) -> bool {
+        matches!(self, KeySource::Jku { .. })
+    }
+}
+
+impl From<&str> for KeySource {
+    fn from(label: &str) -> Self {
+        KeySource::Pinned {
+            label: label.to_string(),
+        }
+    }
+}
+
+impl From<String> for KeySource {
+    fn from(label: String) -> Self {
+        KeySource::Pinned { label }
+    }
+}
+
+impl Serialize for KeySource {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.label())
+    }
+}
+
+/// The trusted key a signature was checked with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyUsed {
+    /// Its `kid`.
+    pub kid: String,
+    /// Its RFC 7638 thumbprint.
+    pub thumbprint: String,
+    /// Where it came from.
+    pub source: KeySource,
+}
+
+/// The report on one signature entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignatureReport {
+    /// Its index in `signatures`.
+    pub index: usize,
+    /// The protected `kid`, when the header decoded.
+    pub kid: Option<String>,
+    /// The protected `alg`, when the header decoded.
+    pub alg: Option<String>,
+    /// The `jku` named, if any: information, never fetched here.
+    pub jku: Option<String>,
+    /// The key used for the cryptographic check.
+    pub key: Option<KeyUsed>,
+    /// The profile whose canonical bytes it verified against.
+    #[serde(serialize_with = "profile_name")]
+    pub profile: Option<Profile>,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+fn profile_name<S: Serializer>(p: &Option<Profile>, s: S) -> Result<S::Ok, S::Error> {
+    match p {
+        Some(p) => s.serialize_str(p.as_str()),
+        None => s.serialize_none(),
+    }
+}
+
+/// The outcome of verifying a card. It serializes (serde) with every field below except the
+/// canonical bytes, plus `canonical_sha256`; [`Report::to_json`] adds the canonical bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// True when the card meets the mode.
+    pub ok: bool,
+    /// The mode applied.
+    pub mode: Mode,
+    /// Why the card passed or failed, in a sentence.
+    pub reason: String,
+    /// The profile whose bytes were verified (the first valid signature's), else the first
+    /// accepted profile.
+    pub profile: Profile,
+    /// The canonical bytes of that profile: the content the verdict is about.
+    pub canonical: Vec<u8>,
+    /// JSON Pointers of members present in the card but not covered by those bytes; for a card
+    /// without signatures, every top-level member (nothing is covered).
+    pub unsigned: Vec<String>,
+    /// One report per signature entry, in order.
+    pub signatures: Vec<SignatureReport>,
+}
+
+/// What a text report says besides the verification itself, and how it names key sources.
+///
+/// ```
+/// use a2a_card::signature::TextForm;
+/// let form = TextForm { card: vec!["card: card.json".into()], ..TextForm::default() };
+/// assert!(form.notes.is_empty());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct TextForm {
+    /// Lines after the verdict saying where the card came from (`card: FILE`, for a URL also
+    /// `origin:`, `final url:`, redirects, `cache:`), written as given.
+    pub card: Vec<String>,
+    /// Lines after the signatures (for a URL: what was done with each `jku`).
+    pub notes: Vec<String>,
+    /// Name keys that did not come from a `jku` as `trust store FILE` rather than `FILE` (the
+    /// form of a fetched card's report, where keys come from files or from `jku`s).
+    pub trust_store_prefix: bool,
+}
+
+impl Report {
+    /// The verified content: the canonical bytes, but only when the card passed and at least
+    /// one signature verified. An unsigned card that mode `if-present` lets pass has none:
+    /// nothing in it is covered.
+    pub fn verified_content(&self) -> Option<&[u8]> {
+        (self.ok && self.signatures.iter().any(|s| s.verdict.is_valid())).then_some(self.canonical.as_slice())
+    }
+
+    /// SHA-256 of the canonical bytes, hex (computed on demand, not on the verification path).
+    pub fn canonical_sha256(&self) -> String {
+        sha256_hex(&self.canonical)
+    }
+
+    /// The report as JSON: `ok`, `mode`, `reason`, `profile`, `canonical_sha256`, `canonical`
+    /// (the canonical bytes as a string), `unsigned`, `signatures` (each with `index`, `kid`,
+    /// `alg`, `jku`, `key` (`kid`, `thumbprint`, `source`), `profile`, `verdict` (`code`,
+    /// `message`, `pointer` when there is one)), in this order.
+    ///
+    /// ```
+    /// use a2a_card::{sign_card, verify_card, Algorithm, PrivateKey, SignOptions, TrustStore, VerifyOptions};
+    /// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    /// let signed = sign_card(br#"{"name":"A","description":"d","skills":[]}"#, &key, &SignOptions::default()).unwrap();
+    /// let mut trust = TrustStore::new();
+    /// trust.pin(key.public().clone(), "k.pem");
+    /// let json = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap().to_json();
+    /// let names: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+    /// assert_eq!(names, ["ok", "mode", "reason", "profile", "canonical_sha256", "canonical", "unsigned", "signatures"]);
+    /// assert_eq!(json["signatures"][0]["key"]["source"], "k.pem");
+    /// ```
+    pub fn to_json(&self) -> serde_json::Value {
+        let signatures: Vec<serde_json::Value> = self
+            .signatures
+            .iter()
+            .map(|s| serde_json::to_value(s).unwrap_or(serde_json::Value::Null))
+            .collect();
+        let mut out = serde_json::Map::new();
+        out.insert("ok".into(), self.ok.into());
+        out.insert("mode".into(), self.mode.as_str().into());
+        out.insert("reason".into(), self.reason.clone().into());
+        out.insert("profile".into(), self.profile.as_str().into());
+        out.insert("canonical_sha256".into(), self.canonical_sha256().into());
+        out.insert(
+            "canonical".into(),
+            String::from_utf8_lossy(&self.canonical).into_owned().into(),
+        );
+        out.insert("unsigned".into(), self.unsigned.clone().into());
+        out.insert("signatures".into(), signatures.into());
+        serde_json::Value::Object(out)
+    }
+
+    /// The report for people: the verdict and its reason, the `card` lines of `form`, the
+    /// mode, profile and canonical SHA-256, one line per signature (index, kid, alg, verdict
+    /// and the key used), the `notes` lines, and the members the signatures do not cover. Text
+    /// taken from the card or a key is escaped so that it cannot break a line.
+    ///
+    /// ```
+    /// use a2a_card::signature::TextForm;
+    /// use a2a_card::{verify_card, TrustStore, VerifyOptions, Mode};
+    /// let opts = VerifyOptions { mode: Mode::IfPresent, ..VerifyOptions::default() };
+    /// let r = verify_card(br#"{"name":"A"}"#, &TrustStore::new(), &opts).unwrap();
+    /// let text = r.to_text(&TextForm { card: vec!["card: a.json".into()], ..TextForm::default() });
+    /// assert!(text.starts_with("VALID: the card is not signed"));
+    /// assert!(text.contains("\nsignatures: none\n"));
+    /// ```
+    pub fn to_text(&self, form: &TextForm) -> String {
+        let mut out = String::new();
+        let verdict = if self.ok { "VALID" } else { "INVALID" };
+        out.push_str(&format!("{verdict}: {}\n", printable(&self.reason)));
+        for line in &form.card {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str(&format!("mode: {}\n", self.mode.as_str()));
+        out.push_str(&format!("profile: {}\n", self.profile.as_str()));
+        out.push_str(&format!("canonical sha256: {}\n", self.canonical_sha256()));
+        if self.signatures.is_empty() {
+            out.push_str("signatures: none\n");
+        }
+        for s in &self.signatures {
+            let kid = s.kid.as_deref().map_or_else(|| "(none)".to_string(), quoted);
+            let alg = s.alg.as_deref().map_or_else(|| "(none)".to_string(), printable);
+            out.push_str(&format!(
+                "signature {}: kid {kid} alg {alg}: {}: {}",
+                s.index,
+                s.verdict.code,
+                printable(&s.verdict.message)
+            ));
+            if let Some(key) = &s.key {
+                let from = match &key.source {
+                    KeySource::Jku { url, .. } => format!("jku {}", printable(url)),
+                    other if form.trust_store_prefix => format!("trust store {}", printable(&other.label())),
+                    other => printable(&other.label()),
+                };
+                out.push_str(&format!(" (key from {from}"));
+                if let Some(p) = s.profile {
+                    out.push_str(&format!(", profile {}", p.as_str()));
+                }
+                out.push(')');
+            }
+            out.push('\n');
+        }
+        for line in &form.notes {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "unsigned: {}\n",
+            serde_json::Value::from(self.unsigned.clone())
+        ));
+        if !self.unsigned.is_empty() {
+            out.push_str(&format!(
+                "warning: {} member(s) of the card are not covered by the signatures; do not rely on them\n",
+                self.unsigned.len()
+            ));
+        }
+        out
+    }
+}
+
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("Report", 7)?;
+        s.serialize_field("ok", &self.ok)?;
+        s.serialize_field("mode", &self.mode)?;
+        s.serialize_field("reason", &self.reason)?;
+        s.serialize_field("profile", self.profile.as_str())?;
+        s.serialize_field("canonical_sha256", &self.canonical_sha256())?;
+        s.serialize_field("unsigned", &self.unsigned)?;
+        s.serialize_field("signatures", &self.signatures)?;
+        s.end()
+    }
+}
+
+/// SHA-256 of bytes, lower-case hex.
+///
+/// ```
+/// assert_eq!(&a2a_card::sha256_hex(b"")[..16], "e3b0c44298fc1c14");
+/// ```
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let d = ring::digest::digest(&ring::digest::SHA256, bytes);
+    d.as_ref().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `s` with control characters escaped, so that text taken from a card or a key file cannot
+/// break a line of a report or drive a terminal.
+///
+/// ```
+/// assert_eq!(a2a_card::signature::printable("a\nb"), "a\\nb");
+/// ```
+pub fn printable(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// `s` as a JSON string literal (quoted, escaped): for names taken from cards and keys.
+///
+/// ```
+/// assert_eq!(a2a_card::signature::quoted("k\"1"), r#""k\"1""#);
+/// ```
+pub fn quoted(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
+}
