@@ -1225,16 +1225,9 @@ fn trust_store(o: &Options) -> Result<TrustStore, JsValue> {
             store.add(key.clone());
         }
     }
-    if !given {
-        return Err(usage(
-            "no trust roots: give at least one of the options \"jwks\", \"keys\" or \"trust\"",
-        ));
-    }
-    if store.is_empty() {
-        return Err(usage(
-            "no trust roots: the \"jwks\", \"keys\" and \"trust\" options hold no signature key",
-        ));
-    }
+    store
+        .check_roots(given, false, "of the options \"jwks\", \"keys\" or \"trust\"", None)
+        .or_throw()?;
     Ok(store)
 }
 

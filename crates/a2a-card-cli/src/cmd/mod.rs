@@ -51,6 +51,12 @@ pub(crate) fn profile_parser() -> impl TypedValueParser<Value = Profile> {
         .try_map(|s| Profile::from_name(&s).ok_or(format!("unknown profile {s:?}")))
 }
 
+/// `verify --profile`: a profile name, or `auto` (every profile), as the library's
+/// [`a2a_card::canonical::accepted_profiles`] reads them.
+pub(crate) fn profile_name_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(Profile::ALL.map(Profile::as_str).into_iter().chain(["auto"]))
+}
+
 /// `--unknown`: `exclude`, `retain` or `reject`.
 pub(crate) fn unknown_parser() -> impl TypedValueParser<Value = UnknownMembers> {
     PossibleValuesParser::new(

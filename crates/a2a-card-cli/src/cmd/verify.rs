@@ -22,6 +22,9 @@ use std::path::PathBuf;
 /// The largest `--max-signatures`.
 pub(crate) const MAX_SIGNATURES_LIMIT: usize = 256;
 
+/// How the CLI names its trust options, in the core's "no trust roots" message.
+const TRUST_OPTIONS: &str = "--key, --jwks or --trust file";
+
 /// Examples shown at the end of `a2a-card verify --help`.
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
@@ -113,7 +116,7 @@ pub(crate) struct Args {
     /// A profile to accept, tried in the order given (repeatable); `auto` means every profile.
     /// Default: spec.
     #[arg(long = "profile", value_name = "PROFILE",
-          value_parser = PossibleValuesParser::new(["spec", "prune-empty", "served-as-is", "auto"]))]
+          value_parser = super::profile_name_parser())]
     profiles: Vec<String>,
 
     /// Members the schema does not define: `exclude` (not covered, reported as unsigned),
@@ -240,13 +243,15 @@ impl Args {
     /// Checks the key files against stdin use and loads them; `jku_roots` says whether an
     /// allowed jku may supply keys, so that no file is needed.
     pub(crate) fn trust(&self, jku_roots: bool) -> Result<TrustStore, Failure> {
-        let no_files = self.keys.is_empty() && self.jwks.is_empty() && self.trust.is_empty();
-        if no_files && !jku_roots {
-            return Err(Failure::usage(if self.url().is_some() {
-                "no trust roots: give at least one --key, --jwks or --trust file, or an --allow-jku prefix"
-            } else {
-                "no trust roots: give at least one --key, --jwks or --trust file"
-            }));
+        let given = !(self.keys.is_empty() && self.jwks.is_empty() && self.trust.is_empty());
+        let jku_option = self.url().is_some().then_some("--allow-jku prefix");
+        let roots = |store: &TrustStore| {
+            store
+                .check_roots(given, jku_roots, TRUST_OPTIONS, jku_option)
+                .map_err(|e| Failure::new(e, "<command line>"))
+        };
+        if !given {
+            roots(&TrustStore::new())?;
         }
         let key_files = self.keys.iter().chain(&self.jwks).chain(&self.trust);
         if is_stdin(self.card.as_deref()) && key_files.clone().any(|p| is_stdin(Some(p))) {
@@ -258,11 +263,7 @@ impl Args {
             return Err(Failure::usage("only one key file can come from stdin"));
         }
         let trust = load_trust(&self.keys, &self.jwks, &self.trust)?;
-        if trust.is_empty() && !jku_roots {
-            return Err(Failure::usage(
-                "no trust roots: the --key, --jwks and --trust files given hold no signature key",
-            ));
-        }
+        roots(&trust)?;
         Ok(trust)
     }
 }
