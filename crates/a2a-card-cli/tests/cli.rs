@@ -3,9 +3,12 @@
 // Tests may unwrap and panic: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
+use common::*;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 
 /// The A2A v1.0 section 8.4.1 worked example, as the spec gives it.
 const EXAMPLE_8_4_1: &str = r#"{
@@ -22,74 +25,8 @@ const EXAMPLE_8_4_1: &str = r#"{
 /// The canonical bytes the spec gives for it.
 const EXPECTED_8_4_1: &str = r#"{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}"#;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_a2a-card"))
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A scratch directory unique to one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("a2a-card-cli-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn write_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let path = scratch(name).join("card.json");
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
-
-/// Runs the binary with `args`, feeding `stdin` when given.
-fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut cmd = bin();
-    cmd.args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    if let Some(input) = stdin {
-        let mut pipe = child.stdin.take().unwrap();
-        // A process that stops reading early (usage errors, size limits) closes the pipe.
-        match pipe.write_all(input) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            other => other.unwrap(),
-        }
-        drop(pipe);
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
-
-/// The single error line; fails unless stderr holds exactly one line.
-fn error_line(out: &Output) -> String {
-    let err = stderr(out);
-    let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines.len(), 1, "expected exactly one stderr line, got {err:?}");
-    assert!(err.ends_with('\n'));
-    lines[0].to_string()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0, "odd hex length");
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
+    write(&scratch(name), "card.json", bytes)
 }
 
 #[test]
@@ -337,152 +274,74 @@ fn help_documents_exit_codes_and_examples() {
     }
 }
 
-/// The keys a vector file may have (testvectors/README.md).
-const KNOWN_VECTOR_KEYS: &[&str] = &[
-    "id",
-    "description",
-    "profile",
-    "unknown",
-    "limits",
-    "input",
-    "input_raw",
-    "input_hex",
-    "expected_hex",
-    "expected_unsigned",
-    "expected_error",
-];
-
-/// Every vector of testvectors/canonical through the binary.
+/// Every vector of testvectors/canonical through the binary, read by the one loader.
 #[test]
 fn canonical_test_vectors() {
-    let dir = repo_root().join("testvectors/canonical");
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    files.sort();
-    if files.is_empty() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "no vectors in {} (CI is set, so this is a failure)",
-            dir.display()
-        );
-        eprintln!(
-            "NOTE: no vectors in {}; canonical_test_vectors ran nothing",
-            dir.display()
-        );
-        return;
-    }
+    use a2a_card_testkit::vectors::{canonical_vectors_or_panic, Expected};
+    let vectors = canonical_vectors_or_panic();
     let scratch = scratch("vectors");
-    let mut ran = 0;
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap();
-        let v: serde_json::Value =
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let id = v["id"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{}: no id", file.display()));
-        // An unknown key is a failure, so a malformed vector cannot pass unnoticed.
-        for key in v.as_object().unwrap().keys() {
-            assert!(
-                KNOWN_VECTOR_KEYS.contains(&key.as_str()),
-                "{id}: unknown key {key:?}"
-            );
-        }
-        assert_eq!(
-            file.file_stem().unwrap().to_str(),
-            Some(id),
-            "file name differs from id"
-        );
-        let input: Vec<u8> = if let Some(raw) = v.get("input_raw") {
-            raw.as_str().unwrap().as_bytes().to_vec()
-        } else if let Some(h) = v.get("input_hex") {
-            unhex(h.as_str().unwrap())
-        } else if let Some(value) = v.get("input") {
-            serde_json::to_vec(value).unwrap()
-        } else {
-            panic!("{id}: no input, input_raw or input_hex");
-        };
-        let input_path = scratch.join(format!("{ran}.json"));
-        std::fs::write(&input_path, &input).unwrap();
-
+    for (n, v) in vectors.iter().enumerate() {
+        let id = &v.id;
+        let input_path = write(&scratch, &format!("{n}.json"), &v.input);
         let mut args: Vec<String> = vec![
             "canonicalize".into(),
             input_path.display().to_string(),
             "--report".into(),
+            "--profile".into(),
+            v.profile.clone(),
         ];
-        let profile = v["profile"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{id}: no profile"));
-        args.extend(["--profile".into(), profile.into()]);
-        if let Some(u) = v.get("unknown") {
-            args.extend(["--unknown".into(), u.as_str().unwrap().into()]);
+        if let Some(u) = &v.unknown {
+            args.extend(["--unknown".into(), u.clone()]);
         }
-        if let Some(limits) = v.get("limits") {
-            for (key, value) in limits.as_object().unwrap() {
-                let flag = match key.as_str() {
-                    "max_input_bytes" => "--max-input-bytes",
-                    "max_depth" => "--max-depth",
-                    other => panic!("{id}: unknown limit {other:?}"),
-                };
-                args.extend([flag.into(), value.as_u64().unwrap().to_string()]);
-            }
+        if let Some(max) = v.max_input_bytes {
+            args.extend(["--max-input-bytes".into(), max.to_string()]);
+        }
+        if let Some(max) = v.max_depth {
+            args.extend(["--max-depth".into(), max.to_string()]);
         }
         let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = run(&arg_refs, None);
 
-        if let Some(expected) = v.get("expected_hex") {
-            assert_eq!(out.status.code(), Some(0), "{id}: {}", stderr(&out));
-            assert_eq!(
-                hex(&out.stdout),
-                expected.as_str().unwrap(),
-                "{id}: canonical bytes differ"
-            );
-            let report: serde_json::Value = serde_json::from_str(&error_line(&out)).unwrap();
-            let unsigned = v
-                .get("expected_unsigned")
-                .unwrap_or_else(|| panic!("{id}: no expected_unsigned"));
-            assert_eq!(&report["unsigned"], unsigned, "{id}: unsigned pointers differ");
-            assert_eq!(report["profile"], profile, "{id}");
-        } else if let Some(expected) = v.get("expected_error") {
-            assert_eq!(
-                out.status.code(),
-                Some(2),
-                "{id}: expected an error, got {:?}",
-                String::from_utf8_lossy(&out.stdout)
-            );
-            assert!(out.stdout.is_empty(), "{id}");
-            let line = error_line(&out);
-            let code = expected["code"].as_str().unwrap();
-            assert!(
-                line.starts_with(&format!("error[{code}]: ")),
-                "{id}: expected code {code}, got {line}"
-            );
-            let source = format!(" ({})", input_path.display());
-            assert!(line.ends_with(&source), "{id}: {line}");
-            match expected.get("pointer").and_then(|p| p.as_str()) {
-                Some("") => assert!(
-                    line.contains(" at (document root) (") || line.contains(" at byte "),
-                    "{id}: expected the document root in {line}"
-                ),
-                Some(p) => assert!(
-                    line.contains(&format!(" at {p} (")),
-                    "{id}: expected pointer {p} in {line}"
-                ),
-                None => {}
+        match &v.expected {
+            Expected::Bytes { bytes, unsigned } => {
+                assert_eq!(out.status.code(), Some(0), "{id}: {}", stderr(&out));
+                assert_eq!(hex(&out.stdout), hex(bytes), "{id}: canonical bytes differ");
+                let report: serde_json::Value = serde_json::from_str(&error_line(&out)).unwrap();
+                assert_eq!(report["unsigned"], serde_json::json!(unsigned), "{id}: unsigned pointers differ");
+                assert_eq!(report["profile"], v.profile.as_str(), "{id}");
             }
-        } else {
-            panic!("{id}: neither expected_hex nor expected_error");
+            Expected::Error { code, pointer } => {
+                assert_eq!(
+                    out.status.code(),
+                    Some(2),
+                    "{id}: expected an error, got {:?}",
+                    String::from_utf8_lossy(&out.stdout)
+                );
+                assert!(out.stdout.is_empty(), "{id}");
+                let line = error_line(&out);
+                assert!(
+                    line.starts_with(&format!("error[{code}]: ")),
+                    "{id}: expected code {code}, got {line}"
+                );
+                let source = format!(" ({})", input_path.display());
+                assert!(line.ends_with(&source), "{id}: {line}");
+                match pointer.as_deref() {
+                    Some("") => assert!(
+                        line.contains(" at (document root) (") || line.contains(" at byte "),
+                        "{id}: expected the document root in {line}"
+                    ),
+                    Some(p) => assert!(
+                        line.contains(&format!(" at {p} (")),
+                        "{id}: expected pointer {p} in {line}"
+                    ),
+                    None => {}
+                }
+            }
         }
-        ran += 1;
     }
-    assert_eq!(ran, files.len());
     assert!(
-        ran >= 60,
-        "only {ran} canonical vectors in {}; expected at least 60",
-        dir.display()
+        vectors.len() >= 60,
+        "only {} canonical vectors; expected at least 60",
+        vectors.len()
     );
 }

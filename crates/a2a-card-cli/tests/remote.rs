@@ -6,10 +6,9 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 mod common;
-mod common_https;
 
 use common::*;
-use common_https::{Fixture, Framing, Req, Resp, Server, LOOPBACK_ONLY};
+use a2a_card_testkit::https::{Fixture, Framing, Req, Resp, Server, LOOPBACK_ONLY};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;

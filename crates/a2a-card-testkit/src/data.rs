@@ -102,6 +102,28 @@ pub fn unb64url(s: &str) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("{s:?} is not base64url: {e}"))
 }
 
+/// The path as a `&str`.
+pub fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Writes `bytes` to `dir/name` and returns the path.
+pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// The file names in `dir`, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// A fresh, empty directory under the system temp dir, unique to this process and call.
 pub fn scratch(name: &str) -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};

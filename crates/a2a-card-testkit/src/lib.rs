@@ -20,4 +20,5 @@ pub mod bin;
 pub mod data;
 pub mod https;
 pub mod json;
+pub mod tools;
 pub mod vectors;
