@@ -377,6 +377,33 @@ impl Error {
         self
     }
 
+    /// The same error, its message prefixed with the context it arose in (a file, an option,
+    /// a header parameter); code, place and retrieval facts are kept.
+    ///
+    /// ```
+    /// let e = a2a_card::jcs(b"[1,]").unwrap_err().context("card.json");
+    /// assert!(e.message().starts_with("card.json: "));
+    /// assert_eq!(e.code().as_str(), "invalid-json");
+    /// ```
+    #[must_use]
+    pub fn context(mut self, context: &str) -> Self {
+        self.message = format!("{context}: {}", self.message);
+        self
+    }
+
+    /// The same error with its JSON Pointer placed under `prefix` (the pointer of the document
+    /// it was found in, inside a larger one); an error without a pointer gets `prefix`.
+    ///
+    /// ```
+    /// let e = a2a_card::jcs(br#"{"a":1,"a":2}"#).unwrap_err().under("/keys/0");
+    /// assert_eq!(e.pointer(), Some("/keys/0/a"));
+    /// ```
+    #[must_use]
+    pub fn under(mut self, prefix: &str) -> Self {
+        self.pointer = Some(format!("{prefix}{}", self.pointer.as_deref().unwrap_or("")));
+        self
+    }
+
     /// The stable code.
     pub fn code(&self) -> ErrorCode {
         self.code

@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used)] // helpers of the tests report by panicking
 
 use a2a_card::jose::crypto as alg;
-use a2a_card::jose::crypto::{verify_with, BackendVerdict, SignatureBackend};
-use a2a_card::jose::keys::{PrivateKey, PublicKey};
+use a2a_card::jose::crypto::{verify_with, BackendVerdict, SignatureBackend, SignatureCheck};
+use a2a_card::jose::keys::PrivateKey;
 use a2a_card::signature::verify_card_with;
 use a2a_card::Algorithm;
 use a2a_card::{sign_card, verify_card, Error, ErrorCode, SignOptions, TrustStore, VerifyOptions};
@@ -22,8 +22,10 @@ struct Declines {
 }
 
 impl SignatureBackend for Declines {
-    fn verify(&self, alg: Algorithm, _: &PublicKey, msg: &[u8], sig: &[u8]) -> Result<BackendVerdict, Error> {
-        self.calls.borrow_mut().push((alg, msg.to_vec(), sig.to_vec()));
+    fn verify(&self, c: &SignatureCheck<'_>) -> Result<BackendVerdict, Error> {
+        self.calls
+            .borrow_mut()
+            .push((c.alg, c.message.to_vec(), c.signature.to_vec()));
         Ok(BackendVerdict::Declined)
     }
 }
@@ -44,8 +46,10 @@ impl Says {
 }
 
 impl SignatureBackend for Says {
-    fn verify(&self, alg: Algorithm, _: &PublicKey, msg: &[u8], sig: &[u8]) -> Result<BackendVerdict, Error> {
-        self.calls.borrow_mut().push((alg, msg.to_vec(), sig.to_vec()));
+    fn verify(&self, c: &SignatureCheck<'_>) -> Result<BackendVerdict, Error> {
+        self.calls
+            .borrow_mut()
+            .push((c.alg, c.message.to_vec(), c.signature.to_vec()));
         Ok(self.verdict)
     }
 }
@@ -54,7 +58,7 @@ impl SignatureBackend for Says {
 struct Fails;
 
 impl SignatureBackend for Fails {
-    fn verify(&self, _: Algorithm, _: &PublicKey, _: &[u8], _: &[u8]) -> Result<BackendVerdict, Error> {
+    fn verify(&self, _: &SignatureCheck<'_>) -> Result<BackendVerdict, Error> {
         Err(Error::new(
             ErrorCode::InvalidKey,
             "the host could not import the key",
@@ -66,14 +70,8 @@ impl SignatureBackend for Fails {
 struct Ring;
 
 impl SignatureBackend for Ring {
-    fn verify(
-        &self,
-        alg: Algorithm,
-        key: &PublicKey,
-        msg: &[u8],
-        sig: &[u8],
-    ) -> Result<BackendVerdict, Error> {
-        Ok(match alg::verify(alg, key, msg, sig) {
+    fn verify(&self, c: &SignatureCheck<'_>) -> Result<BackendVerdict, Error> {
+        Ok(match alg::verify(c.alg, c.key, c.message, c.signature) {
             Ok(()) => BackendVerdict::Valid,
             Err(_) => BackendVerdict::Invalid,
         })

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use a2a_card::jose::crypto::{BackendVerdict, SignatureBackend};
+use a2a_card::jose::crypto::{BackendVerdict, SignatureBackend, SignatureCheck};
 use a2a_card::jose::keys::{PrivateKey, PublicKey};
 use a2a_card::signature::trust::TrustedKey;
 use a2a_card::signature::{verify_card_with, DEFAULT_MAX_SIGNATURE_CHECKS};
@@ -111,7 +111,7 @@ fn another_key_under_the_same_kid_is_not_bound() {
 struct Counting(Cell<usize>);
 
 impl SignatureBackend for Counting {
-    fn verify(&self, _: Algorithm, _: &PublicKey, _: &[u8], _: &[u8]) -> Result<BackendVerdict, Error> {
+    fn verify(&self, _: &SignatureCheck<'_>) -> Result<BackendVerdict, Error> {
         self.0.set(self.0.get() + 1);
         Ok(BackendVerdict::Declined)
     }

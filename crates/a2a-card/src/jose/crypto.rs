@@ -182,14 +182,14 @@ pub enum BackendVerdict {
 ///
 /// ```
 /// use a2a_card::Algorithm;
-/// use a2a_card::jose::crypto::{sign, verify_with, BackendVerdict, SignatureBackend};
+/// use a2a_card::jose::crypto::{sign, verify_with, BackendVerdict, SignatureBackend, SignatureCheck};
+/// use a2a_card::jose::keys::PrivateKey;
 /// use a2a_card::Error;
-/// use a2a_card::jose::keys::{PrivateKey, PublicKey};
 ///
 /// /// Handles nothing: every check falls back to ring.
 /// struct Decline;
 /// impl SignatureBackend for Decline {
-///     fn verify(&self, _: Algorithm, _: &PublicKey, _: &[u8], _: &[u8]) -> Result<BackendVerdict, Error> {
+///     fn verify(&self, _: &SignatureCheck<'_>) -> Result<BackendVerdict, Error> {
 ///         Ok(BackendVerdict::Declined)
 ///     }
 /// }
@@ -199,14 +199,22 @@ pub enum BackendVerdict {
 /// assert!(verify_with(Algorithm::ES256, key.public(), b"M", &sig, Some(&Decline)).is_err());
 /// ```
 pub trait SignatureBackend {
-    /// Checks `sig` over `msg` with `key` under `alg`, or declines.
-    fn verify(
-        &self,
-        alg: Algorithm,
-        key: &PublicKey,
-        msg: &[u8],
-        sig: &[u8],
-    ) -> Result<BackendVerdict, Error>;
+    /// Checks the signature of `check`, or declines.
+    fn verify(&self, check: &SignatureCheck<'_>) -> Result<BackendVerdict, Error>;
+}
+
+/// One raw signature check handed to a [`SignatureBackend`], every other check already made.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct SignatureCheck<'a> {
+    /// The algorithm (never `HS*`, and available in this build).
+    pub alg: Algorithm,
+    /// The public key, of the type the algorithm takes.
+    pub key: &'a PublicKey,
+    /// The JWS signing input (`BASE64URL(protected) || '.' || BASE64URL(payload)`).
+    pub message: &'a [u8],
+    /// The raw signature, of the algorithm's exact length (r||s for ECDSA).
+    pub signature: &'a [u8],
 }
 
 /// Why [`verify_checked`] refused a signature: the library's own checks and primitive, or a
@@ -240,7 +248,13 @@ fn delegate(
     msg: &[u8],
     sig: &[u8],
 ) -> Option<Result<(), CryptoFailure>> {
-    match backend?.verify(alg, key, msg, sig) {
+    let check = SignatureCheck {
+        alg,
+        key,
+        message: msg,
+        signature: sig,
+    };
+    match backend?.verify(&check) {
         Ok(BackendVerdict::Valid) => Some(Ok(())),
         Ok(BackendVerdict::Invalid) => Some(Err(CryptoFailure::Refused(bad_signature(alg)))),
         Ok(BackendVerdict::Declined) => None,

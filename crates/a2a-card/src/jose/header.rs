@@ -42,11 +42,6 @@ pub struct Header {
     pub protected_b64: String,
 }
 
-/// `e` about the header parameter `name`.
-fn in_parameter(e: Error, name: &str) -> Error {
-    Error::new(e.code(), format!("header parameter {name:?}: {}", e.message()))
-}
-
 impl Header {
     /// The names of the protected header parameters, in their order.
     pub fn protected_names(&self) -> Vec<&str> {
@@ -358,7 +353,10 @@ pub fn encode_protected(
                 format!("header parameter {k:?} is not supported when signing"),
             ));
         }
-        members.push((k.clone(), from_serde(v).map_err(|e| in_parameter(e, k))?));
+        members.push((
+            k.clone(),
+            from_serde(v).map_err(|e| e.context(&format!("header parameter {k:?}")))?,
+        ));
     }
     let mut out = Vec::new();
     jcs::write_value(&mut out, &Value::Object(members));

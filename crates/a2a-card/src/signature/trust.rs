@@ -131,7 +131,13 @@ impl TrustStore {
     /// assert_eq!(e.message(), "no trust roots: give at least one key option");
     /// assert!(TrustStore::new().check_roots(false, true, "key option", Some("jku prefix")).is_ok());
     /// ```
-    pub fn check_roots(&self, given: bool, jku_allowed: bool, named: &str, jku_option: Option<&str>) -> Result<(), Error> {
+    pub fn check_roots(
+        &self,
+        given: bool,
+        jku_allowed: bool,
+        named: &str,
+        jku_option: Option<&str>,
+    ) -> Result<(), Error> {
         if jku_allowed {
             return Ok(());
         }
@@ -154,7 +160,7 @@ impl TrustStore {
     /// Reads a trust store file (or a plain JWKS, or a single JWK). `source` names it in reports
     /// and errors.
     pub fn from_json(text: &str, source: &str) -> Result<TrustStore, Error> {
-        let v = crate::canonical::value::parse(text.as_bytes()).map_err(|e| in_file(e, source))?;
+        let v = crate::canonical::value::parse(text.as_bytes()).map_err(|e| e.context(source))?;
         let entries: &[Value] = match &v {
             Value::Object(_) if v.get("kty").is_some() => std::slice::from_ref(&v),
             Value::Object(m) => match v.get("keys") {
@@ -194,24 +200,10 @@ impl TrustStore {
             } else {
                 format!("/keys/{i}")
             };
-            store.add(entry_from_json(entry, source).map_err(|e| {
-                let p = format!("{ptr}{}", e.pointer().unwrap_or(""));
-                Error::new(e.code(), e.message().to_string()).at(p)
-            })?);
+            store.add(entry_from_json(entry, source).map_err(|e| e.under(&ptr))?);
         }
         Ok(store)
     }
-}
-
-fn in_file(e: Error, source: &str) -> Error {
-    let mut out = Error::new(e.code(), format!("{source}: {}", e.message()));
-    if let Some(p) = e.pointer() {
-        out = out.at(p);
-    }
-    if let Some(o) = e.offset() {
-        out = out.at_offset(o);
-    }
-    out
 }
 
 fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
@@ -227,7 +219,7 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
     };
     if entry.get("kty").is_some() {
         let text = value_text(entry);
-        let key = PublicKey::from_jwk_str(&text).map_err(|e| in_file(e, source))?;
+        let key = PublicKey::from_jwk_str(&text).map_err(|e| e.context(source))?;
         return Ok(TrustedKey::new(
             key,
             KeySource::TrustStore {
@@ -239,10 +231,10 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
         |ptr: &str, msg: String| Error::new(ErrorCode::InvalidTrustStore, format!("{source}: {msg}")).at(ptr);
     let mut key = match (entry.get("jwk"), entry.get("pem")) {
         (Some(jwk @ Value::Object(_)), None) => {
-            PublicKey::from_jwk_str(&value_text(jwk)).map_err(|e| in_file(e, source).at("/jwk"))?
+            PublicKey::from_jwk_str(&value_text(jwk)).map_err(|e| e.context(source).at("/jwk"))?
         }
         (None, Some(Value::String(pem))) => {
-            PublicKey::parse(pem).map_err(|e| in_file(e, source).at("/pem"))?
+            PublicKey::parse(pem).map_err(|e| e.context(source).at("/pem"))?
         }
         (Some(_), Some(_)) => return Err(err("", "an entry has either \"jwk\" or \"pem\", not both".into())),
         _ => {
@@ -272,8 +264,8 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
                     let Some(name) = item.as_str() else {
                         return Err(err(&format!("{ptr}/{i}"), "algorithm names are strings".into()));
                     };
-                    let alg = Algorithm::from_name(name).map_err(|e| in_file(e, source).at(format!("{ptr}/{i}")))?;
-                    tk.key.check_algorithm(alg).map_err(|e| in_file(e, source).at(format!("{ptr}/{i}")))?;
+                    let alg = Algorithm::from_name(name).map_err(|e| e.context(source).at(format!("{ptr}/{i}")))?;
+                    tk.key.check_algorithm(alg).map_err(|e| e.context(source).at(format!("{ptr}/{i}")))?;
                     algs.push(alg);
                 }
                 tk.algorithms = Some(algs);

@@ -231,14 +231,14 @@ pub fn verify_card(card: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Res
 ///
 /// ```
 /// use a2a_card::Algorithm;
-/// use a2a_card::jose::crypto::{BackendVerdict, SignatureBackend};
-/// use a2a_card::jose::keys::{PrivateKey, PublicKey};
+/// use a2a_card::jose::crypto::{BackendVerdict, SignatureBackend, SignatureCheck};
+/// use a2a_card::jose::keys::PrivateKey;
 /// use a2a_card::signature::verify_card_with;
 /// use a2a_card::{sign_card, Error, ErrorCode, SignOptions, TrustStore, VerifyOptions};
 ///
 /// struct Broken;
 /// impl SignatureBackend for Broken {
-///     fn verify(&self, _: Algorithm, _: &PublicKey, _: &[u8], _: &[u8]) -> Result<BackendVerdict, Error> {
+///     fn verify(&self, _: &SignatureCheck<'_>) -> Result<BackendVerdict, Error> {
 ///         Err(Error::new(ErrorCode::InvalidKey, "the host refused the key"))
 ///     }
 /// }

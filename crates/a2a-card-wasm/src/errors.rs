@@ -1,0 +1,47 @@
+//! Library errors as JavaScript `Error` objects, and the package's usage errors.
+
+use a2a_card::{Error, ErrorCode};
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The JavaScript `Error` for a library error: `name` "A2ACardError", the message with its
+/// place, and `code`, `pointer` and `offset` properties.
+pub(crate) fn js_error(e: &Error) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    err.set_name("A2ACardError");
+    let pointer = e.pointer().map_or(JsValue::NULL, JsValue::from_str);
+    let offset = e.offset().map_or(JsValue::NULL, |o| JsValue::from_f64(o as f64));
+    // Reflect.set on a fresh Error object cannot fail; a failure would only lose a property.
+    let _ = Reflect::set(
+        &err,
+        &JsValue::from_str("code"),
+        &JsValue::from_str(e.code().as_str()),
+    );
+    let _ = Reflect::set(&err, &JsValue::from_str("pointer"), &pointer);
+    let _ = Reflect::set(&err, &JsValue::from_str("offset"), &offset);
+    err.into()
+}
+
+/// A `usage` error: the caller passed arguments or options this package cannot use.
+pub(crate) fn usage(message: impl Into<String>) -> JsValue {
+    js_error(&Error::new(ErrorCode::Usage, message))
+}
+
+pub(crate) trait OrThrow<T> {
+    fn or_throw(self) -> Result<T, JsValue>;
+}
+
+impl<T> OrThrow<T> for Result<T, Error> {
+    fn or_throw(self) -> Result<T, JsValue> {
+        self.map_err(|e| js_error(&e))
+    }
+}
+
+/// The message of a JavaScript exception, for wrapping it in a usage error.
+pub(crate) fn js_message(v: &JsValue) -> String {
+    v.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| v.as_string())
+        .unwrap_or_else(|| "unknown JavaScript exception".to_string())
+}

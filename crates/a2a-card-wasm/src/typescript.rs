@@ -1,0 +1,216 @@
+//! The TypeScript declarations of the package.
+
+use wasm_bindgen::prelude::*;
+
+/// The TypeScript declarations of the package, written by hand because every argument crosses
+/// the boundary as a plain JavaScript value (`JsValue`) that this crate checks itself.
+#[wasm_bindgen(typescript_custom_section)]
+pub const TYPESCRIPT: &'static str = r#"
+/**
+ * A card: JSON text, its exact UTF-8 bytes (Uint8Array or ArrayBuffer), or a parsed value
+ * (serialized with JSON.stringify first; a JavaScript object cannot hold a duplicate member
+ * name, so pass text or bytes when the exact input matters).
+ */
+export type Card = string | Uint8Array | ArrayBuffer | object;
+
+/** Which rules turn a card into the bytes a signature covers. */
+export type Profile = "spec" | "prune-empty" | "served-as-is";
+
+/** What to do with members the A2A v1.0 schema does not define. */
+export type UnknownMembers = "exclude" | "retain" | "reject";
+
+/**
+ * JWS algorithm names. ES512, ES256K and Ed448 keys exist in the native library only; the
+ * wasm build refuses them (see `algorithms()`).
+ */
+export type Algorithm =
+  | "EdDSA" | "ES256" | "ES384" | "ES512" | "ES256K"
+  | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+
+/** The pass rule of `verify`. */
+export type Mode = "require" | "all" | "if-present";
+
+/** A key: a JWK object, or text (PEM, or JWK JSON). */
+export type Key = string | Record<string, unknown>;
+
+/** Reader limits (defaults: 8 MiB, 128 levels). */
+export interface ReadOptions {
+  maxInputBytes?: number;
+  maxDepth?: number;
+}
+
+export interface CanonicalizeOptions extends ReadOptions {
+  /** Default "spec". */
+  profile?: Profile;
+  /** Default "exclude": left out of the bytes and listed as unsigned. */
+  unknown?: UnknownMembers;
+}
+
+/** The canonical form with what it leaves out (the CLI's `canonicalize --report`). */
+export interface CanonicalReport {
+  /** The canonical bytes, as text. */
+  canonical: string;
+  profile: Profile;
+  /** JSON Pointers of members present in the card but not covered. */
+  unsigned: string[];
+  /** SHA-256 of the canonical bytes, lower-case hex. */
+  sha256: string;
+  /** Length of the canonical bytes in UTF-8. */
+  bytes: number;
+}
+
+export interface SignOptions extends CanonicalizeOptions {
+  /** Default: the key's own (Ed25519 -> EdDSA, P-256 -> ES256, P-384 -> ES384, RSA -> RS256). */
+  alg?: Algorithm;
+  /** Default: the key's kid (its JWK "kid", else its RFC 7638 thumbprint). */
+  kid?: string;
+  /** A jku to name in the protected header (information for verifiers, never a trust root). */
+  jku?: string;
+  /** Unprotected header parameters (the entry's "header" member). */
+  header?: Record<string, unknown>;
+  /** Further protected header parameters (not alg, kid, typ, jku, crit, b64). */
+  protectedHeader?: Record<string, unknown>;
+  /** Replace existing signatures with the same kid instead of adding one more. */
+  replace?: boolean;
+  /**
+   * One more signature, same key and header, for each of these profiles: a transition aid, so
+   * that SDK verifiers of today (prune-empty) and spec-exact verifiers both find one they check.
+   */
+  alsoProfiles?: Profile[];
+}
+
+export interface VerifyOptions extends ReadOptions {
+  /** A trusted JWK Set ({"keys": [...]}), as an object or JSON text. */
+  jwks?: string | object;
+  /** Trusted public keys (a private key yields its public half). */
+  keys?: Key | Key[];
+  /** A trust store: a JWKS whose entries may carry algorithms, origins, notBefore, notAfter, revoked. */
+  trust?: string | object;
+  /** Allowed algorithms; default every asymmetric algorithm of this build. */
+  algorithms?: Algorithm[];
+  /** Default "require". */
+  mode?: Mode;
+  /** The profile to accept; "auto" accepts every profile (spec, served-as-is, prune-empty). */
+  profile?: Profile | "auto";
+  /** Profiles to accept, tried in this order (give profile or profiles, not both). */
+  profiles?: (Profile | "auto")[];
+  unknown?: UnknownMembers;
+  /** Seconds since the Unix epoch for key validity windows; default Date.now() / 1000. */
+  now?: number;
+  /** The origin the card was fetched from (https://host[:port]), for origin-bound trust entries. */
+  origin?: string;
+  /** Refuse cards with more signatures than this (default 16). */
+  maxSignatures?: number;
+  /** Refuse a signature whose kid selects more trusted keys than this, trying none (default 4). */
+  maxKeysPerKid?: number;
+  /** The most signature checks (one key over one profile's bytes) for a card (default 64). */
+  maxSignatureChecks?: number;
+  /**
+   * Check signatures with the host's native crypto when it is available synchronously
+   * (Node.js >= 20.16, node:crypto) instead of the module's own `ring` code; default true.
+   * Every other check is the library's either way, and so is the result; `false` makes the
+   * module do everything itself.
+   */
+  hostCrypto?: boolean;
+}
+
+export interface Verdict {
+  /** "valid", or the stable error code of the first reason the signature failed. */
+  code: string;
+  message: string;
+}
+
+export interface KeyUsed {
+  kid: string;
+  thumbprint: string;
+  source: string;
+}
+
+export interface SignatureReport {
+  index: number;
+  kid: string | null;
+  alg: string | null;
+  jku: string | null;
+  key: KeyUsed | null;
+  profile: Profile | null;
+  verdict: Verdict;
+}
+
+/** The Rust library's verification report, plus the canonical bytes as `canonical`. */
+export interface Report {
+  ok: boolean;
+  mode: Mode;
+  reason: string;
+  profile: Profile;
+  canonical_sha256: string;
+  /** The canonical bytes the verdict is about: act on these, not on the served card. */
+  canonical: string;
+  unsigned: string[];
+  signatures: SignatureReport[];
+}
+
+export interface EntryInfo {
+  index: number;
+  protected: string | null;
+  alg: string | null;
+  kid: string | null;
+  typ: string | null;
+  jku: string | null;
+  signature_bytes: number | null;
+  problem: string | null;
+}
+
+export interface Inspection {
+  profile: Profile;
+  canonical_sha256: string;
+  canonical_bytes: number;
+  unsigned: string[];
+  signatures: EntryInfo[];
+}
+
+/** Every error thrown by this package is an Error with these properties. */
+export interface A2ACardError extends Error {
+  name: "A2ACardError";
+  /** A stable kebab-case code: "duplicate-member", "invalid-key", "usage", ... */
+  code: string;
+  /** The JSON Pointer of the offending member ("" is the whole document), when there is one. */
+  pointer: string | null;
+  /** The byte offset in the input, when known. */
+  offset: number | null;
+}
+
+/** The canonical bytes of a card (A2A v1.0 section 8.4.1), as text. */
+export function canonicalize(card: Card, options?: CanonicalizeOptions): string;
+
+/** The canonical bytes with the profile, the unsigned members, SHA-256 and length. */
+export function canonicalizeWithReport(card: Card, options?: CanonicalizeOptions): CanonicalReport;
+
+/** Signs a card and returns it as JSON text, every byte but the new signature as it was. */
+export function sign(card: Card, key: Key, options?: SignOptions): string;
+
+/** Verifies a card against the keys the caller trusts (at least one of jwks, keys, trust). */
+export function verify(card: Card, options: VerifyOptions): Report;
+
+/** Decoded signature headers, canonical SHA-256 and unsigned members; trusts and verifies nothing. */
+export function inspect(card: Card, options?: CanonicalizeOptions): Inspection;
+
+/** The algorithms this build signs and verifies with. */
+export function algorithms(): Algorithm[];
+
+/**
+ * True when this host offers native signature verification synchronously (Node.js >= 20.16),
+ * which `verify` and `Verifier` then use unless `hostCrypto: false` is given.
+ */
+export function hostCryptoAvailable(): boolean;
+
+/** A verifier whose trust roots and policy are read once, for verifying many cards. */
+export class Verifier {
+  constructor(options: VerifyOptions);
+  /** Verifies a card; `now` and `origin` override the constructor's for this call. */
+  verify(card: Card, options?: { now?: number; origin?: string }): Report;
+  /** True when signatures are checked with the host's native crypto (see `hostCrypto`). */
+  readonly hostCrypto: boolean;
+  /** Releases the wasm memory now instead of when the object is garbage-collected. */
+  free(): void;
+}
+"#;
