@@ -4,6 +4,7 @@
 use crate::cache::{self, Cache, CacheOutcome, Entry};
 use crate::http::Transport;
 use crate::target::{card_url_parsed, check_https, origin_of, parse_https, JkuPrefix};
+use a2a_card::signature::printable;
 use a2a_card::{Error, ErrorCode};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::CertificateDer;
@@ -124,6 +125,57 @@ pub struct Fetched {
     pub peer: Option<SocketAddr>,
     /// Problems that did not stop the retrieval (a cache that could not be written).
     pub warnings: Vec<String>,
+}
+
+impl Fetched {
+    /// The retrieval for people, one fact a line: `origin:`, `final url:`, each redirect,
+    /// `content-type:`, `cache:`, `peer:`, `bytes:`, `sha256:` and each warning (what
+    /// `a2a-card fetch` writes to stderr). Server-chosen text is escaped.
+    ///
+    /// ```
+    /// let f = a2a_card_fetch::Fetched {
+    ///     bytes: b"{}".to_vec(),
+    ///     requested_url: "https://agent.example/.well-known/agent-card.json".into(),
+    ///     final_url: "https://agent.example/.well-known/agent-card.json".into(),
+    ///     origin: "https://agent.example".into(),
+    ///     redirects: vec![],
+    ///     content_type: "application/json".into(),
+    ///     cache: a2a_card_fetch::CacheOutcome::Off,
+    ///     peer: None,
+    ///     warnings: vec![],
+    /// };
+    /// assert_eq!(f.to_lines()[0], "origin: https://agent.example");
+    /// assert_eq!(f.to_lines()[2], "redirects: none");
+    /// ```
+    pub fn to_lines(&self) -> Vec<String> {
+        let mut lines = route_lines(&self.origin, &self.final_url, &self.redirects);
+        lines.push(format!("content-type: {}", printable(&self.content_type)));
+        lines.push(format!("cache: {}", self.cache.as_str()));
+        if let Some(peer) = self.peer {
+            lines.push(format!("peer: {peer}"));
+        }
+        lines.push(format!("bytes: {}", self.bytes.len()));
+        lines.push(format!("sha256: {}", a2a_card::sha256_hex(&self.bytes)));
+        for w in &self.warnings {
+            lines.push(format!("warning: {}", printable(w)));
+        }
+        lines
+    }
+}
+
+/// The `origin:`, `final url:` and redirect lines of a retrieval.
+pub(crate) fn route_lines(origin: &str, final_url: &str, redirects: &[String]) -> Vec<String> {
+    let mut lines = vec![
+        format!("origin: {}", printable(origin)),
+        format!("final url: {}", printable(final_url)),
+    ];
+    if redirects.is_empty() {
+        lines.push("redirects: none".into());
+    }
+    for (i, r) in redirects.iter().enumerate() {
+        lines.push(format!("redirect {}: {}", i + 1, printable(r)));
+    }
+    lines
 }
 
 /// A retrieved JWK Set and its keys.

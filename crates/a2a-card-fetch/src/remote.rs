@@ -2,7 +2,7 @@
 //! against the caller's trust store with the fetched origin.
 
 use crate::cache::CacheOutcome;
-use crate::client::{FetchOptions, Fetched, Fetcher, DEFAULT_MAX_JWKS_KEYS};
+use crate::client::{route_lines, FetchOptions, Fetched, Fetcher, DEFAULT_MAX_JWKS_KEYS};
 use crate::target::{parse_https, JkuPrefix};
 use a2a_card::signature::entries::read_signatures;
 use a2a_card::signature::trust::TrustedKey;
@@ -180,17 +180,8 @@ impl RemoteReport {
     /// key (`trust store FILE` or `jku URL`), one line per `jku` saying what was done with it,
     /// and the warnings.
     pub fn to_text(&self) -> String {
-        let mut card = vec![
-            format!("card: {}", printable(&self.requested_url)),
-            format!("origin: {}", printable(&self.origin)),
-            format!("final url: {}", printable(&self.final_url)),
-        ];
-        if self.redirects.is_empty() {
-            card.push("redirects: none".into());
-        }
-        for (i, url) in self.redirects.iter().enumerate() {
-            card.push(format!("redirect {}: {}", i + 1, printable(url)));
-        }
+        let mut card = vec![format!("card: {}", printable(&self.requested_url))];
+        card.extend(route_lines(&self.origin, &self.final_url, &self.redirects));
         card.push(format!("cache: {}", self.cache.as_str()));
         let notes = self.jku.iter().map(JkuReport::line).collect();
         let mut out = self.report.to_text(&TextForm {

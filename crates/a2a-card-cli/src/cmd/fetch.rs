@@ -3,7 +3,7 @@
 
 use crate::io::{check_output, printable, refuse_same_file, replace_file, write_stderr_line, write_stdout};
 use crate::Failure;
-use a2a_card_fetch::{fetch_card, FetchOptions, Fetched, Roots};
+use a2a_card_fetch::{fetch_card, FetchOptions, Roots};
 use clap::builder::TypedValueParser;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -223,31 +223,6 @@ pub(crate) fn failure(e: &a2a_card::Error, url: &str) -> Failure {
     }
 }
 
-/// The lines `fetch` writes to stderr about a retrieval.
-pub(crate) fn describe(fetched: &Fetched) -> Vec<String> {
-    let mut lines = vec![
-        format!("origin: {}", printable(&fetched.origin)),
-        format!("final url: {}", printable(&fetched.final_url)),
-    ];
-    if fetched.redirects.is_empty() {
-        lines.push("redirects: none".into());
-    }
-    for (i, r) in fetched.redirects.iter().enumerate() {
-        lines.push(format!("redirect {}: {}", i + 1, printable(r)));
-    }
-    lines.push(format!("content-type: {}", printable(&fetched.content_type)));
-    lines.push(format!("cache: {}", fetched.cache.as_str()));
-    if let Some(peer) = fetched.peer {
-        lines.push(format!("peer: {peer}"));
-    }
-    lines.push(format!("bytes: {}", fetched.bytes.len()));
-    lines.push(format!("sha256: {}", a2a_card::sha256_hex(&fetched.bytes)));
-    for w in &fetched.warnings {
-        lines.push(format!("warning: {}", printable(w)));
-    }
-    lines
-}
-
 /// Arguments of `fetch`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -283,7 +258,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         Some(path) => replace_file(path, &fetched.bytes, None, args.force)?,
         None => write_stdout(&fetched.bytes)?,
     }
-    for line in describe(&fetched) {
+    for line in fetched.to_lines() {
         write_stderr_line(&line)?;
     }
     Ok(())

@@ -1,8 +1,8 @@
 //! `a2a-card inspect`: what a card carries, with nothing trusted, verified or fetched.
 
-use crate::io::{printable, quoted, read_input, write_stdout};
+use crate::io::{read_input, write_stdout};
 use crate::Failure;
-use a2a_card::{inspect_card, Inspection};
+use a2a_card::inspect_card;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -47,51 +47,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         text.push('\n');
         text
     } else {
-        text_report(&inspection, &input.source)
+        inspection.to_text(&input.source)
     };
     write_stdout(out.as_bytes())
-}
-
-fn text_report(i: &Inspection, source: &str) -> String {
-    let opt = |v: &Option<String>| v.as_deref().map_or_else(|| "(none)".to_string(), quoted);
-    let mut out = String::new();
-    out.push_str(&format!("card: {}\n", printable(source)));
-    out.push_str(&format!("profile: {}\n", i.profile));
-    out.push_str(&format!(
-        "canonical sha256: {} ({} bytes)\n",
-        i.canonical_sha256, i.canonical_bytes
-    ));
-    out.push_str(&format!("signatures: {}\n", i.signatures.len()));
-    for s in &i.signatures {
-        out.push_str(&format!(
-            "signature {}: alg {} kid {} typ {} jku {}",
-            s.index,
-            s.alg.as_deref().map_or_else(|| "(none)".to_string(), printable),
-            opt(&s.kid),
-            opt(&s.typ),
-            opt(&s.jku)
-        ));
-        match s.signature_bytes {
-            Some(n) => out.push_str(&format!(", signature {n} bytes\n")),
-            None => out.push_str(", signature unreadable\n"),
-        }
-        if let Some(p) = &s.protected {
-            out.push_str(&format!("  protected header: {}\n", printable(p)));
-        }
-        if let Some(problem) = &s.problem {
-            out.push_str(&format!("  problem: {}\n", printable(problem)));
-        }
-    }
-    out.push_str(&format!(
-        "unsigned: {}\n",
-        serde_json::Value::from(i.unsigned.clone())
-    ));
-    if !i.unsigned.is_empty() {
-        out.push_str(&format!(
-            "warning: {} member(s) of the card would not be covered by a signature under this profile\n",
-            i.unsigned.len()
-        ));
-    }
-    out.push_str("nothing was verified; use `a2a-card verify` with the keys you trust\n");
-    out
 }

@@ -6,7 +6,8 @@ use crate::canonical::Profile;
 use crate::canonical::{canonicalize_doc, CanonicalizeOptions};
 use crate::error::Error;
 use crate::signature::entries::read_signatures;
-use crate::signature::sha256_hex;
+use crate::signature::report::push_unsigned;
+use crate::signature::{printable, quoted, sha256_hex};
 use serde::{Serialize, Serializer};
 
 /// One signature entry as found in the card.
@@ -94,6 +95,58 @@ pub fn inspect_card(card: &[u8], opts: &CanonicalizeOptions) -> Result<Inspectio
         unsigned: canonical.unsigned,
         signatures,
     })
+}
+
+impl Inspection {
+    /// The inspection for people (what `a2a-card inspect` prints): the card's `source`, the
+    /// profile, the canonical SHA-256 and length, each signature entry's header fields (or why
+    /// it is malformed), the unsigned members, and a reminder that nothing was verified. Text
+    /// from the card is escaped.
+    ///
+    /// ```
+    /// let i = a2a_card::inspect_card(br#"{"name":"A","extra":1}"#, &Default::default()).unwrap();
+    /// let text = i.to_text("card.json");
+    /// assert!(text.starts_with("card: card.json\nprofile: spec\n"));
+    /// assert!(text.contains("unsigned: [\"/extra\"]\n"));
+    /// ```
+    pub fn to_text(&self, source: &str) -> String {
+        let opt = |v: &Option<String>| v.as_deref().map_or_else(|| "(none)".to_string(), quoted);
+        let mut out = String::new();
+        out.push_str(&format!("card: {}\n", printable(source)));
+        out.push_str(&format!("profile: {}\n", self.profile));
+        out.push_str(&format!(
+            "canonical sha256: {} ({} bytes)\n",
+            self.canonical_sha256, self.canonical_bytes
+        ));
+        out.push_str(&format!("signatures: {}\n", self.signatures.len()));
+        for s in &self.signatures {
+            out.push_str(&format!(
+                "signature {}: alg {} kid {} typ {} jku {}",
+                s.index,
+                s.alg.as_deref().map_or_else(|| "(none)".to_string(), printable),
+                opt(&s.kid),
+                opt(&s.typ),
+                opt(&s.jku)
+            ));
+            match s.signature_bytes {
+                Some(n) => out.push_str(&format!(", signature {n} bytes\n")),
+                None => out.push_str(", signature unreadable\n"),
+            }
+            if let Some(p) = &s.protected {
+                out.push_str(&format!("  protected header: {}\n", printable(p)));
+            }
+            if let Some(problem) = &s.problem {
+                out.push_str(&format!("  problem: {}\n", printable(problem)));
+            }
+        }
+        push_unsigned(
+            &mut out,
+            &self.unsigned,
+            "would not be covered by a signature under this profile",
+        );
+        out.push_str("nothing was verified; use `a2a-card verify` with the keys you trust\n");
+        out
+    }
 }
 
 fn profile_name<S: Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Error> {

@@ -12,7 +12,7 @@
 //! ```
 
 pub mod entries;
-mod report;
+pub(crate) mod report;
 mod sign;
 pub mod trust;
 mod verify;

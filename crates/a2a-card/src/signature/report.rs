@@ -366,16 +366,11 @@ impl Report {
             out.push_str(line);
             out.push('\n');
         }
-        out.push_str(&format!(
-            "unsigned: {}\n",
-            serde_json::Value::from(self.unsigned.clone())
-        ));
-        if !self.unsigned.is_empty() {
-            out.push_str(&format!(
-                "warning: {} member(s) of the card are not covered by the signatures; do not rely on them\n",
-                self.unsigned.len()
-            ));
-        }
+        push_unsigned(
+            &mut out,
+            &self.unsigned,
+            "are not covered by the signatures; do not rely on them",
+        );
         out
     }
 }
@@ -433,4 +428,19 @@ pub fn printable(s: &str) -> String {
 /// ```
 pub fn quoted(s: &str) -> String {
     serde_json::Value::from(s).to_string()
+}
+
+/// The `unsigned:` line of a text form, and a warning saying `what` of those members when there
+/// are any.
+pub(crate) fn push_unsigned(out: &mut String, unsigned: &[String], what: &str) {
+    out.push_str(&format!(
+        "unsigned: {}\n",
+        serde_json::Value::from(unsigned.to_vec())
+    ));
+    if !unsigned.is_empty() {
+        out.push_str(&format!(
+            "warning: {} member(s) of the card {what}\n",
+            unsigned.len()
+        ));
+    }
 }
