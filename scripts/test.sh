@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one test command: every test of the workspace, the doc examples, the wasm32 build of the
-# core library, clippy with warnings as errors, and the formatting check. Stops at the first
+# core library, the API documentation (warnings are errors), clippy with warnings as errors, and the formatting check. Stops at the first
 # failure.
 #
 # Third-party test data is read from $A2A_CARD_CORPORA (default: ../shared/corpora next to the
@@ -25,6 +25,8 @@ trap 'rm -f "$log"' EXIT
 step bash -c "set -o pipefail; cargo test --workspace --all-targets 2>&1 | tee -a '$log'"
 step bash -c "set -o pipefail; cargo test --workspace --doc 2>&1 | tee -a '$log'"
 step cargo build -p a2a-card --no-default-features --target wasm32-unknown-unknown
+# The API documentation builds without a warning (broken links, missing docs).
+step env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 step cargo clippy --workspace --all-targets -- -D warnings
 step cargo fmt --all -- --check
 echo

@@ -26,6 +26,7 @@
 //! On native targets this crate compiles (so the workspace builds and lints it) but its
 //! functions need a JavaScript host and are only meant to be called from wasm32.
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 use crate::errors::{usage, OrThrow};
 use crate::input::{

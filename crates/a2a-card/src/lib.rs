@@ -19,7 +19,23 @@
 //! // The unknown member is not covered, and the result says so.
 //! assert_eq!(c.unsigned, vec!["/x-vendor".to_string()]);
 //! ```
+//!
+//! ## Features
+//!
+//! - `native-algs` (default): ES512, ES256K and Ed448 through `josekit` (OpenSSL), for native
+//!   targets only. Without it the same API stands, and those algorithms and key types report
+//!   [`Algorithm::available`] / [`KeyType::available`] as false and are refused with
+//!   `unsupported-algorithm`; everything else (EdDSA with Ed25519, ES256, ES384, RS*, PS*) is
+//!   `ring` and builds for `wasm32-unknown-unknown`.
+//!
+//! ## Layers
+//!
+//! [`canonical`] (the strict reader, presence rules, profiles, RFC 8785) under [`jose`]
+//! (base64url, algorithms, keys, protected headers) under [`signature`] (signature entries,
+//! trust, sign, verify, report), with [`card`] (typed model, JSON Schema, lint, migrate,
+//! inspect) beside them. `ARCHITECTURE.md` in the repository walks a card through them.
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 
 /// The README's Rust examples, compiled and run as doc tests.

@@ -47,7 +47,7 @@ pub fn canonicalize(input: &[u8], opts: &CanonicalizeOptions) -> Result<Canonica
 }
 
 /// Canonicalizes an Agent Card already read into a [`Doc`] (what [`canonicalize`] does after
-/// reading): the borrowed document is cheaper to read and to free than a [`Value`].
+/// reading): the borrowed document is cheaper to read and to free than an owned value tree.
 ///
 /// ```
 /// use a2a_card::{Doc, Limits};

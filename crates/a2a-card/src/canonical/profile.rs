@@ -143,7 +143,7 @@ impl UnknownMembers {
     }
 }
 
-/// Options of [`canonicalize`].
+/// Options of [`crate::canonicalize`].
 ///
 /// ```
 /// use a2a_card::{CanonicalizeOptions, Profile, UnknownMembers};

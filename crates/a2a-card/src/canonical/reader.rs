@@ -53,7 +53,7 @@ impl Default for Limits {
 }
 
 impl<'a> Doc<'a> {
-    /// Reads one JSON document with the given limits (the rules of [`parse_with`]).
+    /// Reads one JSON document with the given limits (the strict I-JSON rules of this module).
     pub fn parse(input: &'a [u8], limits: &Limits) -> Result<Doc<'a>, Error> {
         if limits.max_depth > MAX_DEPTH_LIMIT {
             return Err(Error::new(

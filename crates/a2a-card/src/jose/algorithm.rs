@@ -128,7 +128,7 @@ impl Algorithm {
 
     /// True when this build can sign and verify with the algorithm: everything except ES512
     /// and ES256K needs nothing more than `ring`; those two need the `native-algs` feature.
-    /// (EdDSA with an Ed448 key needs it too: see [`KeyType::available`].)
+    /// (EdDSA with an Ed448 key needs it too: see [`crate::KeyType::available`].)
     ///
     /// ```
     /// use a2a_card::Algorithm;

@@ -87,7 +87,7 @@ pub enum Rule {
     OauthFlowDeprecated,
     /// `unknown-member` (warning): a member A2A v1.0 does not define. Section 5.7 lets receivers
     /// ignore it, and verifiers that parse into protobuf drop it, so a signature does not cover
-    /// it (section 8.4.1; see [`UnknownMembers::Exclude`]). Members inside a
+    /// it (section 8.4.1; see [`crate::UnknownMembers::Exclude`]). Members inside a
     /// `google.protobuf.Struct` are never unknown.
     UnknownMember,
     /// `legacy-member` (warning): an A2A 0.3 member (or one of a pre-1.0 draft) that v1.0
@@ -215,7 +215,7 @@ impl LintReport {
     }
 }
 
-/// Options of [`lint_card`].
+/// Options of [`super::lint_card`].
 #[derive(Default, Clone, Debug)]
 pub struct LintOptions {
     /// Reader limits (input size, nesting).

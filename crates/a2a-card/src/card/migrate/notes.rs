@@ -4,7 +4,7 @@ use crate::canonical::Limits;
 use crate::error::Error;
 use serde::Serialize;
 
-/// Options of [`migrate_card`].
+/// Options of [`super::migrate_card`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MigrateOptions {
     /// Reader limits for the input card.
@@ -71,7 +71,7 @@ pub struct MigrationNote {
     pub message: String,
 }
 
-/// The result of [`migrate_card`].
+/// The result of [`super::migrate_card`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Migration {
     /// The A2A 1.0 card: pretty JSON (two-space indent, trailing newline) with the members in the
