@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use a2a_card::jose::crypto::{BackendVerdict, SignatureBackend, SignatureCheck};
-use a2a_card::jose::keys::{PrivateKey, PublicKey};
+use a2a_card::jose::keys::PrivateKey;
 use a2a_card::signature::trust::TrustedKey;
 use a2a_card::signature::{verify_card_with, DEFAULT_MAX_SIGNATURE_CHECKS};
 use a2a_card::Algorithm;
