@@ -166,7 +166,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Canonicalize(args) => cmd::canonicalize::run(args).map(|()| 0),
         Command::Sign(args) => cmd::sign::run(args).map(|()| 0),
-        Command::Verify(args) => cmd::verify::run(*args),
+        Command::Verify(args) => match args.batch.clone() {
+            Some(dir) => cmd::batch::run(&args, &dir),
+            None => cmd::verify::run(*args),
+        },
         Command::Fetch(args) => cmd::fetch::run(args).map(|()| 0),
         Command::Inspect(args) => cmd::inspect::run(args).map(|()| 0),
         Command::Keygen(args) => cmd::keygen::run(args).map(|()| 0),

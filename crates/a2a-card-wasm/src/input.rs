@@ -319,7 +319,8 @@ impl Options {
             None => Ok(UnknownMembers::default()),
             Some(name) => UnknownMembers::from_name(&name).ok_or_else(|| {
                 usage(format!(
-                    "unknown {name:?} is not one of \"exclude\", \"retain\", \"reject\""
+                    "unknown {name:?} is not one of {}",
+                    names(UnknownMembers::ALL.map(UnknownMembers::as_str))
                 ))
             }),
         }
@@ -345,9 +346,15 @@ impl Options {
 pub(crate) fn profile_named(name: &str) -> Result<Profile, JsValue> {
     Profile::from_name(name).ok_or_else(|| {
         usage(format!(
-            "profile {name:?} is not one of \"spec\", \"prune-empty\", \"served-as-is\""
+            "profile {name:?} is not one of {}",
+            names(Profile::ALL.map(Profile::as_str))
         ))
     })
+}
+
+/// Option values as a message lists them: `"a", "b", "c"`.
+fn names<const N: usize>(values: [&str; N]) -> String {
+    values.map(|v| format!("{v:?}")).join(", ")
 }
 
 pub(crate) fn algorithm_named(name: &str) -> Result<Algorithm, JsValue> {

@@ -268,12 +268,9 @@ impl Args {
     }
 }
 
-/// Runs `verify`; returns the exit code: 0 valid, 1 not valid, 3 (URL only) a key that could
+/// Runs `verify` on one card (main dispatches `--batch` to `cmd::batch`); returns the exit code: 0 valid, 1 not valid, 3 (URL only) a key that could
 /// not be fetched.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    if let Some(batch) = args.batch.clone() {
-        return super::batch::run(&args, &batch);
-    }
     if let Some(url) = args.url() {
         return run_remote(&args, &url);
     }

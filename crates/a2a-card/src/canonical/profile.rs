@@ -123,6 +123,13 @@ pub enum UnknownMembers {
 }
 
 impl UnknownMembers {
+    /// Every option.
+    pub const ALL: [UnknownMembers; 3] = [
+        UnknownMembers::Exclude,
+        UnknownMembers::Retain,
+        UnknownMembers::Reject,
+    ];
+
     /// The option's name: `exclude`, `retain` or `reject`.
     pub fn as_str(self) -> &'static str {
         match self {

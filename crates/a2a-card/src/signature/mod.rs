@@ -18,12 +18,12 @@ pub mod trust;
 mod verify;
 
 pub use report::{
-    printable, quoted, sha256_hex, KeySource, KeyUsed, Report, SignatureReport, TextForm, Verdict,
+    printable, quoted, sha256_hex, KeySource, KeyUsed, Mode, Report, SignatureReport, TextForm, Verdict,
     VerdictCode,
 };
 pub use sign::{sign_card, AlsoSigned, SignOptions, Signed};
 pub use trust::{TrustStore, TrustedKey};
 pub use verify::{
-    verify_card, verify_card_with, verify_doc, Mode, VerifyOptions, DEFAULT_MAX_KEYS_PER_KID,
+    verify_card, verify_card_with, verify_doc, VerifyOptions, DEFAULT_MAX_KEYS_PER_KID,
     DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
 };

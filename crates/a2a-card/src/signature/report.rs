@@ -2,11 +2,44 @@
 //! the members and order the CLI documents) and text for people ([`Report::to_text`]). The CLI,
 //! the fetcher and the WebAssembly package print these forms; none of them writes its own.
 
-use super::verify::Mode;
 use crate::canonical::Profile;
 use crate::error::{Error, ErrorCode};
 use serde::{Serialize, Serializer};
 use std::fmt;
+
+/// What a card must show to pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// At least one valid signature from a trusted key (the default).
+    #[default]
+    Require,
+    /// At least one signature, and every signature valid.
+    All,
+    /// An unsigned card passes; a card with signatures passes only when every one is valid.
+    IfPresent,
+}
+
+impl Mode {
+    /// `require`, `all` or `if-present`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Require => "require",
+            Mode::All => "all",
+            Mode::IfPresent => "if-present",
+        }
+    }
+
+    /// The mode with this name.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        match name {
+            "require" => Some(Mode::Require),
+            "all" => Some(Mode::All),
+            "if-present" => Some(Mode::IfPresent),
+            _ => None,
+        }
+    }
+}
 
 /// The code of a verdict: `valid`, or the stable [`ErrorCode`] of the first reason the signature
 /// failed. It is written as its kebab-case spelling and compares equal to it.

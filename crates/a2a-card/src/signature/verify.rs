@@ -13,9 +13,8 @@ use crate::jose::crypto::{self as alg, CryptoFailure, SignatureBackend};
 use crate::jose::header::{self as jws, Header};
 use crate::jose::Algorithm;
 use crate::signature::entries::{read_signatures_of, SignatureEntry};
-use crate::signature::report::{KeyUsed, Report, SignatureReport, Verdict};
+use crate::signature::report::{KeyUsed, Mode, Report, SignatureReport, Verdict};
 use crate::signature::trust::{normalize_origin, TrustStore, TrustedKey};
-use serde::Serialize;
 
 /// Default limit on signatures per card.
 pub const DEFAULT_MAX_SIGNATURES: usize = 16;
@@ -29,40 +28,6 @@ pub const DEFAULT_MAX_KEYS_PER_KID: usize = 4;
 /// each is 48, within it. Past the limit, the signatures left are refused with
 /// `too-many-checks` unchecked.
 pub const DEFAULT_MAX_SIGNATURE_CHECKS: usize = 64;
-
-/// What a card must show to pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// At least one valid signature from a trusted key (the default).
-    #[default]
-    Require,
-    /// At least one signature, and every signature valid.
-    All,
-    /// An unsigned card passes; a card with signatures passes only when every one is valid.
-    IfPresent,
-}
-
-impl Mode {
-    /// `require`, `all` or `if-present`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Require => "require",
-            Mode::All => "all",
-            Mode::IfPresent => "if-present",
-        }
-    }
-
-    /// The mode with this name.
-    pub fn from_name(name: &str) -> Option<Mode> {
-        match name {
-            "require" => Some(Mode::Require),
-            "all" => Some(Mode::All),
-            "if-present" => Some(Mode::IfPresent),
-            _ => None,
-        }
-    }
-}
 
 /// Options of [`verify_card`].
 #[derive(Debug, Clone)]
