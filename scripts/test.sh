@@ -1,14 +1,57 @@
 #!/usr/bin/env bash
-# The one test command: every test of the workspace, the doc examples, the wasm32 build of the
-# core library, the API documentation (warnings are errors), clippy with warnings as errors, and the formatting check. Stops at the first
-# failure.
+# The one test command. It installs what is missing (scripts/setup.sh, idempotent), then runs
+# every suite and stops at the first failure:
+#
+#   rust     cargo test of the workspace (unit, integration, doc examples, the README's Rust
+#            examples), the wasm32 build of the core, the API docs (warnings are errors),
+#            clippy with warnings as errors, the formatting check
+#   node     the npm package (scripts/build-wasm.sh) and its Node tests against the native CLI
+#   static   the portable static Linux binary (scripts/build-static.sh), run by its tests
+#   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions)
+#   fuzz     every fuzz target for 30 s (only when a nightly toolchain is installed)
+#
+#   scripts/test.sh                 every suite
+#   scripts/test.sh --quick         the inner loop: cargo test, clippy and fmt only
+#   scripts/test.sh --only node,rust   the named suites
 #
 # Third-party test data is read from $A2A_CARD_CORPORA (default: ../shared/corpora next to the
 # repository). Without CI set, a missing corpus is a printed note; with CI set it fails the run.
+# The last line is the count of every test run: `tests: N passed, N failed, N skipped`.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+
+all_suites=(rust node static interop fuzz)
+suites=("${all_suites[@]}")
+quick=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) quick=1 ;;
+        --only)
+            [ $# -ge 2 ] || { echo "error[usage]: --only needs a list, e.g. --only rust,node" >&2; exit 2; }
+            IFS=, read -r -a suites <<<"$2"
+            for s in "${suites[@]}"; do
+                [[ " ${all_suites[*]} " == *" $s "* ]] || {
+                    echo "error[usage]: unknown suite \"$s\" (suites: ${all_suites[*]})" >&2
+                    exit 2
+                }
+            done
+            shift
+            ;;
+        -h | --help)
+            sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+            exit 0
+            ;;
+        *)
+            echo "error[usage]: unknown option $1 (use --quick, --only SUITES or nothing)" >&2
+            exit 2
+            ;;
+    esac
+    shift
+done
+if [ "$quick" -eq 1 ]; then suites=(rust); fi
+wants() { [[ " ${suites[*]} " == *" $1 "* ]]; }
 
 step() {
     echo
@@ -18,19 +61,71 @@ step() {
     echo "<== ok in $((SECONDS - start))s: $*"
 }
 
+export A2A_CARD_CORPORA="${A2A_CARD_CORPORA:-$root/../shared/corpora}"
 # The fetch tests dial loopback only, even if the SSRF guard regressed.
 export A2A_CARD_FETCH_LOOPBACK_ONLY=1
+
+if [ "$quick" -eq 1 ] || [ "${suites[*]}" = rust ]; then
+    step scripts/setup.sh --quick
+else
+    step scripts/setup.sh
+fi
+
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
-step bash -c "set -o pipefail; cargo test --workspace --all-targets 2>&1 | tee -a '$log'"
-step bash -c "set -o pipefail; cargo test --workspace --doc 2>&1 | tee -a '$log'"
-step cargo build -p a2a-card --no-default-features --target wasm32-unknown-unknown
-# The API documentation builds without a warning (broken links, missing docs).
-step env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
-step cargo clippy --workspace --all-targets -- -D warnings
-step cargo fmt --all -- --check
+node_log="$(mktemp)"
+trap 'rm -f "$log" "$node_log"' EXIT
+mkdir -p "$root/target"
+
+if wants rust; then
+    step bash -c "set -o pipefail; cargo test --workspace --all-targets 2>&1 | tee -a '$log'"
+    if [ "$quick" -eq 0 ]; then
+        step bash -c "set -o pipefail; cargo test --workspace --doc 2>&1 | tee -a '$log'"
+        step cargo build -p a2a-card --no-default-features --target wasm32-unknown-unknown
+        # The API documentation builds without a warning (broken links, missing docs).
+        step env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+    fi
+    step cargo clippy --workspace --all-targets -- -D warnings
+    step cargo fmt --all -- --check
+fi
+
+if wants node; then
+    step scripts/build-wasm.sh
+    step cargo build -p a2a-card-cli
+    (
+        cd crates/a2a-card-wasm/test
+        step npm ci --no-audit --no-fund
+        step bash -c "set -o pipefail; node --test --test-reporter=tap --test-timeout=300000 ./*.test.mjs 2>&1 | tee '$node_log'"
+    )
+fi
+
+if wants static; then
+    step scripts/build-static.sh
+    step bash -c "set -o pipefail; A2A_CARD_STATIC_BINARY='$root/target/static/a2a-card' \
+        cargo test -p a2a-card-cli --test static_binary 2>&1 | tee -a '$log'"
+fi
+
+if wants interop; then
+    # Versions are pinned so that a new SDK release cannot change the verdict unnoticed; run
+    # scripts/interop-sdks.sh without these variables to check the latest releases.
+    step cargo build -p a2a-card-cli
+    step env A2A_CARD="$root/target/debug/a2a-card" \
+        A2A_INTEROP_PY_REQ="${A2A_INTEROP_PY_REQ:-a2a-sdk[signing]==1.3.0}" \
+        A2A_INTEROP_JS_PKGS="${A2A_INTEROP_JS_PKGS:-@a2a-js/sdk@1.3.0 jose@6.2.18}" \
+        scripts/interop-sdks.sh
+fi
+
+if wants fuzz; then
+    if rustup toolchain list | grep -q '^nightly'; then
+        step scripts/fuzz.sh "${A2A_CARD_FUZZ_SECONDS:-30}"
+    else
+        echo
+        echo "==> fuzzing skipped: no nightly toolchain (rustup toolchain install nightly, then scripts/test.sh --only fuzz)"
+    fi
+fi
+
 echo
-echo "all checks passed in ${SECONDS}s"
-# One closing line over every test binary and the doc tests.
+echo "all checks passed in ${SECONDS}s (suites: ${suites[*]}$([ "$quick" -eq 1 ] && echo ', quick'))"
+# One closing line over every test binary, the doc tests and the Node tests.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i; if ($(i+1) ~ /^ignored/) s += $i } }
-     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log" | tee "$root/target/test-summary.txt"
+     /^# pass / { p += $3 } /^# fail / { f += $3 } /^# skipped / { s += $3 }
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log" "$node_log" | tee "$root/target/test-summary.txt"
