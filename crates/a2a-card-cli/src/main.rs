@@ -10,7 +10,7 @@ mod cmd;
 mod io;
 
 use a2a_card::{Error, ErrorCode};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Exit codes, as printed at the end of `--help`.
@@ -37,7 +37,7 @@ Example:
 
 /// Canonicalize, sign and verify A2A Agent Cards exactly as A2A v1.0 section 8.4 says.
 #[derive(Debug, Parser)]
-#[command(name = "a2a-card", version, about, after_help = EXIT_CODES)]
+#[command(name = "a2a-card", version = cmd::version::LONG_VERSION, about, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -82,6 +82,15 @@ enum Command {
     /// Rewrite an A2A 0.3 card as a 1.0 card, reporting anything that could not be carried over.
     #[command(after_help = cmd::migrate::AFTER_HELP)]
     Migrate(cmd::migrate::Args),
+    /// Print what this build is and can do: version, commit, target, features, algorithms.
+    #[command(after_help = cmd::version::AFTER_HELP)]
+    Version(cmd::version::Args),
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
+    #[command(after_help = cmd::completions::AFTER_HELP)]
+    Completions(cmd::completions::Args),
+    /// Print the man page, or write every page (one per subcommand) into a directory.
+    #[command(after_help = cmd::man::AFTER_HELP)]
+    Man(cmd::man::Args),
 }
 
 /// A failed command: the library error, the input it concerns (a path, a URL, `<stdin>`,
@@ -156,9 +165,19 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // Help and version go to stdout with 0; usage errors to stderr with 2.
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            // Help and version go to stdout with 0; usage errors to stderr with 2, their first
+            // line in the documented form `error[usage]: ...` (clap's usage text follows).
+            if !e.use_stderr() {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let text = e.render().to_string();
+            let text = match text.strip_prefix("error: ") {
+                Some(rest) => format!("error[{}]: {rest}", ErrorCode::Usage.as_str()),
+                None => format!("error[{}]: {text}", ErrorCode::Usage.as_str()),
+            };
+            eprint!("{text}");
+            return ExitCode::from(2);
         }
     };
     // Each subcommand returns its exit code (0; for verify 1 when the card does not verify, 3
@@ -177,6 +196,9 @@ fn main() -> ExitCode {
         Command::Schema(args) => cmd::schema::run(args).map(|()| 0),
         Command::Lint(args) => cmd::lint::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),
+        Command::Version(args) => cmd::version::run(args).map(|()| 0),
+        Command::Completions(args) => cmd::completions::run(args, Cli::command()).map(|()| 0),
+        Command::Man(args) => cmd::man::run(args, Cli::command()).map(|()| 0),
     };
     match result {
         Ok(code) => ExitCode::from(code),

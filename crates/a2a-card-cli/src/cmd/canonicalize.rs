@@ -1,6 +1,6 @@
 //! `a2a-card canonicalize`: the bytes a signature covers.
 
-use crate::io::{read_input, write_stderr_line, write_stdout};
+use crate::io::{read_input, write_stderr_line};
 use crate::Failure;
 use a2a_card::{canonicalize, sha256_hex};
 use std::path::PathBuf;
@@ -32,6 +32,9 @@ pub(crate) struct Args {
     /// canonical bytes.
     #[arg(long)]
     report: bool,
+
+    #[command(flatten)]
+    out: super::OutArgs,
 }
 
 /// Runs `canonicalize`.
@@ -39,7 +42,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let input = read_input(args.file.as_deref(), args.canon.limits.max_input_bytes)?;
     let opts = args.canon.options();
     let canonical = canonicalize(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
-    write_stdout(&canonical.bytes)?;
+    args.out.write(&canonical.bytes)?;
     if args.report {
         let report = serde_json::json!({
             "profile": canonical.profile.as_str(),

@@ -233,7 +233,7 @@ pub(crate) struct Args {
     /// Write the card to FILE (through a temporary file and a rename) instead of stdout. FILE
     /// must be a regular file or not exist (a symbolic link is written through), and may not
     /// be the --ca-file.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short = 'o', long, value_name = "FILE")]
     out: Option<PathBuf>,
 
     /// Replace the --out file even when it is read-only.

@@ -1,19 +1,23 @@
 //! `a2a-card jwks`: the public JWK Set of key files, for publishing.
 
-use crate::io::{read_key_text, write_stdout};
+use crate::io::read_key_text;
 use crate::Failure;
 use a2a_card::jose::keys::{parse_jwks, PublicKey};
+use a2a_card::Algorithm;
 use std::path::PathBuf;
 
 /// Examples shown at the end of `a2a-card jwks --help`.
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
-  a2a-card jwks release.pem > .well-known/jwks.json
+  a2a-card jwks release.pem -o .well-known/jwks.json
+  a2a-card jwks release.pem --kid rel-2026 --alg ES256 > jwks.json
   a2a-card jwks release-2026.pem release-2027.pub.pem old-jwks.json > jwks.json
 
 Each KEY is a PEM file (private or public), a JWK (private members are dropped) or a JWK Set.
-Only public members are printed: kty, crv, x, y or n, e, then kid (the JWK's, else the RFC 7638
-thumbprint) and alg when the key declares one.
+Only public members are printed: kty, crv, x, y or n, e, then kid and alg. The kid is --kid,
+else the JWK's, else the RFC 7638 thumbprint: a PEM file holds no kid, so a card signed with
+`sign --kid K` is verified only by a JWKS made with `jwks --kid K` (or `keygen --kid K --jwks`).
+alg is --alg, else the JWK's; verifiers that honour it refuse the key for other algorithms.
 
 Exit codes: 0 printed, 2 usage, 3 a key file cannot be read.";
 
@@ -23,6 +27,17 @@ pub(crate) struct Args {
     /// Key files (PEM, JWK or JWKS; `-` reads one from stdin).
     #[arg(value_name = "KEY", required = true)]
     keys: Vec<PathBuf>,
+
+    /// The kid to publish the key under (one key only): the kid `sign --kid` put in the card.
+    #[arg(long, value_name = "KID")]
+    kid: Option<String>,
+
+    /// The algorithm the key is for, published as its JWK alg (checked against the key).
+    #[arg(long, value_name = "ALG", value_parser = super::alg_parser())]
+    alg: Option<Algorithm>,
+
+    #[command(flatten)]
+    out: super::OutArgs,
 }
 
 /// Runs `jwks`.
@@ -37,9 +52,32 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             PublicKey::parse(&text).map(|k| vec![k])
         }
         .map_err(|e| Failure::new(e, &source).key_retrieval())?;
-        jwks.extend(keys.iter().map(PublicKey::to_jwk));
+        for key in keys {
+            jwks.push((key, source.clone()));
+        }
     }
-    let mut text = serde_json::to_string_pretty(&serde_json::json!({ "keys": jwks })).unwrap_or_default();
+    if let Some(kid) = &args.kid {
+        if kid.is_empty() {
+            return Err(Failure::usage("--kid must not be empty"));
+        }
+        if jwks.len() != 1 {
+            return Err(Failure::usage(format!(
+                "--kid names one key, and the key files hold {}; give one key per run, or set each JWK's kid",
+                jwks.len()
+            )));
+        }
+    }
+    let mut out = Vec::with_capacity(jwks.len());
+    for (mut key, source) in jwks {
+        if let Some(kid) = &args.kid {
+            key = key.with_kid(kid.clone());
+        }
+        if let Some(alg) = args.alg {
+            key = key.with_alg(Some(alg)).map_err(|e| Failure::new(e, &source))?;
+        }
+        out.push(key.to_jwk());
+    }
+    let mut text = serde_json::to_string_pretty(&serde_json::json!({ "keys": out })).unwrap_or_default();
     text.push('\n');
-    write_stdout(text.as_bytes())
+    args.out.write(text.as_bytes())
 }

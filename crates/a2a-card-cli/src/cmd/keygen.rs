@@ -37,7 +37,7 @@ pub(crate) struct Args {
     alg: Algorithm,
 
     /// Where to write the private key (PKCS#8 PEM, mode 0600).
-    #[arg(long, value_name = "KEY.pem")]
+    #[arg(short = 'o', long, value_name = "KEY.pem")]
     out: PathBuf,
 
     /// Also write the public key as a JWK Set (`{"keys":[JWK]}`) with its kid and alg.

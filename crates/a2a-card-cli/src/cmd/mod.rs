@@ -4,15 +4,18 @@
 
 pub(crate) mod batch;
 pub(crate) mod canonicalize;
+pub(crate) mod completions;
 pub(crate) mod fetch;
 pub(crate) mod inspect;
 pub(crate) mod jwks;
 pub(crate) mod keygen;
 pub(crate) mod lint;
+pub(crate) mod man;
 pub(crate) mod migrate;
 pub(crate) mod schema;
 pub(crate) mod sign;
 pub(crate) mod verify;
+pub(crate) mod version;
 
 use a2a_card::canonical::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
 use a2a_card::Algorithm;
@@ -59,15 +62,8 @@ pub(crate) fn profile_name_parser() -> PossibleValuesParser {
 
 /// `--unknown`: `exclude`, `retain` or `reject`.
 pub(crate) fn unknown_parser() -> impl TypedValueParser<Value = UnknownMembers> {
-    PossibleValuesParser::new(
-        [
-            UnknownMembers::Exclude,
-            UnknownMembers::Retain,
-            UnknownMembers::Reject,
-        ]
-        .map(UnknownMembers::as_str),
-    )
-    .try_map(|s| UnknownMembers::from_name(&s).ok_or(format!("unknown mode {s:?}")))
+    PossibleValuesParser::new(UnknownMembers::ALL.map(UnknownMembers::as_str))
+        .try_map(|s| UnknownMembers::from_name(&s).ok_or(format!("unknown mode {s:?}")))
 }
 
 /// `--alg`: a JWS algorithm name, as the library spells and checks it.
@@ -133,6 +129,30 @@ impl LimitArgs {
         Limits {
             max_input_bytes: self.max_input_bytes,
             max_depth: self.max_depth,
+        }
+    }
+}
+
+/// `-o/--out FILE` and `--force`, for the subcommands that print a document: stdout unless a
+/// file is named.
+#[derive(Debug, clap::Args)]
+pub(crate) struct OutArgs {
+    /// Write to FILE (replaced whole, through a temporary file and a rename) instead of
+    /// stdout. FILE must be a regular file or not exist (a symbolic link is written through).
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub(crate) out: Option<std::path::PathBuf>,
+
+    /// Replace the -o file even when it is read-only.
+    #[arg(long, requires = "out")]
+    pub(crate) force: bool,
+}
+
+impl OutArgs {
+    /// Writes `bytes` to the file, or to stdout.
+    pub(crate) fn write(&self, bytes: &[u8]) -> Result<(), crate::Failure> {
+        match &self.out {
+            Some(path) => crate::io::replace_file(path, bytes, None, self.force),
+            None => crate::io::write_stdout(bytes),
         }
     }
 }

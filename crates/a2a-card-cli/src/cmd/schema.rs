@@ -1,11 +1,9 @@
 //! `a2a-card schema`: the JSON Schema of an A2A v1.0 Agent Card, generated from the library's
 //! typed model (`a2a_card::model`).
 
-use crate::io::{replace_file, write_stdout};
 use crate::Failure;
 use a2a_card::model::{json_schema, SchemaDraft};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use std::path::PathBuf;
 
 /// Examples shown at the end of `a2a-card schema --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -30,15 +28,8 @@ pub(crate) struct Args {
               .try_map(|s| SchemaDraft::from_name(&s).ok_or(format!("unknown draft {s:?}"))))]
     draft: SchemaDraft,
 
-    /// Write the schema to this file (replaced whole, through a temporary file and a rename)
-    /// instead of stdout. FILE must be a regular file or not exist (a symbolic link is written
-    /// through).
-    #[arg(short = 'o', long = "out", value_name = "FILE")]
-    out: Option<PathBuf>,
-
-    /// Replace the -o file even when it is read-only.
-    #[arg(long, requires = "out")]
-    force: bool,
+    #[command(flatten)]
+    out: super::OutArgs,
 }
 
 /// Runs `schema`.
@@ -51,8 +42,5 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         )
     })?;
     text.push('\n');
-    match &args.out {
-        Some(path) => replace_file(path, text.as_bytes(), None, args.force),
-        None => write_stdout(text.as_bytes()),
-    }
+    args.out.write(text.as_bytes())
 }

@@ -88,7 +88,7 @@ pub(crate) struct Args {
     /// Write the signed card to FILE (through a temporary file and a rename) instead of stdout.
     /// FILE must be a regular file or not exist (a symbolic link is written through), and may
     /// be neither the key file nor CARD.
-    #[arg(long, value_name = "FILE", conflicts_with = "in_place")]
+    #[arg(short = 'o', long, value_name = "FILE", conflicts_with = "in_place")]
     out: Option<PathBuf>,
 
     /// Replace CARD with the signed card, through a temporary file in the same directory and a

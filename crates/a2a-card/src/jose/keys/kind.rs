@@ -28,6 +28,24 @@ pub enum KeyType {
 }
 
 impl KeyType {
+    /// One key type of each kind, in this order (RSA stands with `bits: 0`: its size does not
+    /// change what it is).
+    ///
+    /// ```
+    /// use a2a_card::jose::keys::KeyType;
+    /// let names: Vec<&str> = KeyType::KINDS.iter().map(|k| k.name()).collect();
+    /// assert_eq!(names, ["Ed25519", "Ed448", "P-256", "P-384", "P-521", "secp256k1", "RSA"]);
+    /// ```
+    pub const KINDS: [KeyType; 7] = [
+        KeyType::Ed25519,
+        KeyType::Ed448,
+        KeyType::P256,
+        KeyType::P384,
+        KeyType::P521,
+        KeyType::Secp256k1,
+        KeyType::Rsa { bits: 0 },
+    ];
+
     /// The JWK `kty`: `OKP`, `EC` or `RSA`.
     ///
     /// ```
