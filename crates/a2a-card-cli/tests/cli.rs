@@ -307,7 +307,11 @@ fn canonical_test_vectors() {
                 assert_eq!(out.status.code(), Some(0), "{id}: {}", stderr(&out));
                 assert_eq!(hex(&out.stdout), hex(bytes), "{id}: canonical bytes differ");
                 let report: serde_json::Value = serde_json::from_str(&error_line(&out)).unwrap();
-                assert_eq!(report["unsigned"], serde_json::json!(unsigned), "{id}: unsigned pointers differ");
+                assert_eq!(
+                    report["unsigned"],
+                    serde_json::json!(unsigned),
+                    "{id}: unsigned pointers differ"
+                );
                 assert_eq!(report["profile"], v.profile.as_str(), "{id}");
             }
             Expected::Error { code, pointer } => {

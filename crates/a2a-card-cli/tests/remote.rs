@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::*;
 use a2a_card_testkit::https::{Fixture, Framing, Req, Resp, Server, LOOPBACK_ONLY};
+use common::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;

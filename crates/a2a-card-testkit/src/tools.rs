@@ -7,9 +7,15 @@ use std::process::{Command, Output};
 
 /// True when an `openssl` command runs; outside CI a missing one is a note, under CI a failure.
 pub fn have_openssl() -> bool {
-    let ok = Command::new("openssl").arg("version").output().is_ok_and(|o| o.status.success());
+    let ok = Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !ok {
-        assert!(std::env::var_os("CI").is_none(), "openssl is missing and CI is set");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "openssl is missing and CI is set"
+        );
         eprintln!("note: no openssl command; skipping the OpenSSL part of this test");
     }
     ok
@@ -19,13 +25,19 @@ pub fn have_openssl() -> bool {
 #[track_caller]
 pub fn openssl(args: &[&str]) -> Output {
     let out = Command::new("openssl").args(args).output().unwrap();
-    assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out
 }
 
 /// SHA-256 by ring's digest.
 pub fn sha256(bytes: &[u8]) -> Vec<u8> {
-    ring::digest::digest(&ring::digest::SHA256, bytes).as_ref().to_vec()
+    ring::digest::digest(&ring::digest::SHA256, bytes)
+        .as_ref()
+        .to_vec()
 }
 
 /// The RFC 7638 thumbprint of a public JWK, computed here from its required members.

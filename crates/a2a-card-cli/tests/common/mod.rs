@@ -4,9 +4,15 @@
 
 #![allow(dead_code, unused_imports, clippy::unwrap_used, clippy::panic)]
 
-pub use a2a_card_testkit::bin::{error_line, expect_code, expect_error, json_out, stderr, stderr_field, stdout};
-pub use a2a_card_testkit::data::{b64url, corpus_dir, hex, listing, repo_root, s, scratch, unb64url, unhex, write};
-pub use a2a_card_testkit::tools::{have_openssl, openssl, only_jwk, protected, sha256, signatures, thumbprint};
+pub use a2a_card_testkit::bin::{
+    error_line, expect_code, expect_error, json_out, stderr, stderr_field, stdout,
+};
+pub use a2a_card_testkit::data::{
+    b64url, corpus_dir, hex, listing, repo_root, s, scratch, unb64url, unhex, write,
+};
+pub use a2a_card_testkit::tools::{
+    have_openssl, only_jwk, openssl, protected, sha256, signatures, thumbprint,
+};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
