@@ -22,6 +22,18 @@ pub fn testvectors_dir() -> PathBuf {
     repo_root().join("testvectors")
 }
 
+/// The OpenSSL-made key files of the core's tests (`crates/a2a-card/tests/data/keys`, made by
+/// its `make.sh`).
+pub fn keys_dir() -> PathBuf {
+    repo_root().join("crates/a2a-card/tests/data/keys")
+}
+
+/// The text of the key file `name` in [`keys_dir`].
+pub fn key_file(name: &str) -> String {
+    let p = keys_dir().join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
 /// The third-party corpora, or `None` (after a note on stderr) when they are missing outside CI.
 /// A relative `A2A_CARD_CORPORA` is taken from the repository root.
 ///
@@ -66,6 +78,28 @@ pub fn corpus(name: &str) -> Option<PathBuf> {
     }
     eprintln!("note: corpus {} is missing; skipping this test", dir.display());
     None
+}
+
+/// The vector files of the a2a-card-sign-v01 corpus (`a2a/a2a-card-sign-v01` under the corpora
+/// folder `corpora`), group by group (`s0-control` to `s4-dual-name`), each group sorted.
+pub fn card_sign_vector_files(corpora: &Path) -> Vec<PathBuf> {
+    let dir = corpora.join("a2a/a2a-card-sign-v01");
+    let mut out = Vec::new();
+    for group in [
+        "s0-control",
+        "s1-default-valued",
+        "s2-absent-required",
+        "s3-unknown-fields",
+        "s4-dual-name",
+    ] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(group))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.join(group).display()))
+            .map(|e| e.expect("directory entry").path())
+            .collect();
+        files.sort();
+        out.extend(files);
+    }
+    out
 }
 
 /// Reads and parses a JSON file with `serde_json` (for test data, not for inputs under test).

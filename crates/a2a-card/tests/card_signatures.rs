@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // tests stop at the first surprise
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::keys::{PrivateKey, PublicKey};
@@ -29,7 +29,7 @@ fn text(v: &Value) -> String {
 }
 
 fn sample_card() -> Vec<u8> {
-    fs::read(common::testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap_or_else(|_| {
+    fs::read(data::testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap_or_else(|_| {
         br#"{"name":"Sample","description":"A sample agent","version":"1.0.0",
             "supportedInterfaces":[{"url":"https://a.example/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
             "capabilities":{"streaming":true,"extensions":[{"uri":"https://x.example/ext","params":{"n":1.5,"list":[1,2]}}]},
@@ -57,19 +57,14 @@ fn add_raw_signature(
     alg: Algorithm,
 ) -> Vec<u8> {
     let canonical = a2a_card::canonicalize(card, &CanonicalizeOptions::default()).unwrap();
-    let protected = a2a_card_testkit::data::b64url(protected_json.as_bytes());
+    let protected = data::b64url(protected_json.as_bytes());
     let sig = alg::sign(
         alg,
         key,
         &a2a_card::jose::header::signing_input(&protected, &canonical.bytes),
     )
     .unwrap();
-    with_entry(
-        card,
-        &protected,
-        &a2a_card_testkit::data::b64url(&sig),
-        unprotected,
-    )
+    with_entry(card, &protected, &data::b64url(&sig), unprotected)
 }
 
 fn with_entry(card: &[u8], protected: &str, signature: &str, unprotected: Option<&str>) -> Vec<u8> {
@@ -94,12 +89,12 @@ fn verdict(report: &Report) -> &str {
 
 #[test]
 fn a2a_card_sign_corpus_under_spec() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("a2a/a2a-card-sign-v01");
     let jwks = fs::read_to_string(dir.join("testkey_jwks.json")).unwrap();
     let trust = TrustStore::from_json(&jwks, "testkey_jwks.json").unwrap();
     let (mut accepted, mut rejected) = (0, 0);
-    for path in common::card_sign_vector_files(&root) {
+    for path in data::card_sign_vector_files(&root) {
         let v = read_json(&path);
         let id = v.get("id").and_then(Value::as_str).unwrap().to_string();
         let lists = |name: &str| -> bool {
@@ -129,7 +124,7 @@ fn a2a_card_sign_corpus_under_spec() {
 
 #[test]
 fn tck_eddsa_vectors_reproduced_byte_for_byte() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let doc = read_json(&root.join("a2a/a2a-tck-card-sign-pr194-204/card_signing_vectors.json"));
     let private = PrivateKey::from_jwk_str(&text(doc.get("private_jwk").unwrap())).unwrap();
     let public = PublicKey::from_jwk_str(&text(doc.get("public_jwk").unwrap())).unwrap();
@@ -302,16 +297,15 @@ fn refusals_each_with_their_code() {
     // alg none
     let none = with_entry(
         &card,
-        &a2a_card_testkit::data::b64url(format!(r#"{{"alg":"none","kid":"{kid}"}}"#).as_bytes()),
+        &data::b64url(format!(r#"{{"alg":"none","kid":"{kid}"}}"#).as_bytes()),
         "",
         None,
     );
     check(&none, &trust, "unknown-algorithm");
     // HS256 keyed with the verifier's public key bytes (algorithm confusion)
     let jwk = ed.public().to_jwk();
-    let x = a2a_card_testkit::data::unb64url(jwk.get("x").and_then(|v| v.as_str()).unwrap());
-    let protected =
-        a2a_card_testkit::data::b64url(format!(r#"{{"alg":"HS256","kid":"{kid}","typ":"JOSE"}}"#).as_bytes());
+    let x = data::unb64url(jwk.get("x").and_then(|v| v.as_str()).unwrap());
+    let protected = data::b64url(format!(r#"{{"alg":"HS256","kid":"{kid}","typ":"JOSE"}}"#).as_bytes());
     let canonical = a2a_card::canonicalize(&card, &CanonicalizeOptions::default()).unwrap();
     let mac = alg::sign_hmac(
         Algorithm::HS256,
@@ -320,7 +314,7 @@ fn refusals_each_with_their_code() {
     )
     .unwrap();
     check(
-        &with_entry(&card, &protected, &a2a_card_testkit::data::b64url(&mac), None),
+        &with_entry(&card, &protected, &data::b64url(&mac), None),
         &trust,
         "algorithm-not-allowed",
     );
@@ -416,19 +410,14 @@ fn refusals_each_with_their_code() {
         None,
     );
     check(&foreign, &trust, "invalid-base64url");
-    let sig = a2a_card_testkit::data::unb64url(&good.signature);
-    let truncated = with_entry(
-        &card,
-        &good.protected,
-        &a2a_card_testkit::data::b64url(&sig[..sig.len() - 1]),
-        None,
-    );
+    let sig = data::unb64url(&good.signature);
+    let truncated = with_entry(&card, &good.protected, &data::b64url(&sig[..sig.len() - 1]), None);
     check(&truncated, &trust, "signature-invalid");
     // DER-encoded ECDSA signature
     let es = sign_card(&card, &p256, &SignOptions::default()).unwrap();
-    let raw = a2a_card_testkit::data::unb64url(&es.signature);
+    let raw = data::unb64url(&es.signature);
     let der = der_from_raw(&raw);
-    let der_card = with_entry(&card, &es.protected, &a2a_card_testkit::data::b64url(&der), None);
+    let der_card = with_entry(&card, &es.protected, &data::b64url(&der), None);
     check(&der_card, &trust_of(p256.public()), "signature-invalid");
     // A signature copied onto a different card
     let other_card =

@@ -9,7 +9,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::{jcs, ErrorCode};
 use std::collections::BTreeMap;
@@ -42,7 +42,7 @@ fn show(bytes: &[u8]) -> String {
 
 #[test]
 fn rfc8785_reference_pairs_byte_for_byte() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jcs");
     let inputs = files_in(&dir.join("input"), ".json");
     assert_eq!(inputs.len(), 6, "PROVENANCE.txt lists 6 pairs");
@@ -56,11 +56,7 @@ fn rfc8785_reference_pairs_byte_for_byte() {
             .chars()
             .filter(|c| !c.is_ascii_whitespace())
             .collect();
-        assert_eq!(
-            common::hex_decode(&hex),
-            expected,
-            "{stem}: outhex and output disagree"
-        );
+        assert_eq!(data::unhex(&hex), expected, "{stem}: outhex and output disagree");
 
         let got = jcs(&fs::read(input).unwrap()).unwrap_or_else(|e| panic!("{name}: refused: {e}"));
         assert_eq!(show(&got), show(&expected), "{name}");
@@ -118,7 +114,7 @@ fn check_es6_lines(reader: impl BufRead, what: &str) -> usize {
 
 #[test]
 fn es6_numbers_100000_lines() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let path = root.join("jcs/es6numbers/es6testfile_100000.txt.gz");
     let file = fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let reader = BufReader::new(flate2::read::GzDecoder::new(file));
@@ -129,7 +125,7 @@ fn es6_numbers_100000_lines() {
 
 #[test]
 fn es6_numbers_10000_lines_are_the_same_prefix() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let small = fs::read(root.join("jcs/es6numbers/es6testfile_10000.txt")).unwrap();
     assert_eq!(check_es6_lines(small.as_slice(), "es6testfile_10000"), 10_000);
     // PROVENANCE.txt says the small file is the first 10,000 lines of the large one.
@@ -159,12 +155,12 @@ const STRICT_DEPARTURES: &[(&str, ErrorCode)] = &[
 
 #[test]
 fn derived_jsontestsuite_byte_for_byte() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jcs/derived_jsontestsuite");
     let source = root.join("jsontestsuite/test_parsing");
 
     // Every entry of disagreements.json would need its own decision here; there are none.
-    let disagreements = common::read_json(dir.join("disagreements.json"));
+    let disagreements = data::read_json(dir.join("disagreements.json"));
     let listed = match &disagreements {
         serde_json::Value::Object(m) => m.len(),
         serde_json::Value::Array(a) => a.len(),

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // tests stop at the first surprise
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::header::VerificationKey;
@@ -26,7 +26,7 @@ fn text(v: &Value) -> String {
 
 #[test]
 fn detached_cases_give_their_expected_result() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jws/detached");
     let manifest = read_json(&dir.join("manifest.json"));
     let Value::Array(cases) = manifest else {
@@ -42,7 +42,7 @@ fn detached_cases_give_their_expected_result() {
         let payload = fs::read(case_dir.join("payload.bin")).unwrap();
         let jwk = read_json(&case_dir.join("jwk.json"));
         let result = if jwk.get("kty").and_then(Value::as_str) == Some("oct") {
-            let secret = a2a_card_testkit::data::unb64url(jwk.get("k").and_then(Value::as_str).unwrap());
+            let secret = data::unb64url(jwk.get("k").and_then(Value::as_str).unwrap());
             a2a_card::jose::header::verify_detached(
                 &text(&jws_value),
                 &payload,
@@ -80,7 +80,7 @@ fn detached_cases_give_their_expected_result() {
 
 #[test]
 fn rfc7515_appendix_a_vectors() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let doc = read_json(&root.join("jws/rfc7515_appendix_a.json"));
     let Some(Value::Array(vectors)) = doc.get("vectors") else {
         panic!("vectors")
@@ -90,8 +90,7 @@ fn rfc7515_appendix_a_vectors() {
         let id = v.get("id").and_then(Value::as_str).unwrap();
         let alg_name = v.get("alg").and_then(Value::as_str).unwrap();
         let protected = v.get("protected_b64u").and_then(Value::as_str).unwrap();
-        let payload =
-            a2a_card_testkit::data::unb64url(v.get("payload_b64u").and_then(Value::as_str).unwrap());
+        let payload = data::unb64url(v.get("payload_b64u").and_then(Value::as_str).unwrap());
         let sig_text = v.get("signature_b64u").and_then(Value::as_str).unwrap_or("");
         let signing_input = a2a_card::jose::header::signing_input(protected, &payload);
         assert_eq!(
@@ -122,9 +121,9 @@ fn rfc7515_appendix_a_vectors() {
         }
         let public = v.get("key_public").unwrap();
         let private = v.get("key_private").unwrap();
-        let sig = a2a_card_testkit::data::unb64url(sig_text);
+        let sig = data::unb64url(sig_text);
         if public.get("kty").and_then(Value::as_str) == Some("oct") {
-            let secret = a2a_card_testkit::data::unb64url(public.get("k").and_then(Value::as_str).unwrap());
+            let secret = data::unb64url(public.get("k").and_then(Value::as_str).unwrap());
             a2a_card::jose::header::verify_detached(
                 &text(&flattened),
                 &payload,
@@ -176,7 +175,7 @@ fn rfc7515_appendix_a_vectors() {
     let flat = doc.get("flattened_json").unwrap();
     let key = PublicKey::from_jwk_str(&text(flat.get("key_public").unwrap())).unwrap();
     let mut jws_value = flat.get("json_flattened").unwrap().clone();
-    let payload = a2a_card_testkit::data::unb64url(jws_value.get("payload").and_then(Value::as_str).unwrap());
+    let payload = data::unb64url(jws_value.get("payload").and_then(Value::as_str).unwrap());
     if let Value::Object(m) = &mut jws_value {
         m.retain(|(k, _)| k != "payload");
     }
@@ -192,7 +191,7 @@ fn rfc7515_appendix_a_vectors() {
 
 #[test]
 fn rfc8037_vectors() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let doc = read_json(&root.join("jws/rfc8037_appendix_a.json"));
     let public = PublicKey::from_jwk_str(&text(doc.get("A.2_public_key").unwrap())).unwrap();
     let private = PrivateKey::from_jwk_str(&text(doc.get("A.1_private_key").unwrap())).unwrap();
@@ -205,7 +204,7 @@ fn rfc8037_vectors() {
     assert_eq!(private.public().thumbprint(), thumb);
     let a4 = doc.get("A.4_A.5").unwrap();
     let input = a4.get("signing_input").and_then(Value::as_str).unwrap();
-    let sig = a2a_card_testkit::data::unb64url(a4.get("signature_b64u").and_then(Value::as_str).unwrap());
+    let sig = data::unb64url(a4.get("signature_b64u").and_then(Value::as_str).unwrap());
     assert_eq!(
         alg::sign(Algorithm::EdDSA, &private, input.as_bytes()).unwrap(),
         sig,

@@ -12,7 +12,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::{jcs, Error, ErrorCode};
 use std::collections::BTreeMap;
@@ -56,7 +56,7 @@ fn outcome(r: &Result<Vec<u8>, Error>) -> String {
 }
 
 fn parsing_dir() -> Option<PathBuf> {
-    Some(common::corpus_dir()?.join("jsontestsuite/test_parsing"))
+    Some(data::corpus_dir()?.join("jsontestsuite/test_parsing"))
 }
 
 #[test]
@@ -253,7 +253,7 @@ fn transform_expectation(name: &str) -> Option<Result<&'static str, ErrorCode>> 
 
 #[test]
 fn transform_files_do_not_panic() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jsontestsuite/test_transform");
     let files = files_with_prefix(&dir, "");
     assert_eq!(files.len(), 22, "PROVENANCE.txt: 22 test_transform files");

@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-mod common;
+use a2a_card_testkit::data;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -439,10 +439,10 @@ fn mutations_never_panic() {
 /// the corpus (real ES256 signatures) is malformed.
 #[test]
 fn card_sign_corpus_cases() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = data::corpus_dir() else {
         return;
     };
-    let files = common::card_sign_vector_files(&corpus);
+    let files = data::card_sign_vector_files(&corpus);
     assert_eq!(files.len(), 42, "the corpus has 42 vectors");
     let legacy = [
         ("legacy-member", "/url"),
@@ -450,7 +450,7 @@ fn card_sign_corpus_cases() {
         ("legacy-member", "/preferredTransport"),
     ];
     for file in files {
-        let v = common::read_json(&file);
+        let v = data::read_json(&file);
         let case = v.get("case").and_then(Value::as_str).unwrap_or("control");
         let expected: Vec<(&str, &str)> = match case {
             "control" | "empty_description" | "empty_extensions" | "single_spelling_control" => vec![],
@@ -506,7 +506,7 @@ fn card_sign_corpus_cases() {
 /// with the same code, and reads the others (as findings) without panicking.
 #[test]
 fn jsontestsuite_never_panics() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = data::corpus_dir() else {
         return;
     };
     let dir = corpus.join("jsontestsuite/test_parsing");
@@ -530,11 +530,11 @@ fn jsontestsuite_never_panics() {
 /// base64url; those findings are on `/signature`, not on the header.
 #[test]
 fn tck_protected_header_cases() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = data::corpus_dir() else {
         return;
     };
     let file = corpus.join("a2a/a2a-tck-card-sign-pr194-204/card_signing_protected_header_vectors.json");
-    let doc = common::read_json(&file);
+    let doc = data::read_json(&file);
     let cases = doc["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 6);
     for case in cases {

@@ -4,12 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::canonical::table::{Kind, MessageDesc, Presence, ALL_MESSAGES};
 use a2a_card::model::*;
 use a2a_card::{canonicalize, CanonicalizeOptions, Profile, UnknownMembers};
-use common::{hex_decode, testvectors_dir};
+use data::{testvectors_dir, unhex};
 use schemars::JsonSchema;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -444,7 +444,7 @@ fn spec_success_vectors() -> Vec<SpecVector> {
     paths.sort();
     let mut out = Vec::new();
     for p in paths {
-        let v = common::read_json(&p);
+        let v = data::read_json(&p);
         if v["profile"] != "spec" || v.get("expected_hex").is_none() {
             continue;
         }
@@ -453,7 +453,7 @@ fn spec_success_vectors() -> Vec<SpecVector> {
         } else if let Some(s) = v["input_raw"].as_str() {
             s.as_bytes().to_vec()
         } else {
-            hex_decode(v["input_hex"].as_str().unwrap())
+            unhex(v["input_hex"].as_str().unwrap())
         };
         let unknown = v["unknown"]
             .as_str()
@@ -462,7 +462,7 @@ fn spec_success_vectors() -> Vec<SpecVector> {
             id: v["id"].as_str().unwrap().to_string(),
             input,
             unknown,
-            expected: hex_decode(v["expected_hex"].as_str().unwrap()),
+            expected: unhex(v["expected_hex"].as_str().unwrap()),
         });
     }
     out
@@ -786,13 +786,13 @@ fn from_json_refuses_what_the_canonical_reader_refuses() {
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let v = common::read_json(&path);
+        let v = data::read_json(&path);
         let input = if let Some(i) = v.get("input") {
             serde_json::to_vec(i).unwrap()
         } else if let Some(s) = v["input_raw"].as_str() {
             s.as_bytes().to_vec()
         } else {
-            hex_decode(v["input_hex"].as_str().unwrap())
+            unhex(v["input_hex"].as_str().unwrap())
         };
         let typed = AgentCard::from_json(&input);
         if let Err(want) = canonicalize(&input, &CanonicalizeOptions::default()) {

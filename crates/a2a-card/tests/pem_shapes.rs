@@ -8,14 +8,7 @@
 
 use a2a_card::jose::keys::{parse_jwks, PrivateKey, PublicKey};
 use a2a_card::TrustStore;
-use std::path::Path;
-
-fn data(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/keys")
-        .join(name);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+use a2a_card_testkit::data::key_file;
 
 /// Key files of every PEM label the reader knows, private and public.
 const FILES: &[&str] = &[
@@ -109,7 +102,7 @@ fn read_all(text: &str) -> Vec<(&'static str, Result<(), a2a_card::Error>)> {
 #[test]
 fn line_breaks_lost_or_changed_still_read_as_the_same_key() {
     for file in FILES {
-        let pem = data(file);
+        let pem = key_file(file);
         let want = PublicKey::parse(&pem).unwrap();
         for (shape, text) in good_shapes(&pem) {
             let got = PublicKey::parse(&text).unwrap_or_else(|e| panic!("{file} ({shape}): {e}"));
@@ -130,7 +123,7 @@ fn line_breaks_lost_or_changed_still_read_as_the_same_key() {
 fn malformed_pem_is_refused_without_showing_key_material() {
     let mut refused = 0;
     for file in FILES {
-        let pem = data(file);
+        let pem = key_file(file);
         let secret = body(&pem);
         for (shape, text) in bad_shapes(&pem) {
             for (reader, result) in read_all(&text) {
@@ -157,7 +150,7 @@ fn malformed_pem_is_refused_without_showing_key_material() {
 
 #[test]
 fn labels_are_shown_only_when_known_or_a_short_token() {
-    let pem = data("p256.pem");
+    let pem = key_file("p256.pem");
     let b = body(&pem);
     // A known label is named.
     let e = PrivateKey::parse(&pem[..pem.find("-----END").unwrap()]).unwrap_err();
@@ -179,7 +172,7 @@ fn labels_are_shown_only_when_known_or_a_short_token() {
 
 #[test]
 fn legacy_encrypted_pem_is_recognized_in_every_shape() {
-    let pem = data("rsa2048.encrypted-legacy.pem");
+    let pem = key_file("rsa2048.encrypted-legacy.pem");
     for (shape, text) in good_shapes(&pem) {
         let e = PrivateKey::parse(&text).unwrap_err();
         assert_eq!(e.code().as_str(), "encrypted-key", "{shape}: {e}");

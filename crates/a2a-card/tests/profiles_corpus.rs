@@ -13,7 +13,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::{verify_card, Profile, TrustStore, UnknownMembers, VerifyOptions};
 use a2a_card_testkit::json::{self, Value};
@@ -40,12 +40,12 @@ struct Vector {
 }
 
 fn vectors() -> Option<(Vec<Vector>, TrustStore)> {
-    let root = common::corpus_dir()?;
+    let root = data::corpus_dir()?;
     let dir = root.join("a2a/a2a-card-sign-v01");
     let jwks = fs::read_to_string(dir.join("testkey_jwks.json")).unwrap();
     let trust = TrustStore::from_json(&jwks, "testkey_jwks.json").unwrap();
     let mut out = Vec::new();
-    for path in common::card_sign_vector_files(&root) {
+    for path in data::card_sign_vector_files(&root) {
         let v = json::parse(&fs::read(&path).unwrap()).unwrap();
         let names = |k: &str| -> Vec<String> {
             match v.get(k) {

@@ -6,11 +6,11 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::canonical::table::ALL_MESSAGES;
 use a2a_card::model::{json_schema, schema_id, AgentCard, Message, SchemaDraft};
-use common::{hex_decode, testvectors_dir};
+use data::{testvectors_dir, unhex};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -80,7 +80,7 @@ fn spec_success_inputs() -> Vec<(String, Vec<u8>)> {
     paths.sort();
     let mut out = Vec::new();
     for p in paths {
-        let v = common::read_json(&p);
+        let v = data::read_json(&p);
         if v["profile"] != "spec" || v.get("expected_hex").is_none() {
             continue;
         }
@@ -89,7 +89,7 @@ fn spec_success_inputs() -> Vec<(String, Vec<u8>)> {
         } else if let Some(s) = v["input_raw"].as_str() {
             s.as_bytes().to_vec()
         } else {
-            hex_decode(v["input_hex"].as_str().unwrap())
+            unhex(v["input_hex"].as_str().unwrap())
         };
         out.push((v["id"].as_str().unwrap().to_string(), input));
     }
