@@ -92,12 +92,7 @@ pub fn card_sign_vector_files(corpora: &Path) -> Vec<PathBuf> {
         "s3-unknown-fields",
         "s4-dual-name",
     ] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(group))
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.join(group).display()))
-            .map(|e| e.expect("directory entry").path())
-            .collect();
-        files.sort();
-        out.extend(files);
+        out.extend(files(&dir.join(group), "", ""));
     }
     out
 }
@@ -146,6 +141,35 @@ pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     path
+}
+
+/// The files of `dir` whose names start with `prefix` and end with `suffix`, sorted by name.
+///
+/// # Panics
+///
+/// When `dir` cannot be listed (the message names it).
+pub fn files(dir: &Path, prefix: &str, suffix: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(suffix))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The `.json` files of `dir`, sorted by name.
+pub fn json_files(dir: &Path) -> Vec<PathBuf> {
+    files(dir, "", ".json")
+}
+
+/// The last component of `path` as text (a file's name).
+pub fn file_name(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy().into_owned()
 }
 
 /// The file names in `dir`, sorted.
