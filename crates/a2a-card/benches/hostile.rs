@@ -27,8 +27,10 @@ use a2a_card::jose::crypto as alg;
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::Algorithm;
 use a2a_card::{sign_card, verify_card, Profile, SignOptions, TrustStore, VerifyOptions};
-use a2a_card_testkit::json::{self, Value};
+use a2a_card_testkit::cards::{entry, with_signatures};
+use a2a_card_testkit::data::{b64url, key_file};
 use criterion::{black_box, Criterion};
+use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 const ENTRIES: usize = 16;
@@ -56,26 +58,11 @@ impl Case {
 }
 
 fn key_for(alg: Algorithm) -> PrivateKey {
-    let data = |name: &str| {
-        std::fs::read_to_string(format!("{}/tests/data/keys/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-    };
     match alg {
-        Algorithm::RS256 => PrivateKey::from_pem(&data("rsa2048.pem")).unwrap(),
-        Algorithm::PS512 => PrivateKey::from_pem(&data("rsa4096.pem")).unwrap(),
+        Algorithm::RS256 => PrivateKey::from_pem(&key_file("rsa2048.pem")).unwrap(),
+        Algorithm::PS512 => PrivateKey::from_pem(&key_file("rsa4096.pem")).unwrap(),
         _ => PrivateKey::generate(alg).unwrap(),
     }
-}
-
-/// The card with `entries` as its `signatures`.
-fn with_entries(card: &Value, entries: Vec<Value>) -> Vec<u8> {
-    let mut v = card.clone();
-    if let Value::Object(m) = &mut v {
-        m.retain(|(k, _)| k != "signatures");
-        m.push(("signatures".into(), Value::Array(entries)));
-    }
-    let mut out = Vec::new();
-    json::write_compact(&mut out, &v);
-    out
 }
 
 /// One hostile entry: a 4096-byte protected header naming the trusted key, a 4096-byte
@@ -88,20 +75,11 @@ fn hostile_entry(alg: Algorithm, kid: &str, i: usize, signature: &str) -> Value 
     );
     assert_eq!(protected.len(), HEADER_BYTES);
     let unprotected = r#"{"x-pad":""}"#;
-    Value::Object(vec![
-        (
-            "protected".into(),
-            Value::String(a2a_card_testkit::data::b64url(protected.as_bytes())),
-        ),
-        ("signature".into(), Value::String(signature.into())),
-        (
-            "header".into(),
-            Value::Object(vec![(
-                "x-pad".into(),
-                Value::String("u".repeat(HEADER_BYTES - unprotected.len())),
-            )]),
-        ),
-    ])
+    entry(
+        &b64url(protected.as_bytes()),
+        signature,
+        Some(json!({ "x-pad": "u".repeat(HEADER_BYTES - unprotected.len()) })),
+    )
 }
 
 fn case(label: &str, card: &[u8], alg: Algorithm, key: &PrivateKey, profiles: Vec<Profile>) -> Case {
@@ -112,12 +90,12 @@ fn case(label: &str, card: &[u8], alg: Algorithm, key: &PrivateKey, profiles: Ve
         ..Default::default()
     };
     let normal = sign_card(card, key, &opts).unwrap().card;
-    let value = json::parse(card).unwrap();
-    let wrong = a2a_card_testkit::data::b64url(alg::sign(alg, key, b"other bytes, not this card").unwrap());
+    let value: Value = serde_json::from_slice(card).unwrap();
+    let wrong = b64url(alg::sign(alg, key, b"other bytes, not this card").unwrap());
     let entries = (0..ENTRIES)
         .map(|i| hostile_entry(alg, key.kid(), i, &wrong))
         .collect();
-    let hostile = with_entries(&value, entries);
+    let hostile = with_signatures(&value, entries);
     let name = format!(
         "{alg}/{label}/{}",
         if profiles.len() == 1 { "spec" } else { "3 profiles" }
