@@ -8,14 +8,10 @@
 mod common;
 
 use common::*;
-use std::path::Path;
-
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/migrate");
 
 /// A vector file as JSON (member order kept: serde_json is built with `preserve_order`).
 fn vector(id: &str) -> serde_json::Value {
-    let text = std::fs::read_to_string(Path::new(VECTORS).join(format!("{id}.json"))).unwrap();
-    serde_json::from_str(&text).unwrap()
+    read_json(testvectors_dir().join(format!("migrate/{id}.json")))
 }
 
 /// The vector's input card as pretty JSON (these inputs hold only strings, booleans and small

@@ -15,26 +15,6 @@ use a2a_card::{jcs, ErrorCode};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
-
-/// Files of `dir` whose names end with `suffix`, sorted by name.
-fn files_in(dir: &Path, suffix: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.ends_with(suffix))
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-fn name_of(p: &Path) -> String {
-    p.file_name().unwrap().to_string_lossy().into_owned()
-}
 
 fn show(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -44,10 +24,10 @@ fn show(bytes: &[u8]) -> String {
 fn rfc8785_reference_pairs_byte_for_byte() {
     let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jcs");
-    let inputs = files_in(&dir.join("input"), ".json");
+    let inputs = data::files(&dir.join("input"), "", ".json");
     assert_eq!(inputs.len(), 6, "PROVENANCE.txt lists 6 pairs");
     for input in &inputs {
-        let name = name_of(input);
+        let name = data::file_name(input);
         let stem = name.trim_end_matches(".json");
         let expected = fs::read(dir.join("output").join(&name)).unwrap();
         // outhex holds the same bytes as spaced, line-wrapped hex.
@@ -172,14 +152,11 @@ fn derived_jsontestsuite_byte_for_byte() {
     );
 
     let departures: BTreeMap<&str, ErrorCode> = STRICT_DEPARTURES.iter().copied().collect();
-    let expected_files = files_in(&dir, ".json")
-        .into_iter()
-        .filter(|p| name_of(p).starts_with("y_"))
-        .collect::<Vec<_>>();
+    let expected_files = data::files(&dir, "y_", ".json");
     assert_eq!(expected_files.len(), 95, "PROVENANCE.txt: 95 files");
     let (mut matched, mut refused) = (0, 0);
     for path in &expected_files {
-        let name = name_of(path);
+        let name = data::file_name(path);
         let input = fs::read(source.join(&name))
             .unwrap_or_else(|e| panic!("{name}: no JSONTestSuite source file: {e}"));
         let expected = fs::read(path).unwrap();
