@@ -253,47 +253,30 @@ fn arb_card() -> impl Strategy<Value = Vec<u8>> {
 // Keys and helpers
 // ---------------------------------------------------------------------------------------------
 
-/// One key per algorithm, generated once. The RSA key serves all six RSA algorithms.
+/// One key per algorithm, generated once: one of each key type with its default algorithm, and
+/// one RSA key for every algorithm of `Algorithm::ALL` that fits it.
 fn keys() -> &'static [(Algorithm, PrivateKey)] {
     static KEYS: OnceLock<Vec<(Algorithm, PrivateKey)>> = OnceLock::new();
     KEYS.get_or_init(|| {
+        let mut out: Vec<(Algorithm, PrivateKey)> = [
+            KeyType::Ed25519,
+            KeyType::Ed448,
+            KeyType::P256,
+            KeyType::P384,
+            KeyType::P521,
+            KeyType::Secp256k1,
+        ]
+        .into_iter()
+        .map(|kind| {
+            (
+                kind.default_algorithm(),
+                PrivateKey::generate_of_type(kind).unwrap(),
+            )
+        })
+        .collect();
         let rsa = PrivateKey::generate_rsa(2048).unwrap();
-        let mut out = vec![
-            (
-                Algorithm::EdDSA,
-                PrivateKey::generate_of_type(KeyType::Ed25519).unwrap(),
-            ),
-            (
-                Algorithm::EdDSA,
-                PrivateKey::generate_of_type(KeyType::Ed448).unwrap(),
-            ),
-            (
-                Algorithm::ES256,
-                PrivateKey::generate_of_type(KeyType::P256).unwrap(),
-            ),
-            (
-                Algorithm::ES384,
-                PrivateKey::generate_of_type(KeyType::P384).unwrap(),
-            ),
-            (
-                Algorithm::ES512,
-                PrivateKey::generate_of_type(KeyType::P521).unwrap(),
-            ),
-            (
-                Algorithm::ES256K,
-                PrivateKey::generate_of_type(KeyType::Secp256k1).unwrap(),
-            ),
-        ];
-        for alg in [
-            Algorithm::RS256,
-            Algorithm::RS384,
-            Algorithm::RS512,
-            Algorithm::PS256,
-            Algorithm::PS384,
-            Algorithm::PS512,
-        ] {
-            out.push((alg, rsa.clone()));
-        }
+        let rsa_algs = Algorithm::ALL.iter().filter(|a| rsa.key_type().fits(**a));
+        out.extend(rsa_algs.map(|a| (*a, rsa.clone())));
         out
     })
 }
