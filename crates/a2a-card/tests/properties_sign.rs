@@ -3,8 +3,9 @@
 //! Generated inputs: Agent Cards of valid shape built from the presence table (every message
 //! reachable from `AgentCard`, each field absent, present at its default or not, or `null`; at
 //! most one member per oneof; Struct values of any JSON; unknown members here and there), written
-//! out with their members shuffled. The same generator idea as `tests/properties.rs`, kept
-//! separate so that file's properties stay about canonicalization.
+//! out with their members shuffled, by the generator `tests/properties.rs` uses
+//! (`strategies/mod.rs`), with JSON names only and without `signatures`. The properties are kept
+//! apart so that that file's stay about canonicalization.
 //!
 //! Properties:
 //! (a) signing then verifying succeeds for every algorithm this build supports (EdDSA with
@@ -25,7 +26,9 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use a2a_card::canonical::table::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD};
+mod strategies;
+
+use a2a_card::canonical::table::{Kind, MessageDesc, AGENT_CARD};
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::keys::{KeyType, PrivateKey};
 use a2a_card::signature::trust::{TrustStore, TrustedKey};
@@ -38,58 +41,21 @@ use a2a_card::{
 use a2a_card_testkit::cards::{signed_entry, with_signatures};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use proptest::strategy::Union;
-use proptest::test_runner::{Config, TestCaseError};
+use proptest::test_runner::TestCaseError;
 use serde_json::Value;
 use std::collections::HashSet;
 use std::sync::OnceLock;
+use strategies::{arb_json, arb_unsigned_card, config, render, to_serde, Style, J};
 
 // ---------------------------------------------------------------------------------------------
 // Generated cards
 // ---------------------------------------------------------------------------------------------
 
-/// A JSON value as generated; objects keep their member order.
-#[derive(Debug, Clone)]
-enum J {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<J>),
-    Obj(Vec<(String, J)>),
-}
-
-/// An object without repeated names (later repeats dropped).
-fn object(members: Vec<(String, J)>) -> J {
-    let mut seen = HashSet::new();
-    J::Obj(
-        members
-            .into_iter()
-            .filter(|(k, _)| seen.insert(k.clone()))
-            .collect(),
-    )
-}
-
-fn to_value(j: &J) -> Value {
-    match j {
-        J::Null => Value::Null,
-        J::Bool(b) => Value::Bool(*b),
-        J::Num(n) => number(*n),
-        J::Str(s) => Value::String(s.clone()),
-        J::Arr(items) => Value::Array(items.iter().map(to_value).collect()),
-        J::Obj(members) => Value::Object(members.iter().map(|(k, v)| (k.clone(), to_value(v))).collect()),
-    }
-}
-
-/// A generated number as the cards spell it: an integral double below 2^53 in magnitude as an
-/// integer (`-0` as `0`), any other finite double as serde_json writes it.
-fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
-        #[allow(clippy::cast_possible_truncation)]
-        Value::from(n as i64)
-    } else {
-        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-    }
+/// A generated card as bytes (the generator of `strategies/mod.rs`, shared with
+/// `properties.rs`): JSON names only, no `signatures` member (signing adds it), members shuffled.
+fn arb_card() -> impl Strategy<Value = Vec<u8>> {
+    (arb_unsigned_card(), any::<u64>())
+        .prop_map(|(card, seed)| render(&card, &mut Style::shuffled(seed)).into_bytes())
 }
 
 fn text_of(v: &Value) -> Vec<u8> {
@@ -103,150 +69,6 @@ fn same_scalar(a: &Value, b: &Value) -> bool {
         (Some(x), Some(y)) => x == y,
         _ => a == b,
     }
-}
-
-fn arb_string() -> impl Strategy<Value = String> {
-    let ch = prop_oneof![
-        8 => proptest::char::range(' ', '~'),
-        1 => proptest::char::range('\u{0}', '\u{1F}'),
-        1 => prop::sample::select(vec!['é', '\u{2028}', '\u{FFFF}', '\u{E000}', '\u{1F600}', '"', '\\']),
-        1 => proptest::char::range('\u{80}', '\u{10FFFF}'),
-    ];
-    prop::collection::vec(ch, 0..8).prop_map(|cs| cs.into_iter().collect())
-}
-
-fn arb_number() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        3 => (-1000i64..=1000).prop_map(|i| i as f64),
-        2 => (-9_007_199_254_740_991i64..=9_007_199_254_740_991).prop_map(|i| i as f64),
-        2 => proptest::num::f64::NORMAL | proptest::num::f64::ZERO | proptest::num::f64::SUBNORMAL,
-        1 => prop::sample::select(vec![1e21, 1e-7, -0.0, 0.1, 5e-324, f64::MAX]),
-    ]
-}
-
-fn arb_json() -> impl Strategy<Value = J> {
-    let leaf = prop_oneof![
-        1 => Just(J::Null),
-        1 => any::<bool>().prop_map(J::Bool),
-        2 => arb_number().prop_map(J::Num),
-        2 => arb_string().prop_map(J::Str),
-    ];
-    leaf.prop_recursive(4, 32, 5, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(J::Arr),
-            prop::collection::vec((arb_string(), inner), 0..5).prop_map(object),
-        ]
-    })
-}
-
-fn arb_struct() -> impl Strategy<Value = J> {
-    prop::collection::vec((arb_string(), arb_json()), 0..5).prop_map(object)
-}
-
-fn string_value() -> BoxedStrategy<J> {
-    prop_oneof![1 => Just(J::Str(String::new())), 4 => arb_string().prop_map(J::Str)].boxed()
-}
-
-fn field_value(f: &'static FieldDesc) -> BoxedStrategy<J> {
-    match f.kind {
-        Kind::String => string_value(),
-        Kind::Bool => any::<bool>().prop_map(J::Bool).boxed(),
-        Kind::Message(inner) => message(inner),
-        Kind::Struct => arb_struct().boxed(),
-        Kind::RepeatedString => prop::collection::vec(string_value(), 0..3)
-            .prop_map(J::Arr)
-            .boxed(),
-        Kind::RepeatedMessage(inner) => prop::collection::vec(message(inner), 0..3)
-            .prop_map(J::Arr)
-            .boxed(),
-        Kind::MapString => prop::collection::vec((arb_string(), string_value()), 0..3)
-            .prop_map(object)
-            .boxed(),
-        Kind::MapMessage(inner) => prop::collection::vec((arb_string(), message(inner)), 0..3)
-            .prop_map(object)
-            .boxed(),
-    }
-}
-
-/// A message object from the presence table: each field absent, present or `null` (REQUIRED
-/// fields mostly present), at most one member per oneof, sometimes an unknown member.
-/// `signatures` is never generated: signing adds it.
-fn message(desc: &'static MessageDesc) -> BoxedStrategy<J> {
-    let mut parts: Vec<BoxedStrategy<Vec<(String, J)>>> = Vec::new();
-    let mut groups: Vec<&'static str> = Vec::new();
-    for f in desc.fields {
-        if f.json == "signatures" {
-            continue;
-        }
-        if let Some(g) = f.oneof {
-            if !groups.contains(&g) {
-                groups.push(g);
-            }
-            continue;
-        }
-        let present = if f.presence == Presence::Required { 8 } else { 3 };
-        let name = f.json.to_string();
-        let null_name = name.clone();
-        parts.push(
-            prop_oneof![
-                2 => Just(Vec::new()),
-                present => field_value(f).prop_map(move |v| vec![(name.clone(), v)]),
-                1 => Just(vec![(null_name, J::Null)]),
-            ]
-            .boxed(),
-        );
-    }
-    for g in groups {
-        let mut choices: Vec<BoxedStrategy<Vec<(String, J)>>> = desc
-            .fields
-            .iter()
-            .filter(|f| f.oneof == Some(g))
-            .map(|f| {
-                field_value(f)
-                    .prop_map(move |v| vec![(f.json.to_string(), v)])
-                    .boxed()
-            })
-            .collect();
-        choices.push(Just(Vec::new()).boxed());
-        parts.push(Union::new(choices).boxed());
-    }
-    parts.push(
-        prop_oneof![
-            4 => Just(Vec::new()),
-            1 => prop::collection::vec(
-                (arb_string().prop_map(|s| format!("x-{s}")), arb_json()),
-                1..3
-            ),
-        ]
-        .boxed(),
-    );
-    (parts, any::<u64>())
-        .prop_map(|(ps, seed)| {
-            let mut members: Vec<(String, J)> = ps.into_iter().flatten().collect();
-            shuffle(&mut members, seed);
-            object(members)
-        })
-        .boxed()
-}
-
-/// Fisher-Yates driven by SplitMix64.
-fn shuffle<T>(items: &mut [T], mut seed: u64) {
-    let mut next = || {
-        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    for i in (1..items.len()).rev() {
-        let k = (next() % (i as u64 + 1)) as usize;
-        items.swap(i, k);
-    }
-}
-
-/// A generated card as bytes.
-fn arb_card() -> impl Strategy<Value = Vec<u8>> {
-    message(&AGENT_CARD).prop_map(|j| text_of(&to_value(&j)))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -307,18 +129,6 @@ fn show(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn config() -> Config {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(32);
-    Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
 /// One step of a path into a JSON value.
 #[derive(Debug, Clone, PartialEq)]
 enum Seg {
@@ -375,7 +185,8 @@ fn change(card: &mut Value, path: &[Seg]) {
         Value::Bool(b) => *b = !*b,
         Value::Number(n) => {
             let n = n.as_f64().unwrap();
-            *v = number(if n.abs() < 4e15 { n + 1.0 } else { n / 2.0 });
+            let changed = if n.abs() < 4e15 { n + 1.0 } else { n / 2.0 };
+            *v = Value::from(serde_json::Number::from_f64(changed).unwrap());
         }
         Value::Null => *v = Value::Bool(true),
         Value::Array(_) | Value::Object(_) => match (node_mut(card, parent_path).unwrap(), last) {
@@ -441,7 +252,7 @@ fn message_objects(
 // ---------------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(config(32))]
 
     /// (a) Sign then verify succeeds for every algorithm, over exactly the canonical bytes.
     #[test]
@@ -506,7 +317,7 @@ proptest! {
             message_objects(&v, &AGENT_CARD, String::new(), Vec::new(), &mut objects);
             let (ptr, path) = objects[pick.index(objects.len())].clone();
             let Some(Value::Object(m)) = node_mut(&mut v, &path) else { unreachable!() };
-            m.insert(name.to_string(), to_value(&value));
+            m.insert(name.to_string(), to_serde(&value));
             (text_of(&v), format!("{ptr}/{name}"))
         };
 
