@@ -17,7 +17,7 @@ use std::fs;
 fn detached_cases_give_their_expected_result() {
     let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jws/detached");
-    let manifest = data::read_json(&dir.join("manifest.json"));
+    let manifest = data::read_json(dir.join("manifest.json"));
     let Value::Array(cases) = manifest else {
         panic!("manifest is an array")
     };
@@ -27,9 +27,9 @@ fn detached_cases_give_their_expected_result() {
         let name = case.get("name").and_then(Value::as_str).unwrap();
         let expect = case.get("expect").and_then(Value::as_str).unwrap();
         let case_dir = dir.join(name);
-        let jws_value = data::read_json(&case_dir.join("jws.json"));
+        let jws_value = data::read_json(case_dir.join("jws.json"));
         let payload = fs::read(case_dir.join("payload.bin")).unwrap();
-        let jwk = data::read_json(&case_dir.join("jwk.json"));
+        let jwk = data::read_json(case_dir.join("jwk.json"));
         let result = if jwk.get("kty").and_then(Value::as_str) == Some("oct") {
             let secret = data::unb64url(jwk.get("k").and_then(Value::as_str).unwrap());
             a2a_card::jose::header::verify_detached(
@@ -71,7 +71,7 @@ fn detached_cases_give_their_expected_result() {
 #[test]
 fn rfc7515_appendix_a_vectors() {
     let Some(root) = data::corpus_dir() else { return };
-    let doc = data::read_json(&root.join("jws/rfc7515_appendix_a.json"));
+    let doc = data::read_json(root.join("jws/rfc7515_appendix_a.json"));
     let Some(Value::Array(vectors)) = doc.get("vectors") else {
         panic!("vectors")
     };
@@ -186,7 +186,7 @@ fn rfc7515_appendix_a_vectors() {
 #[test]
 fn rfc8037_vectors() {
     let Some(root) = data::corpus_dir() else { return };
-    let doc = data::read_json(&root.join("jws/rfc8037_appendix_a.json"));
+    let doc = data::read_json(root.join("jws/rfc8037_appendix_a.json"));
     let public = PublicKey::from_jwk_str(&doc.get("A.2_public_key").unwrap().to_string()).unwrap();
     let private = PrivateKey::from_jwk_str(&doc.get("A.1_private_key").unwrap().to_string()).unwrap();
     let thumb = doc
