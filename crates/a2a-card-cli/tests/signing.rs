@@ -186,7 +186,7 @@ fn keys_made_by_openssl() {
         let input = format!(
             "{}.{}",
             entry["protected"].as_str().unwrap(),
-            b64url(&canonical(&card, &[]))
+            b64url(canonical(&card, &[]))
         );
         let input_path = write(&dir, &format!("{name}.input"), &input);
         let sig_path = write(
