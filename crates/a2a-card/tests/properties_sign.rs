@@ -75,27 +75,20 @@ fn same_scalar(a: &Value, b: &Value) -> bool {
 // Keys and helpers
 // ---------------------------------------------------------------------------------------------
 
-/// One key per algorithm, generated once: one of each key type with its default algorithm, and
-/// one RSA key for every algorithm of `Algorithm::ALL` that fits it.
+/// One key per algorithm, generated once; one RSA key serves every algorithm of
+/// `Algorithm::ALL` that fits it.
 fn keys() -> &'static [(Algorithm, PrivateKey)] {
     static KEYS: OnceLock<Vec<(Algorithm, PrivateKey)>> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let mut out: Vec<(Algorithm, PrivateKey)> = [
-            KeyType::Ed25519,
-            KeyType::Ed448,
-            KeyType::P256,
-            KeyType::P384,
-            KeyType::P521,
-            KeyType::Secp256k1,
-        ]
-        .into_iter()
-        .map(|kind| {
-            (
-                kind.default_algorithm(),
-                PrivateKey::generate_of_type(kind).unwrap(),
-            )
-        })
-        .collect();
+        let of_type = |kind| PrivateKey::generate_of_type(kind).unwrap();
+        let mut out = vec![
+            (Algorithm::EdDSA, of_type(KeyType::Ed25519)),
+            (Algorithm::EdDSA, of_type(KeyType::Ed448)),
+            (Algorithm::ES256, of_type(KeyType::P256)),
+            (Algorithm::ES384, of_type(KeyType::P384)),
+            (Algorithm::ES512, of_type(KeyType::P521)),
+            (Algorithm::ES256K, of_type(KeyType::Secp256k1)),
+        ];
         let rsa = PrivateKey::generate_rsa(2048).unwrap();
         let rsa_algs = Algorithm::ALL.iter().filter(|a| rsa.key_type().fits(**a));
         out.extend(rsa_algs.map(|a| (*a, rsa.clone())));
