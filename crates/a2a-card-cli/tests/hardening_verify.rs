@@ -51,12 +51,10 @@ fn an_unsigned_card_passing_if_present_has_no_verified_content() {
     let (_, jwks) = keygen(&dir, "k.pem", "ES256", &[]);
     let card = write(&dir, "card.json", CARD);
     let verified = dir.join("verified.json");
-    let out = run(
+    let out = verify(
+        &card,
+        &jwks,
         &[
-            "verify",
-            s(&card),
-            "--jwks",
-            s(&jwks),
             "--mode",
             "if-present",
             "--emit-verified",
@@ -64,7 +62,6 @@ fn an_unsigned_card_passing_if_present_has_no_verified_content() {
             "--format",
             "json",
         ],
-        None,
     );
     expect_code(&out, 0, "if-present passes");
     assert!(!verified.exists(), "nothing is verified, nothing is written");
@@ -98,39 +95,18 @@ fn the_work_limits_are_bounded_options() {
         "crowd.json",
         serde_json::json!({ "keys": keys }).to_string(),
     );
-    let out = run(
-        &["verify", s(&signed), "--jwks", s(&crowd), "--format", "json"],
-        None,
-    );
+    let out = verify(&signed, &crowd, &["--format", "json"]);
     expect_code(&out, 1, "five keys under one kid");
     assert_eq!(
         json_out(&out)["signatures"][0]["verdict"]["code"],
         "too-many-keys"
     );
-    let out = run(
-        &[
-            "verify",
-            s(&signed),
-            "--jwks",
-            s(&crowd),
-            "--max-keys-per-kid",
-            "5",
-        ],
-        None,
-    );
+    let out = verify(&signed, &crowd, &["--max-keys-per-kid", "5"]);
     expect_code(&out, 0, "--max-keys-per-kid 5");
-    let out = run(
-        &[
-            "verify",
-            s(&signed),
-            "--jwks",
-            s(&crowd),
-            "--max-keys-per-kid",
-            "5",
-            "--max-signature-checks",
-            "4",
-        ],
-        None,
+    let out = verify(
+        &signed,
+        &crowd,
+        &["--max-keys-per-kid", "5", "--max-signature-checks", "4"],
     );
     expect_code(&out, 1, "--max-signature-checks 4");
     for (flag, bad) in [
@@ -138,14 +114,11 @@ fn the_work_limits_are_bounded_options() {
         ("--max-keys-per-kid", "257"),
         ("--max-signature-checks", "4097"),
     ] {
-        let out = run(&["verify", s(&signed), "--jwks", s(&crowd), flag, bad], None);
+        let out = verify(&signed, &crowd, &[flag, bad]);
         expect_code(&out, 2, &format!("{flag} {bad}"));
     }
     // --max-jwks-keys is about fetching a jku: only with a URL.
-    let out = run(
-        &["verify", s(&signed), "--jwks", s(&crowd), "--max-jwks-keys", "8"],
-        None,
-    );
+    let out = verify(&signed, &crowd, &["--max-jwks-keys", "8"]);
     let line = expect_error(&out, 2, "usage", "<command line>");
     assert!(line.contains("--max-jwks-keys applies only"), "{line}");
 }

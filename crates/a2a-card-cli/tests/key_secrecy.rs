@@ -120,7 +120,7 @@ fn a_key_whose_line_breaks_were_lost_still_signs() {
         let out = run_env(&["sign", s(&card)], None, &[(KEY_ENV, text.as_str())]);
         expect_code(&out, 0, shape);
         let signed = write(&dir, "signed.json", stdout(&out));
-        let v = run(&["verify", s(&signed), "--jwks", s(&jwks)], None);
+        let v = verify(&signed, &jwks, &[]);
         expect_code(&v, 0, shape);
     }
 }

@@ -72,7 +72,7 @@ fn realistic_card_to_file_then_sign_verify() {
     let (pem, jwks) = keygen(&dir, "release", "ES256", &[]);
     let signed = dir.join("card.signed.json");
     sign_to(&out_path, &pem, &[], &signed);
-    let verified = run(&["verify", s(&signed), "--jwks", s(&jwks)], None);
+    let verified = verify(&signed, &jwks, &[]);
     expect_code(&verified, 0, "verify the signed migrated card");
     // The 0.3 signature would not have verified the 1.0 card: it is gone, only ours is there.
     let signed_card: serde_json::Value = serde_json::from_slice(&std::fs::read(&signed).unwrap()).unwrap();

@@ -98,6 +98,13 @@ pub fn sign_to(card: &Path, key: &Path, extra: &[&str], out_path: &Path) -> Outp
     out
 }
 
+/// Runs `verify CARD --jwks JWKS` plus `extra`.
+pub fn verify(card: &Path, jwks: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["verify", s(card), "--jwks", s(jwks)];
+    args.extend_from_slice(extra);
+    run(&args, None)
+}
+
 /// The canonical bytes of a card through `a2a-card canonicalize` with `extra` options.
 #[track_caller]
 pub fn canonical(card: &Path, extra: &[&str]) -> Vec<u8> {
