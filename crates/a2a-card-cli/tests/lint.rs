@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{expect_code, expect_error, json_files, run, s, scratch, stdout, testvectors_dir, write};
+use common::{expect_code, expect_error, help, json_files, run, s, scratch, stdout, testvectors_dir, write};
 use serde_json::Value;
 use std::fs;
 use std::path::PathBuf;
@@ -169,9 +169,7 @@ fn unreadable_card_exits_two() {
 fn help_and_usage() {
     let out = run(&["lint", "--format", "yaml", SAMPLE], None);
     expect_code(&out, 2, "bad format");
-    let out = run(&["lint", "--help"], None);
-    expect_code(&out, 0, "help");
-    let help = stdout(&out);
+    let help = help(&["lint"]);
     for rule in a2a_card::lint::Rule::ALL {
         assert!(help.contains(rule.as_str()), "--help does not name {rule}");
     }

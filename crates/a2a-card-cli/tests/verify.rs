@@ -576,17 +576,14 @@ fn every_subcommand_help_has_an_example() {
         "keygen",
         "jwks",
     ] {
-        let out = run(&[sub, "--help"], None);
-        expect_code(&out, 0, sub);
-        let text = stdout(&out);
+        let text = help(&[sub]);
         assert!(text.contains("Example"), "{sub}: {text}");
         assert!(text.contains(&format!("a2a-card {sub} ")), "{sub}: {text}");
         if sub != "canonicalize" {
             assert!(text.contains("Exit codes:"), "{sub}: {text}");
         }
     }
-    let out = run(&["--help"], None);
-    let text = stdout(&out);
+    let text = help(&[]);
     for sub in ["sign", "verify", "fetch", "inspect", "keygen", "jwks"] {
         assert!(
             text.contains(&format!("\n  {sub} ")),

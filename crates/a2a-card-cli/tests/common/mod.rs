@@ -105,6 +105,24 @@ pub fn verify(card: &Path, jwks: &Path, extra: &[&str]) -> Output {
     run(&args, None)
 }
 
+/// The `--help` text of the binary (`command` empty) or of a subcommand; it must exit 0.
+#[track_caller]
+pub fn help(command: &[&str]) -> String {
+    let mut args = command.to_vec();
+    args.push("--help");
+    let out = run(&args, None);
+    expect_code(&out, 0, &format!("{command:?} --help"));
+    stdout(&out)
+}
+
+/// Asserts that `text` contains every one of `needles`.
+#[track_caller]
+pub fn assert_mentions(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "lacks {needle:?}:\n{text}");
+    }
+}
+
 /// The canonical bytes of a card through `a2a-card canonicalize` with `extra` options.
 #[track_caller]
 pub fn canonical(card: &Path, extra: &[&str]) -> Vec<u8> {
