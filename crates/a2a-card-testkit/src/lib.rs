@@ -4,8 +4,8 @@
 //! canonicalization vectors ([`vectors`]), signature entries and cards built by hand
 //! ([`cards`], on `serde_json`, which the workspace builds with `preserve_order`), a real HTTPS
 //! server on loopback with a test CA ([`https`]), running the `a2a-card` binary ([`bin`]), the
-//! independent tools the tests check against ([`tools`]) and a fixed pseudo-random sequence
-//! ([`rng`]).
+//! independent tools the tests check against ([`tools`]), PEM text in good and bad shapes
+//! ([`pem`]) and a fixed pseudo-random sequence ([`rng`]).
 //!
 //! It depends on no crate of the workspace, so that every one of them can use it as a
 //! dev-dependency.
@@ -23,6 +23,7 @@ pub mod bin;
 pub mod cards;
 pub mod data;
 pub mod https;
+pub mod pem;
 pub mod rng;
 pub mod tools;
 pub mod vectors;

@@ -9,6 +9,7 @@
 use a2a_card::jose::keys::{parse_jwks, PrivateKey, PublicKey};
 use a2a_card::TrustStore;
 use a2a_card_testkit::data::key_file;
+use a2a_card_testkit::pem::{assert_no_material, bad_shapes, body, good_shapes};
 
 /// Key files of every PEM label the reader knows, private and public.
 const FILES: &[&str] = &[
@@ -23,66 +24,6 @@ const FILES: &[&str] = &[
     "rsa2048.pkcs1.pub.pem",
     "secp256k1.pem",
 ];
-
-/// The base64 body of a PEM file (every line between the boundaries).
-fn body(pem: &str) -> String {
-    pem.lines().filter(|l| !l.starts_with("-----")).collect()
-}
-
-/// Shapes that must read as the key itself.
-fn good_shapes(pem: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("one line", pem.replace('\n', "")),
-        ("CR only", pem.replace('\n', "\r")),
-        ("CRLF", pem.replace('\n', "\r\n")),
-        ("spaces for line breaks", pem.replace('\n', " ")),
-        ("byte-order mark", format!("\u{feff}{pem}")),
-        (
-            "byte-order mark, one line",
-            format!("\u{feff}{}", pem.replace('\n', "")),
-        ),
-    ]
-}
-
-/// Shapes that must be refused.
-fn bad_shapes(pem: &str) -> Vec<(&'static str, String)> {
-    let end = pem.find("-----END").unwrap();
-    let no_end = &pem[..end];
-    let label_end = pem.find("-----\n").unwrap();
-    let garbage_label = format!("-----BEGIN pr1v@te k3y{}", &pem[label_end..]);
-    let cut = {
-        let b = body(pem);
-        let one_line = pem.replace('\n', "");
-        assert!(one_line.contains(&b[b.len() / 2..b.len() / 2 + 8]));
-        one_line.replace(&b[b.len() / 2..b.len() / 2 + 8], "")
-    };
-    vec![
-        ("missing END", no_end.to_string()),
-        ("missing END, one line", no_end.replace('\n', "")),
-        ("missing END, CR only", no_end.replace('\n', "\r")),
-        ("missing END, byte-order mark", format!("\u{feff}{no_end}")),
-        ("garbage label", garbage_label.clone()),
-        ("garbage label, one line", garbage_label.replace('\n', "")),
-        (
-            "END of another label",
-            format!("{no_end}-----END CERTIFICATE-----\n"),
-        ),
-        ("body cut", cut),
-        ("BEGIN never closed", format!("-----BEGIN {}", body(pem))),
-    ]
-}
-
-/// Panics when `message` contains any 12-character run of `body`.
-fn assert_no_material(message: &str, body: &str, what: &str) {
-    let chars: Vec<char> = body.chars().collect();
-    for window in chars.windows(12) {
-        let run: String = window.iter().collect();
-        assert!(
-            !message.contains(&run),
-            "{what}: the message shows key material ({run:?}): {message}"
-        );
-    }
-}
 
 /// Every way the library reads key text: private, public, either, a JWKS, a trust-store `pem`.
 fn read_all(text: &str) -> Vec<(&'static str, Result<(), a2a_card::Error>)> {
