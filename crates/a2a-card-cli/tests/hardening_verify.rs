@@ -47,9 +47,7 @@ fn sign_refuses_a_signature_verify_would_refuse() {
 
 #[test]
 fn an_unsigned_card_passing_if_present_has_no_verified_content() {
-    let dir = scratch("harden-if-present");
-    let (_, jwks) = keygen(&dir, "k.pem", "ES256", &[]);
-    let card = write(&dir, "card.json", CARD);
+    let (dir, card, _, jwks) = card_and_key("harden-if-present", "ES256", &[]);
     let verified = dir.join("verified.json");
     let out = verify(
         &card,
@@ -77,9 +75,7 @@ fn an_unsigned_card_passing_if_present_has_no_verified_content() {
 
 #[test]
 fn the_work_limits_are_bounded_options() {
-    let dir = scratch("harden-limits");
-    let (key, jwks) = keygen(&dir, "k.pem", "ES256", &["--kid", "dup"]);
-    let card = write(&dir, "card.json", CARD);
+    let (dir, card, key, jwks) = card_and_key("harden-limits", "ES256", &["--kid", "dup"]);
     let signed = dir.join("signed.json");
     expect_code(&sign_to(&card, &key, &["--kid", "dup"], &signed), 0, "sign");
     // Five keys under kid "dup" (the signer's last): over the default limit of 4, none is tried.

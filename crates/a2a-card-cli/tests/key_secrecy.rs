@@ -26,9 +26,7 @@ type Case<'a> = (&'a str, Vec<&'a str>, Option<&'a [u8]>, Vec<(&'a str, &'a str)
 
 #[test]
 fn malformed_pem_never_reaches_output_through_any_key_input() {
-    let dir = scratch("key-secrecy");
-    let card = write(&dir, "card.json", CARD);
-    let (key, _jwks) = keygen(&dir, "k.pem", "ES256", &[]);
+    let (dir, card, key, _jwks) = card_and_key("key-secrecy", "ES256", &[]);
     let pem = std::fs::read_to_string(&key).unwrap();
     let secret = body(&pem);
     let signed_path = dir.join("signed.json");
@@ -77,9 +75,7 @@ fn malformed_pem_never_reaches_output_through_any_key_input() {
 
 #[test]
 fn a_key_whose_line_breaks_were_lost_still_signs() {
-    let dir = scratch("key-one-line");
-    let card = write(&dir, "card.json", CARD);
-    let (key, jwks) = keygen(&dir, "k.pem", "EdDSA", &[]);
+    let (dir, card, key, jwks) = card_and_key("key-one-line", "EdDSA", &[]);
     let pem = std::fs::read_to_string(&key).unwrap();
     for (shape, text) in [
         ("one line", pem.replace('\n', "")),

@@ -229,9 +229,7 @@ const RFC8037_KID: &str = "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k";
 
 #[test]
 fn key_from_the_environment_pem_and_jwk() {
-    let dir = scratch("env-key");
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "ES384", &[]);
+    let (dir, card, pem, jwks) = card_and_key("env-key", "ES384", &[]);
     let pem_text = std::fs::read_to_string(&pem).unwrap();
 
     let out = run_env(&["sign", s(&card)], None, &[(KEY_ENV, &pem_text)]);
@@ -285,9 +283,7 @@ fn key_from_the_environment_pem_and_jwk() {
 
 #[test]
 fn card_and_key_on_stdin() {
-    let dir = scratch("stdin");
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "EdDSA", &[]);
+    let (_dir, card, pem, jwks) = card_and_key("stdin", "EdDSA", &[]);
 
     // The card on stdin, as `-` and as nothing.
     for args in [
@@ -500,9 +496,7 @@ fn replace_swaps_only_signatures_with_the_same_kid() {
 
 #[test]
 fn headers_jku_and_kid_options() {
-    let dir = scratch("headers");
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "EdDSA", &["--kid", "release-2026"]);
+    let (dir, card, pem, jwks) = card_and_key("headers", "EdDSA", &["--kid", "release-2026"]);
     assert_eq!(only_jwk(&jwks)["kid"], "release-2026");
     let signed = dir.join("signed.json");
     sign_to(
@@ -550,9 +544,7 @@ fn headers_jku_and_kid_options() {
 
 #[test]
 fn profiles_and_unknown_members_when_signing() {
-    let dir = scratch("sign-profiles");
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "ES256", &[]);
+    let (dir, card, pem, jwks) = card_and_key("sign-profiles", "ES256", &[]);
 
     // Signed as the Python and JS SDKs sign: spec does not verify it, prune-empty and auto do.
     let pruned = dir.join("pruned.json");

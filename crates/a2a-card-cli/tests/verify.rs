@@ -11,9 +11,7 @@ use std::path::{Path, PathBuf};
 /// A scratch directory with the small card signed by a fresh ES256 key: (dir, signed card, PEM,
 /// JWKS).
 fn signed_card(name: &str) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
-    let dir = scratch(name);
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "ES256", &[]);
+    let (dir, card, pem, jwks) = card_and_key(name, "ES256", &[]);
     let signed = dir.join("signed.json");
     sign_to(&card, &pem, &[], &signed);
     (dir, signed, pem, jwks)

@@ -88,6 +88,16 @@ pub fn keygen(dir: &Path, name: &str, alg: &str, extra: &[&str]) -> (PathBuf, Pa
     (pem, jwks)
 }
 
+/// A fresh scratch directory `name` holding [`CARD`] as `card.json` and a fresh key made by
+/// `keygen --alg ALG` plus `extra` (`k.pem`, `k.jwks.json`): (dir, card, PEM, JWKS).
+#[track_caller]
+pub fn card_and_key(name: &str, alg: &str, extra: &[&str]) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let card = write(&dir, "card.json", CARD);
+    let (pem, jwks) = keygen(&dir, "k", alg, extra);
+    (dir, card, pem, jwks)
+}
+
 /// Signs `card` with `--key key` plus `extra`, writing the result to `out_path`.
 #[track_caller]
 pub fn sign_to(card: &Path, key: &Path, extra: &[&str], out_path: &Path) -> Output {
