@@ -141,12 +141,7 @@ fn report_names_profile_unsigned_digest_and_length() {
     );
     let report: serde_json::Value = serde_json::from_str(&error_line(&out)).unwrap();
     assert_eq!(report["profile"], "prune-empty");
-    let unsigned: Vec<&str> = report["unsigned"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let unsigned = strings(&report["unsigned"]);
     // The empty security requirement the Python and JS SDKs drop is reported as not covered.
     assert!(
         unsigned.contains(&"/securityRequirements/0/schemes/bearer"),

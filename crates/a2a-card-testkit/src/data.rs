@@ -104,6 +104,15 @@ pub fn read_json(path: impl AsRef<Path>) -> serde_json::Value {
     serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
+/// The strings of a JSON array (of test data or of a report); panics, showing the value, on
+/// anything else.
+#[track_caller]
+pub fn strings(v: &serde_json::Value) -> Vec<&str> {
+    v.as_array()
+        .and_then(|items| items.iter().map(serde_json::Value::as_str).collect())
+        .unwrap_or_else(|| panic!("not an array of strings: {v}"))
+}
+
 /// Decodes hexadecimal (either case, no separators).
 pub fn unhex(s: &str) -> Vec<u8> {
     let s = s.trim();

@@ -516,12 +516,7 @@ fn tck_canonicalization_cases() {
 /// Writes a preimage by the corpus's `preimage_rule_form`.
 fn materialize(rule: &Value) -> Vec<u8> {
     assert_eq!(str_of(rule, "form"), "nest");
-    let kinds: Vec<&str> = rule["containers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| k.as_str().unwrap())
-        .collect();
+    let kinds = data::strings(&rule["containers"]);
     let count = rule["count"].as_u64().unwrap() as usize;
     let leaf = str_of(rule, "leaf");
     let mut out = Vec::with_capacity(count * 5 + leaf.len() + count);

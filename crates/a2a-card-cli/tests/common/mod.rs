@@ -1,6 +1,6 @@
 //! What the end-to-end tests of the `a2a-card` binary add to the shared test support
 //! (`a2a-card-testkit`, re-exported here): the binary itself, the test card and algorithms, and
-//! commands run through it (keygen, sign, canonicalize).
+//! commands run through it (keygen, sign, verify, canonicalize, --help).
 
 #![allow(dead_code, unused_imports, clippy::unwrap_used, clippy::panic)]
 
@@ -8,7 +8,7 @@ pub use a2a_card_testkit::bin::{
     error_line, expect_code, expect_error, json_out, stderr, stderr_field, stdout,
 };
 pub use a2a_card_testkit::data::{
-    b64url, corpus_dir, hex, json_files, listing, read_json, repo_root, s, scratch, testvectors_dir,
+    b64url, corpus_dir, hex, json_files, listing, read_json, repo_root, s, scratch, strings, testvectors_dir,
     unb64url, unhex, write,
 };
 pub use a2a_card_testkit::tools::{
