@@ -80,6 +80,12 @@ pub fn corpus(name: &str) -> Option<PathBuf> {
     None
 }
 
+/// The JSON file `path` (relative to the corpora folder) read with [`read_json`], or `None`
+/// as [`corpus_dir`] says.
+pub fn corpus_json(path: &str) -> Option<serde_json::Value> {
+    Some(read_json(corpus_dir()?.join(path)))
+}
+
 /// The vector files of the a2a-card-sign-v01 corpus (`a2a/a2a-card-sign-v01` under the corpora
 /// folder `corpora`), group by group (`s0-control` to `s4-dual-name`), each group sorted.
 pub fn card_sign_vector_files(corpora: &Path) -> Vec<PathBuf> {

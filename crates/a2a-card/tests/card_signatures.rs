@@ -103,8 +103,9 @@ fn a2a_card_sign_corpus_under_spec() {
 
 #[test]
 fn tck_eddsa_vectors_reproduced_byte_for_byte() {
-    let Some(root) = data::corpus_dir() else { return };
-    let doc = data::read_json(root.join("a2a/a2a-tck-card-sign-pr194-204/card_signing_vectors.json"));
+    let Some(doc) = data::corpus_json("a2a/a2a-tck-card-sign-pr194-204/card_signing_vectors.json") else {
+        return;
+    };
     let private = PrivateKey::from_jwk_str(&doc.get("private_jwk").unwrap().to_string()).unwrap();
     let public = PublicKey::from_jwk_str(&doc.get("public_jwk").unwrap().to_string()).unwrap();
     let Some(Value::Array(cases)) = doc.get("signing_cases") else {

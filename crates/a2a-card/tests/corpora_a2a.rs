@@ -534,8 +534,9 @@ fn materialize(rule: &Value) -> Vec<u8> {
 #[test]
 fn jcs_depth_vectors_match_our_nesting_bound() {
     use base64::Engine;
-    let Some(root) = data::corpus_dir() else { return };
-    let doc = data::read_json(root.join("a2a/a2a-python-tests-utils/jcs_depth_vectors.json"));
+    let Some(doc) = data::corpus_json("a2a/a2a-python-tests-utils/jcs_depth_vectors.json") else {
+        return;
+    };
     // The corpus counts open containers with the outermost at depth 1, an empty container
     // included; Limits::max_depth is documented the same way ("the top-level value is at depth
     // 1 when it is an array or object", deeper is refused). Same bound, same counting.
