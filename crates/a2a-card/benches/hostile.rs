@@ -29,9 +29,10 @@ use a2a_card::Algorithm;
 use a2a_card::{sign_card, verify_card, Profile, SignOptions, TrustStore, VerifyOptions};
 use a2a_card_testkit::cards::{entry, with_signatures};
 use a2a_card_testkit::data::{b64url, key_file};
-use criterion::{black_box, Criterion};
+use criterion::black_box;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use support::timing::{criterion, fmt, median, per_call};
 
 const ENTRIES: usize = 16;
 const HEADER_BYTES: usize = 4096;
@@ -191,35 +192,6 @@ fn run(case: &Case, hostile: bool) -> bool {
         .ok
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-/// Times `f` over enough iterations to take about `budget`, returning the time per call.
-fn per_call(budget: Duration, mut f: impl FnMut() -> bool) -> Duration {
-    let start = Instant::now();
-    black_box(f());
-    let once = start.elapsed().max(Duration::from_nanos(50));
-    let iters = (budget.as_nanos() / once.as_nanos()).clamp(1, 10_000) as u32;
-    let start = Instant::now();
-    for _ in 0..iters {
-        black_box(f());
-    }
-    start.elapsed() / iters
-}
-
-fn fmt(d: Duration) -> String {
-    let us = d.as_secs_f64() * 1e6;
-    if us >= 1_000_000.0 {
-        format!("{:.2} s", us / 1e6)
-    } else if us >= 1000.0 {
-        format!("{:.2} ms", us / 1000.0)
-    } else {
-        format!("{us:.1} us")
-    }
-}
-
 fn summary(cases: &[Case]) {
     println!(
         "\nhostile card: {ENTRIES} entries x ({HEADER_BYTES}-byte protected + {HEADER_BYTES}-byte unprotected header, trusted kid, wrong signature); medians of {ROUNDS} interleaved rounds"
@@ -261,11 +233,7 @@ fn main() {
     let bench_mode = args.iter().any(|a| a == "--bench");
     let listing = args.iter().any(|a| a == "--list");
     let cases = cases(bench_mode && !listing);
-    let mut c = Criterion::default()
-        .configure_from_args()
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1))
-        .sample_size(10);
+    let mut c = criterion(Duration::from_millis(300), Duration::from_secs(1));
     for case in &cases {
         // Criterion on the spec-only cases; the summary covers all of them.
         if case.profiles.len() != 1 {

@@ -12,6 +12,8 @@
 
 #![allow(dead_code)]
 
+pub mod timing;
+
 use a2a_card_testkit::rng::Rng;
 use serde_json::{json, Map, Value};
 
