@@ -17,7 +17,9 @@
 //! - the report's `ok` agrees with its verdicts and the mode.
 #![no_main]
 
-use a2a_card_testkit::json::{self, Value};
+use a2a_card_testkit::cards::{entry, with_signatures};
+use a2a_card_testkit::data::b64url;
+use serde_json::Value;
 use a2a_card::jose::keys::{PrivateKey, PublicKey};
 use a2a_card::signature::trust::{TrustStore, TrustedKey};
 use a2a_card::signature::{Mode, Report};
@@ -92,7 +94,7 @@ fn fixture() -> &'static Fixture {
             ..TrustedKey::new(edp.with_kid("origin-bound"), "fuzz")
         });
 
-        let unsigned = json::parse(CARD.as_bytes()).unwrap();
+        let unsigned: Value = serde_json::from_str(CARD).unwrap();
         // Sanity: the genuine card verifies (default options: `spec`, unknown members excluded).
         let report = verify_card(&twice.card, &trust, &options(0)).unwrap();
         assert!(report.ok && report.signatures.iter().all(|s| s.verdict.is_valid()));
@@ -166,28 +168,6 @@ fn shape(control: u8) -> Shape {
     }
 }
 
-fn entry(protected: &str, signature: &str, header: Option<Value>) -> Value {
-    let mut m = vec![
-        ("protected".to_string(), Value::String(protected.to_string())),
-        ("signature".to_string(), Value::String(signature.to_string())),
-    ];
-    if let Some(h) = header {
-        m.push(("header".to_string(), h));
-    }
-    Value::Object(m)
-}
-
-fn with_signatures(card: &Value, entries: Vec<Value>) -> Vec<u8> {
-    let mut card = card.clone();
-    if let Value::Object(m) = &mut card {
-        m.retain(|(k, _)| k != "signatures");
-        m.push(("signatures".to_string(), Value::Array(entries)));
-    }
-    let mut out = Vec::new();
-    json::write_compact(&mut out, &card);
-    out
-}
-
 fn build(fx: &Fixture, control: u8, data: &[u8]) -> Vec<u8> {
     let (ed_protected, ed_signature) = &fx.genuine[0];
     let limits = Limits {
@@ -196,7 +176,7 @@ fn build(fx: &Fixture, control: u8, data: &[u8]) -> Vec<u8> {
     };
     match shape(control) {
         Shape::Card => data.to_vec(),
-        Shape::CardWithGenuineEntries => match a2a_card::canonical::parse_json(data, &limits).map(|v| json::from_serde(&v)) {
+        Shape::CardWithGenuineEntries => match a2a_card::canonical::parse_json(data, &limits) {
             Ok(card @ Value::Object(_)) => {
                 let mut entries: Vec<Value> = fx.genuine.iter().map(|(p, s)| entry(p, s, None)).collect();
                 if let Some(Value::Array(own)) = card.get("signatures") {
@@ -207,13 +187,13 @@ fn build(fx: &Fixture, control: u8, data: &[u8]) -> Vec<u8> {
             _ => data.to_vec(),
         },
         Shape::ProtectedHeader => {
-            with_signatures(&fx.unsigned, vec![entry(&a2a_card_testkit::data::b64url(data), ed_signature, None)])
+            with_signatures(&fx.unsigned, vec![entry(&b64url(data), ed_signature, None)])
         }
         Shape::SignatureBytes => {
-            with_signatures(&fx.unsigned, vec![entry(ed_protected, &a2a_card_testkit::data::b64url(data), None)])
+            with_signatures(&fx.unsigned, vec![entry(ed_protected, &b64url(data), None)])
         }
         Shape::UnprotectedHeader => {
-            let header = a2a_card::canonical::parse_json(data, &limits).map(|v| json::from_serde(&v))
+            let header = a2a_card::canonical::parse_json(data, &limits)
                 .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(data).into_owned()));
             with_signatures(
                 &fx.unsigned,
@@ -221,8 +201,7 @@ fn build(fx: &Fixture, control: u8, data: &[u8]) -> Vec<u8> {
             )
         }
         Shape::SignaturesText => {
-            let mut out = Vec::new();
-            json::write_compact(&mut out, &fx.unsigned);
+            let mut out = serde_json::to_vec(&fx.unsigned).unwrap();
             out.pop(); // the closing '}'
             out.extend_from_slice(b",\"signatures\":");
             out.extend_from_slice(data);
@@ -238,7 +217,7 @@ fn build(fx: &Fixture, control: u8, data: &[u8]) -> Vec<u8> {
 
 /// The `protected` and `signature` strings of entry `index` of the card, as the verifier read them.
 fn entry_strings(card: &[u8], limits: &Limits, index: usize) -> (Option<String>, Option<String>) {
-    let Ok(v) = a2a_card::canonical::parse_json(card, limits).map(|v| json::from_serde(&v)) else {
+    let Ok(v) = a2a_card::canonical::parse_json(card, limits) else {
         return (None, None);
     };
     let Some(Value::Array(items)) = v.get("signatures") else {

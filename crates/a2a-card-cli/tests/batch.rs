@@ -129,10 +129,7 @@ fn directory_batch_reports_every_card_in_name_order() {
         hex(&sha256(&canonical(&first, &[])))
     );
     // The same card verified alone agrees with its batch line.
-    let single = run(
-        &["verify", s(&first), "--jwks", s(&jwks), "--format", "json"],
-        None,
-    );
+    let single = verify(&first, &jwks, &["--format", "json"]);
     expect_code(&single, 0, "single verify");
     let single = json_out(&single);
     assert_eq!(single["canonical_sha256"], report[0]["canonical_sha256"]);
@@ -308,7 +305,7 @@ fn threads_option_gives_the_same_report_and_is_checked() {
     }
     // --threads means nothing without --batch.
     let card = cards.join("card-00.json");
-    let out = run(&["verify", s(&card), "--jwks", s(&jwks), "--threads", "2"], None);
+    let out = verify(&card, &jwks, &["--threads", "2"]);
     expect_code(&out, 2, "--threads without --batch");
     assert!(stderr(&out).contains("--batch"), "{}", stderr(&out));
 }

@@ -141,12 +141,7 @@ fn report_names_profile_unsigned_digest_and_length() {
     );
     let report: serde_json::Value = serde_json::from_str(&error_line(&out)).unwrap();
     assert_eq!(report["profile"], "prune-empty");
-    let unsigned: Vec<&str> = report["unsigned"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
+    let unsigned = strings(&report["unsigned"]);
     // The empty security requirement the Python and JS SDKs drop is reported as not covered.
     assert!(
         unsigned.contains(&"/securityRequirements/0/schemes/bearer"),
@@ -235,18 +230,17 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn help_documents_exit_codes_and_examples() {
-    let out = run(&["--help"], None);
-    assert_eq!(out.status.code(), Some(0));
-    let help = String::from_utf8(out.stdout).unwrap();
-    for needle in [
-        "Exit codes:",
-        "0  ",
-        "1  a signature is invalid",
-        "2  bad input or usage",
-        "3  key or network",
-    ] {
-        assert!(help.contains(needle), "--help lacks {needle:?}:\n{help}");
-    }
+    let help = help(&[]);
+    assert_mentions(
+        &help,
+        &[
+            "Exit codes:",
+            "0  ",
+            "1  a signature is invalid",
+            "2  bad input or usage",
+            "3  key or network",
+        ],
+    );
     // Every subcommand's help has an example.
     let subcommands: Vec<String> = help
         .split("Commands:")
@@ -263,9 +257,7 @@ fn help_documents_exit_codes_and_examples() {
         "{subcommands:?}"
     );
     for sub in &subcommands {
-        let out = run(&[sub, "--help"], None);
-        assert_eq!(out.status.code(), Some(0), "{sub}");
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = common::help(&[sub]);
         assert!(text.contains("Example"), "{sub} --help has no example:\n{text}");
         assert!(
             text.contains(&format!("a2a-card {sub} ")),

@@ -47,16 +47,12 @@ fn sign_refuses_a_signature_verify_would_refuse() {
 
 #[test]
 fn an_unsigned_card_passing_if_present_has_no_verified_content() {
-    let dir = scratch("harden-if-present");
-    let (_, jwks) = keygen(&dir, "k.pem", "ES256", &[]);
-    let card = write(&dir, "card.json", CARD);
+    let (dir, card, _, jwks) = card_and_key("harden-if-present", "ES256", &[]);
     let verified = dir.join("verified.json");
-    let out = run(
+    let out = verify(
+        &card,
+        &jwks,
         &[
-            "verify",
-            s(&card),
-            "--jwks",
-            s(&jwks),
             "--mode",
             "if-present",
             "--emit-verified",
@@ -64,7 +60,6 @@ fn an_unsigned_card_passing_if_present_has_no_verified_content() {
             "--format",
             "json",
         ],
-        None,
     );
     expect_code(&out, 0, "if-present passes");
     assert!(!verified.exists(), "nothing is verified, nothing is written");
@@ -80,9 +75,7 @@ fn an_unsigned_card_passing_if_present_has_no_verified_content() {
 
 #[test]
 fn the_work_limits_are_bounded_options() {
-    let dir = scratch("harden-limits");
-    let (key, jwks) = keygen(&dir, "k.pem", "ES256", &["--kid", "dup"]);
-    let card = write(&dir, "card.json", CARD);
+    let (dir, card, key, jwks) = card_and_key("harden-limits", "ES256", &["--kid", "dup"]);
     let signed = dir.join("signed.json");
     expect_code(&sign_to(&card, &key, &["--kid", "dup"], &signed), 0, "sign");
     // Five keys under kid "dup" (the signer's last): over the default limit of 4, none is tried.
@@ -98,39 +91,18 @@ fn the_work_limits_are_bounded_options() {
         "crowd.json",
         serde_json::json!({ "keys": keys }).to_string(),
     );
-    let out = run(
-        &["verify", s(&signed), "--jwks", s(&crowd), "--format", "json"],
-        None,
-    );
+    let out = verify(&signed, &crowd, &["--format", "json"]);
     expect_code(&out, 1, "five keys under one kid");
     assert_eq!(
         json_out(&out)["signatures"][0]["verdict"]["code"],
         "too-many-keys"
     );
-    let out = run(
-        &[
-            "verify",
-            s(&signed),
-            "--jwks",
-            s(&crowd),
-            "--max-keys-per-kid",
-            "5",
-        ],
-        None,
-    );
+    let out = verify(&signed, &crowd, &["--max-keys-per-kid", "5"]);
     expect_code(&out, 0, "--max-keys-per-kid 5");
-    let out = run(
-        &[
-            "verify",
-            s(&signed),
-            "--jwks",
-            s(&crowd),
-            "--max-keys-per-kid",
-            "5",
-            "--max-signature-checks",
-            "4",
-        ],
-        None,
+    let out = verify(
+        &signed,
+        &crowd,
+        &["--max-keys-per-kid", "5", "--max-signature-checks", "4"],
     );
     expect_code(&out, 1, "--max-signature-checks 4");
     for (flag, bad) in [
@@ -138,14 +110,11 @@ fn the_work_limits_are_bounded_options() {
         ("--max-keys-per-kid", "257"),
         ("--max-signature-checks", "4097"),
     ] {
-        let out = run(&["verify", s(&signed), "--jwks", s(&crowd), flag, bad], None);
+        let out = verify(&signed, &crowd, &[flag, bad]);
         expect_code(&out, 2, &format!("{flag} {bad}"));
     }
     // --max-jwks-keys is about fetching a jku: only with a URL.
-    let out = run(
-        &["verify", s(&signed), "--jwks", s(&crowd), "--max-jwks-keys", "8"],
-        None,
-    );
+    let out = verify(&signed, &crowd, &["--max-jwks-keys", "8"]);
     let line = expect_error(&out, 2, "usage", "<command line>");
     assert!(line.contains("--max-jwks-keys applies only"), "{line}");
 }

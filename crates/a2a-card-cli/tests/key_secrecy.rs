@@ -1,49 +1,17 @@
 //! No output of the binary ever shows key material. Every key input (`sign --key FILE`,
 //! `sign --key -`, `$A2A_CARD_SIGNING_KEY`, `jwks FILE`, `verify --key`, `verify --jwks`, a
-//! trust store's `pem` member) is fed every malformed PEM shape (one line without END, CR only,
-//! END missing, a garbage label, a byte-order mark, a cut body), and neither stdout nor stderr
-//! may contain any run of the key's body. Keys that only lost their line breaks sign as usual.
+//! trust store's `pem` member) is fed every malformed PEM shape the library's readers are tested
+//! with (`a2a_card_testkit::pem::bad_shapes`: END missing, also on one line, with CR line ends or
+//! after a byte-order mark; a garbage label; the END of another label; a cut body; a BEGIN never
+//! closed), and neither stdout nor stderr may contain any run of the key's body. Keys that only
+//! lost their line breaks sign as usual.
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 mod common;
 
+use a2a_card_testkit::pem::{assert_no_material, bad_shapes, body};
 use common::*;
-
-/// The base64 body of a PEM text.
-fn body(pem: &str) -> String {
-    pem.lines().filter(|l| !l.starts_with("-----")).collect()
-}
-
-/// Malformed shapes of a PEM text: each is refused by every reader.
-fn bad_shapes(pem: &str) -> Vec<(&'static str, String)> {
-    let no_end = &pem[..pem.find("-----END").unwrap()];
-    let label_end = pem.find("-----\n").unwrap();
-    let garbage = format!("-----BEGIN pr1v@te k3y{}", &pem[label_end..]);
-    let one_line = pem.replace('\n', "");
-    let b = body(pem);
-    vec![
-        ("one line, no END", no_end.replace('\n', "")),
-        ("CR only, no END", no_end.replace('\n', "\r")),
-        ("no END", no_end.to_string()),
-        ("garbage label", garbage.clone()),
-        ("garbage label, one line", garbage.replace('\n', "")),
-        ("byte-order mark, no END", format!("\u{feff}{no_end}")),
-        ("body cut", one_line.replace(&b[b.len() / 2..b.len() / 2 + 8], "")),
-    ]
-}
-
-/// Panics when `text` contains any 12-character run of `secret`.
-fn assert_no_material(text: &str, secret: &str, what: &str) {
-    let chars: Vec<char> = secret.chars().collect();
-    for w in chars.windows(12) {
-        let run: String = w.iter().collect();
-        assert!(
-            !text.contains(&run),
-            "{what}: output shows key material ({run:?}):\n{text}"
-        );
-    }
-}
 
 fn check(out: &std::process::Output, secret: &str, what: &str) {
     assert!(!out.status.success(), "{what}: accepted\n{}", stderr(out));
@@ -58,9 +26,7 @@ type Case<'a> = (&'a str, Vec<&'a str>, Option<&'a [u8]>, Vec<(&'a str, &'a str)
 
 #[test]
 fn malformed_pem_never_reaches_output_through_any_key_input() {
-    let dir = scratch("key-secrecy");
-    let card = write(&dir, "card.json", CARD);
-    let (key, _jwks) = keygen(&dir, "k.pem", "ES256", &[]);
+    let (dir, card, key, _jwks) = card_and_key("key-secrecy", "ES256", &[]);
     let pem = std::fs::read_to_string(&key).unwrap();
     let secret = body(&pem);
     let signed_path = dir.join("signed.json");
@@ -104,14 +70,12 @@ fn malformed_pem_never_reaches_output_through_any_key_input() {
             runs += 1;
         }
     }
-    assert_eq!(runs, 7 * 7);
+    assert_eq!(runs, bad_shapes(&pem).len() * 7);
 }
 
 #[test]
 fn a_key_whose_line_breaks_were_lost_still_signs() {
-    let dir = scratch("key-one-line");
-    let card = write(&dir, "card.json", CARD);
-    let (key, jwks) = keygen(&dir, "k.pem", "EdDSA", &[]);
+    let (dir, card, key, jwks) = card_and_key("key-one-line", "EdDSA", &[]);
     let pem = std::fs::read_to_string(&key).unwrap();
     for (shape, text) in [
         ("one line", pem.replace('\n', "")),
@@ -120,7 +84,7 @@ fn a_key_whose_line_breaks_were_lost_still_signs() {
         let out = run_env(&["sign", s(&card)], None, &[(KEY_ENV, text.as_str())]);
         expect_code(&out, 0, shape);
         let signed = write(&dir, "signed.json", stdout(&out));
-        let v = run(&["verify", s(&signed), "--jwks", s(&jwks)], None);
+        let v = verify(&signed, &jwks, &[]);
         expect_code(&v, 0, shape);
     }
 }

@@ -5,12 +5,11 @@
 
 mod common;
 
-use common::{expect_code, expect_error, run, s, scratch, stdout, write};
+use common::{expect_code, expect_error, help, json_files, run, s, scratch, stdout, testvectors_dir, write};
 use serde_json::Value;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-const LINT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/lint");
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../testvectors/cards/sample-8.5.json"
@@ -23,14 +22,8 @@ type Expected = (String, String, String);
 fn vectors() -> Vec<(PathBuf, Vec<u8>, Vec<Expected>)> {
     let mut out = Vec::new();
     for rule in a2a_card::lint::Rule::ALL {
-        let dir = Path::new(LINT_DIR).join(rule.as_str());
-        let mut files: Vec<PathBuf> = fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        files.sort();
-        for file in files {
+        let dir = testvectors_dir().join("lint").join(rule.as_str());
+        for file in json_files(&dir) {
             let doc: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
             let bytes = match (doc.get("input"), doc.get("input_raw")) {
                 (Some(v), None) => serde_json::to_vec_pretty(v).unwrap(),
@@ -176,9 +169,7 @@ fn unreadable_card_exits_two() {
 fn help_and_usage() {
     let out = run(&["lint", "--format", "yaml", SAMPLE], None);
     expect_code(&out, 2, "bad format");
-    let out = run(&["lint", "--help"], None);
-    expect_code(&out, 0, "help");
-    let help = stdout(&out);
+    let help = help(&["lint"]);
     for rule in a2a_card::lint::Rule::ALL {
         assert!(help.contains(rule.as_str()), "--help does not name {rule}");
     }

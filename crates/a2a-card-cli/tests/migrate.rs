@@ -8,14 +8,10 @@
 mod common;
 
 use common::*;
-use std::path::Path;
-
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/migrate");
 
 /// A vector file as JSON (member order kept: serde_json is built with `preserve_order`).
 fn vector(id: &str) -> serde_json::Value {
-    let text = std::fs::read_to_string(Path::new(VECTORS).join(format!("{id}.json"))).unwrap();
-    serde_json::from_str(&text).unwrap()
+    read_json(testvectors_dir().join(format!("migrate/{id}.json")))
 }
 
 /// The vector's input card as pretty JSON (these inputs hold only strings, booleans and small
@@ -76,7 +72,7 @@ fn realistic_card_to_file_then_sign_verify() {
     let (pem, jwks) = keygen(&dir, "release", "ES256", &[]);
     let signed = dir.join("card.signed.json");
     sign_to(&out_path, &pem, &[], &signed);
-    let verified = run(&["verify", s(&signed), "--jwks", s(&jwks)], None);
+    let verified = verify(&signed, &jwks, &[]);
     expect_code(&verified, 0, "verify the signed migrated card");
     // The 0.3 signature would not have verified the 1.0 card: it is gone, only ours is there.
     let signed_card: serde_json::Value = serde_json::from_slice(&std::fs::read(&signed).unwrap()).unwrap();
@@ -208,15 +204,13 @@ fn unreadable_cards_exit_2_with_the_place() {
 
 #[test]
 fn help_documents_exit_codes_and_note_format() {
-    let out = run(&["migrate", "--help"], None);
-    expect_code(&out, 0, "help");
-    let text = stdout(&out);
-    for needle in [
-        "Exit codes: 0",
-        "note[KIND]: POINTER -> TARGET: MESSAGE",
-        "--protocol-version",
-        "-o, --out",
-    ] {
-        assert!(text.contains(needle), "help lacks {needle:?}:\n{text}");
-    }
+    assert_mentions(
+        &help(&["migrate"]),
+        &[
+            "Exit codes: 0",
+            "note[KIND]: POINTER -> TARGET: MESSAGE",
+            "--protocol-version",
+            "-o, --out",
+        ],
+    );
 }

@@ -802,9 +802,7 @@ fn verify_url_usage_errors() {
         &["--max-redirects", "1"],
         &["--allow-jku", "https://agent.example.com/keys/"],
     ] {
-        let mut args = vec!["verify", s(&card), "--jwks", s(&t.jwks)];
-        args.extend_from_slice(flag);
-        let out = run(&args, None);
+        let out = verify(&card, &t.jwks, flag);
         let line = expect_error(&out, 2, "usage", "<command line>");
         assert!(line.contains(flag[0]), "{line}");
     }
@@ -818,26 +816,23 @@ fn verify_url_usage_errors() {
 
 #[test]
 fn fetch_help_has_examples_and_documents_loopback() {
-    let out = run(&["fetch", "--help"], None);
-    expect_code(&out, 0, "help");
-    let text = stdout(&out);
-    for needle in [
-        "Example",
-        "a2a-card fetch ",
-        "Exit codes:",
-        "--allow-loopback",
-        "For local testing only",
-        "--ca-file",
-        "--no-cache",
-        "--cache-dir",
-    ] {
-        assert!(text.contains(needle), "{needle}: {text}");
-    }
-    let out = run(&["verify", "--help"], None);
-    let text = stdout(&out);
-    for needle in ["a2a-card verify https://", "--allow-jku", "--allow-loopback"] {
-        assert!(text.contains(needle), "{needle}: {text}");
-    }
+    assert_mentions(
+        &help(&["fetch"]),
+        &[
+            "Example",
+            "a2a-card fetch ",
+            "Exit codes:",
+            "--allow-loopback",
+            "For local testing only",
+            "--ca-file",
+            "--no-cache",
+            "--cache-dir",
+        ],
+    );
+    assert_mentions(
+        &help(&["verify"]),
+        &["a2a-card verify https://", "--allow-jku", "--allow-loopback"],
+    );
 }
 
 #[test]

@@ -94,10 +94,7 @@ fn round_trip_for_every_algorithm_with_key_jwks_and_trust_store() {
             .unwrap()
             .replace("Release Agent", "Release Agent!");
         let tampered = write(&dir, &format!("tampered{i}.json"), tampered);
-        let out = run(
-            &["verify", s(&tampered), "--jwks", s(&jwks), "--format", "json"],
-            None,
-        );
+        let out = verify(&tampered, &jwks, &["--format", "json"]);
         expect_code(&out, 1, &format!("{what} tampered"));
         assert_eq!(
             json_out(&out)["signatures"][0]["verdict"]["code"],
@@ -232,19 +229,13 @@ const RFC8037_KID: &str = "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k";
 
 #[test]
 fn key_from_the_environment_pem_and_jwk() {
-    let dir = scratch("env-key");
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "ES384", &[]);
+    let (dir, card, pem, jwks) = card_and_key("env-key", "ES384", &[]);
     let pem_text = std::fs::read_to_string(&pem).unwrap();
 
     let out = run_env(&["sign", s(&card)], None, &[(KEY_ENV, &pem_text)]);
     expect_code(&out, 0, "env PEM");
     let signed = write(&dir, "signed-pem.json", &out.stdout);
-    expect_code(
-        &run(&["verify", s(&signed), "--jwks", s(&jwks)], None),
-        0,
-        "verify env PEM",
-    );
+    expect_code(&verify(&signed, &jwks, &[]), 0, "verify env PEM");
 
     // A private JWK in the environment; `a2a-card jwks` of the same JWK is its public JWKS.
     let out = run_env(&["sign", s(&card)], None, &[(KEY_ENV, RFC8037_JWK)]);
@@ -262,11 +253,7 @@ fn key_from_the_environment_pem_and_jwk() {
     );
     assert_eq!(public["keys"][0]["kid"], RFC8037_KID);
     let public_jwks = write(&dir, "rfc8037.jwks.json", &out.stdout);
-    expect_code(
-        &run(&["verify", s(&signed), "--jwks", s(&public_jwks)], None),
-        0,
-        "verify env JWK",
-    );
+    expect_code(&verify(&signed, &public_jwks, &[]), 0, "verify env JWK");
 
     // --key wins over the environment.
     let out = run_env(
@@ -296,9 +283,7 @@ fn key_from_the_environment_pem_and_jwk() {
 
 #[test]
 fn card_and_key_on_stdin() {
-    let dir = scratch("stdin");
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "EdDSA", &[]);
+    let (_dir, card, pem, jwks) = card_and_key("stdin", "EdDSA", &[]);
 
     // The card on stdin, as `-` and as nothing.
     for args in [
@@ -351,11 +336,7 @@ fn in_place_success_keeps_the_file_and_its_mode() {
     assert_eq!(listing(&dir), ["card.json"], "a temporary file was left behind");
     #[cfg(unix)]
     assert_eq!(mode_of(&card), 0o640);
-    expect_code(
-        &run(&["verify", s(&card), "--jwks", s(&jwks)], None),
-        0,
-        "verify in place",
-    );
+    expect_code(&verify(&card, &jwks, &[]), 0, "verify in place");
 
     // A relative path in the working directory works the same way.
     let out = run_in(
@@ -509,27 +490,13 @@ fn replace_swaps_only_signatures_with_the_same_kid() {
     assert_eq!(kids[1], [a_kid.clone(), a_kid.clone()]);
     assert_eq!(kids[2], [a_kid.clone(), a_kid.clone(), b_kid.clone()]);
     assert_eq!(kids[3], [b_kid.clone(), a_kid.clone()]);
-    let out = run(
-        &[
-            "verify",
-            s(&card),
-            "--jwks",
-            s(&a_jwks),
-            "--jwks",
-            s(&b_jwks),
-            "--mode",
-            "all",
-        ],
-        None,
-    );
+    let out = verify(&card, &a_jwks, &["--jwks", s(&b_jwks), "--mode", "all"]);
     expect_code(&out, 0, "both verify");
 }
 
 #[test]
 fn headers_jku_and_kid_options() {
-    let dir = scratch("headers");
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "EdDSA", &["--kid", "release-2026"]);
+    let (dir, card, pem, jwks) = card_and_key("headers", "EdDSA", &["--kid", "release-2026"]);
     assert_eq!(only_jwk(&jwks)["kid"], "release-2026");
     let signed = dir.join("signed.json");
     sign_to(
@@ -553,10 +520,7 @@ fn headers_jku_and_kid_options() {
     assert_eq!(header["jku"], "https://agent.example/jwks.json");
     assert_eq!(header["x-stage"], "prod");
     assert_eq!(entry["header"], serde_json::json!({"x-note": {"build": 7}}));
-    let out = run(
-        &["verify", s(&signed), "--jwks", s(&jwks), "--format", "json"],
-        None,
-    );
+    let out = verify(&signed, &jwks, &["--format", "json"]);
     expect_code(&out, 0, "verify custom kid");
     assert_eq!(
         json_out(&out)["signatures"][0]["jku"],
@@ -566,10 +530,7 @@ fn headers_jku_and_kid_options() {
     // Without --kid the signature names the thumbprint, which the JWKS does not list.
     let unnamed = dir.join("unnamed.json");
     sign_to(&card, &pem, &[], &unnamed);
-    let out = run(
-        &["verify", s(&unnamed), "--jwks", s(&jwks), "--format", "json"],
-        None,
-    );
+    let out = verify(&unnamed, &jwks, &["--format", "json"]);
     expect_code(&out, 1, "kid mismatch");
     assert_eq!(
         json_out(&out)["signatures"][0]["verdict"]["code"],
@@ -583,9 +544,7 @@ fn headers_jku_and_kid_options() {
 
 #[test]
 fn profiles_and_unknown_members_when_signing() {
-    let dir = scratch("sign-profiles");
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "ES256", &[]);
+    let (dir, card, pem, jwks) = card_and_key("sign-profiles", "ES256", &[]);
 
     // Signed as the Python and JS SDKs sign: spec does not verify it, prune-empty and auto do.
     let pruned = dir.join("pruned.json");
@@ -595,10 +554,7 @@ fn profiles_and_unknown_members_when_signing() {
         stderr_field(&out, "canonical sha256"),
         hex(&sha256(&canonical(&card, &["--profile", "prune-empty"])))
     );
-    let out = run(
-        &["verify", s(&pruned), "--jwks", s(&jwks), "--format", "json"],
-        None,
-    );
+    let out = verify(&pruned, &jwks, &["--format", "json"]);
     expect_code(&out, 1, "prune-empty card under spec");
     assert_eq!(
         json_out(&out)["signatures"][0]["verdict"]["code"],
@@ -631,32 +587,19 @@ fn profiles_and_unknown_members_when_signing() {
     let entries = signatures(&both);
     assert_eq!(entries.len(), 2);
     assert_eq!(entries[0]["protected"], entries[1]["protected"]);
-    let spec_only = run(&["verify", s(&both), "--jwks", s(&jwks), "--mode", "all"], None);
+    let spec_only = verify(&both, &jwks, &["--mode", "all"]);
     expect_code(&spec_only, 1, "all under spec alone");
-    let out = run(
-        &[
-            "verify",
-            s(&both),
-            "--jwks",
-            s(&jwks),
-            "--mode",
-            "all",
-            "--profile",
-            "auto",
-            "--format",
-            "json",
-        ],
-        None,
+    let out = verify(
+        &both,
+        &jwks,
+        &["--mode", "all", "--profile", "auto", "--format", "json"],
     );
     expect_code(&out, 0, "all under auto");
     let report = json_out(&out);
     assert_eq!(report["signatures"][0]["profile"], "spec");
     assert_eq!(report["signatures"][1]["profile"], "prune-empty");
     for profile in ["spec", "prune-empty"] {
-        let out = run(
-            &["verify", s(&both), "--jwks", s(&jwks), "--profile", profile],
-            None,
-        );
+        let out = verify(&both, &jwks, &["--profile", profile]);
         expect_code(&out, 0, profile);
     }
 
@@ -665,24 +608,8 @@ fn profiles_and_unknown_members_when_signing() {
     let out = sign_to(&card, &pem, &["--unknown", "retain"], &retained);
     assert_eq!(stderr_field(&out, "unsigned"), "[]");
     assert!(!stderr(&out).contains("warning:"));
-    expect_code(
-        &run(&["verify", s(&retained), "--jwks", s(&jwks)], None),
-        1,
-        "retain vs exclude",
-    );
-    let out = run(
-        &[
-            "verify",
-            s(&retained),
-            "--jwks",
-            s(&jwks),
-            "--unknown",
-            "retain",
-            "--format",
-            "json",
-        ],
-        None,
-    );
+    expect_code(&verify(&retained, &jwks, &[]), 1, "retain vs exclude");
+    let out = verify(&retained, &jwks, &["--unknown", "retain", "--format", "json"]);
     expect_code(&out, 0, "retain vs retain");
     assert_eq!(json_out(&out)["unsigned"], serde_json::json!([]));
     // Rejected: the card is refused.
@@ -707,18 +634,10 @@ fn sample_8_5_card_signed_and_verified() {
 
     let expected = canonical(&sample, &[]);
     let emitted = dir.join("verified.json");
-    let out = run(
-        &[
-            "verify",
-            s(&signed),
-            "--jwks",
-            s(&jwks),
-            "--format",
-            "json",
-            "--emit-verified",
-            s(&emitted),
-        ],
-        None,
+    let out = verify(
+        &signed,
+        &jwks,
+        &["--format", "json", "--emit-verified", s(&emitted)],
     );
     expect_code(&out, 0, "verify sample");
     let report = json_out(&out);
@@ -736,7 +655,7 @@ fn sample_8_5_card_signed_and_verified() {
     assert_eq!(std::fs::read(&emitted).unwrap(), expected);
 
     // The text report says the same, and warns about the two members.
-    let out = run(&["verify", s(&signed), "--jwks", s(&jwks)], None);
+    let out = verify(&signed, &jwks, &[]);
     expect_code(&out, 0, "verify sample, text");
     let text = stdout(&out);
     assert!(text.starts_with("VALID: 1 of 1 signatures verify"), "{text}");
@@ -758,16 +677,13 @@ fn sample_8_5_card_signed_and_verified() {
     let spec_signed = repo_root().join("testvectors/cards/sample-8.5.json");
     let both = dir.join("both.json");
     sign_to(&spec_signed, &pem, &[], &both);
-    let out = run(
-        &["verify", s(&both), "--jwks", s(&jwks), "--format", "json"],
-        None,
-    );
+    let out = verify(&both, &jwks, &["--format", "json"]);
     expect_code(&out, 0, "require");
     let report = json_out(&out);
     assert_eq!(report["signatures"][0]["kid"], "key-1");
     assert_eq!(report["signatures"][0]["verdict"]["code"], "untrusted-key");
     assert_eq!(report["signatures"][1]["verdict"]["code"], "valid");
-    let out = run(&["verify", s(&both), "--jwks", s(&jwks), "--mode", "all"], None);
+    let out = verify(&both, &jwks, &["--mode", "all"]);
     expect_code(&out, 1, "all");
     assert!(stdout(&out).starts_with("INVALID: "));
 }

@@ -11,9 +11,7 @@ use std::path::{Path, PathBuf};
 /// A scratch directory with the small card signed by a fresh ES256 key: (dir, signed card, PEM,
 /// JWKS).
 fn signed_card(name: &str) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
-    let dir = scratch(name);
-    let card = write(&dir, "card.json", CARD);
-    let (pem, jwks) = keygen(&dir, "k", "ES256", &[]);
+    let (dir, card, pem, jwks) = card_and_key(name, "ES256", &[]);
     let signed = dir.join("signed.json");
     sign_to(&card, &pem, &[], &signed);
     (dir, signed, pem, jwks)
@@ -37,7 +35,7 @@ fn unknown_kid_is_untrusted_key_in_text_and_json() {
     assert_eq!(report["ok"], false);
     assert_eq!(report["signatures"][0]["verdict"]["code"], "untrusted-key");
     assert!(report["signatures"][0]["key"].is_null());
-    let out = run(&["verify", s(&signed), "--jwks", s(&other)], None);
+    let out = verify(&signed, &other, &[]);
     expect_code(&out, 1, "text");
     let text = stdout(&out);
     assert!(
@@ -119,7 +117,7 @@ fn key_files_that_cannot_be_read_exit_3() {
     // A JWKS with a bad entry names the entry.
     let line = {
         let file = dir.join("bad.jwks.json");
-        let out = run(&["verify", s(&signed), "--jwks", s(&file)], None);
+        let out = verify(&signed, &file, &[]);
         error_line(&out)
     };
     assert!(line.contains(" at /keys/0/crv "), "{line}");
@@ -132,7 +130,7 @@ fn key_files_that_cannot_be_read_exit_3() {
 fn malformed_cards_and_usage_errors_exit_2() {
     let (dir, _, _, jwks) = signed_card("malformed");
     let bad = write(&dir, "bad.json", br#"{"name":"x","skills":[1,]}"#);
-    let out = run(&["verify", s(&bad), "--jwks", s(&jwks)], None);
+    let out = verify(&bad, &jwks, &[]);
     let line = expect_error(&out, 2, "invalid-json", s(&bad));
     assert!(line.contains(" at /skills/1"), "{line}");
     let dup = write(
@@ -140,15 +138,15 @@ fn malformed_cards_and_usage_errors_exit_2() {
         "dup.json",
         br#"{"name":"x","capabilities":{"streaming":true,"streaming":false}}"#,
     );
-    let out = run(&["verify", s(&dup), "--jwks", s(&jwks)], None);
+    let out = verify(&dup, &jwks, &[]);
     let line = expect_error(&out, 2, "duplicate-member", s(&dup));
     assert!(line.contains(" at /capabilities/streaming"), "{line}");
     let sigs = write(&dir, "sigs.json", br#"{"name":"x","signatures":"none"}"#);
-    let out = run(&["verify", s(&sigs), "--jwks", s(&jwks)], None);
+    let out = verify(&sigs, &jwks, &[]);
     let line = expect_error(&out, 2, "malformed-card", s(&sigs));
     assert!(line.contains(" at /signatures "), "{line}");
     let missing = dir.join("missing.json");
-    let out = run(&["verify", s(&missing), "--jwks", s(&jwks)], None);
+    let out = verify(&missing, &jwks, &[]);
     expect_error(&out, 2, "io", s(&missing));
 
     // No trust roots at all, or files that hold none.
@@ -164,7 +162,7 @@ fn malformed_cards_and_usage_errors_exit_2() {
     let out = run(&["verify", s(&bad), "--jwks", "-"], Some(&jwks_text));
     expect_error(&out, 2, "invalid-json", s(&bad));
     let empty = write(&dir, "empty.jwks.json", br#"{"keys":[]}"#);
-    let out = run(&["verify", s(&bad), "--jwks", s(&empty)], None);
+    let out = verify(&bad, &empty, &[]);
     expect_error(&out, 2, "usage", "<command line>");
 
     for args in [
@@ -329,10 +327,7 @@ fn modes_and_signature_limits() {
         verify_json(&two, &["--jwks", s(&jwks), "--mode", "if-present"]).0,
         1
     );
-    let out = run(
-        &["verify", s(&two), "--jwks", s(&jwks), "--max-signatures", "1"],
-        None,
-    );
+    let out = verify(&two, &jwks, &["--max-signatures", "1"]);
     let line = expect_error(&out, 2, "too-many-signatures", s(&two));
     assert!(line.contains(" at /signatures "), "{line}");
     let _ = pem;
@@ -342,17 +337,7 @@ fn modes_and_signature_limits() {
 fn emit_verified_only_when_valid() {
     let (dir, signed, _, jwks) = signed_card("emit");
     let emitted = dir.join("verified.json");
-    let out = run(
-        &[
-            "verify",
-            s(&signed),
-            "--jwks",
-            s(&jwks),
-            "--emit-verified",
-            s(&emitted),
-        ],
-        None,
-    );
+    let out = verify(&signed, &jwks, &["--emit-verified", s(&emitted)]);
     expect_code(&out, 0, "valid");
     // Exactly the canonical bytes the signature covers, as `canonicalize` computes them.
     assert_eq!(std::fs::read(&emitted).unwrap(), canonical(&signed, &[]));
@@ -364,17 +349,7 @@ fn emit_verified_only_when_valid() {
         std::fs::read_to_string(&signed).unwrap().replace("Ship", "Sink"),
     );
     let not_written = dir.join("not-written.json");
-    let out = run(
-        &[
-            "verify",
-            s(&tampered),
-            "--jwks",
-            s(&jwks),
-            "--emit-verified",
-            s(&not_written),
-        ],
-        None,
-    );
+    let out = verify(&tampered, &jwks, &["--emit-verified", s(&not_written)]);
     expect_code(&out, 1, "invalid");
     assert!(
         !not_written.exists(),
@@ -599,17 +574,14 @@ fn every_subcommand_help_has_an_example() {
         "keygen",
         "jwks",
     ] {
-        let out = run(&[sub, "--help"], None);
-        expect_code(&out, 0, sub);
-        let text = stdout(&out);
+        let text = help(&[sub]);
         assert!(text.contains("Example"), "{sub}: {text}");
         assert!(text.contains(&format!("a2a-card {sub} ")), "{sub}: {text}");
         if sub != "canonicalize" {
             assert!(text.contains("Exit codes:"), "{sub}: {text}");
         }
     }
-    let out = run(&["--help"], None);
-    let text = stdout(&out);
+    let text = help(&[]);
     for sub in ["sign", "verify", "fetch", "inspect", "keygen", "jwks"] {
         assert!(
             text.contains(&format!("\n  {sub} ")),

@@ -22,6 +22,18 @@ pub fn testvectors_dir() -> PathBuf {
     repo_root().join("testvectors")
 }
 
+/// The OpenSSL-made key files of the core's tests (`crates/a2a-card/tests/data/keys`, made by
+/// its `make.sh`).
+pub fn keys_dir() -> PathBuf {
+    repo_root().join("crates/a2a-card/tests/data/keys")
+}
+
+/// The text of the key file `name` in [`keys_dir`].
+pub fn key_file(name: &str) -> String {
+    let p = keys_dir().join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
 /// The third-party corpora, or `None` (after a note on stderr) when they are missing outside CI.
 /// A relative `A2A_CARD_CORPORA` is taken from the repository root.
 ///
@@ -68,11 +80,43 @@ pub fn corpus(name: &str) -> Option<PathBuf> {
     None
 }
 
+/// The JSON file `path` (relative to the corpora folder) read with [`read_json`], or `None`
+/// as [`corpus_dir`] says.
+pub fn corpus_json(path: &str) -> Option<serde_json::Value> {
+    Some(read_json(corpus_dir()?.join(path)))
+}
+
+/// The vector files of the a2a-card-sign-v01 corpus (`a2a/a2a-card-sign-v01` under the corpora
+/// folder `corpora`), group by group (`s0-control` to `s4-dual-name`), each group sorted.
+pub fn card_sign_vector_files(corpora: &Path) -> Vec<PathBuf> {
+    let dir = corpora.join("a2a/a2a-card-sign-v01");
+    let mut out = Vec::new();
+    for group in [
+        "s0-control",
+        "s1-default-valued",
+        "s2-absent-required",
+        "s3-unknown-fields",
+        "s4-dual-name",
+    ] {
+        out.extend(files(&dir.join(group), "", ""));
+    }
+    out
+}
+
 /// Reads and parses a JSON file with `serde_json` (for test data, not for inputs under test).
 pub fn read_json(path: impl AsRef<Path>) -> serde_json::Value {
     let path = path.as_ref();
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+}
+
+/// The strings of a JSON array (of test data or of a report); panics, showing the value, on
+/// anything else.
+#[track_caller]
+pub fn strings(v: &serde_json::Value) -> Vec<&str> {
+    v.as_array()
+        .and_then(|items| items.iter().map(serde_json::Value::as_str).collect())
+        .unwrap_or_else(|| panic!("not an array of strings: {v}"))
 }
 
 /// Decodes hexadecimal (either case, no separators).
@@ -112,6 +156,35 @@ pub fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     path
+}
+
+/// The files of `dir` whose names start with `prefix` and end with `suffix`, sorted by name.
+///
+/// # Panics
+///
+/// When `dir` cannot be listed (the message names it).
+pub fn files(dir: &Path, prefix: &str, suffix: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(suffix))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The `.json` files of `dir`, sorted by name.
+pub fn json_files(dir: &Path) -> Vec<PathBuf> {
+    files(dir, "", ".json")
+}
+
+/// The last component of `path` as text (a file's name).
+pub fn file_name(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy().into_owned()
 }
 
 /// The file names in `dir`, sorted.

@@ -1,8 +1,11 @@
 //! Test support shared by every test crate of the workspace, so that none of them writes its
 //! own: where the test data is ([`data`]: the project's `testvectors/`, the third-party corpora
-//! of `A2A_CARD_CORPORA`), the one loader of the canonicalization vectors ([`vectors`]), a real
-//! HTTPS server on loopback with a test CA ([`https`]), and running the `a2a-card` binary
-//! ([`bin`]).
+//! of `A2A_CARD_CORPORA`, the key files, listing folders), the one loader of the
+//! canonicalization vectors ([`vectors`]), signature entries and cards built by hand
+//! ([`cards`], on `serde_json`, which the workspace builds with `preserve_order`), a real HTTPS
+//! server on loopback with a test CA ([`https`]), running the `a2a-card` binary ([`bin`]), the
+//! independent tools the tests check against ([`tools`]), PEM text in good and bad shapes
+//! ([`pem`]) and a fixed pseudo-random sequence ([`rng`]).
 //!
 //! It depends on no crate of the workspace, so that every one of them can use it as a
 //! dev-dependency.
@@ -17,8 +20,10 @@
 #![allow(clippy::unwrap_used, clippy::panic)] // test support reports by panicking
 
 pub mod bin;
+pub mod cards;
 pub mod data;
 pub mod https;
-pub mod json;
+pub mod pem;
+pub mod rng;
 pub mod tools;
 pub mod vectors;

@@ -3,7 +3,7 @@
 //! strictly: an unknown key, a missing or doubled input or expectation, or an id that is not the
 //! file name is a format error, reported like a mismatch so that a broken file never passes.
 
-use crate::data::{testvectors_dir, unhex};
+use crate::data::{json_files, testvectors_dir, unhex};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -64,14 +64,7 @@ pub struct Vector {
 
 /// Every vector file, sorted by name, each read or the reason it could not be.
 pub fn canonical_vectors() -> Vec<(PathBuf, Result<Vector, String>)> {
-    let dir = testvectors_dir().join("canonical");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
+    json_files(&testvectors_dir().join("canonical"))
         .into_iter()
         .map(|p| {
             let v = load(&p);

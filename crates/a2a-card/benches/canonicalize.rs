@@ -30,6 +30,7 @@ mod support;
 
 use criterion::{black_box, BenchmarkId, Criterion, SamplingMode, Throughput};
 use std::time::{Duration, Instant};
+use support::timing::{fmt, median};
 
 const SIZES: [usize; 5] = [1, 10, 100, 1_000, 10_000];
 
@@ -139,15 +140,7 @@ fn interleaved_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Durati
             }
         }
     }
-    times
-        .into_iter()
-        .map(|per_fn| {
-            per_fn.map(|mut t| {
-                t.sort();
-                t[t.len() / 2]
-            })
-        })
-        .collect()
+    times.into_iter().map(|per_fn| per_fn.map(median)).collect()
 }
 
 /// The phases of `canonicalize` timed apart, median over rounds: the strict read
@@ -183,24 +176,7 @@ fn phase_medians(cards: &[(usize, Vec<u8>)], rounds: usize) -> Vec<[Duration; 4]
             }
         }
     }
-    times
-        .into_iter()
-        .map(|per| {
-            per.map(|mut t| {
-                t.sort();
-                t[t.len() / 2]
-            })
-        })
-        .collect()
-}
-
-fn fmt(d: Duration) -> String {
-    let us = d.as_secs_f64() * 1e6;
-    if us >= 10_000.0 {
-        format!("{:.2} ms", us / 1000.0)
-    } else {
-        format!("{us:.1} us")
-    }
+    times.into_iter().map(|per| per.map(median)).collect()
 }
 
 /// How a row is labelled: the skill count, or for a card from `A2A_BENCH_CARDS` its file name.

@@ -27,9 +27,12 @@ use a2a_card::jose::crypto as alg;
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::Algorithm;
 use a2a_card::{sign_card, verify_card, Profile, SignOptions, TrustStore, VerifyOptions};
-use a2a_card_testkit::json::{self, Value};
-use criterion::{black_box, Criterion};
-use std::time::{Duration, Instant};
+use a2a_card_testkit::cards::{entry, with_signatures};
+use a2a_card_testkit::data::{b64url, key_file};
+use criterion::black_box;
+use serde_json::{json, Value};
+use std::time::Duration;
+use support::timing::{criterion, fmt, median, per_call};
 
 const ENTRIES: usize = 16;
 const HEADER_BYTES: usize = 4096;
@@ -56,26 +59,11 @@ impl Case {
 }
 
 fn key_for(alg: Algorithm) -> PrivateKey {
-    let data = |name: &str| {
-        std::fs::read_to_string(format!("{}/tests/data/keys/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
-    };
     match alg {
-        Algorithm::RS256 => PrivateKey::from_pem(&data("rsa2048.pem")).unwrap(),
-        Algorithm::PS512 => PrivateKey::from_pem(&data("rsa4096.pem")).unwrap(),
+        Algorithm::RS256 => PrivateKey::from_pem(&key_file("rsa2048.pem")).unwrap(),
+        Algorithm::PS512 => PrivateKey::from_pem(&key_file("rsa4096.pem")).unwrap(),
         _ => PrivateKey::generate(alg).unwrap(),
     }
-}
-
-/// The card with `entries` as its `signatures`.
-fn with_entries(card: &Value, entries: Vec<Value>) -> Vec<u8> {
-    let mut v = card.clone();
-    if let Value::Object(m) = &mut v {
-        m.retain(|(k, _)| k != "signatures");
-        m.push(("signatures".into(), Value::Array(entries)));
-    }
-    let mut out = Vec::new();
-    json::write_compact(&mut out, &v);
-    out
 }
 
 /// One hostile entry: a 4096-byte protected header naming the trusted key, a 4096-byte
@@ -88,20 +76,11 @@ fn hostile_entry(alg: Algorithm, kid: &str, i: usize, signature: &str) -> Value 
     );
     assert_eq!(protected.len(), HEADER_BYTES);
     let unprotected = r#"{"x-pad":""}"#;
-    Value::Object(vec![
-        (
-            "protected".into(),
-            Value::String(a2a_card_testkit::data::b64url(protected.as_bytes())),
-        ),
-        ("signature".into(), Value::String(signature.into())),
-        (
-            "header".into(),
-            Value::Object(vec![(
-                "x-pad".into(),
-                Value::String("u".repeat(HEADER_BYTES - unprotected.len())),
-            )]),
-        ),
-    ])
+    entry(
+        &b64url(protected.as_bytes()),
+        signature,
+        Some(json!({ "x-pad": "u".repeat(HEADER_BYTES - unprotected.len()) })),
+    )
 }
 
 fn case(label: &str, card: &[u8], alg: Algorithm, key: &PrivateKey, profiles: Vec<Profile>) -> Case {
@@ -112,12 +91,12 @@ fn case(label: &str, card: &[u8], alg: Algorithm, key: &PrivateKey, profiles: Ve
         ..Default::default()
     };
     let normal = sign_card(card, key, &opts).unwrap().card;
-    let value = json::parse(card).unwrap();
-    let wrong = a2a_card_testkit::data::b64url(alg::sign(alg, key, b"other bytes, not this card").unwrap());
+    let value: Value = serde_json::from_slice(card).unwrap();
+    let wrong = b64url(alg::sign(alg, key, b"other bytes, not this card").unwrap());
     let entries = (0..ENTRIES)
         .map(|i| hostile_entry(alg, key.kid(), i, &wrong))
         .collect();
-    let hostile = with_entries(&value, entries);
+    let hostile = with_signatures(&value, entries);
     let name = format!(
         "{alg}/{label}/{}",
         if profiles.len() == 1 { "spec" } else { "3 profiles" }
@@ -213,35 +192,6 @@ fn run(case: &Case, hostile: bool) -> bool {
         .ok
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-/// Times `f` over enough iterations to take about `budget`, returning the time per call.
-fn per_call(budget: Duration, mut f: impl FnMut() -> bool) -> Duration {
-    let start = Instant::now();
-    black_box(f());
-    let once = start.elapsed().max(Duration::from_nanos(50));
-    let iters = (budget.as_nanos() / once.as_nanos()).clamp(1, 10_000) as u32;
-    let start = Instant::now();
-    for _ in 0..iters {
-        black_box(f());
-    }
-    start.elapsed() / iters
-}
-
-fn fmt(d: Duration) -> String {
-    let us = d.as_secs_f64() * 1e6;
-    if us >= 1_000_000.0 {
-        format!("{:.2} s", us / 1e6)
-    } else if us >= 1000.0 {
-        format!("{:.2} ms", us / 1000.0)
-    } else {
-        format!("{us:.1} us")
-    }
-}
-
 fn summary(cases: &[Case]) {
     println!(
         "\nhostile card: {ENTRIES} entries x ({HEADER_BYTES}-byte protected + {HEADER_BYTES}-byte unprotected header, trusted kid, wrong signature); medians of {ROUNDS} interleaved rounds"
@@ -283,11 +233,7 @@ fn main() {
     let bench_mode = args.iter().any(|a| a == "--bench");
     let listing = args.iter().any(|a| a == "--list");
     let cases = cases(bench_mode && !listing);
-    let mut c = Criterion::default()
-        .configure_from_args()
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1))
-        .sample_size(10);
+    let mut c = criterion(Duration::from_millis(300), Duration::from_secs(1));
     for case in &cases {
         // Criterion on the spec-only cases; the summary covers all of them.
         if case.profiles.len() != 1 {

@@ -34,9 +34,10 @@ mod support;
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::Algorithm;
 use a2a_card::{sign_card, verify_card, SignOptions, TrustStore, VerifyOptions};
-use criterion::{black_box, Criterion, SamplingMode};
+use criterion::{black_box, SamplingMode};
 use ring::signature::{self, KeyPair};
 use std::time::{Duration, Instant};
+use support::timing::{criterion, fmt, median, per_call};
 
 const ALGS: [Algorithm; 8] = [
     Algorithm::EdDSA,
@@ -292,33 +293,6 @@ fn cases(algs: &[Algorithm], filter: Option<&str>) -> Vec<Case> {
     out
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-/// Times `f` over enough iterations to take about `budget`, returning the time per call.
-fn per_call(budget: Duration, mut f: impl FnMut()) -> Duration {
-    let start = Instant::now();
-    f();
-    let once = start.elapsed().max(Duration::from_nanos(50));
-    let iters = (budget.as_nanos() / once.as_nanos()).clamp(1, 10_000) as u32;
-    let start = Instant::now();
-    for _ in 0..iters {
-        f();
-    }
-    start.elapsed() / iters
-}
-
-fn fmt(d: Duration) -> String {
-    let us = d.as_secs_f64() * 1e6;
-    if us >= 1000.0 {
-        format!("{:.2} ms", us / 1000.0)
-    } else {
-        format!("{us:.1} us")
-    }
-}
-
 /// Rounds for a case: [`ROUNDS`], fewer when one round (four calls) takes over 150 ms.
 fn rounds_for(case: &Case) -> usize {
     let start = Instant::now();
@@ -451,11 +425,7 @@ fn main() {
     };
     let cases = cases(&algs, filter.as_deref());
     if std::env::var_os(NO_CRITERION_ENV).is_none() || !bench_mode {
-        let mut c = Criterion::default()
-            .configure_from_args()
-            .warm_up_time(Duration::from_millis(200))
-            .measurement_time(Duration::from_millis(800))
-            .sample_size(10);
+        let mut c = criterion(Duration::from_millis(200), Duration::from_millis(800));
         for case in &cases {
             // A card over 1 MB: flat sampling (the same iteration count in every sample),
             // so that criterion does not run it hundreds of times.

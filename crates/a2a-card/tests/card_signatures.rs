@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // tests stop at the first surprise
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::keys::{PrivateKey, PublicKey};
@@ -14,22 +14,12 @@ use a2a_card::{
     sign_card, verify_card, CanonicalizeOptions, ErrorCode, Profile, SignOptions, UnknownMembers,
     VerifyOptions,
 };
-use a2a_card_testkit::json::{self, Value};
+use a2a_card_testkit::cards::{entry, signed_entry, with_signatures};
+use serde_json::Value;
 use std::fs;
 
-fn read_json(path: &std::path::Path) -> Value {
-    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    json::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn text(v: &Value) -> String {
-    let mut out = Vec::new();
-    json::write_compact(&mut out, v);
-    String::from_utf8(out).unwrap()
-}
-
 fn sample_card() -> Vec<u8> {
-    fs::read(common::testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap_or_else(|_| {
+    fs::read(data::testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap_or_else(|_| {
         br#"{"name":"Sample","description":"A sample agent","version":"1.0.0",
             "supportedInterfaces":[{"url":"https://a.example/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
             "capabilities":{"streaming":true,"extensions":[{"uri":"https://x.example/ext","params":{"n":1.5,"list":[1,2]}}]},
@@ -57,35 +47,19 @@ fn add_raw_signature(
     alg: Algorithm,
 ) -> Vec<u8> {
     let canonical = a2a_card::canonicalize(card, &CanonicalizeOptions::default()).unwrap();
-    let protected = a2a_card_testkit::data::b64url(protected_json.as_bytes());
-    let sig = alg::sign(
-        alg,
-        key,
-        &a2a_card::jose::header::signing_input(&protected, &canonical.bytes),
-    )
-    .unwrap();
-    with_entry(
-        card,
-        &protected,
-        &a2a_card_testkit::data::b64url(&sig),
-        unprotected,
-    )
+    let header = unprotected.map(|h| serde_json::from_str(h).unwrap());
+    let entry = signed_entry(&canonical.bytes, protected_json, header, |input| {
+        alg::sign(alg, key, input).unwrap()
+    });
+    with_signatures(&serde_json::from_slice(card).unwrap(), vec![entry])
 }
 
-fn with_entry(card: &[u8], protected: &str, signature: &str, unprotected: Option<&str>) -> Vec<u8> {
-    let mut v = json::parse(card).unwrap();
-    let entry_text = match unprotected {
-        Some(h) => format!(r#"{{"protected":"{protected}","signature":"{signature}","header":{h}}}"#),
-        None => format!(r#"{{"protected":"{protected}","signature":"{signature}"}}"#),
-    };
-    let entry = json::parse(entry_text.as_bytes()).unwrap();
-    if let Value::Object(m) = &mut v {
-        m.retain(|(k, _)| k != "signatures");
-        m.push(("signatures".into(), Value::Array(vec![entry])));
-    }
-    let mut out = Vec::new();
-    json::write_compact(&mut out, &v);
-    out
+/// `card` with one entry of these `protected` and `signature` strings as its `signatures`.
+fn with_entry(card: &[u8], protected: &str, signature: &str) -> Vec<u8> {
+    with_signatures(
+        &serde_json::from_slice(card).unwrap(),
+        vec![entry(protected, signature, None)],
+    )
 }
 
 fn verdict(report: &Report) -> &str {
@@ -94,13 +68,13 @@ fn verdict(report: &Report) -> &str {
 
 #[test]
 fn a2a_card_sign_corpus_under_spec() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("a2a/a2a-card-sign-v01");
     let jwks = fs::read_to_string(dir.join("testkey_jwks.json")).unwrap();
     let trust = TrustStore::from_json(&jwks, "testkey_jwks.json").unwrap();
     let (mut accepted, mut rejected) = (0, 0);
-    for path in common::card_sign_vector_files(&root) {
-        let v = read_json(&path);
+    for path in data::card_sign_vector_files(&root) {
+        let v = data::read_json(&path);
         let id = v.get("id").and_then(Value::as_str).unwrap().to_string();
         let lists = |name: &str| -> bool {
             matches!(v.get(name), Some(Value::Array(a)) if a.iter().any(|r| r.as_str() == Some("rule-1-as-written")))
@@ -109,7 +83,7 @@ fn a2a_card_sign_corpus_under_spec() {
         if !accept && !reject {
             continue;
         }
-        let card = text(v.get("served_card").unwrap());
+        let card = v.get("served_card").unwrap().to_string();
         let result = verify_card(card.as_bytes(), &trust, &VerifyOptions::default());
         let ok = matches!(&result, Ok(r) if r.ok);
         if accept {
@@ -129,17 +103,18 @@ fn a2a_card_sign_corpus_under_spec() {
 
 #[test]
 fn tck_eddsa_vectors_reproduced_byte_for_byte() {
-    let Some(root) = common::corpus_dir() else { return };
-    let doc = read_json(&root.join("a2a/a2a-tck-card-sign-pr194-204/card_signing_vectors.json"));
-    let private = PrivateKey::from_jwk_str(&text(doc.get("private_jwk").unwrap())).unwrap();
-    let public = PublicKey::from_jwk_str(&text(doc.get("public_jwk").unwrap())).unwrap();
+    let Some(doc) = data::corpus_json("a2a/a2a-tck-card-sign-pr194-204/card_signing_vectors.json") else {
+        return;
+    };
+    let private = PrivateKey::from_jwk_str(&doc.get("private_jwk").unwrap().to_string()).unwrap();
+    let public = PublicKey::from_jwk_str(&doc.get("public_jwk").unwrap().to_string()).unwrap();
     let Some(Value::Array(cases)) = doc.get("signing_cases") else {
         panic!("signing_cases")
     };
     assert_eq!(cases.len(), 2);
     for case in cases {
         let id = case.get("id").and_then(Value::as_str).unwrap();
-        let card = text(case.get("agent_card").unwrap());
+        let card = case.get("agent_card").unwrap().to_string();
         let expected_payload = case.get("expected_jcs_payload").and_then(Value::as_str).unwrap();
         // The TCK signs the card's JCS form; under spec the two agree when every member is a
         // v1.0 member, otherwise the TCK's bytes are the served-as-is reading.
@@ -269,7 +244,7 @@ fn signing_keeps_every_other_member_and_its_order() {
     assert!(out.ends_with("\n  ],\n  \"description\": \"d\"\n}\n"), "{out}");
     // A second signature is appended; with replace_same_kid it replaces.
     let twice = sign_card(out.as_bytes(), &key, &SignOptions::default()).unwrap();
-    let v = json::parse(&twice.card).unwrap();
+    let v: Value = serde_json::from_slice(&twice.card).unwrap();
     assert!(matches!(v.get("signatures"), Some(Value::Array(a)) if a.len() == 2));
     let replaced = sign_card(
         out.as_bytes(),
@@ -281,7 +256,7 @@ fn signing_keeps_every_other_member_and_its_order() {
     )
     .unwrap();
     assert_eq!(replaced.replaced, 1);
-    let v = json::parse(&replaced.card).unwrap();
+    let v: Value = serde_json::from_slice(&replaced.card).unwrap();
     assert!(matches!(v.get("signatures"), Some(Value::Array(a)) if a.len() == 1));
 }
 
@@ -302,16 +277,14 @@ fn refusals_each_with_their_code() {
     // alg none
     let none = with_entry(
         &card,
-        &a2a_card_testkit::data::b64url(format!(r#"{{"alg":"none","kid":"{kid}"}}"#).as_bytes()),
+        &data::b64url(format!(r#"{{"alg":"none","kid":"{kid}"}}"#).as_bytes()),
         "",
-        None,
     );
     check(&none, &trust, "unknown-algorithm");
     // HS256 keyed with the verifier's public key bytes (algorithm confusion)
     let jwk = ed.public().to_jwk();
-    let x = a2a_card_testkit::data::unb64url(jwk.get("x").and_then(|v| v.as_str()).unwrap());
-    let protected =
-        a2a_card_testkit::data::b64url(format!(r#"{{"alg":"HS256","kid":"{kid}","typ":"JOSE"}}"#).as_bytes());
+    let x = data::unb64url(jwk.get("x").and_then(|v| v.as_str()).unwrap());
+    let protected = data::b64url(format!(r#"{{"alg":"HS256","kid":"{kid}","typ":"JOSE"}}"#).as_bytes());
     let canonical = a2a_card::canonicalize(&card, &CanonicalizeOptions::default()).unwrap();
     let mac = alg::sign_hmac(
         Algorithm::HS256,
@@ -320,7 +293,7 @@ fn refusals_each_with_their_code() {
     )
     .unwrap();
     check(
-        &with_entry(&card, &protected, &a2a_card_testkit::data::b64url(&mac), None),
+        &with_entry(&card, &protected, &data::b64url(&mac)),
         &trust,
         "algorithm-not-allowed",
     );
@@ -399,7 +372,7 @@ fn refusals_each_with_their_code() {
     );
     check(&both, &trust, "header-conflict");
     // padded, foreign-character and truncated signatures
-    let padded = with_entry(&card, &good.protected, &format!("{}==", good.signature), None);
+    let padded = with_entry(&card, &good.protected, &format!("{}==", good.signature));
     check(&padded, &trust, "invalid-base64url");
     let r = verify_card(&padded, &trust, &opts).unwrap();
     assert_eq!(
@@ -413,29 +386,23 @@ fn refusals_each_with_their_code() {
         &good
             .signature
             .replacen(|c: char| c.is_ascii_alphanumeric(), "+", 1),
-        None,
     );
     check(&foreign, &trust, "invalid-base64url");
-    let sig = a2a_card_testkit::data::unb64url(&good.signature);
-    let truncated = with_entry(
-        &card,
-        &good.protected,
-        &a2a_card_testkit::data::b64url(&sig[..sig.len() - 1]),
-        None,
-    );
+    let sig = data::unb64url(&good.signature);
+    let truncated = with_entry(&card, &good.protected, &data::b64url(&sig[..sig.len() - 1]));
     check(&truncated, &trust, "signature-invalid");
     // DER-encoded ECDSA signature
     let es = sign_card(&card, &p256, &SignOptions::default()).unwrap();
-    let raw = a2a_card_testkit::data::unb64url(&es.signature);
+    let raw = data::unb64url(&es.signature);
     let der = der_from_raw(&raw);
-    let der_card = with_entry(&card, &es.protected, &a2a_card_testkit::data::b64url(&der), None);
+    let der_card = with_entry(&card, &es.protected, &data::b64url(&der));
     check(&der_card, &trust_of(p256.public()), "signature-invalid");
     // A signature copied onto a different card
     let other_card =
         String::from_utf8(card.clone())
             .unwrap()
             .replacen("\"name\"", "\"name\":\"Other\",\"x-was-name\"", 1);
-    let copied = with_entry(other_card.as_bytes(), &good.protected, &good.signature, None);
+    let copied = with_entry(other_card.as_bytes(), &good.protected, &good.signature);
     let r = verify_card(&copied, &trust, &opts);
     assert!(matches!(r, Ok(r) if !r.ok && verdict(&r) == "signature-invalid"));
 }
@@ -489,12 +456,11 @@ fn unknown_members_stay_valid_and_are_reported_unsigned() {
     let signed = sign_card(&sample_card(), &key, &SignOptions::default()).unwrap();
     let before = verify_card(&signed.card, &trust_of(key.public()), &VerifyOptions::default()).unwrap();
     assert!(before.ok);
-    let mut v = json::parse(&signed.card).unwrap();
+    let mut v: Value = serde_json::from_slice(&signed.card).unwrap();
     if let Value::Object(m) = &mut v {
-        m.insert(0, ("x-injected".into(), Value::String("not signed".into())));
+        m.shift_insert(0, "x-injected".into(), Value::from("not signed"));
     }
-    let mut bytes = Vec::new();
-    json::write_compact(&mut bytes, &v);
+    let bytes = serde_json::to_vec(&v).unwrap();
     let r = verify_card(&bytes, &trust_of(key.public()), &VerifyOptions::default()).unwrap();
     assert!(r.ok);
     let mut expected = vec!["/x-injected".to_string()];

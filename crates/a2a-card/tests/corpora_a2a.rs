@@ -15,7 +15,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::keys::{self, PublicKey};
@@ -66,7 +66,7 @@ fn input_bytes(vector: &Value, key: &str) -> Vec<u8> {
 /// Reads a corpus MANIFEST.json, checks the sha256 of every vector file it lists, and returns
 /// the manifest with the vectors in its order.
 fn manifest_and_vectors(dir: &Path) -> (Value, Vec<Value>) {
-    let manifest = common::read_json(dir.join("MANIFEST.json"));
+    let manifest = data::read_json(dir.join("MANIFEST.json"));
     let mut vectors = Vec::new();
     for entry in manifest["vectors"].as_array().unwrap() {
         let path = dir.join(str_of(entry, "path"));
@@ -117,7 +117,7 @@ fn jcs_v01_refusal(id: &str) -> Refusal {
 
 #[test]
 fn a2a_jcs_v01_layer_a() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let (manifest, vectors) = manifest_and_vectors(&root.join("a2a/a2a-jcs-v01"));
     assert_eq!(manifest["counts"]["total"], 57);
     assert_eq!(vectors.len(), 57);
@@ -129,7 +129,7 @@ fn a2a_jcs_v01_layer_a() {
         let input = input_bytes(v, "input");
         match str_of(v, "disposition") {
             "MUST-ACCEPT" => {
-                let expected = common::hex_decode(str_of(&v["expected"], "canonical_utf8_hex"));
+                let expected = data::unhex(str_of(&v["expected"], "canonical_utf8_hex"));
                 // Cards (objects) through the card path with only `signatures` removed; any
                 // other JSON through plain RFC 8785.
                 let is_object = input.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
@@ -209,7 +209,7 @@ const CARD_REQUIRED: &[&str] = &[
 
 #[test]
 fn a2a_jcs_rule1_v01_layer_b() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let (manifest, vectors) = manifest_and_vectors(&root.join("a2a/a2a-jcs-rule1-v01"));
     assert_eq!(manifest["counts"]["total"], 5);
     let spec = CanonicalizeOptions::default();
@@ -232,7 +232,7 @@ fn a2a_jcs_rule1_v01_layer_b() {
             // Our `spec` profile is this reading: what the card carries is kept, nothing absent
             // is invented.
             "presence-preserving" => {
-                let expected = common::hex_decode(str_of(&v["expected"], "canonical_utf8_hex"));
+                let expected = data::unhex(str_of(&v["expected"], "canonical_utf8_hex"));
                 assert_eq!(show(&ours), show(&expected), "{id}");
             }
             // The competing reading materializes absent REQUIRED fields at their defaults.
@@ -240,7 +240,7 @@ fn a2a_jcs_rule1_v01_layer_b() {
             // the input lacks REQUIRED fields our bytes must differ, and differ by exactly the
             // invented members.
             "inject-required-defaults" => {
-                let expected = common::hex_decode(str_of(&v["expected"], "canonical_utf8_hex"));
+                let expected = data::unhex(str_of(&v["expected"], "canonical_utf8_hex"));
                 assert!(
                     !absent.is_empty(),
                     "{id}: the vector's input lacks no REQUIRED field"
@@ -269,7 +269,7 @@ fn a2a_jcs_rule1_v01_layer_b() {
                 );
                 let r1_003 = vectors.iter().find(|x| x["id"] == "R1-003").unwrap();
                 assert_eq!(input, input_bytes(r1_003, "input"), "{id}: not R1-003's input");
-                let expected = common::hex_decode(str_of(&r1_003["expected"], "canonical_utf8_hex"));
+                let expected = data::unhex(str_of(&r1_003["expected"], "canonical_utf8_hex"));
                 assert_eq!(show(&ours), show(&expected), "{id}");
             }
             other => panic!("{id}: unknown resolution {other}"),
@@ -332,9 +332,9 @@ fn verifying(card: &Value, payload: &[u8], key: &PublicKey) -> usize {
         .iter()
         .filter(|entry| {
             let protected = str_of(entry, "protected");
-            let header: Value = serde_json::from_slice(&a2a_card_testkit::data::unb64url(protected)).unwrap();
+            let header: Value = serde_json::from_slice(&data::unb64url(protected)).unwrap();
             let alg = Algorithm::from_name(str_of(&header, "alg")).unwrap();
-            let sig = a2a_card_testkit::data::unb64url(str_of(entry, "signature"));
+            let sig = data::unb64url(str_of(entry, "signature"));
             alg::verify(
                 alg,
                 key,
@@ -355,7 +355,7 @@ struct Tally {
 
 #[test]
 fn a2a_card_sign_v01_per_reading() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("a2a/a2a-card-sign-v01");
     let (manifest, vectors) = manifest_and_vectors(&dir);
     assert_eq!(manifest["counts"]["total"], 42);
@@ -373,11 +373,8 @@ fn a2a_card_sign_v01_per_reading() {
         // signature when it lists them, else its canonical form when some reading accepts it.
         // (A vector no reading accepts states the canonical form of the served, edited card.)
         let signed: Vec<Vec<u8>> = match v.get("canonical_utf8_hex_per_signature") {
-            Some(Value::Array(hexes)) => hexes
-                .iter()
-                .map(|h| common::hex_decode(h.as_str().unwrap()))
-                .collect(),
-            _ if !accept.is_empty() => vec![common::hex_decode(str_of(v, "canonical_utf8_hex"))],
+            Some(Value::Array(hexes)) => hexes.iter().map(|h| data::unhex(h.as_str().unwrap())).collect(),
+            _ if !accept.is_empty() => vec![data::unhex(str_of(v, "canonical_utf8_hex"))],
             _ => Vec::new(),
         };
         for form in &signed {
@@ -464,10 +461,10 @@ const TCK_V03_ERA: &[&str] = &["cardsign-canon-003", "cardsign-jcs-keyorder"];
 
 #[test]
 fn tck_canonicalization_cases() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("a2a/a2a-tck-card-sign-pr194-204");
     let mut cases = Vec::new();
-    let a = common::read_json(dir.join("card_signing_canonicalization_vectors.json"));
+    let a = data::read_json(dir.join("card_signing_canonicalization_vectors.json"));
     cases.extend(
         a["cases"]
             .as_array()
@@ -475,7 +472,7 @@ fn tck_canonicalization_cases() {
             .iter()
             .map(|c| ("canonicalization_vectors", c.clone())),
     );
-    let b = common::read_json(dir.join("card_signing_vectors.json"));
+    let b = data::read_json(dir.join("card_signing_vectors.json"));
     cases.extend(
         b["canonicalization_cases"]
             .as_array()
@@ -519,12 +516,7 @@ fn tck_canonicalization_cases() {
 /// Writes a preimage by the corpus's `preimage_rule_form`.
 fn materialize(rule: &Value) -> Vec<u8> {
     assert_eq!(str_of(rule, "form"), "nest");
-    let kinds: Vec<&str> = rule["containers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| k.as_str().unwrap())
-        .collect();
+    let kinds = data::strings(&rule["containers"]);
     let count = rule["count"].as_u64().unwrap() as usize;
     let leaf = str_of(rule, "leaf");
     let mut out = Vec::with_capacity(count * 5 + leaf.len() + count);
@@ -542,8 +534,9 @@ fn materialize(rule: &Value) -> Vec<u8> {
 #[test]
 fn jcs_depth_vectors_match_our_nesting_bound() {
     use base64::Engine;
-    let Some(root) = common::corpus_dir() else { return };
-    let doc = common::read_json(root.join("a2a/a2a-python-tests-utils/jcs_depth_vectors.json"));
+    let Some(doc) = data::corpus_json("a2a/a2a-python-tests-utils/jcs_depth_vectors.json") else {
+        return;
+    };
     // The corpus counts open containers with the outermost at depth 1, an empty container
     // included; Limits::max_depth is documented the same way ("the top-level value is at depth
     // 1 when it is an array or object", deeper is refused). Same bound, same counting.

@@ -9,32 +9,12 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::{jcs, ErrorCode};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
-
-/// Files of `dir` whose names end with `suffix`, sorted by name.
-fn files_in(dir: &Path, suffix: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.ends_with(suffix))
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-fn name_of(p: &Path) -> String {
-    p.file_name().unwrap().to_string_lossy().into_owned()
-}
 
 fn show(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -42,12 +22,12 @@ fn show(bytes: &[u8]) -> String {
 
 #[test]
 fn rfc8785_reference_pairs_byte_for_byte() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jcs");
-    let inputs = files_in(&dir.join("input"), ".json");
+    let inputs = data::files(&dir.join("input"), "", ".json");
     assert_eq!(inputs.len(), 6, "PROVENANCE.txt lists 6 pairs");
     for input in &inputs {
-        let name = name_of(input);
+        let name = data::file_name(input);
         let stem = name.trim_end_matches(".json");
         let expected = fs::read(dir.join("output").join(&name)).unwrap();
         // outhex holds the same bytes as spaced, line-wrapped hex.
@@ -56,11 +36,7 @@ fn rfc8785_reference_pairs_byte_for_byte() {
             .chars()
             .filter(|c| !c.is_ascii_whitespace())
             .collect();
-        assert_eq!(
-            common::hex_decode(&hex),
-            expected,
-            "{stem}: outhex and output disagree"
-        );
+        assert_eq!(data::unhex(&hex), expected, "{stem}: outhex and output disagree");
 
         let got = jcs(&fs::read(input).unwrap()).unwrap_or_else(|e| panic!("{name}: refused: {e}"));
         assert_eq!(show(&got), show(&expected), "{name}");
@@ -118,7 +94,7 @@ fn check_es6_lines(reader: impl BufRead, what: &str) -> usize {
 
 #[test]
 fn es6_numbers_100000_lines() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let path = root.join("jcs/es6numbers/es6testfile_100000.txt.gz");
     let file = fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let reader = BufReader::new(flate2::read::GzDecoder::new(file));
@@ -129,7 +105,7 @@ fn es6_numbers_100000_lines() {
 
 #[test]
 fn es6_numbers_10000_lines_are_the_same_prefix() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let small = fs::read(root.join("jcs/es6numbers/es6testfile_10000.txt")).unwrap();
     assert_eq!(check_es6_lines(small.as_slice(), "es6testfile_10000"), 10_000);
     // PROVENANCE.txt says the small file is the first 10,000 lines of the large one.
@@ -159,12 +135,12 @@ const STRICT_DEPARTURES: &[(&str, ErrorCode)] = &[
 
 #[test]
 fn derived_jsontestsuite_byte_for_byte() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jcs/derived_jsontestsuite");
     let source = root.join("jsontestsuite/test_parsing");
 
     // Every entry of disagreements.json would need its own decision here; there are none.
-    let disagreements = common::read_json(dir.join("disagreements.json"));
+    let disagreements = data::read_json(dir.join("disagreements.json"));
     let listed = match &disagreements {
         serde_json::Value::Object(m) => m.len(),
         serde_json::Value::Array(a) => a.len(),
@@ -176,14 +152,11 @@ fn derived_jsontestsuite_byte_for_byte() {
     );
 
     let departures: BTreeMap<&str, ErrorCode> = STRICT_DEPARTURES.iter().copied().collect();
-    let expected_files = files_in(&dir, ".json")
-        .into_iter()
-        .filter(|p| name_of(p).starts_with("y_"))
-        .collect::<Vec<_>>();
+    let expected_files = data::files(&dir, "y_", ".json");
     assert_eq!(expected_files.len(), 95, "PROVENANCE.txt: 95 files");
     let (mut matched, mut refused) = (0, 0);
     for path in &expected_files {
-        let name = name_of(path);
+        let name = data::file_name(path);
         let input = fs::read(source.join(&name))
             .unwrap_or_else(|e| panic!("{name}: no JSONTestSuite source file: {e}"));
         let expected = fs::read(path).unwrap();

@@ -3,32 +3,21 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // tests stop at the first surprise
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::header::VerificationKey;
 use a2a_card::jose::keys::{PrivateKey, PublicKey};
 use a2a_card::Algorithm;
 use a2a_card::ErrorCode;
-use a2a_card_testkit::json::{self, Value};
+use serde_json::Value;
 use std::fs;
-
-fn read_json(path: &std::path::Path) -> Value {
-    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    json::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn text(v: &Value) -> String {
-    let mut out = Vec::new();
-    json::write_compact(&mut out, v);
-    String::from_utf8(out).unwrap()
-}
 
 #[test]
 fn detached_cases_give_their_expected_result() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jws/detached");
-    let manifest = read_json(&dir.join("manifest.json"));
+    let manifest = data::read_json(dir.join("manifest.json"));
     let Value::Array(cases) = manifest else {
         panic!("manifest is an array")
     };
@@ -38,20 +27,21 @@ fn detached_cases_give_their_expected_result() {
         let name = case.get("name").and_then(Value::as_str).unwrap();
         let expect = case.get("expect").and_then(Value::as_str).unwrap();
         let case_dir = dir.join(name);
-        let jws_value = read_json(&case_dir.join("jws.json"));
+        let jws_value = data::read_json(case_dir.join("jws.json"));
         let payload = fs::read(case_dir.join("payload.bin")).unwrap();
-        let jwk = read_json(&case_dir.join("jwk.json"));
+        let jwk = data::read_json(case_dir.join("jwk.json"));
         let result = if jwk.get("kty").and_then(Value::as_str) == Some("oct") {
-            let secret = a2a_card_testkit::data::unb64url(jwk.get("k").and_then(Value::as_str).unwrap());
+            let secret = data::unb64url(jwk.get("k").and_then(Value::as_str).unwrap());
             a2a_card::jose::header::verify_detached(
-                &text(&jws_value),
+                &jws_value.to_string(),
                 &payload,
                 VerificationKey::SharedSecret(&secret),
             )
         } else {
-            let key = PublicKey::from_jwk_str(&text(&jwk)).unwrap_or_else(|e| panic!("{name}: key: {e}"));
+            let key =
+                PublicKey::from_jwk_str(&jwk.to_string()).unwrap_or_else(|e| panic!("{name}: key: {e}"));
             a2a_card::jose::header::verify_detached(
-                &text(&jws_value),
+                &jws_value.to_string(),
                 &payload,
                 VerificationKey::Public(&key),
             )
@@ -80,8 +70,9 @@ fn detached_cases_give_their_expected_result() {
 
 #[test]
 fn rfc7515_appendix_a_vectors() {
-    let Some(root) = common::corpus_dir() else { return };
-    let doc = read_json(&root.join("jws/rfc7515_appendix_a.json"));
+    let Some(doc) = data::corpus_json("jws/rfc7515_appendix_a.json") else {
+        return;
+    };
     let Some(Value::Array(vectors)) = doc.get("vectors") else {
         panic!("vectors")
     };
@@ -90,8 +81,7 @@ fn rfc7515_appendix_a_vectors() {
         let id = v.get("id").and_then(Value::as_str).unwrap();
         let alg_name = v.get("alg").and_then(Value::as_str).unwrap();
         let protected = v.get("protected_b64u").and_then(Value::as_str).unwrap();
-        let payload =
-            a2a_card_testkit::data::unb64url(v.get("payload_b64u").and_then(Value::as_str).unwrap());
+        let payload = data::unb64url(v.get("payload_b64u").and_then(Value::as_str).unwrap());
         let sig_text = v.get("signature_b64u").and_then(Value::as_str).unwrap_or("");
         let signing_input = a2a_card::jose::header::signing_input(protected, &payload);
         assert_eq!(
@@ -99,15 +89,16 @@ fn rfc7515_appendix_a_vectors() {
             v.get("signing_input").and_then(Value::as_str).unwrap(),
             "{id}: signing input"
         );
-        let flattened =
-            json::parse(format!(r#"{{"protected":"{protected}","signature":"{sig_text}"}}"#).as_bytes())
-                .unwrap();
+        let flattened: Value = serde_json::from_str(&format!(
+            r#"{{"protected":"{protected}","signature":"{sig_text}"}}"#
+        ))
+        .unwrap();
         if alg_name == "none" {
             let e = Algorithm::from_name("none").unwrap_err();
             assert_eq!(e.code(), ErrorCode::UnknownAlgorithm, "{id}");
             let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
             let e = a2a_card::jose::header::verify_detached(
-                &text(&flattened),
+                &flattened.to_string(),
                 &payload,
                 VerificationKey::Public(key.public()),
             )
@@ -122,11 +113,11 @@ fn rfc7515_appendix_a_vectors() {
         }
         let public = v.get("key_public").unwrap();
         let private = v.get("key_private").unwrap();
-        let sig = a2a_card_testkit::data::unb64url(sig_text);
+        let sig = data::unb64url(sig_text);
         if public.get("kty").and_then(Value::as_str) == Some("oct") {
-            let secret = a2a_card_testkit::data::unb64url(public.get("k").and_then(Value::as_str).unwrap());
+            let secret = data::unb64url(public.get("k").and_then(Value::as_str).unwrap());
             a2a_card::jose::header::verify_detached(
-                &text(&flattened),
+                &flattened.to_string(),
                 &payload,
                 VerificationKey::SharedSecret(&secret),
             )
@@ -138,15 +129,15 @@ fn rfc7515_appendix_a_vectors() {
                 "{id}: HMAC reproduces"
             );
         } else {
-            let key = PublicKey::from_jwk_str(&text(public)).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let key = PublicKey::from_jwk_str(&public.to_string()).unwrap_or_else(|e| panic!("{id}: {e}"));
             a2a_card::jose::header::verify_detached(
-                &text(&flattened),
+                &flattened.to_string(),
                 &payload,
                 VerificationKey::Public(&key),
             )
             .unwrap_or_else(|e| panic!("{id}: {e}"));
-            let priv_key =
-                PrivateKey::from_jwk_str(&text(private)).unwrap_or_else(|e| panic!("{id}: private: {e}"));
+            let priv_key = PrivateKey::from_jwk_str(&private.to_string())
+                .unwrap_or_else(|e| panic!("{id}: private: {e}"));
             let alg = Algorithm::from_name(alg_name).unwrap();
             let ours = alg::sign(alg, &priv_key, &signing_input).unwrap();
             if v.get("reproducible") == Some(&Value::Bool(true)) {
@@ -174,15 +165,18 @@ fn rfc7515_appendix_a_vectors() {
     }
     // A.7: flattened JSON with an unprotected header.
     let flat = doc.get("flattened_json").unwrap();
-    let key = PublicKey::from_jwk_str(&text(flat.get("key_public").unwrap())).unwrap();
+    let key = PublicKey::from_jwk_str(&flat.get("key_public").unwrap().to_string()).unwrap();
     let mut jws_value = flat.get("json_flattened").unwrap().clone();
-    let payload = a2a_card_testkit::data::unb64url(jws_value.get("payload").and_then(Value::as_str).unwrap());
+    let payload = data::unb64url(jws_value.get("payload").and_then(Value::as_str).unwrap());
     if let Value::Object(m) = &mut jws_value {
-        m.retain(|(k, _)| k != "payload");
+        m.shift_remove("payload");
     }
-    let h =
-        a2a_card::jose::header::verify_detached(&text(&jws_value), &payload, VerificationKey::Public(&key))
-            .unwrap();
+    let h = a2a_card::jose::header::verify_detached(
+        &jws_value.to_string(),
+        &payload,
+        VerificationKey::Public(&key),
+    )
+    .unwrap();
     assert_eq!(
         h.unprotected_names(),
         ["kid"],
@@ -192,10 +186,11 @@ fn rfc7515_appendix_a_vectors() {
 
 #[test]
 fn rfc8037_vectors() {
-    let Some(root) = common::corpus_dir() else { return };
-    let doc = read_json(&root.join("jws/rfc8037_appendix_a.json"));
-    let public = PublicKey::from_jwk_str(&text(doc.get("A.2_public_key").unwrap())).unwrap();
-    let private = PrivateKey::from_jwk_str(&text(doc.get("A.1_private_key").unwrap())).unwrap();
+    let Some(doc) = data::corpus_json("jws/rfc8037_appendix_a.json") else {
+        return;
+    };
+    let public = PublicKey::from_jwk_str(&doc.get("A.2_public_key").unwrap().to_string()).unwrap();
+    let private = PrivateKey::from_jwk_str(&doc.get("A.1_private_key").unwrap().to_string()).unwrap();
     let thumb = doc
         .get("A.3_thumbprint")
         .and_then(|t| t.get("sha256_b64u"))
@@ -205,7 +200,7 @@ fn rfc8037_vectors() {
     assert_eq!(private.public().thumbprint(), thumb);
     let a4 = doc.get("A.4_A.5").unwrap();
     let input = a4.get("signing_input").and_then(Value::as_str).unwrap();
-    let sig = a2a_card_testkit::data::unb64url(a4.get("signature_b64u").and_then(Value::as_str).unwrap());
+    let sig = data::unb64url(a4.get("signature_b64u").and_then(Value::as_str).unwrap());
     assert_eq!(
         alg::sign(Algorithm::EdDSA, &private, input.as_bytes()).unwrap(),
         sig,

@@ -12,7 +12,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::{jcs, Error, ErrorCode};
 use std::collections::BTreeMap;
@@ -20,30 +20,12 @@ use std::fs;
 use std::panic::catch_unwind;
 use std::path::{Path, PathBuf};
 
-fn files_with_prefix(dir: &Path, prefix: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".json"))
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-fn name_of(p: &Path) -> String {
-    p.file_name().unwrap().to_string_lossy().into_owned()
-}
-
 /// Runs the reader on one file, turning a panic into a test failure that names the file.
 fn run(path: &Path) -> Result<Vec<u8>, Error> {
     let bytes = fs::read(path).unwrap();
     match catch_unwind(|| jcs(&bytes)) {
         Ok(r) => r,
-        Err(_) => panic!("{}: the reader panicked", name_of(path)),
+        Err(_) => panic!("{}: the reader panicked", data::file_name(path)),
     }
 }
 
@@ -56,19 +38,23 @@ fn outcome(r: &Result<Vec<u8>, Error>) -> String {
 }
 
 fn parsing_dir() -> Option<PathBuf> {
-    Some(common::corpus_dir()?.join("jsontestsuite/test_parsing"))
+    Some(data::corpus_dir()?.join("jsontestsuite/test_parsing"))
 }
 
 #[test]
 fn n_files_are_all_refused_without_panic() {
     let Some(dir) = parsing_dir() else { return };
-    let files = files_with_prefix(&dir, "n_");
+    let files = data::files(&dir, "n_", ".json");
     assert_eq!(files.len(), 188, "PROVENANCE.txt: 188 n_ files");
     let mut accepted = Vec::new();
     let mut by_code: BTreeMap<&'static str, usize> = BTreeMap::new();
     for path in &files {
         match run(path) {
-            Ok(out) => accepted.push(format!("{} -> {}", name_of(path), String::from_utf8_lossy(&out))),
+            Ok(out) => accepted.push(format!(
+                "{} -> {}",
+                data::file_name(path),
+                String::from_utf8_lossy(&out)
+            )),
             Err(e) => *by_code.entry(e.code().as_str()).or_default() += 1,
         }
     }
@@ -114,13 +100,13 @@ const Y_NONCHARACTERS_ACCEPTED: &[&str] = &[
 #[test]
 fn y_files_are_accepted_except_those_that_break_i_json() {
     let Some(dir) = parsing_dir() else { return };
-    let files = files_with_prefix(&dir, "y_");
+    let files = data::files(&dir, "y_", ".json");
     assert_eq!(files.len(), 95, "PROVENANCE.txt: 95 y_ files");
     let exceptions: BTreeMap<&str, ErrorCode> = Y_NOT_I_JSON.iter().copied().collect();
     let mut problems = Vec::new();
     let (mut accepted, mut refused) = (0, 0);
     for path in &files {
-        let name = name_of(path);
+        let name = data::file_name(path);
         let r = run(path);
         match (exceptions.get(name.as_str()), &r) {
             (None, Ok(out)) => {
@@ -194,12 +180,12 @@ fn i_expectation(name: &str) -> Option<ErrorCode> {
 #[test]
 fn i_files_do_not_panic_and_follow_the_design() {
     let Some(dir) = parsing_dir() else { return };
-    let files = files_with_prefix(&dir, "i_");
+    let files = data::files(&dir, "i_", ".json");
     assert_eq!(files.len(), 35, "PROVENANCE.txt: 35 i_ files");
     let mut problems = Vec::new();
     let (mut accepted, mut refused) = (Vec::new(), Vec::new());
     for path in &files {
-        let name = name_of(path);
+        let name = data::file_name(path);
         let r = run(path);
         println!("{name}: {}", outcome(&r));
         match &r {
@@ -253,13 +239,13 @@ fn transform_expectation(name: &str) -> Option<Result<&'static str, ErrorCode>> 
 
 #[test]
 fn transform_files_do_not_panic() {
-    let Some(root) = common::corpus_dir() else { return };
+    let Some(root) = data::corpus_dir() else { return };
     let dir = root.join("jsontestsuite/test_transform");
-    let files = files_with_prefix(&dir, "");
+    let files = data::files(&dir, "", ".json");
     assert_eq!(files.len(), 22, "PROVENANCE.txt: 22 test_transform files");
     let mut problems = Vec::new();
     for path in &files {
-        let name = name_of(path);
+        let name = data::file_name(path);
         let r = run(path);
         println!("{name}: {}", outcome(&r));
         let ok = match (transform_expectation(&name), &r) {

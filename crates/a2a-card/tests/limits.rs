@@ -28,7 +28,9 @@ use a2a_card::{
     canonicalize, sign_card, verify_card, CanonicalizeOptions, ErrorCode, SignOptions, UnknownMembers,
     VerifyOptions,
 };
-use a2a_card_testkit::json::{self, Value};
+use a2a_card_testkit::cards::{self, entry, with_signatures};
+use a2a_card_testkit::data::b64url;
+use serde_json::{json, Value};
 
 const CARD: &str = r#"{"name":"Limits","description":"A card for the limit tests","version":"1.0.0",
 "capabilities":{"streaming":true},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
@@ -52,39 +54,16 @@ fn with_member(card: &str, name: &str, value: &str) -> String {
 
 /// `card` with its `signatures` replaced by `entries`.
 fn with_entries(card: &[u8], entries: Vec<Value>) -> Vec<u8> {
-    let mut v = json::parse(card).unwrap();
-    if let Value::Object(m) = &mut v {
-        m.retain(|(k, _)| k != "signatures");
-        m.push(("signatures".into(), Value::Array(entries)));
-    }
-    let mut out = Vec::new();
-    json::write_compact(&mut out, &v);
-    out
-}
-
-fn entry(protected: &str, signature: &str, header: Option<Value>) -> Value {
-    let mut m = vec![
-        ("protected".to_string(), Value::String(protected.into())),
-        ("signature".to_string(), Value::String(signature.into())),
-    ];
-    if let Some(h) = header {
-        m.push(("header".to_string(), h));
-    }
-    Value::Object(m)
+    with_signatures(&serde_json::from_slice(card).unwrap(), entries)
 }
 
 /// A genuine EdDSA signature entry over `card`'s `spec` canonical bytes with the given
 /// protected header JSON text.
 fn signed_entry(card: &[u8], key: &PrivateKey, protected_json: &str, header: Option<Value>) -> Value {
     let canonical = canonicalize(card, &CanonicalizeOptions::default()).unwrap();
-    let protected = a2a_card_testkit::data::b64url(protected_json.as_bytes());
-    let sig = alg::sign(
-        Algorithm::EdDSA,
-        key,
-        &a2a_card::jose::header::signing_input(&protected, &canonical.bytes),
-    )
-    .unwrap();
-    entry(&protected, &a2a_card_testkit::data::b64url(&sig), header)
+    cards::signed_entry(&canonical.bytes, protected_json, header, |input| {
+        alg::sign(Algorithm::EdDSA, key, input).unwrap()
+    })
 }
 
 /// A protected header for `key` padded with a `pad` parameter to exactly `size` bytes.
@@ -103,7 +82,7 @@ fn protected_of_size(key: &PrivateKey, size: usize) -> String {
 /// An unprotected header whose RFC 8785 serialization is exactly `size` bytes.
 fn unprotected_of_size(size: usize) -> Value {
     let bare = r#"{"x-pad":""}"#.len();
-    Value::Object(vec![("x-pad".into(), Value::String("u".repeat(size - bare)))])
+    json!({ "x-pad": "u".repeat(size - bare) })
 }
 
 fn verdicts(r: &Report) -> Vec<&str> {
@@ -317,13 +296,13 @@ fn signature_count_is_refused_past_16_before_any_entry_is_looked_at() {
 
     // 17 entries that are not even objects: the count is refused first, so no entry (and no
     // header, key or signature) is looked at.
-    let junk = with_entries(CARD.as_bytes(), vec![Value::Number(1.0); 17]);
+    let junk = with_entries(CARD.as_bytes(), vec![json!(1); 17]);
     let e = verify_card(&junk, &trust, &VerifyOptions::default()).unwrap_err();
     assert_eq!(
         code_and_pointer(&e),
         (ErrorCode::TooManySignatures, Some("/signatures"))
     );
-    let sixteen_junk = with_entries(CARD.as_bytes(), vec![Value::Number(1.0); 16]);
+    let sixteen_junk = with_entries(CARD.as_bytes(), vec![json!(1); 16]);
     let r = verify_card(&sixteen_junk, &trust, &VerifyOptions::default()).unwrap();
     assert_eq!(verdicts(&r), vec!["malformed-header"; 16]);
 
@@ -375,12 +354,9 @@ fn protected_header_is_refused_past_4096_bytes_as_the_verdict_of_its_entry() {
     assert_eq!(verdicts(&r), ["header-too-large"]);
 
     // Directly: the decoder names the code.
-    let e = a2a_card::jose::header::decode_header(
-        &a2a_card_testkit::data::b64url(protected_of_size(&key, 4097).as_bytes()),
-        None,
-        4096,
-    )
-    .unwrap_err();
+    let e =
+        a2a_card::jose::header::decode_header(&b64url(protected_of_size(&key, 4097).as_bytes()), None, 4096)
+            .unwrap_err();
     assert_eq!(e.code(), ErrorCode::HeaderTooLarge);
 }
 
@@ -481,13 +457,13 @@ fn an_object_with_100000_members_reads_canonicalizes_and_verifies() {
         ..Default::default()
     };
     let c = canonicalize(card.as_bytes(), &retain).unwrap();
-    let v = json::parse(&c.bytes).unwrap();
+    let v: Value = serde_json::from_slice(&c.bytes).unwrap();
     let Some(Value::Object(members)) = v.get("x-big") else {
         panic!("x-big missing from the retained canonical form");
     };
     let mut sorted = names.clone();
     sorted.sort(); // ASCII names: UTF-16 order is byte order
-    let got: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+    let got: Vec<&str> = members.keys().map(String::as_str).collect();
     assert_eq!(got, sorted);
 
     // A duplicate anywhere in it is found: of the first, a middle and the last member.

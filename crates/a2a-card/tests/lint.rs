@@ -6,7 +6,8 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-mod common;
+use a2a_card_testkit::data::{self, json_files, testvectors_dir};
+use a2a_card_testkit::vectors::{canonical_vectors_or_panic, Expected};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -14,22 +15,16 @@ use std::path::{Path, PathBuf};
 use a2a_card::lint::{lint_card, LintOptions, LintReport, Rule, Severity};
 use serde_json::Value;
 
-const LINT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/lint");
-const CARDS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/cards");
-const CANONICAL_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/canonical");
+fn lint_dir() -> PathBuf {
+    testvectors_dir().join("lint")
+}
+
+fn cards_dir() -> PathBuf {
+    testvectors_dir().join("cards")
+}
 
 /// Folders under `testvectors/lint/` that are not rule folders of this runner.
 const OTHER_FOLDERS: &[&str] = &["schema-invalid"];
-
-fn json_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// The input bytes of a vector: `input` serialized (member order kept), or `input_raw`.
 fn input_bytes(doc: &serde_json::Map<String, Value>, file: &Path) -> Vec<u8> {
@@ -57,7 +52,7 @@ fn triples(report: &LintReport) -> Vec<(String, String, String)> {
 
 /// Runs every vector of one rule's folder; returns (triggers, cleans).
 fn run_rule(rule: Rule) -> (usize, usize) {
-    let dir = Path::new(LINT_DIR).join(rule.as_str());
+    let dir = lint_dir().join(rule.as_str());
     let mut triggers = 0;
     let mut cleans = 0;
     let mut failures = Vec::new();
@@ -171,7 +166,7 @@ rule_tests! {
 #[test]
 fn every_rule_has_vectors() {
     for rule in Rule::ALL {
-        let dir = Path::new(LINT_DIR).join(rule.as_str());
+        let dir = lint_dir().join(rule.as_str());
         let names: Vec<String> = json_files(&dir)
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -185,7 +180,7 @@ fn every_rule_has_vectors() {
             "{rule}: no clean vector"
         );
     }
-    for entry in fs::read_dir(LINT_DIR).unwrap() {
+    for entry in fs::read_dir(lint_dir()).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -216,7 +211,7 @@ fn rule_codes() {
 #[test]
 fn sample_8_5_has_no_errors() {
     for file in ["sample-8.5.json", "sample-8.5-unsigned.json"] {
-        let bytes = fs::read(Path::new(CARDS_DIR).join(file)).unwrap();
+        let bytes = fs::read(cards_dir().join(file)).unwrap();
         let report = lint_card(&bytes, &LintOptions::default()).unwrap();
         assert!(!report.has_errors(), "{file}: {:?}", report.findings);
         assert_eq!(
@@ -242,7 +237,7 @@ fn sample_8_5_has_no_errors() {
 /// `stateTransitionHistory` lints clean: zero findings.
 #[test]
 fn sample_8_5_fixed_is_clean() {
-    let bytes = fs::read(Path::new(CARDS_DIR).join("sample-8.5.json")).unwrap();
+    let bytes = fs::read(cards_dir().join("sample-8.5.json")).unwrap();
     let mut card: serde_json::Map<String, Value> = serde_json::from_slice(&bytes).unwrap();
     let security = card.shift_remove("security").unwrap();
     assert_eq!(
@@ -288,52 +283,34 @@ fn unreadable_input_is_an_error() {
 #[test]
 fn canonical_vectors_never_panic() {
     let mut seen = 0;
-    for file in json_files(Path::new(CANONICAL_DIR)) {
-        let doc: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
-        let doc = doc.as_object().unwrap();
-        let bytes = match (doc.get("input"), doc.get("input_raw"), doc.get("input_hex")) {
-            (Some(v), _, _) => serde_json::to_vec(v).unwrap(),
-            (_, Some(Value::String(s)), _) => s.as_bytes().to_vec(),
-            (_, _, Some(Value::String(h))) => (0..h.len() / 2)
-                .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap())
-                .collect(),
-            _ => panic!("{}: no input", file.display()),
+    for v in canonical_vectors_or_panic() {
+        let defaults = a2a_card::Limits::default();
+        let limits = a2a_card::Limits {
+            max_input_bytes: v.max_input_bytes.unwrap_or(defaults.max_input_bytes),
+            max_depth: v.max_depth.unwrap_or(defaults.max_depth),
         };
-        let mut limits = a2a_card::Limits::default();
-        if let Some(l) = doc.get("limits") {
-            if let Some(n) = l.get("max_input_bytes").and_then(Value::as_u64) {
-                limits.max_input_bytes = n as usize;
-            }
-            if let Some(n) = l.get("max_depth").and_then(Value::as_u64) {
-                limits.max_depth = n as usize;
-            }
-        }
-        let read = a2a_card::canonical::parse_json(&bytes, &limits);
-        let linted = lint_card(&bytes, &LintOptions { limits });
+        let bytes = &v.input;
+        let read = a2a_card::canonical::parse_json(bytes, &limits);
+        let linted = lint_card(bytes, &LintOptions { limits });
         match (read, linted) {
-            (Err(e), Err(l)) => assert_eq!(e.code(), l.code(), "{}", file.display()),
+            (Err(e), Err(l)) => assert_eq!(e.code(), l.code(), "{}", v.id),
             (Ok(_), Ok(report)) => {
-                let expected_error = doc.get("expected_error");
-                let code = expected_error.and_then(|e| e.get("code")).and_then(Value::as_str);
-                if matches!(code, Some("dual-name" | "type-mismatch" | "oneof-conflict"))
-                    && doc.get("profile").and_then(Value::as_str) == Some("spec")
-                {
-                    let pointer = expected_error
-                        .and_then(|e| e.get("pointer"))
-                        .and_then(Value::as_str);
-                    assert!(
-                        report
-                            .findings
-                            .iter()
-                            .any(|f| f.rule == Rule::SchemaError && Some(f.pointer.as_str()) == pointer),
-                        "{}: no schema-error at {pointer:?}: {:?}",
-                        file.display(),
-                        report.findings
-                    );
+                if let Expected::Error { code, pointer } = &v.expected {
+                    if matches!(code.as_str(), "dual-name" | "type-mismatch" | "oneof-conflict")
+                        && v.profile == "spec"
+                    {
+                        assert!(
+                            report.findings.iter().any(|f| f.rule == Rule::SchemaError
+                                && Some(f.pointer.as_str()) == pointer.as_deref()),
+                            "{}: no schema-error at {pointer:?}: {:?}",
+                            v.id,
+                            report.findings
+                        );
+                    }
                 }
                 seen += 1;
             }
-            (r, l) => panic!("{}: reader {r:?}, lint {l:?}", file.display()),
+            (r, l) => panic!("{}: reader {r:?}, lint {l:?}", v.id),
         }
     }
     assert!(seen > 20, "only {seen} readable canonical vectors");
@@ -393,7 +370,7 @@ fn mutations_never_panic() {
     ];
     let mut runs = 0;
     for rule in Rule::ALL {
-        for file in json_files(&Path::new(LINT_DIR).join(rule.as_str())) {
+        for file in json_files(&lint_dir().join(rule.as_str())) {
             let doc: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
             let Some(input) = doc.get("input") else { continue };
             let mut all = Vec::new();
@@ -439,10 +416,10 @@ fn mutations_never_panic() {
 /// the corpus (real ES256 signatures) is malformed.
 #[test]
 fn card_sign_corpus_cases() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = data::corpus_dir() else {
         return;
     };
-    let files = common::card_sign_vector_files(&corpus);
+    let files = data::card_sign_vector_files(&corpus);
     assert_eq!(files.len(), 42, "the corpus has 42 vectors");
     let legacy = [
         ("legacy-member", "/url"),
@@ -450,7 +427,7 @@ fn card_sign_corpus_cases() {
         ("legacy-member", "/preferredTransport"),
     ];
     for file in files {
-        let v = common::read_json(&file);
+        let v = data::read_json(&file);
         let case = v.get("case").and_then(Value::as_str).unwrap_or("control");
         let expected: Vec<(&str, &str)> = match case {
             "control" | "empty_description" | "empty_extensions" | "single_spelling_control" => vec![],
@@ -506,7 +483,7 @@ fn card_sign_corpus_cases() {
 /// with the same code, and reads the others (as findings) without panicking.
 #[test]
 fn jsontestsuite_never_panics() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = data::corpus_dir() else {
         return;
     };
     let dir = corpus.join("jsontestsuite/test_parsing");
@@ -530,11 +507,11 @@ fn jsontestsuite_never_panics() {
 /// base64url; those findings are on `/signature`, not on the header.
 #[test]
 fn tck_protected_header_cases() {
-    let Some(corpus) = common::corpus_dir() else {
+    let Some(corpus) = data::corpus_dir() else {
         return;
     };
     let file = corpus.join("a2a/a2a-tck-card-sign-pr194-204/card_signing_protected_header_vectors.json");
-    let doc = common::read_json(&file);
+    let doc = data::read_json(&file);
     let cases = doc["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 6);
     for case in cases {

@@ -7,19 +7,15 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-use std::fs;
-use std::path::PathBuf;
-
-use a2a_card::lint::{lint_card, LintOptions, Severity};
+use a2a_card::lint::{lint_card, LintOptions, Rule, Severity};
 use a2a_card::migrate::{migrate_card, MigrateOptions, Migration, NoteKind};
 use a2a_card::signature::trust::TrustStore;
 use a2a_card::{
     canonicalize, sign_card, verify_card, Algorithm, CanonicalizeOptions, ErrorCode, PrivateKey, SignOptions,
     VerifyOptions,
 };
-use a2a_card_testkit::json::{self, Value};
-
-const VECTORS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testvectors/migrate");
+use a2a_card_testkit::data::{json_files, testvectors_dir};
+use serde_json::Value;
 
 const KNOWN_KEYS: &[&str] = &[
     "id",
@@ -47,29 +43,19 @@ fn str_of<'v>(v: &'v Value, name: &str) -> Option<&'v str> {
 }
 
 fn bool_of(v: &Value, name: &str) -> Option<bool> {
-    match v.get(name) {
-        Some(Value::Bool(b)) => Some(*b),
-        _ => None,
-    }
+    v.get(name).and_then(Value::as_bool)
 }
 
-fn compact(v: &Value) -> Vec<u8> {
-    let mut out = Vec::new();
-    json::write_compact(&mut out, v);
-    out
+/// Compact JSON text, members in their order.
+fn compact(v: &Value) -> String {
+    v.to_string()
 }
 
 fn load() -> Vec<Vector> {
-    let mut paths: Vec<PathBuf> = fs::read_dir(VECTORS_DIR)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
-    paths
+    json_files(&testvectors_dir().join("migrate"))
         .into_iter()
         .map(|path| {
-            let value = json::parse(&fs::read(&path).unwrap()).unwrap();
+            let value = a2a_card_testkit::data::read_json(&path);
             let id = str_of(&value, "id").unwrap().to_string();
             assert_eq!(
                 path.file_stem().unwrap().to_str().unwrap(),
@@ -79,11 +65,11 @@ fn load() -> Vec<Vector> {
             let Value::Object(members) = &value else {
                 panic!("{id}: not an object")
             };
-            for (k, _) in members {
+            for k in members.keys() {
                 assert!(KNOWN_KEYS.contains(&k.as_str()), "{id}: unknown key {k}");
             }
             let input = match (value.get("input"), str_of(&value, "input_raw")) {
-                (Some(v), None) => compact(v),
+                (Some(v), None) => serde_json::to_vec(v).unwrap(),
                 (None, Some(raw)) => raw.as_bytes().to_vec(),
                 _ => panic!("{id}: exactly one of input and input_raw"),
             };
@@ -99,23 +85,6 @@ fn load() -> Vec<Vector> {
             }
         })
         .collect()
-}
-
-/// The member a JSON Pointer names, if there is one.
-fn resolve<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    let mut cur = root;
-    for raw in pointer.strip_prefix('/')?.split('/') {
-        let token = raw.replace("~1", "/").replace("~0", "~");
-        cur = match cur {
-            Value::Object(_) => cur.get(&token)?,
-            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(cur)
 }
 
 /// Notes as sorted `(pointer, kind, target)` triples.
@@ -150,17 +119,18 @@ fn expected_note_keys(expected: &Value) -> Vec<(String, String, Option<String>)>
 fn check_success(v: &Vector, m: &Migration) -> Vec<String> {
     let mut problems = Vec::new();
     let id = &v.id;
-    let input = json::parse(&v.input).unwrap();
-    let out = match json::parse(&m.card) {
+    let input: Value = serde_json::from_slice(&v.input).unwrap();
+    let out: Value = match serde_json::from_slice(&m.card) {
         Ok(out) => out,
         Err(e) => return vec![format!("{id}: the migrated card does not read back: {e}")],
     };
-    // The card, member order included (Value objects compare in order).
-    if Some(&out) != v.value.get("expected_card") {
+    // The card, member order included: compared as compact text (serde_json keeps member order,
+    // but its `==` on objects does not look at it).
+    let expected = compact(v.value.get("expected_card").unwrap());
+    if compact(&out) != expected {
         problems.push(format!(
-            "{id}: card differs\n  got:      {}\n  expected: {}",
-            String::from_utf8_lossy(&compact(&out)),
-            String::from_utf8_lossy(&compact(v.value.get("expected_card").unwrap()))
+            "{id}: card differs\n  got:      {}\n  expected: {expected}",
+            compact(&out)
         ));
     }
     let already = bool_of(&v.value, "already_v1").unwrap_or(false);
@@ -186,7 +156,7 @@ fn check_success(v: &Vector, m: &Migration) -> Vec<String> {
     for n in &m.notes {
         // A note names a member of the input, except for what the input lacks.
         let absent = matches!(n.kind, NoteKind::Missing | NoteKind::Defaulted);
-        if resolve(&input, &n.pointer).is_some() == absent {
+        if input.pointer(&n.pointer).is_some() == absent {
             problems.push(format!(
                 "{id}: note pointer {:?} ({}) {} in the input",
                 n.pointer,
@@ -210,7 +180,7 @@ fn check_success(v: &Vector, m: &Migration) -> Vec<String> {
                 vec![t.clone()]
             };
             for t in targets {
-                if resolve(&out, &t).is_none() {
+                if out.pointer(&t).is_none() {
                     problems.push(format!("{id}: note target {t:?} is not in the migrated card"));
                 }
             }
@@ -251,19 +221,14 @@ fn check_success(v: &Vector, m: &Migration) -> Vec<String> {
             Err(e) => problems.push(format!("{id}: a second migration failed: {e}")),
         }
     }
-    // No 0.3-only member survives anywhere at the top level or in capabilities.
-    for gone in [
-        "url",
-        "preferredTransport",
-        "additionalInterfaces",
-        "protocolVersion",
-        "supportsAuthenticatedExtendedCard",
-        "security",
-        "signatures",
-    ] {
-        if out.get(gone).is_some() {
-            problems.push(format!("{id}: /{gone} is still in the migrated card"));
-        }
+    // No A2A 0.3 member survives: the library's list of them, lint's `legacy-member` rule (the
+    // top-level 0.3 members, a skill's `security`, an interface's `transport`,
+    // `capabilities.stateTransitionHistory`), finds none; and the 0.3 signatures are gone.
+    for f in report.findings.iter().filter(|f| f.rule == Rule::LegacyMember) {
+        problems.push(format!("{id}: {} is still in the migrated card", f.pointer));
+    }
+    if out.get("signatures").is_some() {
+        problems.push(format!("{id}: /signatures is still in the migrated card"));
     }
     problems
 }
@@ -345,9 +310,15 @@ fn migrated_cards_sign_and_verify() {
 #[test]
 fn old_signatures_are_dropped_with_a_note() {
     let v = load().into_iter().find(|v| v.id == "freight-tracker").unwrap();
-    assert!(json::parse(&v.input).unwrap().get("signatures").is_some());
+    assert!(serde_json::from_slice::<Value>(&v.input)
+        .unwrap()
+        .get("signatures")
+        .is_some());
     let m = migrate_card(&v.input, &v.opts).unwrap();
-    assert!(json::parse(&m.card).unwrap().get("signatures").is_none());
+    assert!(serde_json::from_slice::<Value>(&m.card)
+        .unwrap()
+        .get("signatures")
+        .is_none());
     let note = m.notes.iter().find(|n| n.pointer == "/signatures").unwrap();
     assert_eq!(note.kind, NoteKind::Dropped);
     assert!(note.message.contains("sign"), "{}", note.message);
@@ -387,7 +358,7 @@ fn odd_inputs_never_panic() {
     for case in cases {
         match migrate_card(case, &MigrateOptions::default()) {
             Ok(m) => {
-                json::parse(&m.card).unwrap();
+                serde_json::from_slice::<Value>(&m.card).unwrap();
                 for n in &m.notes {
                     assert!(n.pointer.is_empty() || n.pointer.starts_with('/'));
                 }
@@ -408,8 +379,10 @@ fn odd_inputs_never_panic() {
         &MigrateOptions::default(),
     )
     .unwrap();
-    let card = json::parse(&m.card).unwrap();
-    let flows = resolve(&card, "/securitySchemes/a/oauth2SecurityScheme/flows").unwrap();
+    let card: Value = serde_json::from_slice(&m.card).unwrap();
+    let flows = card
+        .pointer("/securitySchemes/a/oauth2SecurityScheme/flows")
+        .unwrap();
     assert!(flows.get("password").is_some() && flows.get("implicit").is_none());
     assert!(m
         .notes

@@ -4,12 +4,11 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-mod common;
-
 use a2a_card::canonical::table::{Kind, MessageDesc, Presence, ALL_MESSAGES};
 use a2a_card::model::*;
 use a2a_card::{canonicalize, CanonicalizeOptions, Profile, UnknownMembers};
-use common::{hex_decode, testvectors_dir};
+use a2a_card_testkit::data::testvectors_dir;
+use a2a_card_testkit::vectors::{canonical_vectors_or_panic, Expected};
 use schemars::JsonSchema;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -435,37 +434,21 @@ struct SpecVector {
 
 /// Every vector of `testvectors/canonical/` with profile `spec` and `expected_hex`, by id.
 fn spec_success_vectors() -> Vec<SpecVector> {
-    let dir = testvectors_dir().join("canonical");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
-    let mut out = Vec::new();
-    for p in paths {
-        let v = common::read_json(&p);
-        if v["profile"] != "spec" || v.get("expected_hex").is_none() {
-            continue;
-        }
-        let input = if let Some(i) = v.get("input") {
-            serde_json::to_vec(i).unwrap()
-        } else if let Some(s) = v["input_raw"].as_str() {
-            s.as_bytes().to_vec()
-        } else {
-            hex_decode(v["input_hex"].as_str().unwrap())
-        };
-        let unknown = v["unknown"]
-            .as_str()
-            .map_or(UnknownMembers::Exclude, |u| UnknownMembers::from_name(u).unwrap());
-        out.push(SpecVector {
-            id: v["id"].as_str().unwrap().to_string(),
-            input,
-            unknown,
-            expected: hex_decode(v["expected_hex"].as_str().unwrap()),
-        });
-    }
-    out
+    canonical_vectors_or_panic()
+        .into_iter()
+        .filter(|v| v.profile == "spec")
+        .filter_map(|v| match v.expected {
+            Expected::Bytes { bytes, .. } => Some(SpecVector {
+                id: v.id,
+                input: v.input,
+                unknown: v.unknown.map_or(UnknownMembers::Exclude, |u| {
+                    UnknownMembers::from_name(&u).unwrap()
+                }),
+                expected: bytes,
+            }),
+            Expected::Error { .. } => None,
+        })
+        .collect()
 }
 
 #[test]
@@ -782,18 +765,9 @@ fn the_sample_card_round_trips_through_the_model() {
 fn from_json_refuses_what_the_canonical_reader_refuses() {
     // Every vector input, whatever its profile: where the spec-profile reader (default options)
     // fails, the typed reader fails with the same code and pointer; it never panics.
-    let dir = testvectors_dir().join("canonical");
     let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let v = common::read_json(&path);
-        let input = if let Some(i) = v.get("input") {
-            serde_json::to_vec(i).unwrap()
-        } else if let Some(s) = v["input_raw"].as_str() {
-            s.as_bytes().to_vec()
-        } else {
-            hex_decode(v["input_hex"].as_str().unwrap())
-        };
+    for v in canonical_vectors_or_panic() {
+        let input = v.input;
         let typed = AgentCard::from_json(&input);
         if let Err(want) = canonicalize(&input, &CanonicalizeOptions::default()) {
             let got = typed.unwrap_err();
@@ -801,7 +775,7 @@ fn from_json_refuses_what_the_canonical_reader_refuses() {
                 (got.code(), got.pointer()),
                 (want.code(), want.pointer()),
                 "{}",
-                path.display()
+                v.id
             );
             checked += 1;
         }

@@ -8,14 +8,8 @@
 
 use a2a_card::jose::keys::{parse_jwks, PrivateKey, PublicKey};
 use a2a_card::TrustStore;
-use std::path::Path;
-
-fn data(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/keys")
-        .join(name);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
+use a2a_card_testkit::data::key_file;
+use a2a_card_testkit::pem::{assert_no_material, bad_shapes, body, good_shapes};
 
 /// Key files of every PEM label the reader knows, private and public.
 const FILES: &[&str] = &[
@@ -30,66 +24,6 @@ const FILES: &[&str] = &[
     "rsa2048.pkcs1.pub.pem",
     "secp256k1.pem",
 ];
-
-/// The base64 body of a PEM file (every line between the boundaries).
-fn body(pem: &str) -> String {
-    pem.lines().filter(|l| !l.starts_with("-----")).collect()
-}
-
-/// Shapes that must read as the key itself.
-fn good_shapes(pem: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("one line", pem.replace('\n', "")),
-        ("CR only", pem.replace('\n', "\r")),
-        ("CRLF", pem.replace('\n', "\r\n")),
-        ("spaces for line breaks", pem.replace('\n', " ")),
-        ("byte-order mark", format!("\u{feff}{pem}")),
-        (
-            "byte-order mark, one line",
-            format!("\u{feff}{}", pem.replace('\n', "")),
-        ),
-    ]
-}
-
-/// Shapes that must be refused.
-fn bad_shapes(pem: &str) -> Vec<(&'static str, String)> {
-    let end = pem.find("-----END").unwrap();
-    let no_end = &pem[..end];
-    let label_end = pem.find("-----\n").unwrap();
-    let garbage_label = format!("-----BEGIN pr1v@te k3y{}", &pem[label_end..]);
-    let cut = {
-        let b = body(pem);
-        let one_line = pem.replace('\n', "");
-        assert!(one_line.contains(&b[b.len() / 2..b.len() / 2 + 8]));
-        one_line.replace(&b[b.len() / 2..b.len() / 2 + 8], "")
-    };
-    vec![
-        ("missing END", no_end.to_string()),
-        ("missing END, one line", no_end.replace('\n', "")),
-        ("missing END, CR only", no_end.replace('\n', "\r")),
-        ("missing END, byte-order mark", format!("\u{feff}{no_end}")),
-        ("garbage label", garbage_label.clone()),
-        ("garbage label, one line", garbage_label.replace('\n', "")),
-        (
-            "END of another label",
-            format!("{no_end}-----END CERTIFICATE-----\n"),
-        ),
-        ("body cut", cut),
-        ("BEGIN never closed", format!("-----BEGIN {}", body(pem))),
-    ]
-}
-
-/// Panics when `message` contains any 12-character run of `body`.
-fn assert_no_material(message: &str, body: &str, what: &str) {
-    let chars: Vec<char> = body.chars().collect();
-    for window in chars.windows(12) {
-        let run: String = window.iter().collect();
-        assert!(
-            !message.contains(&run),
-            "{what}: the message shows key material ({run:?}): {message}"
-        );
-    }
-}
 
 /// Every way the library reads key text: private, public, either, a JWKS, a trust-store `pem`.
 fn read_all(text: &str) -> Vec<(&'static str, Result<(), a2a_card::Error>)> {
@@ -109,7 +43,7 @@ fn read_all(text: &str) -> Vec<(&'static str, Result<(), a2a_card::Error>)> {
 #[test]
 fn line_breaks_lost_or_changed_still_read_as_the_same_key() {
     for file in FILES {
-        let pem = data(file);
+        let pem = key_file(file);
         let want = PublicKey::parse(&pem).unwrap();
         for (shape, text) in good_shapes(&pem) {
             let got = PublicKey::parse(&text).unwrap_or_else(|e| panic!("{file} ({shape}): {e}"));
@@ -130,7 +64,7 @@ fn line_breaks_lost_or_changed_still_read_as_the_same_key() {
 fn malformed_pem_is_refused_without_showing_key_material() {
     let mut refused = 0;
     for file in FILES {
-        let pem = data(file);
+        let pem = key_file(file);
         let secret = body(&pem);
         for (shape, text) in bad_shapes(&pem) {
             for (reader, result) in read_all(&text) {
@@ -157,7 +91,7 @@ fn malformed_pem_is_refused_without_showing_key_material() {
 
 #[test]
 fn labels_are_shown_only_when_known_or_a_short_token() {
-    let pem = data("p256.pem");
+    let pem = key_file("p256.pem");
     let b = body(&pem);
     // A known label is named.
     let e = PrivateKey::parse(&pem[..pem.find("-----END").unwrap()]).unwrap_err();
@@ -179,7 +113,7 @@ fn labels_are_shown_only_when_known_or_a_short_token() {
 
 #[test]
 fn legacy_encrypted_pem_is_recognized_in_every_shape() {
-    let pem = data("rsa2048.encrypted-legacy.pem");
+    let pem = key_file("rsa2048.encrypted-legacy.pem");
     for (shape, text) in good_shapes(&pem) {
         let e = PrivateKey::parse(&text).unwrap_err();
         assert_eq!(e.code().as_str(), "encrypted-key", "{shape}: {e}");

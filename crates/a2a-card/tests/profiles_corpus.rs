@@ -13,10 +13,10 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-mod common;
+use a2a_card_testkit::data;
 
 use a2a_card::{verify_card, Profile, TrustStore, UnknownMembers, VerifyOptions};
-use a2a_card_testkit::json::{self, Value};
+use serde_json::Value;
 use std::fs;
 
 fn setting(reading: &str) -> Option<(Profile, UnknownMembers)> {
@@ -40,21 +40,20 @@ struct Vector {
 }
 
 fn vectors() -> Option<(Vec<Vector>, TrustStore)> {
-    let root = common::corpus_dir()?;
+    let root = data::corpus_dir()?;
     let dir = root.join("a2a/a2a-card-sign-v01");
     let jwks = fs::read_to_string(dir.join("testkey_jwks.json")).unwrap();
     let trust = TrustStore::from_json(&jwks, "testkey_jwks.json").unwrap();
     let mut out = Vec::new();
-    for path in common::card_sign_vector_files(&root) {
-        let v = json::parse(&fs::read(&path).unwrap()).unwrap();
+    for path in data::card_sign_vector_files(&root) {
+        let v = data::read_json(&path);
         let names = |k: &str| -> Vec<String> {
             match v.get(k) {
                 Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
                 _ => Vec::new(),
             }
         };
-        let mut card = Vec::new();
-        json::write_compact(&mut card, v.get("served_card").unwrap());
+        let card = serde_json::to_vec(v.get("served_card").unwrap()).unwrap();
         out.push(Vector {
             id: v.get("id").and_then(Value::as_str).unwrap().to_string(),
             card,
@@ -166,7 +165,7 @@ fn legacy_url_changed_after_signing_is_accepted_only_where_unknown_members_are_e
             "{id}: /url reported unsigned: {:?}",
             r.unsigned
         );
-        let served = json::parse(&v.card).unwrap();
+        let served: Value = serde_json::from_slice(&v.card).unwrap();
         let url = served.get("url").and_then(Value::as_str).unwrap();
         let verified = String::from_utf8(r.verified_content().unwrap().to_vec()).unwrap();
         assert!(

@@ -6,13 +6,11 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
-mod common;
-
 use a2a_card::canonical::table::ALL_MESSAGES;
 use a2a_card::model::{json_schema, schema_id, AgentCard, Message, SchemaDraft};
-use common::{hex_decode, testvectors_dir};
+use a2a_card_testkit::data::{json_files, testvectors_dir};
+use a2a_card_testkit::vectors::{canonical_vectors_or_panic, Expected};
 use serde_json::Value;
-use std::path::PathBuf;
 
 const DRAFTS: [SchemaDraft; 2] = [SchemaDraft::Draft2020_12, SchemaDraft::Draft07];
 
@@ -71,29 +69,11 @@ fn uses_proto_names(v: &Value) -> bool {
 
 /// The inputs of the canonicalization vectors whose profile is `spec` and that succeed.
 fn spec_success_inputs() -> Vec<(String, Vec<u8>)> {
-    let dir = testvectors_dir().join("canonical");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
-    let mut out = Vec::new();
-    for p in paths {
-        let v = common::read_json(&p);
-        if v["profile"] != "spec" || v.get("expected_hex").is_none() {
-            continue;
-        }
-        let input = if let Some(i) = v.get("input") {
-            serde_json::to_vec(i).unwrap()
-        } else if let Some(s) = v["input_raw"].as_str() {
-            s.as_bytes().to_vec()
-        } else {
-            hex_decode(v["input_hex"].as_str().unwrap())
-        };
-        out.push((v["id"].as_str().unwrap().to_string(), input));
-    }
-    out
+    canonical_vectors_or_panic()
+        .into_iter()
+        .filter(|v| v.profile == "spec" && matches!(v.expected, Expected::Bytes { .. }))
+        .map(|v| (v.id, v.input))
+        .collect()
 }
 
 /// A card with every REQUIRED member and a little of everything else; the files of
@@ -181,12 +161,7 @@ fn the_schema_and_the_model_agree_on_every_spec_vector() {
 fn every_schema_invalid_card_is_rejected_by_schema_and_model() {
     let dir = testvectors_dir().join("lint/schema-invalid");
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = json_files(&dir);
     assert!(files.len() >= 20, "only {} schema-invalid cards", files.len());
     let valid: Value = serde_json::from_str(VALID_CARD).unwrap();
     for draft in DRAFTS {

@@ -8,48 +8,8 @@ use a2a_card::jose::crypto::verify;
 use a2a_card::jose::keys::PublicKey;
 use a2a_card::Algorithm;
 use a2a_card::ErrorCode;
+use a2a_card_testkit::data::{b64url, corpus, unhex};
 use serde_json::{json, Value};
-use std::path::PathBuf;
-
-/// The corpora folder: `A2A_CARD_CORPORA` (relative paths are taken from the repository root),
-/// else `../shared/corpora` beside the repository. Missing: a failure under CI, else a note.
-fn corpora() -> Option<PathBuf> {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let dir = match std::env::var_os("A2A_CARD_CORPORA") {
-        Some(p) => {
-            let p = PathBuf::from(p);
-            if p.is_absolute() {
-                p
-            } else {
-                repo.join(p)
-            }
-        }
-        None => repo.join("../shared/corpora"),
-    };
-    if dir.join("wycheproof").is_dir() {
-        return Some(dir);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("corpus missing under CI: {}", dir.join("wycheproof").display());
-    }
-    eprintln!(
-        "note: Wycheproof corpus not found at {}; test skipped",
-        dir.display()
-    );
-    None
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0, "odd hex {s}");
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
-        .collect()
-}
-
-fn b64u(bytes: &[u8]) -> String {
-    use base64::Engine as _;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
-}
 
 #[derive(Default, Debug)]
 struct Counts {
@@ -76,8 +36,8 @@ fn group_key(group: &Value, curve: Option<&str>) -> Result<PublicKey, a2a_card::
             Some(json!({
                 "kty": "EC",
                 "crv": curve.expect("EC curve"),
-                "x": b64u(&point[1..1 + half]),
-                "y": b64u(&point[1 + half..]),
+                "x": b64url(&point[1..1 + half]),
+                "y": b64url(&point[1 + half..]),
             }))
         })
         .expect("group has a key");
@@ -94,8 +54,8 @@ fn group_key(group: &Value, curve: Option<&str>) -> Result<PublicKey, a2a_card::
 }
 
 fn run(file: &str, alg: Algorithm, curve: Option<&str>) {
-    let Some(dir) = corpora() else { return };
-    let path = dir.join("wycheproof").join(file);
+    let Some(dir) = corpus("wycheproof") else { return };
+    let path = dir.join(file);
     let doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     let mut c = Counts::default();
     let mut failures = Vec::new();

@@ -1,6 +1,6 @@
 //! What the end-to-end tests of the `a2a-card` binary add to the shared test support
 //! (`a2a-card-testkit`, re-exported here): the binary itself, the test card and algorithms, and
-//! commands run through it (keygen, sign, canonicalize).
+//! commands run through it (keygen, sign, verify, canonicalize, --help).
 
 #![allow(dead_code, unused_imports, clippy::unwrap_used, clippy::panic)]
 
@@ -8,7 +8,8 @@ pub use a2a_card_testkit::bin::{
     error_line, expect_code, expect_error, json_out, stderr, stderr_field, stdout,
 };
 pub use a2a_card_testkit::data::{
-    b64url, corpus_dir, hex, listing, repo_root, s, scratch, unb64url, unhex, write,
+    b64url, corpus_dir, hex, json_files, listing, read_json, repo_root, s, scratch, strings, testvectors_dir,
+    unb64url, unhex, write,
 };
 pub use a2a_card_testkit::tools::{
     have_openssl, only_jwk, openssl, protected, sha256, signatures, thumbprint,
@@ -87,6 +88,16 @@ pub fn keygen(dir: &Path, name: &str, alg: &str, extra: &[&str]) -> (PathBuf, Pa
     (pem, jwks)
 }
 
+/// A fresh scratch directory `name` holding [`CARD`] as `card.json` and a fresh key made by
+/// `keygen --alg ALG` plus `extra` (`k.pem`, `k.jwks.json`): (dir, card, PEM, JWKS).
+#[track_caller]
+pub fn card_and_key(name: &str, alg: &str, extra: &[&str]) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let card = write(&dir, "card.json", CARD);
+    let (pem, jwks) = keygen(&dir, "k", alg, extra);
+    (dir, card, pem, jwks)
+}
+
 /// Signs `card` with `--key key` plus `extra`, writing the result to `out_path`.
 #[track_caller]
 pub fn sign_to(card: &Path, key: &Path, extra: &[&str], out_path: &Path) -> Output {
@@ -95,6 +106,31 @@ pub fn sign_to(card: &Path, key: &Path, extra: &[&str], out_path: &Path) -> Outp
     let out = run(&args, None);
     expect_code(&out, 0, &format!("sign {extra:?}"));
     out
+}
+
+/// Runs `verify CARD --jwks JWKS` plus `extra`.
+pub fn verify(card: &Path, jwks: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["verify", s(card), "--jwks", s(jwks)];
+    args.extend_from_slice(extra);
+    run(&args, None)
+}
+
+/// The `--help` text of the binary (`command` empty) or of a subcommand; it must exit 0.
+#[track_caller]
+pub fn help(command: &[&str]) -> String {
+    let mut args = command.to_vec();
+    args.push("--help");
+    let out = run(&args, None);
+    expect_code(&out, 0, &format!("{command:?} --help"));
+    stdout(&out)
+}
+
+/// Asserts that `text` contains every one of `needles`.
+#[track_caller]
+pub fn assert_mentions(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "lacks {needle:?}:\n{text}");
+    }
 }
 
 /// The canonical bytes of a card through `a2a-card canonicalize` with `extra` options.

@@ -12,36 +12,10 @@
 
 #![allow(dead_code)]
 
+pub mod timing;
+
+use a2a_card_testkit::rng::Rng;
 use serde_json::{json, Map, Value};
-
-/// SplitMix64: a small, fixed pseudo-random sequence (no dependency, same output everywhere).
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator with the given seed.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// The next 64 pseudo-random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// One element of a non-empty slice.
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 const VERBS: &[&str] = &[
     "Plan",
