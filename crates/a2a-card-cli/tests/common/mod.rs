@@ -4,6 +4,9 @@
 
 #![allow(dead_code, unused_imports, clippy::unwrap_used, clippy::panic)]
 
+#[cfg(unix)]
+pub mod hardening;
+
 pub use a2a_card_testkit::bin::{
     error_line, expect_code, expect_error, json_out, stderr, stderr_field, stdout,
 };
