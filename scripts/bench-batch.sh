@@ -17,23 +17,10 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${A2A_BENCH_BATCH_N:-10000}"
 runs="${A2A_BENCH_BATCH_RUNS:-5}"
-die() {
-    echo "bench-batch: $*" >&2
-    exit 2
-}
+name=bench-batch
+# shellcheck source=scripts/lib/bench.sh
+. "$root/scripts/lib/bench.sh"
 [ -x /usr/bin/time ] || die "/usr/bin/time (GNU time) is needed for the peak memory"
-if [ -n "${A2A_CARD_BIN:-}" ]; then
-    bin="$A2A_CARD_BIN"
-else
-    (cd "$root" && cargo build --quiet --release -p a2a-card-cli) || die "cargo build --release failed"
-    bin="${CARGO_TARGET_DIR:-$root/target}/release/a2a-card"
-fi
-[ -x "$bin" ] || die "no binary at $bin"
-
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/a2a-bench-batch.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1], encoding="utf-8")), ensure_ascii=False, separators=(",", ":")))' \
     "$root/testvectors/cards/sample-8.5-unsigned.json" >"$tmp/sample.json" || die "cannot compact the sample card"

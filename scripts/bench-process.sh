@@ -13,22 +13,9 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${A2A_BENCH_PROCESS_N:-200}"
-die() {
-    echo "bench-process: $*" >&2
-    exit 2
-}
-if [ -n "${A2A_CARD_BIN:-}" ]; then
-    bin="$A2A_CARD_BIN"
-else
-    (cd "$root" && cargo build --quiet --release -p a2a-card-cli) || die "cargo build --release failed"
-    bin="${CARGO_TARGET_DIR:-$root/target}/release/a2a-card"
-fi
-[ -x "$bin" ] || die "no binary at $bin"
-
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/a2a-bench-process.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+name=bench-process
+# shellcheck source=scripts/lib/bench.sh
+. "$root/scripts/lib/bench.sh"
 
 "$bin" keygen --alg ES256 --out "$tmp/key.pem" --jwks "$tmp/jwks.json" 2>/dev/null || die "keygen failed"
 "$bin" sign "$root/testvectors/cards/sample-8.5-unsigned.json" --key "$tmp/key.pem" --out "$tmp/card.json" 2>/dev/null ||
