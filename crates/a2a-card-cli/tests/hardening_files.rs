@@ -81,7 +81,15 @@ fn writes_refuse_fifos_sockets_devices_and_directories() {
         // sign --in-place: the card itself is the FIFO or device; it is refused before it is
         // opened (opening a FIFO would wait for a writer forever).
         let out = run_ok(
-            &["sign", s(target), "--key", s(&f.pem), "--in-place"],
+            &[
+                "sign",
+                "--unknown",
+                "exclude",
+                s(target),
+                "--key",
+                s(&f.pem),
+                "--in-place",
+            ],
             "sign --in-place",
         );
         expect_io_refusal(
@@ -143,7 +151,15 @@ fn symbolic_links_are_written_through_and_dangling_ones_refused() {
     let link = links.join("card.json");
     std::os::unix::fs::symlink("../real/card.json", &link).unwrap();
     let out = run_ok(
-        &["sign", s(&link), "--key", s(&f.pem), "--in-place"],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&link),
+            "--key",
+            s(&f.pem),
+            "--in-place",
+        ],
         "sign --in-place link",
     );
     expect_code(&out, 0, "sign --in-place through a link");
@@ -212,7 +228,15 @@ fn symbolic_links_are_written_through_and_dangling_ones_refused() {
     }
     let before = std::fs::read(&f.card).unwrap();
     let out = run_ok(
-        &["sign", s(&dangling), "--key", s(&f.pem), "--in-place"],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&dangling),
+            "--key",
+            s(&f.pem),
+            "--in-place",
+        ],
         "in-place dangling",
     );
     expect_io_refusal(
@@ -268,7 +292,15 @@ fn read_only_targets_are_replaced_only_with_force() {
     let link = f.dir.join("ro-link.json");
     std::os::unix::fs::symlink(&card, &link).unwrap();
     let out = run_ok(
-        &["sign", s(&card), "--key", s(&f.pem), "--in-place"],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&card),
+            "--key",
+            s(&f.pem),
+            "--in-place",
+        ],
         "in-place ro",
     );
     expect_io_refusal(
@@ -278,7 +310,15 @@ fn read_only_targets_are_replaced_only_with_force() {
         "sign --in-place read-only",
     );
     let out = run_ok(
-        &["sign", s(&link), "--key", s(&f.pem), "--in-place"],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&link),
+            "--key",
+            s(&f.pem),
+            "--in-place",
+        ],
         "in-place ro link",
     );
     expect_io_refusal(
@@ -289,7 +329,16 @@ fn read_only_targets_are_replaced_only_with_force() {
     );
     assert_eq!(std::fs::read(&card).unwrap(), CARD.as_bytes());
     let out = run_ok(
-        &["sign", s(&link), "--key", s(&f.pem), "--in-place", "--force"],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&link),
+            "--key",
+            s(&f.pem),
+            "--in-place",
+            "--force",
+        ],
         "forced",
     );
     expect_code(&out, 0, "sign --in-place --force");
@@ -303,7 +352,18 @@ fn read_only_targets_are_replaced_only_with_force() {
 fn force_is_only_for_commands_that_write() {
     let f = fixture("hard-force-usage");
     let cases: [(&str, &[&str]); 5] = [
-        ("sign", &["sign", s(&f.card), "--key", s(&f.pem), "--force"]),
+        (
+            "sign",
+            &[
+                "sign",
+                "--unknown",
+                "exclude",
+                s(&f.card),
+                "--key",
+                s(&f.pem),
+                "--force",
+            ],
+        ),
         (
             "verify",
             &["verify", s(&f.signed), "--jwks", s(&f.jwks), "--force"],
@@ -409,7 +469,16 @@ fn sign_out_may_be_neither_the_key_nor_the_card() {
     let dotted = f.dir.join("keys").join("..").join("keys").join("k.pem");
     for out_path in [&key_link, &dotted, &f.pem] {
         let out = run_ok(
-            &["sign", s(&f.card), "--key", s(&f.pem), "--out", s(out_path)],
+            &[
+                "sign",
+                "--unknown",
+                "exclude",
+                s(&f.card),
+                "--key",
+                s(&f.pem),
+                "--out",
+                s(out_path),
+            ],
             "sign --out key",
         );
         expect_usage(
@@ -430,6 +499,8 @@ fn sign_out_may_be_neither_the_key_nor_the_card() {
         Some(&f.dir),
         &[
             "sign",
+            "--unknown",
+            "exclude",
             "card.json",
             "--key",
             s(&f.pem),
@@ -447,7 +518,15 @@ fn sign_out_may_be_neither_the_key_nor_the_card() {
     assert_eq!(std::fs::read(&f.card).unwrap(), card_text);
     // --in-place on the key file itself.
     let out = run_ok(
-        &["sign", s(&dotted), "--key", s(&f.pem), "--in-place"],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&dotted),
+            "--key",
+            s(&f.pem),
+            "--in-place",
+        ],
         "sign --in-place the key",
     );
     expect_usage(&out, &["--in-place", "--key", "same file"], "--in-place the key");

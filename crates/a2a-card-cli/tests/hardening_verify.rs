@@ -21,7 +21,18 @@ fn sign_refuses_a_signature_verify_would_refuse() {
         card = next;
     }
     let before = std::fs::read(&card).unwrap();
-    let out = run(&["sign", s(&card), "--key", s(&key), "--in-place"], None);
+    let out = run(
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&card),
+            "--key",
+            s(&key),
+            "--in-place",
+        ],
+        None,
+    );
     let line = expect_error(&out, 2, "too-many-signatures", s(&card));
     assert!(
         line.contains("17 signatures") && line.contains("at /signatures"),
@@ -33,13 +44,31 @@ fn sign_refuses_a_signature_verify_would_refuse() {
     let small = write(&dir, "small.json", CARD);
     let big = format!("x={}", serde_json::Value::from("a".repeat(5000)));
     let out = run(
-        &["sign", s(&small), "--key", s(&key), "--protected-header", &big],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&small),
+            "--key",
+            s(&key),
+            "--protected-header",
+            &big,
+        ],
         None,
     );
     expect_error(&out, 2, "header-too-large", s(&small));
     let deep = format!("x={}{}", "[".repeat(16), "]".repeat(16));
     let out = run(
-        &["sign", s(&small), "--key", s(&key), "--protected-header", &deep],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&small),
+            "--key",
+            s(&key),
+            "--protected-header",
+            &deep,
+        ],
         None,
     );
     expect_error(&out, 2, "malformed-header", s(&small));

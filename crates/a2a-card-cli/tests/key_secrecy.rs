@@ -41,16 +41,21 @@ fn malformed_pem_never_reaches_output_through_any_key_input() {
         let t = write(&dir, "trust.json", store);
         let t = s(&t);
         let cases: Vec<Case<'_>> = vec![
-            ("sign --key FILE", vec!["sign", c, "--key", f], None, vec![]),
+            (
+                "sign --key FILE",
+                vec!["sign", "--unknown", "exclude", c, "--key", f],
+                None,
+                vec![],
+            ),
             (
                 "sign --key -",
-                vec!["sign", c, "--key", "-"],
+                vec!["sign", "--unknown", "exclude", c, "--key", "-"],
                 Some(text.as_bytes()),
                 vec![],
             ),
             (
                 "$A2A_CARD_SIGNING_KEY",
-                vec!["sign", c],
+                vec!["sign", "--unknown", "exclude", c],
                 None,
                 vec![(KEY_ENV, text.as_str())],
             ),
@@ -81,7 +86,11 @@ fn a_key_whose_line_breaks_were_lost_still_signs() {
         ("one line", pem.replace('\n', "")),
         ("CR only", pem.replace('\n', "\r")),
     ] {
-        let out = run_env(&["sign", s(&card)], None, &[(KEY_ENV, text.as_str())]);
+        let out = run_env(
+            &["sign", "--unknown", "exclude", s(&card)],
+            None,
+            &[(KEY_ENV, text.as_str())],
+        );
         expect_code(&out, 0, shape);
         let signed = write(&dir, "signed.json", stdout(&out));
         let v = verify(&signed, &jwks, &[]);

@@ -232,13 +232,21 @@ fn key_from_the_environment_pem_and_jwk() {
     let (dir, card, pem, jwks) = card_and_key("env-key", "ES384", &[]);
     let pem_text = std::fs::read_to_string(&pem).unwrap();
 
-    let out = run_env(&["sign", s(&card)], None, &[(KEY_ENV, &pem_text)]);
+    let out = run_env(
+        &["sign", "--unknown", "exclude", s(&card)],
+        None,
+        &[(KEY_ENV, &pem_text)],
+    );
     expect_code(&out, 0, "env PEM");
     let signed = write(&dir, "signed-pem.json", &out.stdout);
     expect_code(&verify(&signed, &jwks, &[]), 0, "verify env PEM");
 
     // A private JWK in the environment; `a2a-card jwks` of the same JWK is its public JWKS.
-    let out = run_env(&["sign", s(&card)], None, &[(KEY_ENV, RFC8037_JWK)]);
+    let out = run_env(
+        &["sign", "--unknown", "exclude", s(&card)],
+        None,
+        &[(KEY_ENV, RFC8037_JWK)],
+    );
     expect_code(&out, 0, "env JWK");
     assert_eq!(stderr_field(&out, "kid"), format!("\"{RFC8037_KID}\""));
     assert_eq!(stderr_field(&out, "alg"), "EdDSA");
@@ -257,7 +265,7 @@ fn key_from_the_environment_pem_and_jwk() {
 
     // --key wins over the environment.
     let out = run_env(
-        &["sign", s(&card), "--key", s(&pem)],
+        &["sign", "--unknown", "exclude", s(&card), "--key", s(&pem)],
         None,
         &[(KEY_ENV, "not a key")],
     );
@@ -265,7 +273,7 @@ fn key_from_the_environment_pem_and_jwk() {
 
     // An unreadable key in the environment is a failed key retrieval.
     let out = run_env(
-        &["sign", s(&card)],
+        &["sign", "--unknown", "exclude", s(&card)],
         None,
         &[(
             KEY_ENV,
@@ -275,7 +283,7 @@ fn key_from_the_environment_pem_and_jwk() {
     expect_error(&out, 3, "invalid-key", "$A2A_CARD_SIGNING_KEY");
     // No key anywhere (an empty variable counts as none) is a usage error.
     for env in [&[][..], &[(KEY_ENV, "")][..]] {
-        let out = run_env(&["sign", s(&card)], None, env);
+        let out = run_env(&["sign", "--unknown", "exclude", s(&card)], None, env);
         let line = expect_error(&out, 2, "usage", "<command line>");
         assert!(line.contains("A2A_CARD_SIGNING_KEY"), "{line}");
     }
@@ -287,8 +295,8 @@ fn card_and_key_on_stdin() {
 
     // The card on stdin, as `-` and as nothing.
     for args in [
-        &["sign", "-", "--key", s(&pem)][..],
-        &["sign", "--key", s(&pem)][..],
+        &["sign", "--unknown", "exclude", "-", "--key", s(&pem)][..],
+        &["sign", "--unknown", "exclude", "--key", s(&pem)][..],
     ] {
         let out = run(args, Some(CARD.as_bytes()));
         expect_code(&out, 0, "card on stdin");
@@ -297,13 +305,22 @@ fn card_and_key_on_stdin() {
         assert!(stdout(&out).contains("card: <stdin>"));
     }
     // The key on stdin, the card from a file: Ed25519 is deterministic, so the same bytes.
-    let from_file = run(&["sign", s(&card), "--key", s(&pem)], None);
+    let from_file = run(
+        &["sign", "--unknown", "exclude", s(&card), "--key", s(&pem)],
+        None,
+    );
     let pem_bytes = std::fs::read(&pem).unwrap();
-    let from_stdin = run(&["sign", s(&card), "--key", "-"], Some(&pem_bytes));
+    let from_stdin = run(
+        &["sign", "--unknown", "exclude", s(&card), "--key", "-"],
+        Some(&pem_bytes),
+    );
     expect_code(&from_stdin, 0, "key on stdin");
     assert_eq!(from_stdin.stdout, from_file.stdout);
     // Both on stdin cannot work.
-    for args in [&["sign", "-", "--key", "-"][..], &["sign", "--key", "-"][..]] {
+    for args in [
+        &["sign", "--unknown", "exclude", "-", "--key", "-"][..],
+        &["sign", "--unknown", "exclude", "--key", "-"][..],
+    ] {
         let out = run(args, Some(&pem_bytes));
         expect_error(&out, 2, "usage", "<command line>");
     }
@@ -326,10 +343,24 @@ fn in_place_success_keeps_the_file_and_its_mode() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&card, std::fs::Permissions::from_mode(0o640)).unwrap();
     }
-    let expected = run(&["sign", s(&card), "--key", s(&pem)], None);
+    let expected = run(
+        &["sign", "--unknown", "exclude", s(&card), "--key", s(&pem)],
+        None,
+    );
     expect_code(&expected, 0, "sign to stdout");
 
-    let out = run(&["sign", s(&card), "--key", s(&pem), "--in-place"], None);
+    let out = run(
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&card),
+            "--key",
+            s(&pem),
+            "--in-place",
+        ],
+        None,
+    );
     expect_code(&out, 0, "sign --in-place");
     assert!(out.stdout.is_empty(), "--in-place printed the card");
     assert_eq!(std::fs::read(&card).unwrap(), expected.stdout);
@@ -341,7 +372,16 @@ fn in_place_success_keeps_the_file_and_its_mode() {
     // A relative path in the working directory works the same way.
     let out = run_in(
         Some(&dir),
-        &["sign", "card.json", "--key", s(&pem), "--in-place", "--replace"],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            "card.json",
+            "--key",
+            s(&pem),
+            "--in-place",
+            "--replace",
+        ],
         None,
         &[],
     );
@@ -356,7 +396,19 @@ fn in_place_success_keeps_the_file_and_its_mode() {
 
     // --out writes a new file and nothing to stdout.
     let out_path = dir.join("out.json");
-    let out = run(&["sign", s(&card), "--key", s(&pem), "--out", s(&out_path)], None);
+    let out = run(
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&card),
+            "--key",
+            s(&pem),
+            "--out",
+            s(&out_path),
+        ],
+        None,
+    );
     expect_code(&out, 0, "--out");
     assert!(out.stdout.is_empty());
     assert_eq!(signatures(&out_path).len(), 2);
@@ -415,7 +467,15 @@ fn in_place_failure_leaves_the_input_byte_identical() {
     for (name, bytes, extra, code, error_code) in cases {
         let card = write(&dir, "card.json", bytes);
         let before = listing(&dir);
-        let mut args = vec!["sign", s(&card), "--key", s(&pem), "--in-place"];
+        let mut args = vec![
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&card),
+            "--key",
+            s(&pem),
+            "--in-place",
+        ];
         args.extend_from_slice(extra);
         let out = run(&args, None);
         expect_code(&out, *code, name);
@@ -429,19 +489,40 @@ fn in_place_failure_leaves_the_input_byte_identical() {
     }
     // A key that cannot be read: exit 3, card untouched.
     let card = write(&dir, "card.json", CARD);
-    let out = run(&["sign", s(&card), "--key", s(&garbage), "--in-place"], None);
+    let out = run(
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&card),
+            "--key",
+            s(&garbage),
+            "--in-place",
+        ],
+        None,
+    );
     expect_error(&out, 3, "invalid-key", s(&garbage));
     assert_eq!(std::fs::read(&card).unwrap(), CARD.as_bytes());
     assert_eq!(listing(&dir), ["card.json"]);
     // --in-place needs a file; --out and --in-place exclude each other.
     let out = run(
-        &["sign", "-", "--key", s(&pem), "--in-place"],
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            "-",
+            "--key",
+            s(&pem),
+            "--in-place",
+        ],
         Some(CARD.as_bytes()),
     );
     expect_error(&out, 2, "usage", "<command line>");
     let out = run(
         &[
             "sign",
+            "--unknown",
+            "exclude",
             s(&card),
             "--key",
             s(&pem),
@@ -471,7 +552,15 @@ fn replace_swaps_only_signatures_with_the_same_kid() {
         (&b, &[][..]),
         (&a, &["--replace"][..]),
     ] {
-        let mut args = vec!["sign", s(&card), "--key", s(key), "--in-place"];
+        let mut args = vec![
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&card),
+            "--key",
+            s(key),
+            "--in-place",
+        ];
         args.extend_from_slice(extra);
         let out = run(&args, None);
         expect_code(&out, 0, "sign");
@@ -538,7 +627,19 @@ fn headers_jku_and_kid_options() {
     );
 
     // Malformed NAME=JSON.
-    let out = run(&["sign", s(&card), "--key", s(&pem), "--header", "novalue"], None);
+    let out = run(
+        &[
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&card),
+            "--key",
+            s(&pem),
+            "--header",
+            "novalue",
+        ],
+        None,
+    );
     expect_error(&out, 2, "usage", "<command line>");
 }
 

@@ -92,6 +92,8 @@ fn the_static_binary_needs_no_shared_library_and_agrees_with_the_build() {
         let signed = dir.join(format!("signed-{alg}-{}.json", extra.len()));
         let args = [
             "sign",
+            "--unknown",
+            "exclude",
             s(&sample),
             "--key",
             s(&pem),

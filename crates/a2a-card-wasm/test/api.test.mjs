@@ -80,7 +80,7 @@ test("options are checked: misspelt names, wrong types and values are usage erro
     [() => lib.verify(CARD, { keys: [], mode: "require" }), /hold no signature key/],
     [() => lib.verify(CARD, { keys: [p256().publicJwk], profile: "spec", profiles: ["spec"] }), /not both/],
     [() => lib.verify(CARD, { keys: [p256().publicJwk], mode: "any" }), /mode "any"/],
-    [() => lib.sign(CARD, undefined), /no key/],
+    [() => lib.sign(CARD, undefined, { unknown: "exclude" }), /no key/],
   ]) {
     const e = thrown(fn);
     assert.equal(e.code, "usage", `${e.message}`);
@@ -92,7 +92,7 @@ test("options are checked: misspelt names, wrong types and values are usage erro
 
 test("sign and verify: keys as JWK objects, JWK text, PEM; every trust option; modes", () => {
   const k = p256();
-  const signed = lib.sign(CARD, k.privateJwk);
+  const signed = lib.sign(CARD, k.privateJwk, { unknown: "exclude" });
   assert.ok(signed.startsWith('{"name":"A","description":"d","version":"1","skills":[],"x-vendor":{"a":1},"signatures":[{"protected":"'));
   for (const options of [
     { keys: k.publicJwk },
@@ -114,7 +114,7 @@ test("sign and verify: keys as JWK objects, JWK text, PEM; every trust option; m
   }
   // A PEM key has no kid: it signs and is found under its RFC 7638 thumbprint, and the kid
   // "k1" of the JWK-signed card does not select it.
-  const byPem = lib.verify(lib.sign(CARD, k.privatePem), { keys: [k.publicPem] });
+  const byPem = lib.verify(lib.sign(CARD, k.privatePem, { unknown: "exclude" }), { keys: [k.publicPem] });
   assert.equal(byPem.ok, true);
   assert.equal(byPem.signatures[0].kid, byPem.signatures[0].key.thumbprint);
   assert.equal(lib.verify(signed, { keys: [k.publicPem] }).signatures[0].verdict.code, "untrusted-key");
@@ -127,13 +127,13 @@ test("sign and verify: keys as JWK objects, JWK text, PEM; every trust option; m
   assert.equal(lib.verify(CARD, { keys: k.publicJwk, mode: "if-present" }).ok, true);
   // A second signature by an unknown key: require passes, all does not.
   const other = p256();
-  const twice = lib.sign(signed, { ...other.privateJwk, kid: "k2" });
+  const twice = lib.sign(signed, { ...other.privateJwk, kid: "k2" }, { unknown: "exclude" });
   assert.equal(lib.verify(twice, { keys: k.publicJwk }).ok, true);
   const all = lib.verify(twice, { keys: k.publicJwk, mode: "all" });
   assert.equal(all.ok, false);
   assert.equal(all.signatures[1].verdict.code, "untrusted-key");
   // replace: the same kid is replaced, not added.
-  const again = JSON.parse(lib.sign(signed, k.privateJwk, { replace: true }));
+  const again = JSON.parse(lib.sign(signed, k.privateJwk, { unknown: "exclude", replace: true }));
   assert.equal(again.signatures.length, 1);
   // maxSignatures bounds the work before any check.
   assert.equal(thrown(() => lib.verify(twice, { keys: k.publicJwk, maxSignatures: 1 })).code, "too-many-signatures");
@@ -143,6 +143,7 @@ test("sign options: alg, kid, jku, header, protectedHeader, profile, alsoProfile
   const k = p256();
   const signed = JSON.parse(
     lib.sign(EMPTIES, k.privateJwk, {
+      unknown: "exclude",
       alg: "ES256",
       kid: "release-7",
       jku: "https://agent.example/jwks.json",
@@ -164,14 +165,14 @@ test("sign options: alg, kid, jku, header, protectedHeader, profile, alsoProfile
   const both = lib.verify(signed, { keys, profile: "auto", mode: "all" });
   assert.equal(both.ok, true);
   assert.deepEqual(both.signatures.map((s) => s.profile), ["spec", "prune-empty"]);
-  assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { alg: "ES384" })).code, "key-algorithm-mismatch");
-  assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { kid: "" })).code, "usage");
-  assert.equal(thrown(() => lib.sign(CARD, "not a key")).code, "invalid-key");
+  assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { unknown: "exclude", alg: "ES384" })).code, "key-algorithm-mismatch");
+  assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { unknown: "exclude", kid: "" })).code, "usage");
+  assert.equal(thrown(() => lib.sign(CARD, "not a key", { unknown: "exclude" })).code, "invalid-key");
 });
 
 test("trust windows use the caller's clock (now), else the host's", () => {
   const k = p256();
-  const signed = lib.sign(CARD, k.privateJwk);
+  const signed = lib.sign(CARD, k.privateJwk, { unknown: "exclude" });
   const trust = { keys: [{ jwk: k.publicJwk, notBefore: "2030-01-01T00:00:00Z" }] };
   const today = lib.verify(signed, { trust });
   assert.equal(today.ok, false);
@@ -191,13 +192,13 @@ test("Verifier reads its trust once and verifies many cards", () => {
   const forms = new Set(["spec", "prune-empty", "served-as-is"].map((profile) => lib.canonicalize(EMPTIES, { profile })));
   assert.equal(forms.size, 3);
   for (const profile of ["spec", "prune-empty", "served-as-is"]) {
-    const r = v.verify(lib.sign(EMPTIES, k.privateJwk, { profile }));
+    const r = v.verify(lib.sign(EMPTIES, k.privateJwk, { unknown: "exclude", profile }));
     assert.equal(r.ok, true);
     assert.equal(r.profile, profile);
   }
   assert.equal(v.verify(CARD).ok, false);
   const windowed = new lib.Verifier({ trust: { keys: [{ jwk: k.publicJwk, notAfter: 1000 }] } });
-  const signed = lib.sign(CARD, k.privateJwk);
+  const signed = lib.sign(CARD, k.privateJwk, { unknown: "exclude" });
   assert.equal(windowed.verify(signed).signatures[0].verdict.code, "key-expired");
   assert.equal(windowed.verify(signed, { now: 999 }).ok, true);
   assert.equal(thrown(() => windowed.verify(signed, { when: 1 })).code, "usage");
@@ -211,7 +212,7 @@ test("reports: members in the library's order, also when a text holds a NUL", ()
   // a text holds a NUL itself; both give the object of the library's JSON form.
   const k = p256();
   const reports = ["kx", "k\u0000x"].map((kid) => {
-    const c = JSON.parse(lib.sign(CARD, { ...k.privateJwk, kid }));
+    const c = JSON.parse(lib.sign(CARD, { ...k.privateJwk, kid }, { unknown: "exclude" }));
     c.signatures.push({ protected: "!!", signature: "AA" });
     return lib.verify(JSON.stringify(c), { keys: [{ ...k.publicJwk, kid }], mode: "all" });
   });
@@ -245,7 +246,7 @@ test("verify() called again with other option values answers for those values", 
   // and so is an object or array value, which may have changed in place.
   const k = p256();
   const other = p256(); // same kid "k1", another key
-  const signed = lib.sign(EMPTIES, k.privateJwk, { profile: "prune-empty" });
+  const signed = lib.sign(EMPTIES, k.privateJwk, { unknown: "exclude", profile: "prune-empty" });
   const jwks = JSON.stringify({ keys: [k.publicJwk] });
   const otherJwks = JSON.stringify({ keys: [other.publicJwk] });
   const code = (r) => r.signatures[0]?.verdict.code;
@@ -282,7 +283,7 @@ test("verify() called again with other option values answers for those values", 
 
 test("inspect decodes headers and trusts nothing", () => {
   const k = p256();
-  const signed = lib.sign(sampleCard(), k.privateJwk, { jku: "https://a.example/jwks.json" });
+  const signed = lib.sign(sampleCard(), k.privateJwk, { unknown: "exclude", jku: "https://a.example/jwks.json" });
   const i = lib.inspect(signed);
   assert.equal(i.profile, "spec");
   assert.deepEqual(i.unsigned, ["/capabilities/stateTransitionHistory", "/security"]);
@@ -300,10 +301,10 @@ test("inspect decodes headers and trusts nothing", () => {
 test("the wasm build has no ES512, ES256K or Ed448, and says so", () => {
   assert.deepEqual(lib.algorithms(), ["EdDSA", "ES256", "ES384", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"]);
   const p521 = generateKeyPair("ec", { namedCurve: "P-521" }).privateKey.export({ format: "jwk" });
-  const e = thrown(() => lib.sign(CARD, p521));
+  const e = thrown(() => lib.sign(CARD, p521, { unknown: "exclude" }));
   assert.ok(["unknown-algorithm", "invalid-key", "key-algorithm-mismatch"].includes(e.code), `${e.code}: ${e.message}`);
   const ed448 = generateKeyPair("ed448").privateKey.export({ format: "jwk" });
-  assert.ok(thrown(() => lib.sign(CARD, ed448)).code);
+  assert.ok(thrown(() => lib.sign(CARD, ed448, { unknown: "exclude" })).code);
 });
 
 test("the web build answers like the Node build", async () => {
@@ -313,8 +314,8 @@ test("the web build answers like the Node build", async () => {
   for (const profile of ["spec", "prune-empty", "served-as-is"]) {
     assert.equal(web.canonicalize(card, { profile }), lib.canonicalize(card, { profile }));
   }
-  const signedWeb = web.sign(card, k.privateJwk);
-  const signedNode = lib.sign(card, k.privateJwk);
+  const signedWeb = web.sign(card, k.privateJwk, { unknown: "exclude" });
+  const signedNode = lib.sign(card, k.privateJwk, { unknown: "exclude" });
   assert.equal(lib.verify(signedWeb, { keys: k.publicJwk }).ok, true);
   assert.equal(web.verify(signedNode, { keys: k.publicJwk }).ok, true);
   const a = web.verify(signedNode, { keys: k.publicJwk });
@@ -328,7 +329,7 @@ test("the web build answers like the Node build", async () => {
 
 test("options objects: plain, null-prototype and class instances are read alike", () => {
   const k = p256();
-  const signed = lib.sign(CARD, k.privateJwk);
+  const signed = lib.sign(CARD, k.privateJwk, { unknown: "exclude" });
   const plain = lib.verify(signed, { keys: [k.publicJwk], profile: "spec" });
   assert.equal(plain.ok, true);
   const bare = Object.assign(Object.create(null), { keys: [k.publicJwk], profile: "spec" });

@@ -70,6 +70,10 @@ pub enum ErrorCode {
     InvalidTrustStore,
     /// A card lacks what the operation needs (for example a signature entry that is not an object).
     MalformedCard,
+    /// Signing would leave members of the card uncovered by the signature (unknown or A2A 0.3
+    /// members), and the signer did not choose to (`--unknown exclude` or `retain`;
+    /// `SignOptions::allow_unsigned`).
+    UnsignedMembers,
     /// Reading or writing a file failed.
     Io,
     /// A URL that cannot be used (no host, user information, unparsable).
@@ -150,6 +154,7 @@ impl ErrorCode {
             ErrorCode::KeyRevoked => "key-revoked",
             ErrorCode::InvalidTrustStore => "invalid-trust-store",
             ErrorCode::MalformedCard => "malformed-card",
+            ErrorCode::UnsignedMembers => "unsigned-members",
             ErrorCode::Io => "io",
             ErrorCode::InvalidUrl => "invalid-url",
             ErrorCode::NotHttps => "not-https",
@@ -205,6 +210,7 @@ impl ErrorCode {
         ErrorCode::KeyRevoked,
         ErrorCode::InvalidTrustStore,
         ErrorCode::MalformedCard,
+        ErrorCode::UnsignedMembers,
         ErrorCode::Io,
         ErrorCode::InvalidUrl,
         ErrorCode::NotHttps,

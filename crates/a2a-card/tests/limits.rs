@@ -100,9 +100,16 @@ fn code_and_pointer(e: &a2a_card::Error) -> (ErrorCode, Option<&str>) {
 #[test]
 fn input_size_is_refused_at_the_limit_plus_one_before_reading() {
     let key = key();
-    let signed = sign_card(CARD.as_bytes(), &key, &SignOptions::default())
-        .unwrap()
-        .card;
+    let signed = sign_card(
+        CARD.as_bytes(),
+        &key,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap()
+    .card;
     let trust = trust_of(&key);
     let n = signed.len();
     let limits = |max| Limits {
@@ -131,6 +138,7 @@ fn input_size_is_refused_at_the_limit_plus_one_before_reading() {
     assert_eq!(code_and_pointer(&e), (ErrorCode::InputTooLarge, Some("")));
     let sopts = SignOptions {
         canonicalize: copts,
+        allow_unsigned: true,
         ..Default::default()
     };
     let e = sign_card(&signed, &key, &sopts).unwrap_err();
@@ -163,7 +171,15 @@ fn nesting_depth_is_refused_past_the_limit_with_the_pointer_of_the_first_contain
     assert_eq!(Limits::default().max_depth, 128);
     // The card object is level 1, so 127 arrays under one member reach level 128.
     let at = with_member(CARD, "x-deep", &nested(127));
-    let signed = sign_card(at.as_bytes(), &key, &SignOptions::default()).unwrap();
+    let signed = sign_card(
+        at.as_bytes(),
+        &key,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
     let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
     assert!(r.ok);
     assert_eq!(r.unsigned, ["/x-deep"]);
@@ -182,7 +198,15 @@ fn nesting_depth_is_refused_past_the_limit_with_the_pointer_of_the_first_contain
         code_and_pointer(&e),
         (ErrorCode::NestingTooDeep, Some(want.as_str()))
     );
-    let e = sign_card(over.as_bytes(), &key, &SignOptions::default()).unwrap_err();
+    let e = sign_card(
+        over.as_bytes(),
+        &key,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap_err();
     assert_eq!(
         code_and_pointer(&e),
         (ErrorCode::NestingTooDeep, Some(want.as_str()))
@@ -211,7 +235,15 @@ fn nesting_depth_is_refused_past_the_limit_with_the_pointer_of_the_first_contain
         ..Default::default()
     };
     let three = with_member(CARD, "x-deep", &nested(3));
-    let signed = sign_card(three.as_bytes(), &key, &SignOptions::default()).unwrap();
+    let signed = sign_card(
+        three.as_bytes(),
+        &key,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
     assert!(verify_card(&signed.card, &trust, &tight).unwrap().ok);
     let e = verify_card(with_member(CARD, "x-deep", &nested(4)).as_bytes(), &trust, &tight).unwrap_err();
     assert_eq!(
@@ -446,7 +478,15 @@ fn an_object_with_100000_members_reads_canonicalizes_and_verifies() {
     let trust = trust_of(&key);
 
     // Excluded (the default): verifies, reported unsigned as one member.
-    let signed = sign_card(card.as_bytes(), &key, &SignOptions::default()).unwrap();
+    let signed = sign_card(
+        card.as_bytes(),
+        &key,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
     let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
     assert!(r.ok);
     assert_eq!(r.unsigned, ["/x-big"]);
@@ -562,6 +602,7 @@ fn the_deepest_allowed_nesting_is_safe_on_a_one_megabyte_stack() {
                     &key,
                     &SignOptions {
                         canonicalize: canon,
+                        allow_unsigned: true,
                         ..Default::default()
                     },
                 )

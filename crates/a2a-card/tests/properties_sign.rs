@@ -253,7 +253,7 @@ proptest! {
         let canonical = canonicalize(&card, &CanonicalizeOptions::default())
             .map_err(|e| TestCaseError::fail(format!("{e}: {}", show(&card))))?;
         for (alg, key) in keys() {
-            let opts = SignOptions { alg: Some(*alg), ..Default::default() };
+            let opts = SignOptions { alg: Some(*alg), allow_unsigned: true, ..Default::default() };
             let signed = sign_card(&card, key, &opts)
                 .map_err(|e| TestCaseError::fail(format!("{alg}: {e}: {}", show(&card))))?;
             let r = verify_card(&signed.card, &trust_of(key), &VerifyOptions::default()).unwrap();
@@ -270,7 +270,7 @@ proptest! {
     #[test]
     fn changing_a_covered_member_at_any_depth_breaks_the_signature(card in arb_card(), pick in any::<Index>(), which in any::<Index>()) {
         let (alg, key) = &keys()[which.index(keys().len())];
-        let signed = sign_card(&card, key, &SignOptions { alg: Some(*alg), ..Default::default() }).unwrap();
+        let signed = sign_card(&card, key, &SignOptions { alg: Some(*alg), allow_unsigned: true, ..Default::default() }).unwrap();
         let covered: Value = serde_json::from_slice(&signed.canonical.bytes).unwrap();
         let mut paths = Vec::new();
         nodes(&covered, &mut Vec::new(), &mut paths);
@@ -314,7 +314,7 @@ proptest! {
             (text_of(&v), format!("{ptr}/{name}"))
         };
 
-        let signed = sign_card(&card, key, &SignOptions::default()).unwrap();
+        let signed = sign_card(&card, key, &SignOptions { allow_unsigned: true, ..SignOptions::default() }).unwrap();
         let before = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
         prop_assert!(before.ok);
         let (bytes, ptr) = add(&signed.card);
@@ -336,7 +336,7 @@ proptest! {
         }
         let retain = CanonicalizeOptions { unknown: UnknownMembers::Retain, ..Default::default() };
         let vretain = VerifyOptions { unknown: UnknownMembers::Retain, ..Default::default() };
-        let signed = sign_card(&card, key, &SignOptions { canonicalize: retain, ..Default::default() }).unwrap();
+        let signed = sign_card(&card, key, &SignOptions { canonicalize: retain, allow_unsigned: true, ..Default::default() }).unwrap();
         prop_assert!(verify_card(&signed.card, &trust, &vretain).unwrap().ok);
         let (bytes, ptr) = add(&signed.card);
         let r = verify_card(&bytes, &trust, &vretain).unwrap();
@@ -474,7 +474,15 @@ fn kid_selects_among_trusted_keys_and_each_candidate_must_verify() {
     trust.pin(old.public().clone(), "old");
     trust.pin(new.public().clone(), "new");
     for (key, want, source) in [(&old, "valid", Some("old")), (&new, "valid", Some("new"))] {
-        let signed = sign_card(CARD.as_bytes(), key, &SignOptions::default()).unwrap();
+        let signed = sign_card(
+            CARD.as_bytes(),
+            key,
+            &SignOptions {
+                allow_unsigned: true,
+                ..SignOptions::default()
+            },
+        )
+        .unwrap();
         let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
         assert_eq!(verdicts(&r), [want]);
         assert_eq!(
@@ -482,7 +490,15 @@ fn kid_selects_among_trusted_keys_and_each_candidate_must_verify() {
             source
         );
     }
-    let signed = sign_card(CARD.as_bytes(), &stranger, &SignOptions::default()).unwrap();
+    let signed = sign_card(
+        CARD.as_bytes(),
+        &stranger,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
     let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
     assert_eq!(verdicts(&r), ["signature-invalid"]);
 }
@@ -510,6 +526,7 @@ fn profiles_other_than_spec_are_accepted_only_when_the_caller_allows_them() {
             &key,
             &SignOptions {
                 canonicalize: copts,
+                allow_unsigned: true,
                 ..Default::default()
             },
         )
@@ -536,7 +553,15 @@ fn stripping_signatures_fails_require_and_all_and_a_bad_one_fails_all() {
     let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
     let other = PrivateKey::generate(Algorithm::EdDSA).unwrap();
     let trust = trust_of(&key);
-    let signed = sign_card(CARD.as_bytes(), &key, &SignOptions::default()).unwrap();
+    let signed = sign_card(
+        CARD.as_bytes(),
+        &key,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
     let mode = |m| VerifyOptions {
         mode: m,
         ..Default::default()
@@ -567,7 +592,15 @@ fn stripping_signatures_fails_require_and_all_and_a_bad_one_fails_all() {
     }
     // A genuine signature plus one from an untrusted key: require passes, all and if-present do
     // not (the untrusted one is not silently ignored).
-    let two = sign_card(&signed.card, &other, &SignOptions::default()).unwrap();
+    let two = sign_card(
+        &signed.card,
+        &other,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
     assert!(verify_card(&two.card, &trust, &mode(Mode::Require)).unwrap().ok);
     assert!(!verify_card(&two.card, &trust, &mode(Mode::All)).unwrap().ok);
     assert!(!verify_card(&two.card, &trust, &mode(Mode::IfPresent)).unwrap().ok);
@@ -594,7 +627,15 @@ fn origin_binding_is_decided_by_the_trust_store() {
     // nothing in the signature says where the card was served from.
     let card = br#"{"name":"O","description":"","version":"1","skills":[],
       "supportedInterfaces":[{"url":"https://evil.example/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}"#;
-    let signed = sign_card(card, &key, &SignOptions::default()).unwrap();
+    let signed = sign_card(
+        card,
+        &key,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
     let at = |origin: Option<&str>| {
         let opts = VerifyOptions {
             origin: origin.map(str::to_string),
@@ -639,7 +680,15 @@ fn origin_binding_is_decided_by_the_trust_store() {
 #[test]
 fn validity_windows_are_inclusive_and_revocation_wins() {
     let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
-    let signed = sign_card(CARD.as_bytes(), &key, &SignOptions::default()).unwrap();
+    let signed = sign_card(
+        CARD.as_bytes(),
+        &key,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
     let (nb, na) = (1_800_000_000, 1_900_000_000);
     let verdict_at = |now: i64, revoked: bool| {
         let mut trust = TrustStore::new();
@@ -689,7 +738,15 @@ fn validity_windows_are_inclusive_and_revocation_wins() {
         ..TrustedKey::new(key.public().clone(), "old entry")
     });
     trust.add(TrustedKey::new(other.public().clone(), "new key"));
-    let resigned = sign_card(CARD.as_bytes(), &other, &SignOptions::default()).unwrap();
+    let resigned = sign_card(
+        CARD.as_bytes(),
+        &other,
+        &SignOptions {
+            allow_unsigned: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
     let r = verify_card(&resigned.card, &trust, &opts).unwrap();
     assert_eq!(verdicts(&r), ["valid"]);
     assert_eq!(

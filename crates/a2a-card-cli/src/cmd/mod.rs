@@ -87,10 +87,11 @@ pub(crate) struct CanonArgs {
     #[arg(long, value_name = "PROFILE", default_value = "spec", value_parser = profile_parser())]
     pub(crate) profile: Profile,
 
-    /// Members the schema does not define: `exclude` them (not covered, reported as unsigned),
-    /// `retain` them in the covered bytes, or `reject` the card.
-    #[arg(long, value_name = "MODE", default_value = "exclude", value_parser = unknown_parser())]
-    pub(crate) unknown: UnknownMembers,
+    /// Members the schema does not define: `exclude` them (not covered, reported as unsigned;
+    /// the default), `retain` them in the covered bytes, or `reject` the card. `sign` refuses a
+    /// card with such members unless you choose here.
+    #[arg(long, value_name = "MODE", value_parser = unknown_parser())]
+    pub(crate) unknown: Option<UnknownMembers>,
 
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
@@ -101,7 +102,7 @@ impl CanonArgs {
     pub(crate) fn options(&self) -> CanonicalizeOptions {
         CanonicalizeOptions {
             profile: self.profile,
-            unknown: self.unknown,
+            unknown: self.unknown.unwrap_or_default(),
             limits: self.limits.limits(),
         }
     }

@@ -161,6 +161,8 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         canonicalize: args.canon.options(),
         replace_same_kid: args.replace,
         also_profiles: args.also_profiles,
+        // Choosing --unknown is choosing what happens to the members it concerns.
+        allow_unsigned: args.canon.unknown.is_some(),
         ..SignOptions::default()
     };
     let signed = sign_card(&input.bytes, &key, &opts).map_err(|e| Failure::new(e, &input.source))?;
@@ -182,6 +184,12 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             "also: profile {} canonical sha256 {}",
             also.canonical.profile.as_str(),
             sha256_hex(&also.canonical.bytes)
+        ))?;
+    }
+    for p in &signed.also_same_bytes {
+        write_stderr_line(&format!(
+            "also: profile {} skipped: its bytes are the bytes already signed, so its signature would repeat one",
+            p.as_str()
         ))?;
     }
     if args.replace {

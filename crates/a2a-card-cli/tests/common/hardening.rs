@@ -125,7 +125,16 @@ pub(crate) fn writers(f: &Fixture, target: &str, extra: &[&str]) -> Vec<(String,
     let cases: Vec<(&str, Vec<&str>)> = vec![
         (
             "sign --out",
-            vec!["sign", s(&f.card), "--key", s(&f.pem), "--out", target],
+            vec![
+                "sign",
+                "--unknown",
+                "exclude",
+                s(&f.card),
+                "--key",
+                s(&f.pem),
+                "--out",
+                target,
+            ],
         ),
         (
             "fetch --out",

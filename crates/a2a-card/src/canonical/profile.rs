@@ -36,6 +36,20 @@ impl Profile {
         }
     }
 
+    /// Who produces these bytes, for messages: `the A2A v1.0 text`, `what a2a-sdk and
+    /// @a2a-js/sdk sign`, `what a2a-go signs`.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::Profile::ServedAsIs.signed_by(), "what a2a-go signs");
+    /// ```
+    pub fn signed_by(self) -> &'static str {
+        match self {
+            Profile::Spec => "the A2A v1.0 text",
+            Profile::PruneEmpty => "what a2a-sdk and @a2a-js/sdk sign",
+            Profile::ServedAsIs => "what a2a-go signs",
+        }
+    }
+
     /// The profile with this name.
     ///
     /// ```

@@ -467,3 +467,46 @@ mod tests {
         }
     }
 }
+
+/// Members of A2A 0.3 (and of pre-1.0 drafts) that A2A v1.0 replaced or removed:
+/// (message, member, what replaces it in 1.0, or `None` when nothing does). `protocolVersions`
+/// and `supportsExtendedAgentCard` come from pre-1.0 drafts (Appendix A.2.2), the others from 0.3.
+pub(crate) const LEGACY: &[(&str, &str, Option<&str>)] = &[
+    ("AgentCard", "url", Some("supportedInterfaces[].url")),
+    (
+        "AgentCard",
+        "preferredTransport",
+        Some("supportedInterfaces[].protocolBinding"),
+    ),
+    ("AgentCard", "additionalInterfaces", Some("supportedInterfaces")),
+    (
+        "AgentCard",
+        "protocolVersion",
+        Some("supportedInterfaces[].protocolVersion"),
+    ),
+    (
+        "AgentCard",
+        "protocolVersions",
+        Some("supportedInterfaces[].protocolVersion"),
+    ),
+    ("AgentCard", "security", Some("securityRequirements")),
+    (
+        "AgentCard",
+        "supportsAuthenticatedExtendedCard",
+        Some("capabilities.extendedAgentCard"),
+    ),
+    (
+        "AgentCard",
+        "supportsExtendedAgentCard",
+        Some("capabilities.extendedAgentCard"),
+    ),
+    ("AgentSkill", "security", Some("securityRequirements")),
+    ("AgentInterface", "transport", Some("protocolBinding")),
+    ("AgentCapabilities", "stateTransitionHistory", None),
+];
+
+/// True when `name` is the name of a member that A2A 0.3 (or a pre-1.0 draft) had and v1.0
+/// does not, in any message (`url`, `preferredTransport`, `security`, ...).
+pub(crate) fn is_legacy_name(name: &str) -> bool {
+    LEGACY.iter().any(|(_, n, _)| *n == name)
+}

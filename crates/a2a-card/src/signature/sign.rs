@@ -44,6 +44,11 @@ pub struct SignOptions {
     /// default): a card that would carry more is refused, since a verifier would refuse it
     /// whole, the good signatures with it.
     pub max_signatures: usize,
+    /// Sign even when the signature would leave members of the card uncovered (the unknown and
+    /// A2A 0.3 members [`Canonical::unsigned`] lists). Off by default: such a card is refused
+    /// with `unsigned-members`, since its owner can fix it (`a2a-card migrate`) or say that the
+    /// members are to be covered as they are (`UnknownMembers::Retain`) or left out (set this).
+    pub allow_unsigned: bool,
 }
 
 impl Default for SignOptions {
@@ -58,6 +63,7 @@ impl Default for SignOptions {
             replace_same_kid: false,
             also_profiles: Vec::new(),
             max_signatures: crate::signature::DEFAULT_MAX_SIGNATURES,
+            allow_unsigned: false,
         }
     }
 }
@@ -109,6 +115,12 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
     let doc = Doc::parse(card, &opts.canonicalize.limits)?;
     let root = doc.root();
     let canonical = canonicalize_tree(root, &opts.canonicalize)?;
+    if !opts.allow_unsigned && !canonical.unsigned.is_empty() {
+        return Err(unsigned_members(&canonical.unsigned));
+    }
+    if let Some(jku) = &opts.jku {
+        check_jku(jku)?;
+    }
     let alg = match opts.alg {
         Some(a) => {
             key.public().check_algorithm(a)?;
@@ -347,4 +359,58 @@ fn member_indent(card: &[u8], layout: &crate::canonical::ObjectLayout) -> Option
     let ws = &card[layout.open + 1..first.start];
     let nl = ws.iter().rposition(|&b| b == b'\n')?;
     Some(String::from_utf8_lossy(&ws[nl + 1..]).into_owned())
+}
+
+/// The refusal of a signature that would leave `unsigned` members uncovered, at the first one.
+fn unsigned_members(unsigned: &[String]) -> Error {
+    const SHOWN: usize = 8;
+    let mut list: Vec<&str> = unsigned.iter().take(SHOWN).map(String::as_str).collect();
+    let more = unsigned.len().saturating_sub(SHOWN);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    let legacy = unsigned.iter().find(|p| {
+        p.rsplit('/')
+            .next()
+            .is_some_and(crate::canonical::table::is_legacy_name)
+    });
+    let migrate = match legacy {
+        Some(p) => format!(
+            " Some are A2A 0.3 members (such as {p}): rewrite the card for v1.0 first (a2a-card migrate)."
+        ),
+        None => String::new(),
+    };
+    list.dedup();
+    Error::new(
+        ErrorCode::UnsignedMembers,
+        format!(
+            "{} member(s) of the card would not be covered by the signature: {}{more}.{migrate} Choose what \
+             happens to them: retain them (the signature covers them as they are) or exclude them (they \
+             stay unsigned): --unknown retain|exclude on the command line, the unknown option of the npm and \
+             Python packages, CanonicalizeOptions::unknown with SignOptions::allow_unsigned in Rust",
+            unsigned.len(),
+            list.join(", ")
+        ),
+    )
+    .at(unsigned[0].clone())
+}
+
+/// A `jku` a verifier can use: an absolute https URL with a host (verifiers fetch nothing else).
+fn check_jku(jku: &str) -> Result<(), Error> {
+    let host = jku
+        .strip_prefix("https://")
+        .map(|rest| rest.split(['/', '?', '#']).next().unwrap_or(""))
+        .unwrap_or("");
+    if host.is_empty() || host.contains('@') || jku.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(Error::new(
+            ErrorCode::Usage,
+            format!(
+                "the jku {} is not an https URL with a host; verifiers fetch keys over https only",
+                crate::signature::quoted(jku)
+            ),
+        ));
+    }
+    Ok(())
 }

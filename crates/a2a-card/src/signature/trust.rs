@@ -110,6 +110,40 @@ impl TrustStore {
         self.keys.iter().filter(move |k| k.kid() == kid)
     }
 
+    /// The distinct kids of the store, in order, for messages: at most `max` of them, quoted
+    /// and comma-separated, with the number left out (`"a", "b" and 3 more`); `(none)` for an
+    /// empty store. Kids only: never key material.
+    ///
+    /// ```
+    /// use a2a_card::{Algorithm, PrivateKey, TrustStore};
+    /// let mut trust = TrustStore::new();
+    /// for kid in ["a", "b", "a", "c"] {
+    ///     trust.pin(PrivateKey::generate(Algorithm::ES256).unwrap().public().clone().with_kid(kid), "test");
+    /// }
+    /// assert_eq!(trust.kid_list(2), r#""a", "b" and 1 more"#);
+    /// assert_eq!(TrustStore::new().kid_list(2), "(none)");
+    /// ```
+    pub fn kid_list(&self, max: usize) -> String {
+        let mut kids: Vec<&str> = Vec::new();
+        for k in &self.keys {
+            if !kids.contains(&k.kid()) {
+                kids.push(k.kid());
+            }
+        }
+        if kids.is_empty() {
+            return "(none)".to_string();
+        }
+        let shown: Vec<String> = kids
+            .iter()
+            .take(max)
+            .map(|k| crate::signature::quoted(k))
+            .collect();
+        match kids.len().saturating_sub(max) {
+            0 => shown.join(", "),
+            more => format!("{} and {more} more", shown.join(", ")),
+        }
+    }
+
     /// Every entry holding the same key as `key` (by RFC 7638 thumbprint, whatever its `kid`),
     /// `key` itself included: verification applies the policy of each of them.
     pub fn same_key<'a>(&'a self, key: &'a TrustedKey) -> impl Iterator<Item = &'a TrustedKey> + 'a {

@@ -511,17 +511,23 @@ fn check_entry<'t>(
             report,
             Error::new(
                 ErrorCode::UntrustedKey,
-                format!("no trusted key has kid {kid:?} (kid selects among trusted keys only)"),
+                format!(
+                    "no trusted key has kid {} (kid selects among trusted keys only); the trusted kids are {}",
+                    crate::signature::quoted(kid),
+                    trust.kid_list(8)
+                ),
             ),
         );
     }
     // Policy per candidate; the first candidate that passes policy is checked cryptographically.
     let mut last_err: Option<Error> = None;
+    let mut tried: Vec<&TrustedKey> = Vec::new();
     for tk in candidates {
         if let Err(e) = bound_policy(trust, tk, alg, now, origin) {
             last_err = Some(e);
             continue;
         }
+        tried.push(tk);
         report.key = Some(KeyUsed {
             kid: tk.kid().to_string(),
             thumbprint: tk.key.thumbprint(),
@@ -567,10 +573,17 @@ fn check_entry<'t>(
         last_err.unwrap_or_else(|| Error::new(ErrorCode::SignatureInvalid, "the signature does not verify"));
     let e = if e.code() == ErrorCode::SignatureInvalid {
         let names: Vec<&str> = opts.profiles.iter().map(|p| p.as_str()).collect();
+        let hint = match other_profile(&tried, alg, &sig, protected, ctx, forms) {
+            Some(p) => format!(
+                "; it verifies over the {p} bytes ({}): accept that profile to accept it (--profile {p} or --profile auto)",
+                p.signed_by()
+            ),
+            None => String::new(),
+        };
         Error::new(
             ErrorCode::SignatureInvalid,
             format!(
-                "{} (checked over the canonical bytes of: {})",
+                "{} (checked over the canonical bytes of: {}){hint}",
                 e.message(),
                 names.join(", ")
             ),
@@ -579,6 +592,53 @@ fn check_entry<'t>(
         e
     };
     fail(report, e)
+}
+
+/// A profile the caller did not accept under which the signature verifies with one of the
+/// trusted keys `tried`, for the hint of a `signature-invalid` verdict (which it does not
+/// change). A profile whose bytes are those of an accepted one is skipped (its answer would be
+/// the same). Each check counts against the card's signature-check budget; none is made past
+/// it.
+fn other_profile<'t>(
+    tried: &[&TrustedKey],
+    alg: Algorithm,
+    sig: &[u8],
+    protected: &str,
+    ctx: &mut Checks<'_>,
+    forms: &mut Forms<impl Tree<'t>>,
+) -> Option<Profile> {
+    let digest = |forms: &mut Forms<_>, p| match forms.get(p) {
+        Ok(c) => Some(crate::signature::sha256_hex(&c.bytes)),
+        Err(_) => None,
+    };
+    let accepted: Vec<String> = ctx
+        .opts
+        .profiles
+        .iter()
+        .filter_map(|&p| digest(forms, p))
+        .collect();
+    for p in Profile::ALL
+        .into_iter()
+        .filter(|p| !ctx.opts.profiles.contains(p))
+    {
+        match digest(forms, p) {
+            Some(d) if !accepted.contains(&d) => {}
+            _ => continue,
+        }
+        for tk in tried {
+            if ctx.budget == 0 {
+                return None;
+            }
+            ctx.budget -= 1;
+            let Ok(input) = forms.signing_input(p, protected) else {
+                break;
+            };
+            if alg::verify_checked(alg, &tk.key, input, sig, ctx.backend).is_ok() {
+                return Some(p);
+            }
+        }
+    }
+    None
 }
 
 /// The policy of `tk` and of every other entry of the store that holds the same key (by RFC 7638

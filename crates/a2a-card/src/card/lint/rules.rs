@@ -9,43 +9,6 @@ use crate::signature::entries::signatures_member;
 
 use std::collections::{HashMap, HashSet};
 
-/// Members of A2A 0.3 (and of pre-1.0 drafts) that A2A v1.0 replaced or removed:
-/// (message, member, what replaces it in 1.0, or `None` when nothing does). `protocolVersions`
-/// and `supportsExtendedAgentCard` come from pre-1.0 drafts (Appendix A.2.2), the others from 0.3.
-pub(super) const LEGACY: &[(&str, &str, Option<&str>)] = &[
-    ("AgentCard", "url", Some("supportedInterfaces[].url")),
-    (
-        "AgentCard",
-        "preferredTransport",
-        Some("supportedInterfaces[].protocolBinding"),
-    ),
-    ("AgentCard", "additionalInterfaces", Some("supportedInterfaces")),
-    (
-        "AgentCard",
-        "protocolVersion",
-        Some("supportedInterfaces[].protocolVersion"),
-    ),
-    (
-        "AgentCard",
-        "protocolVersions",
-        Some("supportedInterfaces[].protocolVersion"),
-    ),
-    ("AgentCard", "security", Some("securityRequirements")),
-    (
-        "AgentCard",
-        "supportsAuthenticatedExtendedCard",
-        Some("capabilities.extendedAgentCard"),
-    ),
-    (
-        "AgentCard",
-        "supportsExtendedAgentCard",
-        Some("capabilities.extendedAgentCard"),
-    ),
-    ("AgentSkill", "security", Some("securityRequirements")),
-    ("AgentInterface", "transport", Some("protocolBinding")),
-    ("AgentCapabilities", "stateTransitionHistory", None),
-];
-
 /// What a URL field must be.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum UrlNeed {
@@ -168,7 +131,9 @@ impl Linter {
             }
             match desc.field(name) {
                 None => {
-                    let legacy = LEGACY.iter().find(|(m, n, _)| *m == desc.name && n == name);
+                    let legacy = crate::canonical::table::LEGACY
+                        .iter()
+                        .find(|(m, n, _)| *m == desc.name && n == name);
                     if let Some((_, _, instead)) = legacy {
                         let era = if matches!(name.as_str(), "protocolVersions" | "supportsExtendedAgentCard")
                         {
