@@ -39,9 +39,10 @@ dangling link, a device, a FIFO, a socket or a directory is refused, and so is a
 unless --force is given. OUT may not be CARD itself: keep the 0.3 card and write the 1.0 card
 next to it.
 
-Exit codes: 0 migrated and nothing lost (or the card was already 1.0), 1 migrated but
-something was dropped or is missing (see the dropped and missing notes), 2 the card cannot be
-read (bad JSON, wrong types, a card mixing 0.3 and 1.0 members) or the output cannot be written.";
+Exit codes: 0 the 1.0 card was written (what was dropped or is missing is in the notes and the
+last line: the 0.3 signatures are always dropped; run lint on the result), 1 with --strict only:
+something was dropped or is missing, 2 the card cannot be read (bad JSON, wrong types, a card
+mixing 0.3 and 1.0 members) or the output cannot be written.";
 
 /// Arguments of `migrate`.
 #[derive(Debug, clap::Args)]
@@ -70,11 +71,17 @@ pub(crate) struct Args {
     #[arg(long, value_name = "VERSION", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     protocol_version: Option<String>,
 
+    /// Exit with 1 when anything was dropped or is missing (the card is written all the same),
+    /// for pipelines that accept no loss at all.
+    #[arg(long)]
+    strict: bool,
+
     #[command(flatten)]
     limits: super::LimitArgs,
 }
 
-/// Runs `migrate`; returns 0 when nothing was lost, 1 when something was dropped or is missing.
+/// Runs `migrate`; returns 0 when the card was written, 1 with `--strict` when something was
+/// dropped or is missing.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
     if let Some(out) = &args.out {
         if let Some(card) = args.card.as_deref().filter(|c| !is_stdin(Some(c))) {
@@ -119,7 +126,7 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
         }
         write_stderr_line(&summary(&m, &input.source))?;
     }
-    Ok(u8::from(m.lost_something()))
+    Ok(u8::from(args.strict && m.lost_something()))
 }
 
 /// The last line on stderr in text format.
