@@ -5,8 +5,10 @@
 #   rust     cargo test of the workspace (unit, integration, doc examples, the README's Rust
 #            examples), the wasm32 build of the core, the API docs (warnings are errors),
 #            clippy with warnings as errors, the formatting check
+#   install  README.md's Install commands, as written, in a scratch home (cargo install, the
+#            completions and the man pages), then the installed binary is run
 #   node     the npm package (scripts/build-wasm.sh) and its Node tests against the native CLI
-#   static   the portable static Linux binary (scripts/build-static.sh), run by its tests
+#   static   the portable static Linux binary (README.md's second Install block), run by its tests
 #   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions)
 #   fuzz     every fuzz target for 30 s (only when a nightly toolchain is installed)
 #
@@ -22,7 +24,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-all_suites=(rust node static interop fuzz)
+all_suites=(rust install node static interop fuzz)
 suites=("${all_suites[@]}")
 quick=0
 while [ $# -gt 0 ]; do
@@ -88,6 +90,26 @@ if wants rust; then
     step cargo fmt --all -- --check
 fi
 
+# The Nth ```sh block of README.md.
+readme_block() {
+    awk -v n="$1" '/^```sh$/ { i++; if (i == n) { on = 1; next } } /^```$/ { on = 0 } on' "$root/README.md"
+}
+
+if wants install; then
+    home="$(mktemp -d)"
+    # The commands as README.md writes them, with HOME and cargo's install root in a scratch
+    # directory (the build reuses target/).
+    step env HOME="$home" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}" RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" \
+        CARGO_INSTALL_ROOT="$home/.cargo" \
+        CARGO_TARGET_DIR="$root/target" PATH="$home/.cargo/bin:$PATH" \
+        bash -euxo pipefail -c "$(readme_block 1)"
+    step test -x "$home/.cargo/bin/a2a-card"
+    step "$home/.cargo/bin/a2a-card" version
+    step grep -q a2a-card "$home/.local/share/bash-completion/completions/a2a-card"
+    step test -s "$home/.local/share/man/man1/a2a-card-sign.1"
+    rm -rf "$home"
+fi
+
 if wants node; then
     step scripts/build-wasm.sh
     step cargo build -p a2a-card-cli
@@ -99,7 +121,7 @@ if wants node; then
 fi
 
 if wants static; then
-    step scripts/build-static.sh
+    step bash -euxo pipefail -c "$(readme_block 2)"
     step bash -c "set -o pipefail; A2A_CARD_STATIC_BINARY='$root/target/static/a2a-card' \
         cargo test -p a2a-card-cli --test static_binary 2>&1 | tee -a '$log'"
 fi

@@ -4,11 +4,14 @@
 use crate::Failure;
 use a2a_card::{Error, ErrorCode};
 use std::fs::{File, OpenOptions};
+use std::io::IsTerminal;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The label of standard input in error lines.
 pub(crate) const STDIN: &str = "<stdin>";
+/// The source named by errors in the options themselves.
+pub(crate) const COMMAND_LINE: &str = "<command line>";
 /// The label of standard output in error lines.
 pub(crate) const STDOUT: &str = "<stdout>";
 /// The label of standard error in error lines.
@@ -33,41 +36,121 @@ pub(crate) fn is_stdin(path: Option<&Path>) -> bool {
     }
 }
 
-/// Reads `path` (`None` or `-` means stdin), refusing more than `max_bytes` bytes without
-/// reading past the limit.
+/// What is read: a card (its size bound is `--max-input-bytes`) or a key file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    Card,
+    Key,
+}
+
+impl Reading {
+    fn what(self) -> &'static str {
+        match self {
+            Reading::Card => "card",
+            Reading::Key => "key",
+        }
+    }
+}
+
+/// Reads a card from `path` (`None` or `-` means stdin), refusing more than `max_bytes` bytes
+/// (`--max-input-bytes`) without reading past the limit, and an empty input.
 pub(crate) fn read_input(path: Option<&Path>, max_bytes: usize) -> Result<Input, Failure> {
+    read_bounded(path, max_bytes, Reading::Card)
+}
+
+/// A path that names no file but reads as a host name (`agent.example.com`): the user meant a URL.
+fn looks_like_host(p: &Path) -> bool {
+    let s = p.to_string_lossy();
+    s.contains('.')
+        && !s.contains('/')
+        && !s.ends_with(".json")
+        && !s.ends_with(".jsonl")
+        && !s.ends_with(".pem")
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == ':')
+}
+
+fn read_bounded(path: Option<&Path>, max_bytes: usize, reading: Reading) -> Result<Input, Failure> {
     let (reader, source): (Box<dyn Read>, String) = match path {
         Some(p) if !is_stdin(Some(p)) => {
             let source = p.display().to_string();
+            if p.is_dir() {
+                let hint = match reading {
+                    Reading::Card => " (verify --batch DIR verifies every card in a directory)",
+                    Reading::Key => "",
+                };
+                return Err(io_failure(
+                    format!("{} is a directory, not a {} file{hint}", printable(&source), reading.what()),
+                    source,
+                ));
+            }
             match File::open(p) {
                 Ok(f) => (Box::new(f), source),
-                Err(e) => return Err(io_failure(format!("cannot open {source}: {e}"), source)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && looks_like_host(p) => {
+                    return Err(io_failure(
+                        format!(
+                            "cannot open {}: no such file; to fetch a card give an https URL, such as https://{}",
+                            printable(&source),
+                            printable(&source)
+                        ),
+                        source,
+                    ))
+                }
+                Err(e) => return Err(io_failure(format!("cannot open {}: {e}", printable(&source)), source)),
             }
         }
-        _ => (Box::new(std::io::stdin().lock()), STDIN.to_string()),
+        _ => {
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() {
+                // Otherwise the command would wait without a word.
+                write_stderr_line(&format!(
+                    "a2a-card: reading the {} from stdin (the terminal); end it with Ctrl-D, or give a file",
+                    reading.what()
+                ))?;
+            }
+            (Box::new(stdin.lock()), STDIN.to_string())
+        }
     };
     let mut bytes = Vec::new();
     let cap = u64::try_from(max_bytes).unwrap_or(u64::MAX).saturating_add(1);
     if let Err(e) = reader.take(cap).read_to_end(&mut bytes) {
-        return Err(io_failure(format!("cannot read {source}: {e}"), source));
+        return Err(io_failure(format!("cannot read {}: {e}", printable(&source)), source));
     }
     if bytes.len() > max_bytes {
+        let raise = match reading {
+            Reading::Card => " (--max-input-bytes N raises it)",
+            Reading::Key => " for a key file",
+        };
         let err = Error::new(
             ErrorCode::InputTooLarge,
-            format!("the input is more than the limit of {max_bytes} bytes"),
+            format!("the input is more than the limit of {max_bytes} bytes{raise}"),
         )
         .at("");
         return Err(Failure::new(err, source));
     }
+    if bytes.is_empty() {
+        let code = match reading {
+            Reading::Card => ErrorCode::InvalidJson,
+            Reading::Key => ErrorCode::InvalidKey,
+        };
+        let err = Error::new(code, format!("the {} is empty (0 bytes)", reading.what()));
+        return Err(Failure::new(if reading == Reading::Card { err.at("") } else { err }, source));
+    }
     Ok(Input { bytes, source })
 }
 
-/// Reads a key, JWKS or trust-store file (`-` means stdin) as text. Every failure counts as a
-/// failed key retrieval (exit code 3).
+/// Reads a key, JWKS or trust-store file (`-` means stdin) as text, a leading UTF-8 byte order
+/// mark dropped (editors on Windows write one). Every failure counts as a failed key retrieval
+/// (exit code 3).
 pub(crate) fn read_key_text(path: &Path) -> Result<(String, String), Failure> {
-    let input = read_input(Some(path), MAX_KEY_FILE_BYTES).map_err(Failure::key_retrieval)?;
+    let input = read_bounded(Some(path), MAX_KEY_FILE_BYTES, Reading::Key).map_err(Failure::key_retrieval)?;
     match String::from_utf8(input.bytes) {
-        Ok(text) => Ok((text, input.source)),
+        Ok(text) => {
+            let text = match text.strip_prefix('\u{feff}') {
+                Some(rest) => rest.to_string(),
+                None => text,
+            };
+            Ok((text, input.source))
+        }
         Err(_) => Err(Failure::new(
             Error::new(
                 ErrorCode::InvalidKey,

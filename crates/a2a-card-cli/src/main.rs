@@ -114,7 +114,7 @@ impl Failure {
 
     /// A usage error (exit code 2) about the command line.
     pub(crate) fn usage(message: impl Into<String>) -> Self {
-        Failure::new(Error::new(ErrorCode::Usage, message), "<command line>")
+        Failure::new(Error::new(ErrorCode::Usage, message), crate::io::COMMAND_LINE)
     }
 
     /// The same failure, counted as a failed key or network retrieval (exit code 3): a key,

@@ -128,6 +128,16 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
         "batch: {total} cards, {} valid, {} invalid, {} errors, elapsed {elapsed:.3} s, {rate:.0} cards/s",
         counts.valid, counts.invalid, counts.errors
     ))?;
+    if total == 0 && !args.allow_empty {
+        return Err(Failure::new(
+            a2a_card::Error::new(
+                a2a_card::ErrorCode::Usage,
+                "the batch holds no card (no *.json or *.jsonl file, or no non-empty line); a wrong path? \
+                 --allow-empty accepts an empty batch",
+            ),
+            path.display().to_string(),
+        ));
+    }
     Ok(if counts.valid == total { 0 } else { 1 })
 }
 

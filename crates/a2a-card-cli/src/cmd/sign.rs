@@ -1,13 +1,13 @@
 //! `a2a-card sign`: append a signature to a card, every other byte left as it was.
 
-use crate::io::{
+use crate::io::{COMMAND_LINE, 
     check_output, is_stdin, quoted, read_input, read_key_text, refuse_same_file, replace_file, same_file,
     write_stderr_line, write_stdout,
 };
 use crate::Failure;
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::Algorithm;
-use a2a_card::{sha256_hex, sign_card, Profile, SignOptions};
+use a2a_card::{sha256_hex, sign_card, ErrorCode, Profile, SignOptions};
 use std::path::PathBuf;
 
 /// The environment variable that may hold the signing key (PEM or JWK text).
@@ -149,9 +149,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let extra_protected = header_params(&args.protected_headers, "--protected-header")?;
     let unprotected = header_params(&args.headers, "--header")?;
 
-    // The key first: a key that cannot be read fails before the card is touched.
-    let key = read_key(args.key.as_deref())?;
-    let input = read_input(args.card.as_deref(), args.canon.limits.max_input_bytes)?;
+    // The key and the options first: what is wrong with them fails before the card is read,
+    // and the error names the key file or the command line, not the card.
+    let (key, key_source) = read_key(args.key.as_deref())?;
     let opts = SignOptions {
         alg: args.alg,
         kid: args.kid,
@@ -165,6 +165,15 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         allow_unsigned: args.canon.unknown.is_some(),
         ..SignOptions::default()
     };
+    opts.check(&key).map_err(|e| {
+        let source = if e.code() == ErrorCode::KeyAlgorithmMismatch {
+            key_source.clone()
+        } else {
+            COMMAND_LINE.to_string()
+        };
+        Failure::new(e, source)
+    })?;
+    let input = read_input(args.card.as_deref(), args.canon.limits.max_input_bytes)?;
     let signed = sign_card(&input.bytes, &key, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
     match target {
@@ -210,7 +219,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
 }
 
 /// Reads the private key from `--key FILE`, `--key -` or the environment.
-fn read_key(path: Option<&std::path::Path>) -> Result<PrivateKey, Failure> {
+fn read_key(path: Option<&std::path::Path>) -> Result<(PrivateKey, String), Failure> {
     let (text, source) = match path {
         Some(p) => read_key_text(p)?,
         None => match std::env::var(KEY_ENV) {
@@ -232,7 +241,10 @@ fn read_key(path: Option<&std::path::Path>) -> Result<PrivateKey, Failure> {
             }
         },
     };
-    PrivateKey::parse(&text).map_err(|e| Failure::new(e, source).key_retrieval())
+    match PrivateKey::parse(&text) {
+        Ok(key) => Ok((key, source)),
+        Err(e) => Err(Failure::new(e, source).key_retrieval()),
+    }
 }
 
 /// Parses `NAME=JSON` header parameters; the value is read with the library's strict reader.
@@ -246,7 +258,13 @@ fn header_params(items: &[String], flag: &str) -> Result<Vec<(String, serde_json
             )));
         };
         let value = a2a_card::canonical::parse_json(value.as_bytes(), &a2a_card::Limits::default())
-            .map_err(|e| Failure::new(e, format!("{flag} {name}")))?;
+            .map_err(|e| {
+                let e = e.context(&format!(
+                    "the value of {flag} {name} is JSON (a text is quoted: {flag} '{name}=\"{}\"')",
+                    value.replace(['"', '\'', '\\'], "")
+                ));
+                Failure::new(e, format!("{flag} {name}"))
+            })?;
         out.push((name.to_string(), value));
     }
     Ok(out)

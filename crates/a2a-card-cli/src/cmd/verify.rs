@@ -90,6 +90,11 @@ pub(crate) struct Args {
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub(crate) threads: Option<u16>,
 
+    /// With --batch: accept a directory or JSON Lines file that holds no card (by default
+    /// an empty batch is refused: a wrong path in a pipeline must not pass).
+    #[arg(long, requires = "batch")]
+    pub(crate) allow_empty: bool,
+
     /// A trusted public key (PEM or JWK; a private key yields its public half). Repeatable.
     #[arg(long = "key", value_name = "FILE")]
     keys: Vec<PathBuf>,
@@ -201,7 +206,22 @@ impl Args {
     /// The verification policy of the flags.
     pub(crate) fn verify_options(&self) -> Result<VerifyOptions, Failure> {
         let names: Vec<&str> = self.profiles.iter().map(String::as_str).collect();
-        let profiles = accepted_profiles(&names).map_err(|e| Failure::new(e, "<command line>"))?;
+        let profiles = accepted_profiles(&names).map_err(|e| Failure::new(e, crate::io::COMMAND_LINE))?;
+        if let Some(alg) = self.algs.iter().find(|a| a.is_hmac()) {
+            return Err(Failure::usage(format!(
+                "--alg {alg}: HMAC needs a shared secret, which is never a trust root for a published card; \
+                 allow asymmetric algorithms only"
+            )));
+        }
+        if let Some(origin) = &self.origin {
+            if a2a_card::signature::trust::normalize_origin(origin).is_none() {
+                return Err(Failure::usage(format!(
+                    "--origin {}: {}",
+                    crate::io::quoted(origin),
+                    a2a_card::signature::trust::ORIGIN_FORM
+                )));
+            }
+        }
         Ok(VerifyOptions {
             profiles,
             unknown: self.unknown,
@@ -248,7 +268,7 @@ impl Args {
         let roots = |store: &TrustStore| {
             store
                 .check_roots(given, jku_roots, TRUST_OPTIONS, jku_option)
-                .map_err(|e| Failure::new(e, "<command line>"))
+                .map_err(|e| Failure::new(e, crate::io::COMMAND_LINE))
         };
         if !given {
             roots(&TrustStore::new())?;

@@ -17,6 +17,9 @@ pub struct EntryInfo {
     pub index: usize,
     /// The decoded protected header as JSON text (as it was encoded), when it decodes.
     pub protected: Option<String>,
+    /// The unprotected `header` member as JSON text, when the entry has one (never covered by
+    /// the signature).
+    pub header: Option<String>,
     /// `alg`, `kid`, `typ`, `jku` when the header passes the JWS rules.
     pub alg: Option<String>,
     /// `kid`.
@@ -64,6 +67,7 @@ pub fn inspect_card(card: &[u8], opts: &CanonicalizeOptions) -> Result<Inspectio
         let mut info = EntryInfo {
             index: entry.index(),
             protected: entry.protected_json(),
+            header: entry.unprotected_json(),
             alg: None,
             kid: None,
             typ: None,
@@ -134,6 +138,12 @@ impl Inspection {
             }
             if let Some(p) = &s.protected {
                 out.push_str(&format!("  protected header: {}\n", printable(p)));
+            }
+            if let Some(h) = &s.header {
+                out.push_str(&format!(
+                    "  unprotected header (not signed): {}\n",
+                    printable(h)
+                ));
             }
             if let Some(problem) = &s.problem {
                 out.push_str(&format!("  problem: {}\n", printable(problem)));

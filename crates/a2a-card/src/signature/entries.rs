@@ -219,6 +219,14 @@ impl<'a> SignatureEntry<'a> {
         self.value.get("header")
     }
 
+    /// The entry's unprotected `header` member as compact JSON text (members in their order),
+    /// when there is one; it is not covered by the signature.
+    pub fn unprotected_json(&self) -> Option<String> {
+        let mut out = Vec::new();
+        crate::canonical::jcs::write_compact(&mut out, self.unprotected()?);
+        String::from_utf8(out).ok()
+    }
+
     /// The entry's header, decoded by the JWS rules ([`jws::decode_header`]) and the A2A rules
     /// ([`jws::check_card_header`]), the error placed at `protected` (or at `header` for a
     /// parameter in both). An entry with a [`Self::problem`] gives that problem.

@@ -101,6 +101,105 @@ pub struct AlsoSigned {
     pub canonical: Canonical,
 }
 
+/// What [`SignOptions::prepare`] makes of the options and the key: the header of the signature.
+struct Prepared {
+    alg: Algorithm,
+    kid: String,
+    /// The protected header, base64url.
+    protected: String,
+    /// The unprotected header, when there is one.
+    unprotected_value: Option<Value>,
+}
+
+impl SignOptions {
+    /// Checks what these options ask of `key` before any card is read: the algorithm fits the
+    /// key, the kid is not empty, the `jku` is an https URL, and the header is one a verifier
+    /// accepts (names, sizes, nesting, no parameter in both headers). [`sign_card`] makes the
+    /// same checks; a caller can make them first to tell the key's and the options' errors
+    /// from the card's.
+    ///
+    /// ```
+    /// use a2a_card::{Algorithm, PrivateKey, SignOptions};
+    /// let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+    /// let wrong = SignOptions { alg: Some(Algorithm::ES384), ..SignOptions::default() };
+    /// assert_eq!(wrong.check(&key).unwrap_err().code().as_str(), "key-algorithm-mismatch");
+    /// assert!(SignOptions::default().check(&key).is_ok());
+    /// ```
+    pub fn check(&self, key: &PrivateKey) -> Result<(), Error> {
+        self.prepare(key).map(|_| ())
+    }
+
+    fn prepare(&self, key: &PrivateKey) -> Result<Prepared, Error> {
+        if let Some(jku) = &self.jku {
+            check_jku(jku)?;
+        }
+        let alg = match self.alg {
+            Some(a) => {
+                key.public().check_algorithm(a)?;
+                a
+            }
+            None => key.default_algorithm(),
+        };
+        let kid = match &self.kid {
+            Some(k) if k.is_empty() => return Err(Error::new(ErrorCode::Usage, "the kid must not be empty")),
+            Some(k) => k.clone(),
+            None => key.public().kid().to_string(),
+        };
+        let protected = jws::encode_protected(alg, &kid, self.jku.as_deref(), &self.extra_protected)?;
+        if !self.unprotected.is_empty() {
+            for (i, (k, _)) in self.unprotected.iter().enumerate() {
+                if self.unprotected[..i].iter().any(|(p, _)| p == k) {
+                    return Err(Error::new(
+                        ErrorCode::Usage,
+                        format!("unprotected header parameter {k:?} is given twice"),
+                    ));
+                }
+                if matches!(k.as_str(), "alg" | "kid" | "typ" | "crit" | "b64")
+                    || (k == "jku" && self.jku.is_some())
+                    || self.extra_protected.iter().any(|(p, _)| p == k)
+                {
+                    return Err(Error::new(
+                        ErrorCode::HeaderConflict,
+                        format!("header parameter {k:?} cannot be in the unprotected header as well"),
+                    ));
+                }
+            }
+        }
+        // Refuse what a verifier would refuse, before signing anything: the header as the
+        // verifier's own reader decodes it (size, nesting, names, crit, b64, both headers).
+        let unprotected_members: Vec<(String, Value)> = self
+            .unprotected
+            .iter()
+            .map(|(k, v)| {
+                Ok((
+                    k.clone(),
+                    from_serde(v).map_err(|e| e.at(format!("/{}", crate::pointer_token(k))))?,
+                ))
+            })
+            .collect::<Result<_, Error>>()?;
+        let unprotected_value =
+            (!unprotected_members.is_empty()).then(|| Value::Object(unprotected_members.clone()));
+        jws::decode_header_value(
+            &protected,
+            unprotected_value.as_ref(),
+            jws::DEFAULT_MAX_HEADER_BYTES,
+        )
+        .and_then(|h| jws::check_card_header(&h))
+        .map_err(|e| {
+            Error::new(
+                e.code(),
+                format!("a verifier would refuse this signature: {}", e.message()),
+            )
+        })?;
+        Ok(Prepared {
+            alg,
+            kid,
+            protected,
+            unprotected_value,
+        })
+    }
+}
+
 /// Signs a card.
 ///
 /// ```
@@ -118,67 +217,12 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
     if !opts.allow_unsigned && !canonical.unsigned.is_empty() {
         return Err(unsigned_members(&canonical.unsigned));
     }
-    if let Some(jku) = &opts.jku {
-        check_jku(jku)?;
-    }
-    let alg = match opts.alg {
-        Some(a) => {
-            key.public().check_algorithm(a)?;
-            a
-        }
-        None => key.default_algorithm(),
-    };
-    let kid = match &opts.kid {
-        Some(k) if k.is_empty() => return Err(Error::new(ErrorCode::Usage, "the kid must not be empty")),
-        Some(k) => k.clone(),
-        None => key.public().kid().to_string(),
-    };
-    let protected = jws::encode_protected(alg, &kid, opts.jku.as_deref(), &opts.extra_protected)?;
-    if !opts.unprotected.is_empty() {
-        for (i, (k, _)) in opts.unprotected.iter().enumerate() {
-            if opts.unprotected[..i].iter().any(|(p, _)| p == k) {
-                return Err(Error::new(
-                    ErrorCode::Usage,
-                    format!("unprotected header parameter {k:?} is given twice"),
-                ));
-            }
-            if matches!(k.as_str(), "alg" | "kid" | "typ" | "crit" | "b64")
-                || (k == "jku" && opts.jku.is_some())
-                || opts.extra_protected.iter().any(|(p, _)| p == k)
-            {
-                return Err(Error::new(
-                    ErrorCode::HeaderConflict,
-                    format!("header parameter {k:?} cannot be in the unprotected header as well"),
-                ));
-            }
-        }
-    }
-    // Refuse what a verifier would refuse, before signing anything: the header as the
-    // verifier's own reader decodes it (size, nesting, names, crit, b64, both headers).
-    let unprotected_members: Vec<(String, Value)> = opts
-        .unprotected
-        .iter()
-        .map(|(k, v)| {
-            Ok((
-                k.clone(),
-                from_serde(v).map_err(|e| e.at(format!("/{}", crate::pointer_token(k))))?,
-            ))
-        })
-        .collect::<Result<_, Error>>()?;
-    let unprotected_value =
-        (!unprotected_members.is_empty()).then(|| Value::Object(unprotected_members.clone()));
-    jws::decode_header_value(
-        &protected,
-        unprotected_value.as_ref(),
-        jws::DEFAULT_MAX_HEADER_BYTES,
-    )
-    .and_then(|h| jws::check_card_header(&h))
-    .map_err(|e| {
-        Error::new(
-            e.code(),
-            format!("a verifier would refuse this signature: {}", e.message()),
-        )
-    })?;
+    let Prepared {
+        alg,
+        kid,
+        protected,
+        unprotected_value,
+    } = opts.prepare(key)?;
     let sign_over = |canonical: &Canonical| -> Result<String, Error> {
         let input = jws::signing_input(&protected, &canonical.bytes);
         Ok(b64::encode(alg::sign(alg, key, &input)?))

@@ -76,6 +76,13 @@ impl PublicKey {
 /// assert_eq!(err.pointer(), Some("/keys/0/crv"));
 /// ```
 pub fn parse_jwks(text: &str) -> Result<Vec<PublicKey>, Error> {
+    if text.trim_start().starts_with("-----BEGIN") {
+        return Err(Error::new(
+            ErrorCode::InvalidKey,
+            "this is a PEM key, not a JWK Set (JSON with a \"keys\" list): read it as one key \
+             (PublicKey::parse; the CLI's --key) or make a JWK Set of it (a2a-card jwks FILE)",
+        ));
+    }
     jwks_from_value(&strict_json(text)?)
 }
 
@@ -117,6 +124,14 @@ pub fn jwks_from_value(v: &Json) -> Result<Vec<PublicKey>, Error> {
     };
     let mut out = Vec::with_capacity(keys.len());
     for (i, jwk) in keys.iter().enumerate() {
+        if jwk.get("kty").is_none() && (jwk.get("jwk").is_some() || jwk.get("pem").is_some()) {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                "this looks like a trust store (its entries hold \"jwk\" or \"pem\"), not a JWK Set: \
+                 read it as a trust store (TrustStore::from_json; the CLI's --trust)",
+            )
+            .at(format!("/keys/{i}")));
+        }
         if jwk.get("use").and_then(Json::as_str) == Some("enc") {
             continue;
         }

@@ -93,7 +93,15 @@ impl PrivateKey {
     /// Reads a private key from PEM or JWK JSON text, whichever it is.
     pub fn parse(text: &str) -> Result<PrivateKey, Error> {
         if looks_like_json(text) {
-            PrivateKey::from_jwk_str(text)
+            let v = strict_json(text)?;
+            if v.get("keys").is_some() {
+                return Err(Error::new(
+                    ErrorCode::InvalidKey,
+                    "this is a JWK Set (a \"keys\" list of public keys), not a private key: give the \
+                     private key (PEM, or one private JWK)",
+                ));
+            }
+            PrivateKey::from_jwk(&v)
         } else {
             PrivateKey::from_pem(text)
         }
