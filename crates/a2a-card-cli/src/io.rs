@@ -66,7 +66,8 @@ fn looks_like_host(p: &Path) -> bool {
         && !s.ends_with(".json")
         && !s.ends_with(".jsonl")
         && !s.ends_with(".pem")
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == ':')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == ':')
 }
 
 fn read_bounded(path: Option<&Path>, max_bytes: usize, reading: Reading) -> Result<Input, Failure> {
@@ -79,7 +80,11 @@ fn read_bounded(path: Option<&Path>, max_bytes: usize, reading: Reading) -> Resu
                     Reading::Key => "",
                 };
                 return Err(io_failure(
-                    format!("{} is a directory, not a {} file{hint}", printable(&source), reading.what()),
+                    format!(
+                        "{} is a directory, not a {} file{hint}",
+                        printable(&source),
+                        reading.what()
+                    ),
                     source,
                 ));
             }
@@ -113,7 +118,10 @@ fn read_bounded(path: Option<&Path>, max_bytes: usize, reading: Reading) -> Resu
     let mut bytes = Vec::new();
     let cap = u64::try_from(max_bytes).unwrap_or(u64::MAX).saturating_add(1);
     if let Err(e) = reader.take(cap).read_to_end(&mut bytes) {
-        return Err(io_failure(format!("cannot read {}: {e}", printable(&source)), source));
+        return Err(io_failure(
+            format!("cannot read {}: {e}", printable(&source)),
+            source,
+        ));
     }
     if bytes.len() > max_bytes {
         let raise = match reading {
@@ -133,7 +141,10 @@ fn read_bounded(path: Option<&Path>, max_bytes: usize, reading: Reading) -> Resu
             Reading::Key => ErrorCode::InvalidKey,
         };
         let err = Error::new(code, format!("the {} is empty (0 bytes)", reading.what()));
-        return Err(Failure::new(if reading == Reading::Card { err.at("") } else { err }, source));
+        return Err(Failure::new(
+            if reading == Reading::Card { err.at("") } else { err },
+            source,
+        ));
     }
     Ok(Input { bytes, source })
 }

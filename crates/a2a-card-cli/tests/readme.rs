@@ -43,7 +43,9 @@ fn console_blocks(text: &str) -> Vec<Vec<Step>> {
                         line: n + 1,
                     });
                 } else if let Some(more) = l.strip_prefix("> ") {
-                    let step = steps.last_mut().unwrap_or_else(|| panic!("README.md:{}: `> ` before any `$ `", n + 1));
+                    let step = steps
+                        .last_mut()
+                        .unwrap_or_else(|| panic!("README.md:{}: `> ` before any `$ `", n + 1));
                     assert!(step.expected.is_empty(), "README.md:{}: `> ` after output", n + 1);
                     step.command.push('\n');
                     step.command.push_str(more);
@@ -67,7 +69,10 @@ fn line_matches(expected: &str, actual: &str) -> bool {
         return expected == actual;
     }
     let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !actual.starts_with(first) || !actual[first.len()..].ends_with(last) || actual.len() < first.len() + last.len() {
+    if !actual.starts_with(first)
+        || !actual[first.len()..].ends_with(last)
+        || actual.len() < first.len() + last.len()
+    {
         return false;
     }
     let mut rest = &actual[first.len()..actual.len() - last.len()];
@@ -92,7 +97,9 @@ fn lines_match(expected: &[String], actual: &[&str]) -> bool {
 }
 
 fn run_step(dir: &Path, step: &Step, previous_status: i32) -> (i32, String) {
-    let command = step.command.replace("cargo run -q -p a2a-card-cli --", "a2a-card");
+    let command = step
+        .command
+        .replace("cargo run -q -p a2a-card-cli --", "a2a-card");
     let bin_dir = bin_path().parent().unwrap().to_path_buf();
     let path = format!(
         "{}:{}",
@@ -107,7 +114,10 @@ fn run_step(dir: &Path, step: &Step, previous_status: i32) -> (i32, String) {
         .env("PATH", path)
         .env("HOME", dir)
         // A net under the SSRF guard, as in every test: nothing but loopback is dialled.
-        .env(a2a_card_testkit::https::LOOPBACK_ONLY.0, a2a_card_testkit::https::LOOPBACK_ONLY.1)
+        .env(
+            a2a_card_testkit::https::LOOPBACK_ONLY.0,
+            a2a_card_testkit::https::LOOPBACK_ONLY.1,
+        )
         .env_remove(KEY_ENV)
         .env_remove("A2A_CARD_PKCS11_MODULE")
         .stdin(Stdio::null())
@@ -123,7 +133,11 @@ fn run_step(dir: &Path, step: &Step, previous_status: i32) -> (i32, String) {
 fn every_console_example_of_the_readme_runs_as_written() {
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     let blocks = console_blocks(&readme);
-    assert!(blocks.len() >= 5, "only {} console blocks in README.md", blocks.len());
+    assert!(
+        blocks.len() >= 5,
+        "only {} console blocks in README.md",
+        blocks.len()
+    );
     let dir = scratch("readme-tour");
     std::os::unix::fs::symlink(repo_root().join("testvectors"), dir.join("testvectors")).unwrap();
     let mut ran = 0;
@@ -139,7 +153,9 @@ fn every_console_example_of_the_readme_runs_as_written() {
                 step.command,
                 step.expected.join("\n")
             );
-            let status_shown = block.get(i + 1).is_some_and(|next| next.command.trim() == "echo $?");
+            let status_shown = block
+                .get(i + 1)
+                .is_some_and(|next| next.command.trim() == "echo $?");
             assert!(
                 code == 0 || status_shown,
                 "README.md:{}: `{}` exited {code} and the README does not show it",

@@ -83,7 +83,9 @@ fn a_jku_must_be_an_https_url_with_a_host() {
 #[test]
 fn untrusted_key_names_the_trusted_kids_and_nothing_else() {
     let signer = key();
-    let card = sign_card(br#"{"name":"A","skills":[]}"#, &signer, &SignOptions::default()).unwrap().card;
+    let card = sign_card(br#"{"name":"A","skills":[]}"#, &signer, &SignOptions::default())
+        .unwrap()
+        .card;
     let mut trust = TrustStore::new();
     for kid in ["release-2026", "release-2027"] {
         trust.pin(key().public().clone().with_kid(kid), "jwks.json");
@@ -92,14 +94,22 @@ fn untrusted_key_names_the_trusted_kids_and_nothing_else() {
     let v = &report.signatures[0].verdict;
     assert_eq!(v.code, "untrusted-key");
     assert!(
-        v.message.contains(r#"the trusted kids are "release-2026", "release-2027""#),
+        v.message
+            .contains(r#"the trusted kids are "release-2026", "release-2027""#),
         "{}",
         v.message
     );
-    assert!(v.message.contains(signer.kid()), "the signature's kid: {}", v.message);
+    assert!(
+        v.message.contains(signer.kid()),
+        "the signature's kid: {}",
+        v.message
+    );
     // Kids only: no coordinate of any key.
     let jwk = serde_json::to_string(&trust.keys()[0].key.to_jwk()).unwrap();
-    let x = serde_json::from_str::<serde_json::Value>(&jwk).unwrap()["x"].as_str().unwrap().to_string();
+    let x = serde_json::from_str::<serde_json::Value>(&jwk).unwrap()["x"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(!v.message.contains(&x));
 }
 
@@ -123,7 +133,8 @@ fn a_signature_over_another_profile_gets_a_hint_and_keeps_its_verdict() {
     let v = &report.signatures[0].verdict;
     assert_eq!(v.code, "signature-invalid");
     assert!(
-        v.message.contains("it verifies over the prune-empty bytes (what a2a-sdk and @a2a-js/sdk sign)"),
+        v.message
+            .contains("it verifies over the prune-empty bytes (what a2a-sdk and @a2a-js/sdk sign)"),
         "{}",
         v.message
     );
@@ -143,7 +154,14 @@ fn a_signature_over_another_profile_gets_a_hint_and_keeps_its_verdict() {
     let report = verify_card(&tampered, &trust, &VerifyOptions::default()).unwrap();
     assert!(!report.signatures[0].verdict.message.contains("verifies over"));
     let mut stranger = TrustStore::new();
-    stranger.pin(PrivateKey::generate(Algorithm::ES256).unwrap().public().clone().with_kid(key.kid()), "x");
+    stranger.pin(
+        PrivateKey::generate(Algorithm::ES256)
+            .unwrap()
+            .public()
+            .clone()
+            .with_kid(key.kid()),
+        "x",
+    );
     let report = verify_card(&card, &stranger, &VerifyOptions::default()).unwrap();
     assert!(!report.signatures[0].verdict.message.contains("verifies over"));
 }

@@ -1,8 +1,8 @@
 //! `a2a-card sign`: append a signature to a card, every other byte left as it was.
 
-use crate::io::{COMMAND_LINE, 
+use crate::io::{
     check_output, is_stdin, quoted, read_input, read_key_text, refuse_same_file, replace_file, same_file,
-    write_stderr_line, write_stdout,
+    write_stderr_line, write_stdout, COMMAND_LINE,
 };
 use crate::Failure;
 use a2a_card::jose::keys::PrivateKey;
@@ -257,8 +257,8 @@ fn header_params(items: &[String], flag: &str) -> Result<Vec<(String, serde_json
                 quoted(item)
             )));
         };
-        let value = a2a_card::canonical::parse_json(value.as_bytes(), &a2a_card::Limits::default())
-            .map_err(|e| {
+        let value =
+            a2a_card::canonical::parse_json(value.as_bytes(), &a2a_card::Limits::default()).map_err(|e| {
                 let e = e.context(&format!(
                     "the value of {flag} {name} is JSON (a text is quoted: {flag} '{name}=\"{}\"')",
                     value.replace(['"', '\'', '\\'], "")

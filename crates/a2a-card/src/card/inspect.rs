@@ -140,10 +140,7 @@ impl Inspection {
                 out.push_str(&format!("  protected header: {}\n", printable(p)));
             }
             if let Some(h) = &s.header {
-                out.push_str(&format!(
-                    "  unprotected header (not signed): {}\n",
-                    printable(h)
-                ));
+                out.push_str(&format!("  unprotected header (not signed): {}\n", printable(h)));
             }
             if let Some(problem) = &s.problem {
                 out.push_str(&format!("  problem: {}\n", printable(problem)));
