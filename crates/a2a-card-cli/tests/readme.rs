@@ -13,6 +13,8 @@
 //! (`fetch https://agent.example.com`) stay in ```text blocks and are not run here; the same
 //! behaviour is tested against a loopback server in remote.rs.
 
+#![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
+
 mod common;
 
 use common::*;

@@ -5,6 +5,8 @@
 //! Runs on the binary named by `A2A_CARD_STATIC_BINARY` (`scripts/test.sh` sets it after
 //! building). Without it the test says so and passes, unless `A2A_CARD_REQUIRE_STATIC` is set.
 
+#![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
+
 mod common;
 
 use common::*;

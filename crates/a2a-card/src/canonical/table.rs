@@ -448,26 +448,6 @@ pub static ALL_MESSAGES: &[&MessageDesc] = &[
     &DEVICE_CODE_OAUTH_FLOW,
 ];
 
-#[cfg(test)]
-mod tests {
-    /// The canonical writer copies the JSON names of known fields without looking for characters
-    /// to escape (`presence::Walker::write_member`): that holds only while every name is plain
-    /// ASCII.
-    #[test]
-    fn json_names_need_no_escape() {
-        for desc in super::ALL_MESSAGES {
-            for f in desc.fields {
-                assert!(
-                    !f.json.is_empty() && f.json.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
-                    "{}.{}",
-                    desc.name,
-                    f.json
-                );
-            }
-        }
-    }
-}
-
 /// Members of A2A 0.3 (and of pre-1.0 drafts) that A2A v1.0 replaced or removed:
 /// (message, member, what replaces it in 1.0, or `None` when nothing does). `protocolVersions`
 /// and `supportsExtendedAgentCard` come from pre-1.0 drafts (Appendix A.2.2), the others from 0.3.
@@ -509,4 +489,24 @@ pub(crate) const LEGACY: &[(&str, &str, Option<&str>)] = &[
 /// does not, in any message (`url`, `preferredTransport`, `security`, ...).
 pub(crate) fn is_legacy_name(name: &str) -> bool {
     LEGACY.iter().any(|(_, n, _)| *n == name)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The canonical writer copies the JSON names of known fields without looking for characters
+    /// to escape (`presence::Walker::write_member`): that holds only while every name is plain
+    /// ASCII.
+    #[test]
+    fn json_names_need_no_escape() {
+        for desc in super::ALL_MESSAGES {
+            for f in desc.fields {
+                assert!(
+                    !f.json.is_empty() && f.json.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+                    "{}.{}",
+                    desc.name,
+                    f.json
+                );
+            }
+        }
+    }
 }
