@@ -138,6 +138,11 @@ pub enum UnknownMembers {
 
 impl UnknownMembers {
     /// Every option.
+    ///
+    /// ```
+    /// let names = a2a_card::UnknownMembers::ALL.map(a2a_card::UnknownMembers::as_str);
+    /// assert_eq!(names, ["exclude", "retain", "reject"]);
+    /// ```
     pub const ALL: [UnknownMembers; 3] = [
         UnknownMembers::Exclude,
         UnknownMembers::Retain,

@@ -221,6 +221,15 @@ impl<'a> SignatureEntry<'a> {
 
     /// The entry's unprotected `header` member as compact JSON text (members in their order),
     /// when there is one; it is not covered by the signature.
+    ///
+    /// ```
+    /// use a2a_card::signature::entries::read_signatures;
+    /// use a2a_card::{Doc, Limits};
+    /// let card = br#"{"name":"A","signatures":[{"protected":"e30","signature":"AA","header":{"b":1,"a":2}}]}"#;
+    /// let doc = Doc::parse(card, &Limits::default()).unwrap();
+    /// let entries = read_signatures(&doc, 16).unwrap();
+    /// assert_eq!(entries.entries().next().unwrap().unprotected_json().as_deref(), Some(r#"{"b":1,"a":2}"#));
+    /// ```
     pub fn unprotected_json(&self) -> Option<String> {
         let mut out = Vec::new();
         crate::canonical::jcs::write_compact(&mut out, self.unprotected()?);
