@@ -213,7 +213,7 @@ for card in "${card_names[@]}"; do
     for alg in "${algs[@]}"; do
         signed="$tmp/signed/a2a-card-$card-$alg.json"
         log="$tmp/out/a2a-card-$card-$alg"
-        if ! "$a2a" sign "${card_file[$card]}" --key "$tmp/keys/$alg.pem" --also-profile prune-empty \
+        if ! "$a2a" sign "${card_file[$card]}" --key "$tmp/keys/$alg.pem" --unknown exclude --also-profile prune-empty \
             --out "$signed" 2>"$log.sign.err"; then
             row "$dself" "$card" a2a-card "$alg" FAIL - "a2a-card sign failed: $(tail_of "$log.sign.err")"
             continue

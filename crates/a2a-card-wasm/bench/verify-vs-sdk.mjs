@@ -63,7 +63,7 @@ const jwks = JSON.stringify({ keys: [publicJwk] });
 // The card, signed once.
 const unsigned = fs.readFileSync(path.join(repoRoot, "testvectors/cards/sample-8.5-unsigned.json"), "utf8");
 const profile = "prune-empty";
-const text = lib.sign(unsigned, privateJwk, { alg, kid, profile });
+const text = lib.sign(unsigned, privateJwk, { alg, kid, profile, unknown: "exclude" });
 const parsed = JSON.parse(text);
 const tamperedText = JSON.stringify({ ...parsed, description: `${parsed.description}!` });
 
