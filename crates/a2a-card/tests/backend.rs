@@ -4,13 +4,16 @@
 //! failure is the signature's verdict, at the signature's JSON Pointer.
 #![allow(clippy::unwrap_used)] // helpers of the tests report by panicking
 
+mod support;
+
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::crypto::{verify_with, BackendVerdict, SignatureBackend, SignatureCheck};
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::signature::verify_card_with;
 use a2a_card::Algorithm;
-use a2a_card::{sign_card, verify_card, Error, ErrorCode, SignOptions, TrustStore, VerifyOptions};
+use a2a_card::{sign_card, verify_card, Error, ErrorCode, TrustStore, VerifyOptions};
 use std::cell::RefCell;
+use support::lenient;
 
 /// What the backend was asked: algorithm, message and signature of every call.
 type Calls = RefCell<Vec<(Algorithm, Vec<u8>, Vec<u8>)>>;
@@ -81,16 +84,7 @@ impl SignatureBackend for Ring {
 const CARD: &[u8] = br#"{"name":"Backend Agent","description":"d","version":"1","skills":[]}"#;
 
 fn signed(key: &PrivateKey) -> Vec<u8> {
-    sign_card(
-        CARD,
-        key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap()
-    .card
+    sign_card(CARD, key, &lenient()).unwrap().card
 }
 
 fn trusting(key: &PrivateKey) -> TrustStore {
@@ -184,16 +178,7 @@ fn a_backend_failure_is_reported_at_the_signature() {
     let other = PrivateKey::generate(Algorithm::EdDSA).unwrap();
     // Two signatures: the backend fails on both; each verdict names its own signature.
     let first = signed(&key);
-    let both = sign_card(
-        &first,
-        &other,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap()
-    .card;
+    let both = sign_card(&first, &other, &lenient()).unwrap().card;
     let mut trust = trusting(&key);
     trust.pin(other.public().clone(), "test");
     let report = verify_card_with(&both, &trust, &VerifyOptions::default(), Some(&Fails)).unwrap();

@@ -3,7 +3,10 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // tests stop at the first surprise
 
+mod support;
+
 use a2a_card_testkit::data;
+use support::lenient;
 
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::keys::{PrivateKey, PublicKey};
@@ -226,24 +229,8 @@ fn deterministic_algorithms_give_the_same_bytes_twice() {
     let card = sample_card();
     for alg in [Algorithm::EdDSA, Algorithm::RS256] {
         let key = PrivateKey::generate(alg).unwrap();
-        let a = sign_card(
-            &card,
-            &key,
-            &SignOptions {
-                allow_unsigned: true,
-                ..SignOptions::default()
-            },
-        )
-        .unwrap();
-        let b = sign_card(
-            &card,
-            &key,
-            &SignOptions {
-                allow_unsigned: true,
-                ..SignOptions::default()
-            },
-        )
-        .unwrap();
+        let a = sign_card(&card, &key, &lenient()).unwrap();
+        let b = sign_card(&card, &key, &lenient()).unwrap();
         assert_eq!(a.card, b.card, "{}", alg.as_str());
     }
 }
@@ -253,15 +240,7 @@ fn signing_keeps_every_other_member_and_its_order() {
     let card =
         b"{\n  \"zeta\": 1.50,\n  \"name\": \"A\",\n  \"signatures\": [],\n  \"description\": \"d\"\n}\n";
     let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
-    let signed = sign_card(
-        card,
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let signed = sign_card(card, &key, &lenient()).unwrap();
     let out = String::from_utf8(signed.card).unwrap();
     assert!(
         out.starts_with("{\n  \"zeta\": 1.50,\n  \"name\": \"A\",\n  \"signatures\": [\n    {\"protected\":"),
@@ -269,15 +248,7 @@ fn signing_keeps_every_other_member_and_its_order() {
     );
     assert!(out.ends_with("\n  ],\n  \"description\": \"d\"\n}\n"), "{out}");
     // A second signature is appended; with replace_same_kid it replaces.
-    let twice = sign_card(
-        out.as_bytes(),
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let twice = sign_card(out.as_bytes(), &key, &lenient()).unwrap();
     let v: Value = serde_json::from_slice(&twice.card).unwrap();
     assert!(matches!(v.get("signatures"), Some(Value::Array(a)) if a.len() == 2));
     let replaced = sign_card(
@@ -342,26 +313,10 @@ fn refusals_each_with_their_code() {
     );
     check(&es_on_ed, &trust, "key-algorithm-mismatch");
     // unknown kid
-    let other = sign_card(
-        &card,
-        &p256,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let other = sign_card(&card, &p256, &lenient()).unwrap();
     check(&other.card, &trust, "untrusted-key");
     // expired and revoked keys
-    let good = sign_card(
-        &card,
-        &ed,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let good = sign_card(&card, &ed, &lenient()).unwrap();
     let mut expired = TrustStore::new();
     expired.add(TrustedKey {
         not_after: Some(1_000_000),
@@ -443,15 +398,7 @@ fn refusals_each_with_their_code() {
     let truncated = with_entry(&card, &good.protected, &data::b64url(&sig[..sig.len() - 1]));
     check(&truncated, &trust, "signature-invalid");
     // DER-encoded ECDSA signature
-    let es = sign_card(
-        &card,
-        &p256,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let es = sign_card(&card, &p256, &lenient()).unwrap();
     let raw = data::unb64url(&es.signature);
     let der = der_from_raw(&raw);
     let der_card = with_entry(&card, &es.protected, &data::b64url(&der));
@@ -491,19 +438,7 @@ fn a_change_to_any_covered_member_breaks_verification() {
       "securitySchemes":{"bearer":{"httpAuthSecurityScheme":{"scheme":"Bearer"}}},
       "defaultInputModes":["text/plain","image/png"],"defaultOutputModes":["text/plain"],"skills":[]}"#;
     let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
-    let signed = String::from_utf8(
-        sign_card(
-            card,
-            &key,
-            &SignOptions {
-                allow_unsigned: true,
-                ..SignOptions::default()
-            },
-        )
-        .unwrap()
-        .card,
-    )
-    .unwrap();
+    let signed = String::from_utf8(sign_card(card, &key, &lenient()).unwrap().card).unwrap();
     let trust = trust_of(key.public());
     let cases = [
         ("string", "\"name\":\"A\"", "\"name\":\"B\""),
@@ -524,15 +459,7 @@ fn a_change_to_any_covered_member_breaks_verification() {
 #[test]
 fn unknown_members_stay_valid_and_are_reported_unsigned() {
     let key = PrivateKey::generate(Algorithm::ES256).unwrap();
-    let signed = sign_card(
-        &sample_card(),
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let signed = sign_card(&sample_card(), &key, &lenient()).unwrap();
     let before = verify_card(&signed.card, &trust_of(key.public()), &VerifyOptions::default()).unwrap();
     assert!(before.ok);
     let mut v: Value = serde_json::from_slice(&signed.card).unwrap();
@@ -581,24 +508,8 @@ fn modes_and_limits() {
     )
     .unwrap();
     assert!(r.ok);
-    let one = sign_card(
-        &card,
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
-    let two = sign_card(
-        &one.card,
-        &stranger,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let one = sign_card(&card, &key, &lenient()).unwrap();
+    let two = sign_card(&one.card, &stranger, &lenient()).unwrap();
     assert!(
         verify_card(&two.card, &trust, &VerifyOptions::default())
             .unwrap()
@@ -742,15 +653,7 @@ fn sign_and_inspect_refuse_malformed_requests_up_front() {
         let e = a2a_card::inspect_card(bad, &CanonicalizeOptions::default()).unwrap_err();
         assert_eq!(e.code(), ErrorCode::MalformedCard);
         assert_eq!(e.pointer(), Some("/signatures"));
-        let e = sign_card(
-            bad,
-            &key,
-            &SignOptions {
-                allow_unsigned: true,
-                ..SignOptions::default()
-            },
-        )
-        .unwrap_err();
+        let e = sign_card(bad, &key, &lenient()).unwrap_err();
         assert_eq!(e.code(), ErrorCode::MalformedCard);
     }
 }

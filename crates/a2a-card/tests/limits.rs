@@ -17,6 +17,8 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod support;
+
 use a2a_card::canonical::parse_json;
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::keys::PrivateKey;
@@ -31,6 +33,7 @@ use a2a_card::{
 use a2a_card_testkit::cards::{self, entry, with_signatures};
 use a2a_card_testkit::data::b64url;
 use serde_json::{json, Value};
+use support::lenient;
 
 const CARD: &str = r#"{"name":"Limits","description":"A card for the limit tests","version":"1.0.0",
 "capabilities":{"streaming":true},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
@@ -100,16 +103,7 @@ fn code_and_pointer(e: &a2a_card::Error) -> (ErrorCode, Option<&str>) {
 #[test]
 fn input_size_is_refused_at_the_limit_plus_one_before_reading() {
     let key = key();
-    let signed = sign_card(
-        CARD.as_bytes(),
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap()
-    .card;
+    let signed = sign_card(CARD.as_bytes(), &key, &lenient()).unwrap().card;
     let trust = trust_of(&key);
     let n = signed.len();
     let limits = |max| Limits {
@@ -171,15 +165,7 @@ fn nesting_depth_is_refused_past_the_limit_with_the_pointer_of_the_first_contain
     assert_eq!(Limits::default().max_depth, 128);
     // The card object is level 1, so 127 arrays under one member reach level 128.
     let at = with_member(CARD, "x-deep", &nested(127));
-    let signed = sign_card(
-        at.as_bytes(),
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let signed = sign_card(at.as_bytes(), &key, &lenient()).unwrap();
     let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
     assert!(r.ok);
     assert_eq!(r.unsigned, ["/x-deep"]);
@@ -198,15 +184,7 @@ fn nesting_depth_is_refused_past_the_limit_with_the_pointer_of_the_first_contain
         code_and_pointer(&e),
         (ErrorCode::NestingTooDeep, Some(want.as_str()))
     );
-    let e = sign_card(
-        over.as_bytes(),
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap_err();
+    let e = sign_card(over.as_bytes(), &key, &lenient()).unwrap_err();
     assert_eq!(
         code_and_pointer(&e),
         (ErrorCode::NestingTooDeep, Some(want.as_str()))
@@ -235,15 +213,7 @@ fn nesting_depth_is_refused_past_the_limit_with_the_pointer_of_the_first_contain
         ..Default::default()
     };
     let three = with_member(CARD, "x-deep", &nested(3));
-    let signed = sign_card(
-        three.as_bytes(),
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let signed = sign_card(three.as_bytes(), &key, &lenient()).unwrap();
     assert!(verify_card(&signed.card, &trust, &tight).unwrap().ok);
     let e = verify_card(with_member(CARD, "x-deep", &nested(4)).as_bytes(), &trust, &tight).unwrap_err();
     assert_eq!(
@@ -478,15 +448,7 @@ fn an_object_with_100000_members_reads_canonicalizes_and_verifies() {
     let trust = trust_of(&key);
 
     // Excluded (the default): verifies, reported unsigned as one member.
-    let signed = sign_card(
-        card.as_bytes(),
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let signed = sign_card(card.as_bytes(), &key, &lenient()).unwrap();
     let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
     assert!(r.ok);
     assert_eq!(r.unsigned, ["/x-big"]);

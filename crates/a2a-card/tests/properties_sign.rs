@@ -28,6 +28,8 @@
 
 mod strategies;
 
+mod support;
+
 use a2a_card::canonical::table::{Kind, MessageDesc, AGENT_CARD};
 use a2a_card::jose::crypto as alg;
 use a2a_card::jose::keys::{KeyType, PrivateKey};
@@ -46,6 +48,7 @@ use serde_json::Value;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 use strategies::{arb_json, arb_unsigned_card, config, render, to_serde, Style, J};
+use support::lenient;
 
 // ---------------------------------------------------------------------------------------------
 // Generated cards
@@ -314,7 +317,7 @@ proptest! {
             (text_of(&v), format!("{ptr}/{name}"))
         };
 
-        let signed = sign_card(&card, key, &SignOptions { allow_unsigned: true, ..SignOptions::default() }).unwrap();
+        let signed = sign_card(&card, key, &lenient()).unwrap();
         let before = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
         prop_assert!(before.ok);
         let (bytes, ptr) = add(&signed.card);
@@ -474,15 +477,7 @@ fn kid_selects_among_trusted_keys_and_each_candidate_must_verify() {
     trust.pin(old.public().clone(), "old");
     trust.pin(new.public().clone(), "new");
     for (key, want, source) in [(&old, "valid", Some("old")), (&new, "valid", Some("new"))] {
-        let signed = sign_card(
-            CARD.as_bytes(),
-            key,
-            &SignOptions {
-                allow_unsigned: true,
-                ..SignOptions::default()
-            },
-        )
-        .unwrap();
+        let signed = sign_card(CARD.as_bytes(), key, &lenient()).unwrap();
         let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
         assert_eq!(verdicts(&r), [want]);
         assert_eq!(
@@ -490,15 +485,7 @@ fn kid_selects_among_trusted_keys_and_each_candidate_must_verify() {
             source
         );
     }
-    let signed = sign_card(
-        CARD.as_bytes(),
-        &stranger,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let signed = sign_card(CARD.as_bytes(), &stranger, &lenient()).unwrap();
     let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
     assert_eq!(verdicts(&r), ["signature-invalid"]);
 }
@@ -553,15 +540,7 @@ fn stripping_signatures_fails_require_and_all_and_a_bad_one_fails_all() {
     let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
     let other = PrivateKey::generate(Algorithm::EdDSA).unwrap();
     let trust = trust_of(&key);
-    let signed = sign_card(
-        CARD.as_bytes(),
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let signed = sign_card(CARD.as_bytes(), &key, &lenient()).unwrap();
     let mode = |m| VerifyOptions {
         mode: m,
         ..Default::default()
@@ -592,15 +571,7 @@ fn stripping_signatures_fails_require_and_all_and_a_bad_one_fails_all() {
     }
     // A genuine signature plus one from an untrusted key: require passes, all and if-present do
     // not (the untrusted one is not silently ignored).
-    let two = sign_card(
-        &signed.card,
-        &other,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let two = sign_card(&signed.card, &other, &lenient()).unwrap();
     assert!(verify_card(&two.card, &trust, &mode(Mode::Require)).unwrap().ok);
     assert!(!verify_card(&two.card, &trust, &mode(Mode::All)).unwrap().ok);
     assert!(!verify_card(&two.card, &trust, &mode(Mode::IfPresent)).unwrap().ok);
@@ -627,15 +598,7 @@ fn origin_binding_is_decided_by_the_trust_store() {
     // nothing in the signature says where the card was served from.
     let card = br#"{"name":"O","description":"","version":"1","skills":[],
       "supportedInterfaces":[{"url":"https://evil.example/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}"#;
-    let signed = sign_card(
-        card,
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let signed = sign_card(card, &key, &lenient()).unwrap();
     let at = |origin: Option<&str>| {
         let opts = VerifyOptions {
             origin: origin.map(str::to_string),
@@ -680,15 +643,7 @@ fn origin_binding_is_decided_by_the_trust_store() {
 #[test]
 fn validity_windows_are_inclusive_and_revocation_wins() {
     let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
-    let signed = sign_card(
-        CARD.as_bytes(),
-        &key,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let signed = sign_card(CARD.as_bytes(), &key, &lenient()).unwrap();
     let (nb, na) = (1_800_000_000, 1_900_000_000);
     let verdict_at = |now: i64, revoked: bool| {
         let mut trust = TrustStore::new();
@@ -738,15 +693,7 @@ fn validity_windows_are_inclusive_and_revocation_wins() {
         ..TrustedKey::new(key.public().clone(), "old entry")
     });
     trust.add(TrustedKey::new(other.public().clone(), "new key"));
-    let resigned = sign_card(
-        CARD.as_bytes(),
-        &other,
-        &SignOptions {
-            allow_unsigned: true,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+    let resigned = sign_card(CARD.as_bytes(), &other, &lenient()).unwrap();
     let r = verify_card(&resigned.card, &trust, &opts).unwrap();
     assert_eq!(verdicts(&r), ["valid"]);
     assert_eq!(

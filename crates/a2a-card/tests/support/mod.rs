@@ -1,0 +1,13 @@
+//! What the core's integration tests share that needs the library's own types (the testkit,
+//! which every test crate uses, does not depend on the library).
+
+use a2a_card::SignOptions;
+
+/// Signing options for cards that carry unknown members on purpose: they are left unsigned
+/// (signing refuses that unless asked).
+pub fn lenient() -> SignOptions {
+    SignOptions {
+        allow_unsigned: true,
+        ..SignOptions::default()
+    }
+}
