@@ -21,18 +21,7 @@ fn sign_refuses_a_signature_verify_would_refuse() {
         card = next;
     }
     let before = std::fs::read(&card).unwrap();
-    let out = run(
-        &[
-            "sign",
-            "--unknown",
-            "exclude",
-            s(&card),
-            "--key",
-            s(&key),
-            "--in-place",
-        ],
-        None,
-    );
+    let out = sign(&card, &key, &["--in-place"]);
     let line = expect_error(&out, 2, "too-many-signatures", s(&card));
     assert!(
         line.contains("17 signatures") && line.contains("at /signatures"),
@@ -43,34 +32,10 @@ fn sign_refuses_a_signature_verify_would_refuse() {
     // A protected header past 4,096 bytes, or nested past 16 levels.
     let small = write(&dir, "small.json", CARD);
     let big = format!("x={}", serde_json::Value::from("a".repeat(5000)));
-    let out = run(
-        &[
-            "sign",
-            "--unknown",
-            "exclude",
-            s(&small),
-            "--key",
-            s(&key),
-            "--protected-header",
-            &big,
-        ],
-        None,
-    );
+    let out = sign(&small, &key, &["--protected-header", &big]);
     expect_error(&out, 2, "header-too-large", "<command line>");
     let deep = format!("x={}{}", "[".repeat(16), "]".repeat(16));
-    let out = run(
-        &[
-            "sign",
-            "--unknown",
-            "exclude",
-            s(&small),
-            "--key",
-            s(&key),
-            "--protected-header",
-            &deep,
-        ],
-        None,
-    );
+    let out = sign(&small, &key, &["--protected-header", &deep]);
     expect_error(&out, 2, "malformed-header", "<command line>");
 }
 

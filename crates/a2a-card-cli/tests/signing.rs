@@ -349,18 +349,7 @@ fn in_place_success_keeps_the_file_and_its_mode() {
     );
     expect_code(&expected, 0, "sign to stdout");
 
-    let out = run(
-        &[
-            "sign",
-            "--unknown",
-            "exclude",
-            s(&card),
-            "--key",
-            s(&pem),
-            "--in-place",
-        ],
-        None,
-    );
+    let out = sign(&card, &pem, &["--in-place"]);
     expect_code(&out, 0, "sign --in-place");
     assert!(out.stdout.is_empty(), "--in-place printed the card");
     assert_eq!(std::fs::read(&card).unwrap(), expected.stdout);
@@ -396,19 +385,7 @@ fn in_place_success_keeps_the_file_and_its_mode() {
 
     // --out writes a new file and nothing to stdout.
     let out_path = dir.join("out.json");
-    let out = run(
-        &[
-            "sign",
-            "--unknown",
-            "exclude",
-            s(&card),
-            "--key",
-            s(&pem),
-            "--out",
-            s(&out_path),
-        ],
-        None,
-    );
+    let out = sign(&card, &pem, &["--out", s(&out_path)]);
     expect_code(&out, 0, "--out");
     assert!(out.stdout.is_empty());
     assert_eq!(signatures(&out_path).len(), 2);
@@ -489,18 +466,7 @@ fn in_place_failure_leaves_the_input_byte_identical() {
     }
     // A key that cannot be read: exit 3, card untouched.
     let card = write(&dir, "card.json", CARD);
-    let out = run(
-        &[
-            "sign",
-            "--unknown",
-            "exclude",
-            s(&card),
-            "--key",
-            s(&garbage),
-            "--in-place",
-        ],
-        None,
-    );
+    let out = sign(&card, &garbage, &["--in-place"]);
     expect_error(&out, 3, "invalid-key", s(&garbage));
     assert_eq!(std::fs::read(&card).unwrap(), CARD.as_bytes());
     assert_eq!(listing(&dir), ["card.json"]);
@@ -518,20 +484,7 @@ fn in_place_failure_leaves_the_input_byte_identical() {
         Some(CARD.as_bytes()),
     );
     expect_error(&out, 2, "usage", "<command line>");
-    let out = run(
-        &[
-            "sign",
-            "--unknown",
-            "exclude",
-            s(&card),
-            "--key",
-            s(&pem),
-            "--in-place",
-            "--out",
-            "x.json",
-        ],
-        None,
-    );
+    let out = sign(&card, &pem, &["--in-place", "--out", "x.json"]);
     expect_code(&out, 2, "--in-place --out");
     assert_eq!(std::fs::read(&card).unwrap(), CARD.as_bytes());
 }
@@ -627,19 +580,7 @@ fn headers_jku_and_kid_options() {
     );
 
     // Malformed NAME=JSON.
-    let out = run(
-        &[
-            "sign",
-            "--unknown",
-            "exclude",
-            s(&card),
-            "--key",
-            s(&pem),
-            "--header",
-            "novalue",
-        ],
-        None,
-    );
+    let out = sign(&card, &pem, &["--header", "novalue"]);
     expect_error(&out, 2, "usage", "<command line>");
 }
 

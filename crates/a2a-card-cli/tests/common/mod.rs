@@ -116,6 +116,16 @@ pub fn sign_to(card: &Path, key: &Path, extra: &[&str], out_path: &Path) -> Outp
     out
 }
 
+/// Runs `sign CARD --key KEY` plus `extra` (and `--unknown exclude` unless `extra` chooses).
+pub fn sign(card: &Path, key: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["sign", s(card), "--key", s(key)];
+    args.extend_from_slice(extra);
+    if !extra.contains(&"--unknown") {
+        args.extend(["--unknown", "exclude"]);
+    }
+    run(&args, None)
+}
+
 /// Runs `verify CARD --jwks JWKS` plus `extra`.
 pub fn verify(card: &Path, jwks: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["verify", s(card), "--jwks", s(jwks)];
