@@ -351,19 +351,9 @@ fn read_only_targets_are_replaced_only_with_force() {
 #[test]
 fn force_is_only_for_commands_that_write() {
     let f = fixture("hard-force-usage");
+    let sign = f.sign_args(&["--force"]);
     let cases: [(&str, &[&str]); 5] = [
-        (
-            "sign",
-            &[
-                "sign",
-                "--unknown",
-                "exclude",
-                s(&f.card),
-                "--key",
-                s(&f.pem),
-                "--force",
-            ],
-        ),
+        ("sign", &sign),
         (
             "verify",
             &["verify", s(&f.signed), "--jwks", s(&f.jwks), "--force"],

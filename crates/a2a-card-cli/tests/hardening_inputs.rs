@@ -465,17 +465,7 @@ fn reader_and_verifier_limits_are_bounded() {
     }
     // --max-signatures: 1 to 256.
     for good in ["1", "256"] {
-        let out = run_ok(
-            &[
-                "verify",
-                s(&f.signed),
-                "--jwks",
-                s(&f.jwks),
-                "--max-signatures",
-                good,
-            ],
-            good,
-        );
+        let out = run_ok(&f.verify_args(&["--max-signatures", good]), good);
         expect_code(&out, 0, &format!("--max-signatures {good}"));
     }
     for bad in ["257", "0", "100000", "-1"] {

@@ -116,6 +116,29 @@ pub(crate) fn fixture(name: &str) -> Fixture {
     }
 }
 
+impl Fixture {
+    /// `sign CARD --key KEY --unknown exclude` plus `extra`, as arguments.
+    pub(crate) fn sign_args<'a>(&'a self, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec![
+            "sign",
+            "--unknown",
+            "exclude",
+            s(&self.card),
+            "--key",
+            s(&self.pem),
+        ];
+        args.extend_from_slice(extra);
+        args
+    }
+
+    /// `verify SIGNED --jwks JWKS` plus `extra`, as arguments.
+    pub(crate) fn verify_args<'a>(&'a self, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["verify", s(&self.signed), "--jwks", s(&self.jwks)];
+        args.extend_from_slice(extra);
+        args
+    }
+}
+
 /// Every subcommand option that writes a file, each writing `target` (as `--out`, `-o`,
 /// `--emit-verified` or `--jwks`). `fetch` is given a URL that is never reached when the
 /// output is refused first. `extra` is appended to each.
@@ -123,19 +146,7 @@ pub(crate) fn writers(f: &Fixture, target: &str, extra: &[&str]) -> Vec<(String,
     // The private key of `keygen --jwks TARGET`, where it may be replaced (--force).
     let fresh = f.dir.join("keys").join("fresh.pem");
     let cases: Vec<(&str, Vec<&str>)> = vec![
-        (
-            "sign --out",
-            vec![
-                "sign",
-                "--unknown",
-                "exclude",
-                s(&f.card),
-                "--key",
-                s(&f.pem),
-                "--out",
-                target,
-            ],
-        ),
+        ("sign --out", f.sign_args(&["--out", target])),
         (
             "fetch --out",
             vec![
