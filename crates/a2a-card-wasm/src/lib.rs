@@ -38,7 +38,8 @@ use crate::policy::{cached_policy, seconds, Policy};
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::Algorithm;
 use a2a_card::{canonicalize as core_canonicalize, inspect_card, sign_card, SignOptions};
-use js_sys::Array;
+use js_sys::{Array, Promise};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 mod errors;
@@ -46,7 +47,9 @@ mod host;
 mod input;
 mod output;
 mod policy;
+mod tools;
 mod typescript;
+mod webcrypto;
 
 /// The canonical bytes of a card, as text.
 #[wasm_bindgen(skip_typescript)]
@@ -136,10 +139,20 @@ pub fn verify(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     cached_policy(&o)?.verify(&card, None, None)
 }
 
+/// `verify`, with the signatures checked by WebCrypto: a promise of the same report.
+#[wasm_bindgen(skip_typescript, js_name = verifyAsync)]
+pub fn verify_async(card: JsValue, options: JsValue) -> Promise {
+    let policy = Options::read(&options, "verifyAsync", VERIFY_OPTIONS).and_then(|o| cached_policy(&o));
+    match policy {
+        Ok(policy) => policy.verify_async(&card, None, None),
+        Err(e) => Promise::reject(&e),
+    }
+}
+
 /// A verifier whose trust roots and policy are read once.
 #[wasm_bindgen(skip_typescript)]
 pub struct Verifier {
-    policy: Policy,
+    policy: Rc<Policy>,
 }
 
 #[wasm_bindgen]
@@ -148,7 +161,7 @@ impl Verifier {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Verifier, JsValue> {
         Ok(Verifier {
-            policy: Policy::read(&options, "Verifier")?,
+            policy: Rc::new(Policy::read(&options, "Verifier")?),
         })
     }
 
@@ -161,9 +174,28 @@ impl Verifier {
         self.policy.verify(&card, now, origin)
     }
 
-    /// True when signatures are checked with the host's native crypto.
+    /// `verify`, with the signatures checked by WebCrypto: a promise of the same report.
+    #[wasm_bindgen(skip_typescript, js_name = verifyAsync)]
+    pub fn verify_async(&self, card: JsValue, options: JsValue) -> Promise {
+        let call = Options::read(&options, "Verifier.verifyAsync", &["now", "origin"]).and_then(|o| {
+            let now = o.number("now")?.map(seconds);
+            Ok((now, o.string("origin")?))
+        });
+        match call {
+            Ok((now, origin)) => Rc::clone(&self.policy).verify_async(&card, now, origin),
+            Err(e) => Promise::reject(&e),
+        }
+    }
+
+    /// True when `verify` checks signatures with the host's native crypto.
     #[wasm_bindgen(getter, js_name = hostCrypto)]
     pub fn host_crypto(&self) -> bool {
         self.policy.host
+    }
+
+    /// True when `verifyAsync` checks signatures with WebCrypto.
+    #[wasm_bindgen(getter, js_name = webCrypto)]
+    pub fn web_crypto(&self) -> bool {
+        self.policy.web
     }
 }

@@ -35,13 +35,17 @@ test("the TypeScript declarations compile and reject misuse", () => {
   const badFile = path.join(dir, "bad.ts");
   fs.writeFileSync(
     badFile,
-    'import { canonicalize, verify } from "a2a-card-node";\n' +
+    'import { canonicalize, verify, verifyAsync, lint, generateKey, schema } from "a2a-card-node";\n' +
       'canonicalize("{}", { profile: "bogus" });\n' +
       'const ok: number = verify("{}", { keys: [] }).ok;\n' +
-      'verify("{}", { jwk: {} });\n',
+      'verify("{}", { jwk: {} });\n' +
+      'const sync: boolean = verifyAsync("{}", { keys: [] }).ok;\n' +
+      'lint("{}", { profile: "spec" });\n' +
+      'generateKey("HS999");\n' +
+      'schema({ draft: "2019-09" });\n',
   );
   const bad = tsc(dir, badFile);
   assert.notEqual(bad.status, 0);
   const errors = bad.stdout.split("\n").filter((l) => l.includes("error TS"));
-  assert.equal(errors.length, 3, bad.stdout);
+  assert.equal(errors.length, 7, bad.stdout);
 });

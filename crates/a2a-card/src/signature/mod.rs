@@ -11,12 +11,15 @@
 //! assert!(verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap().ok);
 //! ```
 
+mod deferred;
 pub mod entries;
+mod plan;
 pub(crate) mod report;
 mod sign;
 pub mod trust;
 mod verify;
 
+pub use deferred::{CheckId, DeferredVerification};
 pub use report::{
     printable, quoted, sha256_hex, KeySource, KeyUsed, Mode, Report, SignatureReport, TextForm, Verdict,
     VerdictCode,
