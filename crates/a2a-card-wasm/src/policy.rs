@@ -3,7 +3,7 @@
 use crate::errors::{js_error, usage, OrThrow};
 use crate::host::{host_available, HostCrypto};
 use crate::input::{algorithm_named, card_bytes, json_text, Options, VERIFY_OPTIONS};
-use crate::output::report_to_js;
+use crate::output::{report_to_js, Digest};
 use crate::webcrypto::{self, web_crypto_available};
 use a2a_card::jose::crypto::SignatureBackend;
 use a2a_card::jose::keys::{parse_jwks, PublicKey};
@@ -120,7 +120,7 @@ impl Policy {
         let opts = self.options_at(now, origin);
         let backend: Option<&dyn SignatureBackend> = if self.host { Some(&HostCrypto) } else { None };
         let report = verify_card_with(&bytes, &self.trust, &opts, backend).or_throw()?;
-        report_to_js(&report, self.host)
+        report_to_js(&report, &if self.host { Digest::Host } else { Digest::Module })
     }
 
     /// `verify` with the signatures checked by WebCrypto: a promise of the report. The card is

@@ -11,11 +11,11 @@
 
 use crate::errors::OrThrow;
 use crate::host::{bare_jwk, host_alg, KeyCache};
-use crate::output::report_to_js;
+use crate::output::{report_to_js, Digest};
 use a2a_card::jose::crypto::{BackendVerdict, SignatureCheck};
 use a2a_card::jose::keys::PublicKey;
 use a2a_card::signature::{CheckId, DeferredVerification};
-use a2a_card::{TrustStore, VerifyOptions};
+use a2a_card::{sha256_hex, Profile, TrustStore, VerifyOptions};
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -121,6 +121,9 @@ pub(crate) async fn verify(
     host_hash: bool,
 ) -> Result<JsValue, JsValue> {
     let mut v = DeferredVerification::new(card, trust, opts).or_throw()?;
+    // The SHA-256 of the canonical bytes the report most likely carries, made while WebCrypto
+    // checks the first signatures (on its own thread): the report needs it only at the end.
+    let mut digest: Option<(Profile, String)> = None;
     while web {
         let mut asked: Vec<CheckId> = Vec::new();
         let mut declined: Vec<CheckId> = Vec::new();
@@ -141,6 +144,10 @@ pub(crate) async fn verify(
         for id in declined {
             v.answer(id, Ok(BackendVerdict::Declined)).or_throw()?;
         }
+        if digest.is_none() && !host_hash && !asked.is_empty() {
+            let profile = v.fallback_profile();
+            digest = Some((profile, sha256_hex(&v.canonical(profile).or_throw()?.bytes)));
+        }
         match asked.len() {
             0 => {}
             1 => {
@@ -156,5 +163,10 @@ pub(crate) async fn verify(
         }
     }
     let report = v.finish().or_throw()?;
-    report_to_js(&report, host_hash)
+    let digest = match digest {
+        _ if host_hash => Digest::Host,
+        Some((profile, sha)) if profile == report.profile => Digest::Known(sha),
+        _ => Digest::Module,
+    };
+    report_to_js(&report, &digest)
 }

@@ -34,6 +34,9 @@ export const cliPath = process.env.A2A_CARD_CLI
 
 const require = createRequire(import.meta.url);
 
+/** The JavaScript runtime running the tests: "node", "deno" or "bun" (scripts/test-runtimes.sh). */
+export const runtime = globalThis.Deno ? "deno" : globalThis.Bun ? "bun" : "node";
+
 function requirePackage() {
   if (!fs.existsSync(path.join(pkgDir, "package.json"))) {
     throw new Error(`no package at ${pkgDir}: run scripts/build-wasm.sh first`);
@@ -215,6 +218,29 @@ export function vectorOptions(v) {
   if (v.limits?.max_input_bytes !== undefined) o.maxInputBytes = v.limits.max_input_bytes;
   if (v.limits?.max_depth !== undefined) o.maxDepth = v.limits.max_depth;
   return o;
+}
+
+/**
+ * What is wrong with one answer to a canonicalization vector: `got` is `{ ok: true, hex,
+ * unsigned }` or `{ ok: false, code, pointer, message }`. An empty list when it is right.
+ */
+export function canonicalProblems(v, got) {
+  const problems = [];
+  if ("expected_hex" in v) {
+    if (!got.ok) return [`refused ${got.code} at ${JSON.stringify(got.pointer)}: ${got.message}`];
+    if (got.hex !== v.expected_hex) problems.push(`bytes\n      got ${got.hex}\n expected ${v.expected_hex}`);
+    if (JSON.stringify(got.unsigned) !== JSON.stringify(v.expected_unsigned)) {
+      problems.push(`unsigned: got ${JSON.stringify(got.unsigned)}, expected ${JSON.stringify(v.expected_unsigned)}`);
+    }
+  } else {
+    const want = v.expected_error;
+    if (got.ok) return [`accepted (${got.hex}); expected ${want.code}`];
+    if (got.code !== want.code) problems.push(`code ${got.code}, expected ${want.code} (${got.message})`);
+    if ("pointer" in want && got.pointer !== want.pointer) {
+      problems.push(`pointer ${JSON.stringify(got.pointer)}, expected ${JSON.stringify(want.pointer)}`);
+    }
+  }
+  return problems;
 }
 
 /** Calls fn and returns what it threw (failing when it throws nothing). */

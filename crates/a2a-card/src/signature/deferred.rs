@@ -9,13 +9,16 @@
 //! arrive from outside. The report is the one the synchronous verifier gives when its backend
 //! gives the same answers.
 
-use crate::canonical::{canonicalize_tree, CanonicalizeOptions, Doc, Limits, UnknownMembers};
+use crate::canonical::{
+    canonicalize_tree, Canonical, CanonicalizeOptions, Doc, Limits, Profile, UnknownMembers,
+};
 use crate::error::{Error, ErrorCode};
 use crate::jose::crypto::{self, BackendVerdict, CryptoFailure, SignatureCheck};
+use crate::signature::options::{now_seconds, VerifyOptions};
 use crate::signature::plan::{self, fallback_profile, Answer, Context, Forms, Plan};
 use crate::signature::report::Report;
 use crate::signature::trust::TrustStore;
-use crate::signature::verify::{every_member, now_seconds, read_card, tree_canonicalizer, VerifyOptions};
+use crate::signature::verify::{every_member, read_card, tree_canonicalizer};
 
 /// The id of one signature check of a [`DeferredVerification`], to answer it with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -97,6 +100,25 @@ impl std::fmt::Debug for DeferredVerification {
     }
 }
 
+/// The canonical form of `card` under `profile`, read again (it read once already, with these
+/// limits, in [`DeferredVerification::new`]).
+fn reparse(
+    card: &[u8],
+    unknown: UnknownMembers,
+    limits: Limits,
+    profile: Profile,
+) -> Result<Canonical, Error> {
+    let doc = Doc::parse(card, &limits)?;
+    canonicalize_tree(
+        doc.root(),
+        &CanonicalizeOptions {
+            profile,
+            unknown,
+            limits,
+        },
+    )
+}
+
 /// The answer of the oracle for a settled check.
 fn answer_of(result: Result<(), CryptoFailure>) -> Answer {
     match result {
@@ -140,6 +162,20 @@ impl DeferredVerification {
             answers: Vec::new(),
             report: None,
         })
+    }
+
+    /// The profile whose canonical bytes the report carries when no signature verifies under
+    /// another: the first accepted profile that reads the card.
+    pub fn fallback_profile(&self) -> Profile {
+        self.plan.fallback()
+    }
+
+    /// The canonical form of the card under `profile` (computed once, and kept for the checks
+    /// and the report): the bytes the signatures are checked over, and what they leave out.
+    pub fn canonical(&mut self, profile: Profile) -> Result<&Canonical, Error> {
+        let (card, unknown, limits) = (&self.card, self.unknown, self.limits);
+        let mut canon = |profile| reparse(card, unknown, limits, profile);
+        self.forms.get(profile, &mut canon).as_ref().map_err(Clone::clone)
     }
 
     /// Calls `each` with every check to make now and returns how many there were; `0` means
@@ -198,17 +234,7 @@ impl DeferredVerification {
         unanswered: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
     ) -> Result<Option<Report>, Error> {
         let (card, unknown, limits) = (&self.card, self.unknown, self.limits);
-        let mut canon = |profile| {
-            let doc = Doc::parse(card, &limits)?;
-            canonicalize_tree(
-                doc.root(),
-                &CanonicalizeOptions {
-                    profile,
-                    unknown,
-                    limits,
-                },
-            )
-        };
+        let mut canon = |profile| reparse(card, unknown, limits, profile);
         let answers = &mut self.answers;
         let mut oracle = |id: usize, check: &SignatureCheck<'_>| {
             let Some((_, given)) = answers.iter_mut().find(|(i, _)| *i == id) else {

@@ -26,9 +26,10 @@ use crate::jose::crypto::{self, SignatureCheck};
 use crate::jose::keys::PublicKey;
 use crate::jose::Algorithm;
 use crate::signature::entries::{SignatureEntry, Signatures};
+use crate::signature::options::VerifyOptions;
+use crate::signature::policy::bound_policy;
 use crate::signature::report::{KeyUsed, Mode, Report, SignatureReport, Verdict};
 use crate::signature::trust::{TrustStore, TrustedKey};
-use crate::signature::verify::{bound_policy, VerifyOptions};
 use std::borrow::Cow;
 
 /// Makes the canonical form of the card under a profile (the card is the caller's: a borrowed
@@ -45,6 +46,7 @@ pub(crate) struct Forms {
 }
 
 impl Forms {
+    /// The form of `p`, computed with `canon` the first time.
     pub(crate) fn get(&mut self, p: Profile, canon: &mut Canonicalizer<'_>) -> &Result<Canonical, Error> {
         if let Some(i) = self.done.iter().position(|(q, _)| *q == p) {
             return &self.done[i].1;
@@ -174,6 +176,11 @@ impl Candidate<'_> {
 }
 
 impl Plan<'_> {
+    /// The profile reported when no signature verifies.
+    pub(crate) fn fallback(&self) -> Profile {
+        self.fallback
+    }
+
     /// The plan with its keys copied, free of the trust store it was made from.
     pub(crate) fn into_owned(self) -> Plan<'static> {
         Plan {
@@ -572,10 +579,7 @@ fn conclude_entry(
 
 /// How many profiles a hint may check at most: those not accepted.
 fn hint_profiles(plan: &Plan<'_>) -> usize {
-    Profile::ALL
-        .iter()
-        .filter(|p| !plan.profiles.contains(p))
-        .count()
+    Profile::ALL.iter().filter(|p| !plan.profiles.contains(p)).count()
 }
 
 /// A profile the caller did not accept under which the signature verifies with one of the
