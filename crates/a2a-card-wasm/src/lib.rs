@@ -11,7 +11,9 @@
 //!
 //! Modules: `input` (JavaScript values and options in), `output` (results and the report
 //! object out), `policy` (trust roots and verify options read once, and their caches), `host`
-//! (the host's native crypto and the inline JavaScript), `errors` (JavaScript `Error` objects).
+//! (the host's native crypto, the key cache and the inline JavaScript), `webcrypto`
+//! (`verifyAsync` over WebCrypto), `tools` (lint, migrate, schema, generateKey), `errors`
+//! (JavaScript `Error` objects), `typescript` (the declarations).
 //!
 //! The core is built without its `native-algs` feature here (josekit does not build for
 //! wasm32), so ES512, ES256K and Ed448 keys are not available in the package.
@@ -20,8 +22,10 @@
 //! offers it synchronously (Node.js >= 20.16: `process.getBuiltinModule("node:crypto")`), through
 //! the core's [`SignatureBackend`](a2a_card::jose::crypto::SignatureBackend) hook: every other check stays the core's, and whatever the
 //! host cannot do (no such module, a key it does not import, an exception) is checked by `ring`
-//! inside the module instead. Browsers have only the asynchronous WebCrypto, so there `ring`
-//! does every check. The option `hostCrypto: false` turns the host backend off.
+//! inside the module instead. `verifyAsync` hands the checks to WebCrypto
+//! (`crypto.subtle.verify`, asynchronous) wherever it exists, through the core's
+//! [`DeferredVerification`](a2a_card::signature::DeferredVerification): the core plans, WebCrypto
+//! checks, the core concludes. The option `hostCrypto: false` turns both off.
 //!
 //! On native targets this crate compiles (so the workspace builds and lints it) but its
 //! functions need a JavaScript host and are only meant to be called from wasm32.

@@ -3,6 +3,10 @@
 //! trusted keys only, and the cryptographic check. The answer is a [`Report`], never a bare
 //! boolean: what a caller should act on is the verified content, and the report says what was
 //! left out of it.
+//!
+//! The entry points are here; the verification itself is `plan.rs` ("plan then conclude"),
+//! concluded here with the backend's or `ring`'s answer to each check as it comes, and in
+//! [`DeferredVerification`](super::DeferredVerification) with answers given from outside.
 
 use crate::canonical::doc::{Shape, Tree};
 use crate::canonical::{canonicalize_tree, Canonical, CanonicalizeOptions, Doc, Profile};
