@@ -7,7 +7,8 @@
 //! answers back; the core makes the report. A check WebCrypto cannot make (no WebCrypto, an
 //! algorithm or key it refuses, an exception) is answered "declined", and the core makes it with
 //! its own code. Keys are imported into WebCrypto once per algorithm and kept (see
-//! [`KeyCache`]).
+//! [`KeyCache`]). The SHA-256 of the report's canonical bytes is asked of WebCrypto too, beside
+//! the first checks (the module's own SHA-256 is several times slower, on the main thread).
 
 use crate::errors::OrThrow;
 use crate::host::{bare_jwk, host_alg, KeyCache};
@@ -15,7 +16,7 @@ use crate::output::{report_to_js, Digest};
 use a2a_card::jose::crypto::{BackendVerdict, SignatureCheck};
 use a2a_card::jose::keys::PublicKey;
 use a2a_card::signature::{CheckId, DeferredVerification};
-use a2a_card::{sha256_hex, Profile, TrustStore, VerifyOptions};
+use a2a_card::{Profile, TrustStore, VerifyOptions};
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -48,6 +49,25 @@ const VERIFY = [
   { name: "RSA-PSS", saltLength: 32 }, { name: "RSA-PSS", saltLength: 48 }, { name: "RSA-PSS", saltLength: 64 },
 ];
 const DECLINED = Promise.resolve(-1);
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+// A promise of the SHA-256 of `bytes` (a view of the module's memory, copied first) in lower-case
+// hex, made by WebCrypto; null when it cannot be made here. It never rejects.
+export function web_digest(bytes) {
+  const s = subtle();
+  if (s === null || typeof s.digest !== "function") return Promise.resolve(null);
+  try {
+    return s.digest("SHA-256", bytes.slice()).then(
+      (d) => {
+        let hex = "";
+        for (const b of new Uint8Array(d)) hex += HEX[b];
+        return hex;
+      },
+      () => null,
+    );
+  } catch (_) {
+    return Promise.resolve(null);
+  }
+}
 // A promise of 1 (the signature verifies), 0 (it does not) or -1 (not checked here: the module
 // checks it itself); it never rejects. `msg` and `sig` are views of the module's memory, copied
 // before anything else runs.
@@ -84,6 +104,7 @@ extern "C" {
     fn web_available() -> bool;
     fn web_key_handle(jwk: &str) -> JsValue;
     fn web_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> Promise;
+    fn web_digest(bytes: &[u8]) -> Promise;
 }
 
 /// True where WebCrypto's `crypto.subtle.verify` exists.
@@ -121,9 +142,10 @@ pub(crate) async fn verify(
     host_hash: bool,
 ) -> Result<JsValue, JsValue> {
     let mut v = DeferredVerification::new(card, trust, opts).or_throw()?;
-    // The SHA-256 of the canonical bytes the report most likely carries, made while WebCrypto
-    // checks the first signatures (on its own thread): the report needs it only at the end.
-    let mut digest: Option<(Profile, String)> = None;
+    // The SHA-256 of the canonical bytes the report most likely carries, asked of WebCrypto with
+    // the first checks (it is made beside them, off the main thread): the report needs it only
+    // at the end.
+    let mut digest: Option<(Profile, Promise)> = None;
     while web {
         let mut asked: Vec<CheckId> = Vec::new();
         let mut declined: Vec<CheckId> = Vec::new();
@@ -146,7 +168,7 @@ pub(crate) async fn verify(
         }
         if digest.is_none() && !host_hash && !asked.is_empty() {
             let profile = v.fallback_profile();
-            digest = Some((profile, sha256_hex(&v.canonical(profile).or_throw()?.bytes)));
+            digest = Some((profile, web_digest(&v.canonical(profile).or_throw()?.bytes)));
         }
         match asked.len() {
             0 => {}
@@ -165,7 +187,12 @@ pub(crate) async fn verify(
     let report = v.finish().or_throw()?;
     let digest = match digest {
         _ if host_hash => Digest::Host,
-        Some((profile, sha)) if profile == report.profile => Digest::Known(sha),
+        Some((profile, promise)) if profile == report.profile => {
+            match JsFuture::from(promise).await?.as_string() {
+                Some(sha) => Digest::Known(sha),
+                None => Digest::Module,
+            }
+        }
         _ => Digest::Module,
     };
     report_to_js(&report, &digest)
