@@ -14,11 +14,11 @@ use crate::canonical::{
 };
 use crate::error::{Error, ErrorCode};
 use crate::jose::crypto::{self, BackendVerdict, CryptoFailure, SignatureCheck};
-use crate::signature::options::{now_seconds, VerifyOptions};
-use crate::signature::plan::{self, fallback_profile, Answer, Context, Forms, Plan};
+use crate::signature::options::VerifyOptions;
+use crate::signature::plan::{self, Answer, Forms, Plan};
 use crate::signature::report::Report;
 use crate::signature::trust::TrustStore;
-use crate::signature::verify::{every_member, read_card, tree_canonicalizer};
+use crate::signature::verify::plan_card;
 
 /// The id of one signature check of a [`DeferredVerification`], to answer it with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -139,19 +139,8 @@ impl DeferredVerification {
     ) -> Result<DeferredVerification, Error> {
         let (plan, forms) = {
             let doc = Doc::parse(&card, &opts.limits)?;
-            let root = doc.root();
-            let (signatures, origin) = read_card(root, opts)?;
-            let mut canon = tree_canonicalizer(root, opts);
-            let mut forms = Forms::default();
-            let fallback = fallback_profile(&opts.profiles, &mut forms, &mut canon)?;
-            let ctx = Context {
-                trust,
-                opts,
-                now: now_seconds(opts),
-                origin: origin.as_deref(),
-            };
-            let plan = plan::plan(&signatures, &ctx, fallback, || every_member(root)).into_owned();
-            (plan, forms)
+            let (plan, forms) = plan_card(doc.root(), trust, opts)?;
+            (plan.into_owned(), forms)
         };
         Ok(DeferredVerification {
             card,

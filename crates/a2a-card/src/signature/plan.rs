@@ -217,9 +217,10 @@ impl Plan<'_> {
     }
 }
 
-/// What the verifier is checked against: the trust store and the policy inputs.
-pub(crate) struct Context<'a> {
-    pub(crate) trust: &'a TrustStore,
+/// What the verifier is checked against: the trust store (whose keys the plan borrows) and the
+/// policy inputs.
+pub(crate) struct Context<'a, 'k> {
+    pub(crate) trust: &'k TrustStore,
     pub(crate) opts: &'a VerifyOptions,
     pub(crate) now: Option<i64>,
     pub(crate) origin: Option<&'a str>,
@@ -230,7 +231,7 @@ pub(crate) struct Context<'a> {
 /// as unsigned when there is no signature).
 pub(crate) fn plan<'k>(
     signatures: &Signatures,
-    ctx: &Context<'k>,
+    ctx: &Context<'_, 'k>,
     fallback: Profile,
     every_member: impl FnOnce() -> Vec<String>,
 ) -> Plan<'k> {
@@ -254,7 +255,7 @@ pub(crate) fn plan<'k>(
     }
 }
 
-fn plan_entry<'k>(entry: &SignatureEntry<'_>, ctx: &Context<'k>, checks: &mut usize) -> EntryPlan<'k> {
+fn plan_entry<'k>(entry: &SignatureEntry<'_>, ctx: &Context<'_, 'k>, checks: &mut usize) -> EntryPlan<'k> {
     let mut report = SignatureReport {
         index: entry.index(),
         kid: None,
@@ -270,7 +271,7 @@ fn plan_entry<'k>(entry: &SignatureEntry<'_>, ctx: &Context<'k>, checks: &mut us
 
 fn entry_steps<'k>(
     entry: &SignatureEntry<'_>,
-    ctx: &Context<'k>,
+    ctx: &Context<'_, 'k>,
     checks: &mut usize,
     report: &mut SignatureReport,
 ) -> Result<Steps<'k>, Error> {
@@ -519,17 +520,14 @@ fn conclude_entry(
                     continue;
                 }
             };
-            if let Err(e) = crypto::precheck(steps.alg, &candidate.key, &steps.signature) {
-                crypto_err = Some(e);
-                continue;
-            }
-            let check = SignatureCheck {
-                alg: steps.alg,
-                key: &candidate.key,
-                message: input,
-                signature: &steps.signature,
+            let answer = match ask(steps, candidate, profile, input, oracle) {
+                Ok(answer) => answer,
+                Err(e) => {
+                    crypto_err = Some(e);
+                    continue;
+                }
             };
-            match oracle(candidate.id(profile), &check) {
+            match answer {
                 Answer::Valid => {
                     report.profile = Some(profile);
                     report.verdict = Verdict::valid();
@@ -577,6 +575,25 @@ fn conclude_entry(
     fail(report, e)
 }
 
+/// The oracle's answer for one check of `candidate` over `input` (the signing input under
+/// `profile`), or the refusal of the checks before the primitive (which the oracle never sees).
+fn ask(
+    steps: &Steps<'_>,
+    candidate: &Candidate<'_>,
+    profile: Profile,
+    input: &[u8],
+    oracle: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
+) -> Result<Answer, Error> {
+    crypto::precheck(steps.alg, &candidate.key, &steps.signature)?;
+    let check = SignatureCheck {
+        alg: steps.alg,
+        key: &candidate.key,
+        message: input,
+        signature: &steps.signature,
+    };
+    Ok(oracle(candidate.id(profile), &check))
+}
+
 /// How many profiles a hint may check at most: those not accepted.
 fn hint_profiles(plan: &Plan<'_>) -> usize {
     Profile::ALL.iter().filter(|p| !plan.profiles.contains(p)).count()
@@ -616,19 +633,10 @@ fn other_profile(
             let Ok(input) = forms.signing_input(p, &steps.protected, canon) else {
                 break;
             };
-            if crypto::precheck(steps.alg, &candidate.key, &steps.signature).is_err() {
-                continue;
-            }
-            let check = SignatureCheck {
-                alg: steps.alg,
-                key: &candidate.key,
-                message: input,
-                signature: &steps.signature,
-            };
-            match oracle(candidate.id(p), &check) {
-                Answer::Valid => return Some(Some(p)),
-                Answer::Refused(_) | Answer::Failed(_) => {}
-                Answer::Unknown => {
+            match ask(steps, candidate, p, input, oracle) {
+                Ok(Answer::Valid) => return Some(Some(p)),
+                Ok(Answer::Refused(_) | Answer::Failed(_)) | Err(_) => {}
+                Ok(Answer::Unknown) => {
                     let left = (tried.len() - j - 1) + (others.len() - n - 1) * tried.len();
                     *budget = budget.saturating_sub(left);
                     return None;

@@ -14,7 +14,7 @@ use crate::error::{Error, ErrorCode};
 use crate::jose::crypto::{self, BackendVerdict, CryptoFailure, SignatureBackend, SignatureCheck};
 use crate::signature::entries::{read_signatures_of, Signatures};
 use crate::signature::options::{now_seconds, VerifyOptions};
-use crate::signature::plan::{self, fallback_profile, Answer, Context, Forms};
+use crate::signature::plan::{self, fallback_profile, Answer, Context, Forms, Plan};
 use crate::signature::report::Report;
 use crate::signature::trust::{normalize_origin, TrustStore};
 
@@ -151,14 +151,13 @@ pub(crate) fn tree_canonicalizer<'t, N: Tree<'t>>(
     }
 }
 
-/// The one verification behind [`verify_card_with`] and [`verify_doc`], over the card read into a
-/// [`Doc`]: the plan, concluded with the backend's (or `ring`'s) answer to each check as it comes.
-fn verify_tree<'t, N: Tree<'t>>(
+/// Steps 4 to 6 of every verification (`ARCHITECTURE.md`): the card's own checks, its form under
+/// the first accepted profile that reads it, and the plan of its signatures.
+pub(crate) fn plan_card<'t, 'k, N: Tree<'t>>(
     card: N,
-    trust: &TrustStore,
+    trust: &'k TrustStore,
     opts: &VerifyOptions,
-    backend: Option<&dyn SignatureBackend>,
-) -> Result<Report, Error> {
+) -> Result<(Plan<'k>, Forms), Error> {
     let (signatures, origin) = read_card(card, opts)?;
     let mut canon = tree_canonicalizer(card, opts);
     let mut forms = Forms::default();
@@ -169,7 +168,22 @@ fn verify_tree<'t, N: Tree<'t>>(
         now: now_seconds(opts),
         origin: origin.as_deref(),
     };
-    let plan = plan::plan(&signatures, &ctx, fallback, || every_member(card));
+    Ok((
+        plan::plan(&signatures, &ctx, fallback, || every_member(card)),
+        forms,
+    ))
+}
+
+/// The one verification behind [`verify_card_with`] and [`verify_doc`], over the card read into a
+/// [`Doc`]: the plan, concluded with the backend's (or `ring`'s) answer to each check as it comes.
+fn verify_tree<'t, N: Tree<'t>>(
+    card: N,
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+    backend: Option<&dyn SignatureBackend>,
+) -> Result<Report, Error> {
+    let (plan, mut forms) = plan_card(card, trust, opts)?;
+    let mut canon = tree_canonicalizer(card, opts);
     let mut oracle = |_: usize, check: &SignatureCheck<'_>| {
         let answer = match backend {
             Some(b) => b.verify(check),
