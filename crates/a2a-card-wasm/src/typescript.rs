@@ -154,7 +154,10 @@ export interface Report {
 
 export interface EntryInfo {
   index: number;
+  /** The decoded protected header, as JSON text (null when it cannot be decoded). */
   protected: string | null;
+  /** The entry's unprotected `header` member, as JSON text (null when there is none). */
+  header: string | null;
   alg: string | null;
   kid: string | null;
   typ: string | null;

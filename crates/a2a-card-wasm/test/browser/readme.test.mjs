@@ -1,16 +1,18 @@
 // Every JavaScript example of README.md and crates/a2a-card-wasm/README.md, run as written:
 // a Node example in a fresh project where the package is installed as "a2a-card", beside the
-// files it reads (a clean A2A 1.0 card, a 0.3 card, a key and its JWK Set made by the native
-// CLI); a browser example in headless Chromium, in a page whose import map resolves "a2a-card"
-// to the web build (as a bundler would), with the card it fetches from https://agent.example
-// answered by the test and /trusted-jwks.json served from loopback. Each example's output is
-// checked; an example this file has no expectation for fails.
+// files it reads, made by the README tour's own commands run as written with the native CLI
+// (the section 8.5 sample as card.json, release.pem and jwks.json of kid "release-2026", the 0.3
+// card and its migration); a browser example in headless Chromium, in a page whose import map
+// resolves "a2a-card" to the web build (as a bundler would), with the card it fetches from
+// https://agent.example answered by the test and /trusted-jwks.json served from loopback; an
+// example for both (it calls init() and fetches nothing) in Node and in Chromium. Each
+// example's output is checked; an example this file has no expectation for fails.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { cli, crateDir, loadNode, migrateVectors, missing, pkgDir, repoRoot, scratch } from "../helpers.mjs";
+import { cli, cliPath, crateDir, loadNode, missing, pkgDir, repoRoot, scratch } from "../helpers.mjs";
 import { chromiumPath, chromiumPresent, launch, serve } from "./harness.mjs";
 
 const node = loadNode();
@@ -31,43 +33,64 @@ function examples(file) {
 }
 
 const all = [path.join(repoRoot, "README.md"), path.join(crateDir, "README.md")].flatMap(examples);
+/** An example with `await init()` runs in a browser; one that also fetches nothing runs in Node too. */
 const isBrowser = (code) => code.includes("await init()");
+const isShared = (code) => isBrowser(code) && !code.includes("fetch(");
 
 /** What each Node example prints, by a line that tells it apart. */
 const NODE_OUTPUT = [
-  ["console.log(report.ok, report.profile, report.unsigned);", /^true spec \[\]\n$/],
-  ["report.signatures[0].verdict.code", /^spec \[\] valid\n$/],
+  ["console.log(report.ok, report.profile, report.unsigned);", /^true spec \[ '\/capabilities\/stateTransitionHistory', '\/security' \]\n$/],
+  ["report.signatures[0].verdict.code", /^spec \[ '\/capabilities\/stateTransitionHistory', '\/security' \] valid\n$/],
   ['generateKey("ES256", { kid: "release-2026" })', /^\d+ notes(, something was dropped)?\n(?:(?:error|warning|info)\[[a-z-]+\] .*\n)*true release-2026\n$/],
+  ['generateKey("EdDSA", { kid: "demo" })', /^valid\n$/],
+];
+
+/**
+ * The README tour's commands that make the files the Node examples read, each as README.md
+ * writes it (checked), run in this order.
+ */
+const TOUR = [
+  "cp testvectors/cards/sample-8.5-unsigned.json card.json",
+  "a2a-card keygen --alg ES256 --kid release-2026 --out release.pem",
+  "a2a-card jwks release.pem --kid release-2026 --alg ES256 -o jwks.json",
+  "jq .input testvectors/migrate/freight-tracker.json > agent-card.v03.json   # a 0.3 card",
+  "a2a-card migrate agent-card.v03.json -o agent-card.json   # notes on stderr",
 ];
 
 let fixtures;
 before(() => {
-  // The files the Node examples read: a clean A2A 1.0 card (the migration vector's 1.0 card),
-  // the 0.3 card it comes from, and a key with its JWK Set. The set lists the key under its
-  // thumbprint (the kid a PEM key signs with) and under "release-2026" (the kid an example
-  // chooses).
-  const { v } = migrateVectors().find(({ file }) => file === "freight-tracker.json");
-  const key = node.generateKey("ES256");
-  fixtures = {
-    "card.json": `${JSON.stringify(v.expected_card, null, 2)}\n`,
-    "agent-card.json": `${JSON.stringify(v.expected_card, null, 2)}\n`,
-    "agent-card.v03.json": `${JSON.stringify(v.input, null, 2)}\n`,
-    "release.pem": key.pem,
-    "jwks.json": JSON.stringify({ keys: [key.publicJwk, { ...key.publicJwk, kid: "release-2026" }] }),
-  };
+  if (!fs.existsSync(cliPath)) return;
+  const dir = scratch("tour");
+  fs.symlinkSync(path.join(repoRoot, "testvectors"), path.join(dir, "testvectors"), "dir");
+  // The CLI under test as `a2a-card` first on PATH, as the tour calls it.
+  fs.mkdirSync(path.join(dir, ".bin"));
+  fs.symlinkSync(cliPath, path.join(dir, ".bin/a2a-card"));
+  const env = { ...process.env, PATH: `${path.join(dir, ".bin")}:${process.env.PATH}` };
+  for (const command of TOUR) {
+    const out = spawnSync("bash", ["-euo", "pipefail", "-c", command], { cwd: dir, env, encoding: "utf8", timeout: 60_000 });
+    assert.equal(out.status, 0, `${command}: ${out.stderr}`);
+  }
+  fixtures = Object.fromEntries(
+    ["card.json", "release.pem", "jwks.json", "agent-card.v03.json", "agent-card.json"].map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]),
+  );
+});
+
+test("the files of the Node examples are made by the README tour's commands, as written", () => {
+  const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8").split("\n");
+  for (const command of TOUR) assert.ok(readme.includes(`$ ${command}`), `README.md has no line "$ ${command}"`);
 });
 
 test("the READMEs have JavaScript examples, each of a kind this test runs", () => {
   assert.ok(all.length >= 5, `${all.length} examples`);
   for (const { where, code } of all) {
-    if (isBrowser(code)) continue;
+    if (isBrowser(code) && !isShared(code)) continue;
     assert.ok(NODE_OUTPUT.some(([mark]) => code.includes(mark)), `${where}: no expected output for this example; add one to readme.test.mjs`);
   }
 });
 
 test("every Node example of the READMEs runs as written", (t) => {
   if (!cli(t)) return;
-  for (const { where, code } of all.filter((e) => !isBrowser(e.code))) {
+  for (const { where, code } of all.filter((e) => !isBrowser(e.code) || isShared(e.code))) {
     const dir = scratch("readme");
     fs.mkdirSync(path.join(dir, "node_modules"));
     fs.symlinkSync(pkgDir, path.join(dir, "node_modules/a2a-card"), "dir");
@@ -86,7 +109,7 @@ before(async () => {
   if (!chromiumPresent()) return;
   const pages = new Map(all.filter((e) => isBrowser(e.code)).map((e, i) => [`/readme/${i}.html`, e]));
   const k = node.generateKey("EdDSA");
-  const served = node.sign(fixtures["card.json"], k.privateJwk);
+  const served = node.sign(fs.readFileSync(path.join(repoRoot, "testvectors/cards/sample-8.5-unsigned.json"), "utf8"), k.privateJwk, { unknown: "exclude" });
   server = await serve({ "/pkg/": pkgDir }, (url) => {
     if (url.pathname === "/trusted-jwks.json") return { type: "application/json", body: JSON.stringify(k.jwks) };
     const e = pages.get(url.pathname);

@@ -22,6 +22,7 @@ import {
   type Report,
 } from "a2a-card-node";
 import init, { verify as webVerify, verifyAsync as webVerifyAsync } from "a2a-card-web";
+import nodeInit, { initSync as nodeInitSync } from "a2a-card-node-esm";
 
 const text: string = canonicalize({ name: "a" }, { profile: "spec", unknown: "exclude", maxDepth: 8 });
 const detailed: string[] = canonicalizeWithReport(new Uint8Array([123, 125])).unsigned;
@@ -49,6 +50,13 @@ async function inBrowser(): Promise<boolean> {
   const later: Report = await webVerifyAsync(signed, { trust: "{}", hostCrypto: false });
   return sync && later.ok;
 }
+async function shared(): Promise<boolean> {
+  // Code written for the web build, under Node (server-side rendering, Vitest).
+  await nodeInit();
+  nodeInitSync();
+  const header: string | null = inspect(signed).signatures[0].header;
+  return header === null;
+}
 async function later(): Promise<string> {
   const r: Report = await verifyAsync(signed, { jwks: "{}", profile: "auto" });
   const v: Report = await verifier.verifyAsync(signed, { now: 2 });
@@ -65,4 +73,4 @@ const key: GeneratedKey = generateKey("ES256", { kid: "k1" });
 const pem: string = key.pem;
 const resigned: string = sign(text, key.privateJwk);
 console.log(detailed, code, thumbprint, again, native, ringOnly, bytes, names, inBrowser, later);
-console.log(severity, v1, lostSomething, draft07, pem, resigned);
+console.log(severity, v1, lostSomething, draft07, pem, resigned, shared);
