@@ -1,6 +1,8 @@
 // The page of the browser benchmark (browser.mjs): one page, one card, one key, timed with the
 // page's own clock. Cases, per verification:
 //   WebCrypto verify only  crypto.subtle.verify of the signing input (the floor: the others end in it)
+//   wasm canonical only    canonicalizeWithReport(text, { profile }): the module's reading,
+//                          canonical bytes and SHA-256 of the card, no signature (its share)
 //   wasm Verifier async    new Verifier({ jwks, profile }) once, then await .verifyAsync(text)
 //   wasm verifyAsync()     await verifyAsync(text, { jwks, profile })
 //   wasm Verifier (sync)   .verify(text): the module's own code (no synchronous crypto in a browser)
@@ -57,6 +59,7 @@ window.bench = async ({ text, jwks, publicJwk, kid, profile, rounds, ms }) => {
   console.debug = debug;
   const cases = [
     ["WebCrypto verify only", () => crypto.subtle.verify(params, key, sig, signingInput)],
+    ["wasm canonical only", async () => lib.canonicalizeWithReport(text, { profile })],
     ["wasm Verifier async", () => verifier.verifyAsync(text)],
     ["wasm verifyAsync()", () => lib.verifyAsync(text, { jwks, profile })],
     ["wasm Verifier (sync, ring)", () => verifier.verify(text)],
