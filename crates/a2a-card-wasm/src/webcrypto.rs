@@ -124,10 +124,13 @@ fn web_key(key: &PublicKey) -> JsValue {
 
 /// The answer of `web_verify`.
 fn verdict(code: &JsValue) -> BackendVerdict {
-    match code.as_f64() {
-        Some(c) if c == 1.0 => BackendVerdict::Valid,
-        Some(c) if c == 0.0 => BackendVerdict::Invalid,
-        _ => BackendVerdict::Declined,
+    let code = code.as_f64();
+    if code == Some(1.0) {
+        BackendVerdict::Valid
+    } else if code == Some(0.0) {
+        BackendVerdict::Invalid
+    } else {
+        BackendVerdict::Declined
     }
 }
 
@@ -146,40 +149,43 @@ pub(crate) async fn verify(
     // the first checks (it is made beside them, off the main thread): the report needs it only
     // at the end.
     let mut digest: Option<(Profile, Promise)> = None;
-    while web {
-        let mut asked: Vec<CheckId> = Vec::new();
-        let mut declined: Vec<CheckId> = Vec::new();
-        let promises = Array::new();
-        let count = v
-            .pending(|id, check: &SignatureCheck<'_>| match host_alg(check.alg) {
-                Some(code) => {
-                    let handle = web_key(check.key);
-                    promises.push(&web_verify(&handle, code, check.message, check.signature));
-                    asked.push(id);
-                }
-                None => declined.push(id),
-            })
-            .or_throw()?;
-        if count == 0 {
-            break;
-        }
-        for id in declined {
-            v.answer(id, Ok(BackendVerdict::Declined)).or_throw()?;
-        }
-        if digest.is_none() && !host_hash && !asked.is_empty() {
-            let profile = v.fallback_profile();
-            digest = Some((profile, web_digest(&v.canonical(profile).or_throw()?.bytes)));
-        }
-        match asked.len() {
-            0 => {}
-            1 => {
-                let code = JsFuture::from(Promise::from(promises.get(0))).await?;
-                v.answer(asked[0], Ok(verdict(&code))).or_throw()?;
+    // Rounds of checks until none is pending (none at all without WebCrypto).
+    if web {
+        loop {
+            let mut asked: Vec<CheckId> = Vec::new();
+            let mut declined: Vec<CheckId> = Vec::new();
+            let promises = Array::new();
+            let count = v
+                .pending(|id, check: &SignatureCheck<'_>| match host_alg(check.alg) {
+                    Some(code) => {
+                        let handle = web_key(check.key);
+                        promises.push(&web_verify(&handle, code, check.message, check.signature));
+                        asked.push(id);
+                    }
+                    None => declined.push(id),
+                })
+                .or_throw()?;
+            if count == 0 {
+                break;
             }
-            _ => {
-                let codes: Array = JsFuture::from(Promise::all(&promises)).await?.into();
-                for (i, id) in asked.into_iter().enumerate() {
-                    v.answer(id, Ok(verdict(&codes.get(i as u32)))).or_throw()?;
+            for id in declined {
+                v.answer(id, Ok(BackendVerdict::Declined)).or_throw()?;
+            }
+            if digest.is_none() && !host_hash && !asked.is_empty() {
+                let profile = v.fallback_profile();
+                digest = Some((profile, web_digest(&v.canonical(profile).or_throw()?.bytes)));
+            }
+            match asked.len() {
+                0 => {}
+                1 => {
+                    let code = JsFuture::from(Promise::from(promises.get(0))).await?;
+                    v.answer(asked[0], Ok(verdict(&code))).or_throw()?;
+                }
+                _ => {
+                    let codes: Array = JsFuture::from(Promise::all(&promises)).await?.into();
+                    for (i, id) in asked.into_iter().enumerate() {
+                        v.answer(id, Ok(verdict(&codes.get(i as u32)))).or_throw()?;
+                    }
                 }
             }
         }
