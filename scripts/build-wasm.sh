@@ -98,6 +98,45 @@ while IFS= read -r -d '' snippet; do
     fi
 done < <(find "$stage/node" -path '*/snippets/*' -name '*.js' -print0)
 
+# The Node build is ready as soon as it is loaded, but code written for the web build (server-side
+# rendering, Vitest, isomorphic libraries) calls init() or initSync() first: both are given here,
+# resolving at once, in the CommonJS entry and in an ES module entry (node/a2a_card.mjs, which
+# Node's `import` picks) whose default export is init, as the web build's is.
+cat >>"$stage/node/a2a_card.js" <<'EOF_INIT'
+
+// Added by scripts/build-wasm.sh: the module is ready when loaded. init() and initSync() let code
+// written for the web build run unchanged in Node (server-side rendering, Vitest).
+function init() { return Promise.resolve(module.exports); }
+function initSync() { return module.exports; }
+exports.init = init;
+exports.initSync = initSync;
+EOF_INIT
+cat >"$stage/node/a2a_card.mjs" <<'EOF_MJS'
+// The ES module entry of the Node build (scripts/build-wasm.sh): the CommonJS build's exports,
+// and init as the default export, as in the web build, so `import init, { verifyAsync } from
+// "a2a-card"` runs unchanged in a browser and in Node.
+import lib from "./a2a_card.js";
+export * from "./a2a_card.js";
+export default lib.init;
+EOF_MJS
+cat >>"$stage/node/a2a_card.d.ts" <<'EOF_DTS'
+
+/**
+ * The Node build is ready when loaded: `init` resolves at once (with the module), so code
+ * written for the web build (`await init()` first) runs unchanged in Node, under server-side
+ * rendering or Vitest.
+ */
+export function init(moduleOrPath?: unknown): Promise<unknown>;
+/** The Node build is ready when loaded: `initSync` returns at once (with the module). */
+export function initSync(module?: unknown): unknown;
+EOF_DTS
+cat >"$stage/node/a2a_card.d.mts" <<'EOF_DMTS'
+// The declarations of the Node build's ES module entry (a2a_card.mjs): the CommonJS build's,
+// with init as the default export, as in the web build.
+export * from "./a2a_card.js";
+export { init as default } from "./a2a_card.js";
+EOF_DMTS
+
 # 4. wasm-opt -O3 (speed: verification time is what the package is measured by; -Oz saves
 # about 1% more). The result is kept only when the Node build still loads and answers: the
 # binaryen of Debian 12 (version 108) writes wasm-bindgen's externref table with the wrong type,
@@ -168,6 +207,10 @@ cat >"$stage/package.json" <<EOF
   "exports": {
     ".": {
       "node": {
+        "import": {
+          "types": "./node/a2a_card.d.mts",
+          "default": "./node/a2a_card.mjs"
+        },
         "types": "./node/a2a_card.d.ts",
         "default": "./node/a2a_card.js"
       },

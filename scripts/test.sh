@@ -8,6 +8,10 @@
 #   install  README.md's Install commands, as written, in a scratch home (cargo install, the
 #            completions and the man pages), then the installed binary is run
 #   node     the npm package (scripts/build-wasm.sh) and its Node tests against the native CLI
+#   browser  the package's web build and the playground (scripts/build-playground.sh) in headless
+#            Chromium, served from loopback, against the native CLI (reuses node's build)
+#   runtimes the npm package's Node tests under Deno and Bun (from the npm registry, pinned;
+#            scripts/test-runtimes.sh), with the host's crypto on and off (reuses node's build)
 #   static   the portable static Linux binary (README.md's second Install block), run by its tests
 #   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions)
 #   fuzz     every fuzz target for 30 s (only when a nightly toolchain is installed)
@@ -24,7 +28,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-all_suites=(rust install node static interop fuzz)
+all_suites=(rust install node browser runtimes static interop fuzz)
 suites=("${all_suites[@]}")
 quick=0
 while [ $# -gt 0 ]; do
@@ -42,7 +46,7 @@ while [ $# -gt 0 ]; do
             shift
             ;;
         -h | --help)
-            sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -75,7 +79,9 @@ fi
 
 log="$(mktemp)"
 node_log="$(mktemp)"
-trap 'rm -f "$log" "$node_log"' EXIT
+browser_log="$(mktemp)"
+runtimes_log="$(mktemp)"
+trap 'rm -f "$log" "$node_log" "$browser_log" "$runtimes_log"' EXIT
 mkdir -p "$root/target"
 
 if wants rust; then
@@ -120,6 +126,28 @@ if wants node; then
     )
 fi
 
+if wants browser; then
+    # The package and the CLI as the node suite built them; built here when it did not run.
+    if ! wants node || [ ! -f crates/a2a-card-wasm/pkg/web/a2a_card_bg.wasm ]; then
+        step scripts/build-wasm.sh
+        step cargo build -p a2a-card-cli
+    fi
+    step scripts/build-playground.sh
+    (
+        cd crates/a2a-card-wasm/test
+        if ! wants node; then step npm ci --no-audit --no-fund; fi
+        step bash -c "set -o pipefail; node --test --test-reporter=tap --test-timeout=300000 ./browser/*.test.mjs 2>&1 | tee '$browser_log'"
+    )
+fi
+
+if wants runtimes; then
+    if ! wants node && ! wants browser || [ ! -f crates/a2a-card-wasm/pkg/package.json ]; then
+        step scripts/build-wasm.sh
+        step cargo build -p a2a-card-cli
+    fi
+    step bash -c "set -o pipefail; scripts/test-runtimes.sh 2>&1 | tee '$runtimes_log'"
+fi
+
 if wants static; then
     step bash -euxo pipefail -c "$(readme_block 2)"
     step bash -c "set -o pipefail; A2A_CARD_STATIC_BINARY='$root/target/static/a2a-card' \
@@ -147,7 +175,7 @@ fi
 
 echo
 echo "all checks passed in ${SECONDS}s (suites: ${suites[*]}$([ "$quick" -eq 1 ] && echo ', quick'))"
-# One closing line over every test binary, the doc tests and the Node tests.
+# One closing line over every test binary, the doc tests, the Node tests and the browser tests.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i; if ($(i+1) ~ /^ignored/) s += $i } }
      /^# pass / { p += $3 } /^# fail / { f += $3 } /^# skipped / { s += $3 }
-     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log" "$node_log" | tee "$root/target/test-summary.txt"
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log" "$node_log" "$browser_log" "$runtimes_log" | tee "$root/target/test-summary.txt"

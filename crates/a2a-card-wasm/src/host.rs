@@ -164,19 +164,23 @@ pub fn host_crypto_available() -> bool {
     host_available()
 }
 
-/// Keys imported into the host, most recently used last: the key, and its handle (the
-/// `KeyObject` with its `crypto.verify` arguments, or `null` when the host refused the key, so
-/// that the refusal is not retried on every call).
-pub(crate) const HOST_KEY_CACHE: usize = 64;
+/// Keys imported into a host API, most recently used last: the key, and the host's handle of it
+/// (for node:crypto its `KeyObject` with its `crypto.verify` arguments, for WebCrypto its
+/// `CryptoKey`s per algorithm; `null` when the host refused the key, so that the refusal is not
+/// retried on every call).
+pub(crate) struct KeyCache(RefCell<Vec<(PublicKey, JsValue)>>);
 
-thread_local! {
-    static HOST_KEYS: RefCell<Vec<(PublicKey, JsValue)>> = const { RefCell::new(Vec::new()) };
-}
+/// Keys each cache holds at most.
+pub(crate) const KEY_CACHE: usize = 64;
 
-/// The host's handle of a key, imported on first use and cached.
-pub(crate) fn host_key(key: &PublicKey) -> JsValue {
-    HOST_KEYS.with(|cache| {
-        let mut cache = cache.borrow_mut();
+impl KeyCache {
+    pub(crate) const fn new() -> KeyCache {
+        KeyCache(RefCell::new(Vec::new()))
+    }
+
+    /// The handle of `key`, made by `import` on first use and cached.
+    pub(crate) fn handle(&self, key: &PublicKey, import: impl FnOnce(&PublicKey) -> JsValue) -> JsValue {
+        let mut cache = self.0.borrow_mut();
         if let Some(i) = cache.iter().position(|(k, _)| k.material() == key.material()) {
             let last = cache.len() - 1;
             if i != last {
@@ -185,17 +189,38 @@ pub(crate) fn host_key(key: &PublicKey) -> JsValue {
             }
             return cache[last].1.clone();
         }
-        let handle = host_import_key(&key.to_jwk().to_string());
-        if cache.len() >= HOST_KEY_CACHE {
+        let handle = import(key);
+        if cache.len() >= KEY_CACHE {
             cache.remove(0);
         }
         cache.push((key.clone(), handle.clone()));
         handle
-    })
+    }
 }
 
-/// The number `host_verify` knows an algorithm by (a number crosses the boundary without being
-/// decoded as text); `None` for algorithms the host backend does not check.
+thread_local! {
+    static HOST_KEYS: KeyCache = const { KeyCache::new() };
+}
+
+/// The public JWK of a key with its key members only (no `kid`, no `alg`), as text: what a host
+/// API imports, whatever algorithm the key is then used with.
+pub(crate) fn bare_jwk(key: &PublicKey) -> String {
+    let mut jwk = key.to_jwk();
+    if let Some(m) = jwk.as_object_mut() {
+        m.remove("kid");
+        m.remove("alg");
+    }
+    jwk.to_string()
+}
+
+/// The host's handle of a key, imported on first use and cached.
+pub(crate) fn host_key(key: &PublicKey) -> JsValue {
+    HOST_KEYS.with(|cache| cache.handle(key, |k| host_import_key(&bare_jwk(k))))
+}
+
+/// The number `host_verify` (and `web_verify`, in `webcrypto.rs`) knows an algorithm by (a number
+/// crosses the boundary without being decoded as text); `None` for algorithms the host backends
+/// do not check.
 pub(crate) fn host_alg(alg: Algorithm) -> Option<u32> {
     Some(match alg {
         Algorithm::EdDSA => 1,

@@ -11,7 +11,9 @@
 //!
 //! Modules: `input` (JavaScript values and options in), `output` (results and the report
 //! object out), `policy` (trust roots and verify options read once, and their caches), `host`
-//! (the host's native crypto and the inline JavaScript), `errors` (JavaScript `Error` objects).
+//! (the host's native crypto, the key cache and the inline JavaScript), `webcrypto`
+//! (`verifyAsync` over WebCrypto), `tools` (lint, migrate, schema, generateKey), `errors`
+//! (JavaScript `Error` objects), `typescript` (the declarations).
 //!
 //! The core is built without its `native-algs` feature here (josekit does not build for
 //! wasm32), so ES512, ES256K and Ed448 keys are not available in the package.
@@ -20,8 +22,10 @@
 //! offers it synchronously (Node.js >= 20.16: `process.getBuiltinModule("node:crypto")`), through
 //! the core's [`SignatureBackend`](a2a_card::jose::crypto::SignatureBackend) hook: every other check stays the core's, and whatever the
 //! host cannot do (no such module, a key it does not import, an exception) is checked by `ring`
-//! inside the module instead. Browsers have only the asynchronous WebCrypto, so there `ring`
-//! does every check. The option `hostCrypto: false` turns the host backend off.
+//! inside the module instead. `verifyAsync` hands the checks to WebCrypto
+//! (`crypto.subtle.verify`, asynchronous) wherever it exists, through the core's
+//! [`DeferredVerification`](a2a_card::signature::DeferredVerification): the core plans, WebCrypto
+//! checks, the core concludes. The option `hostCrypto: false` turns both off.
 //!
 //! On native targets this crate compiles (so the workspace builds and lints it) but its
 //! functions need a JavaScript host and are only meant to be called from wasm32.
@@ -38,7 +42,8 @@ use crate::policy::{cached_policy, seconds, Policy};
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::Algorithm;
 use a2a_card::{canonicalize as core_canonicalize, inspect_card, sign_card, SignOptions};
-use js_sys::Array;
+use js_sys::{Array, Promise};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 mod errors;
@@ -46,7 +51,9 @@ mod host;
 mod input;
 mod output;
 mod policy;
+mod tools;
 mod typescript;
+mod webcrypto;
 
 /// The canonical bytes of a card, as text.
 #[wasm_bindgen(skip_typescript)]
@@ -136,10 +143,20 @@ pub fn verify(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     cached_policy(&o)?.verify(&card, None, None)
 }
 
+/// `verify`, with the signatures checked by WebCrypto: a promise of the same report.
+#[wasm_bindgen(skip_typescript, js_name = verifyAsync)]
+pub fn verify_async(card: JsValue, options: JsValue) -> Promise {
+    let policy = Options::read(&options, "verifyAsync", VERIFY_OPTIONS).and_then(|o| cached_policy(&o));
+    match policy {
+        Ok(policy) => policy.verify_async(&card, None, None),
+        Err(e) => Promise::reject(&e),
+    }
+}
+
 /// A verifier whose trust roots and policy are read once.
 #[wasm_bindgen(skip_typescript)]
 pub struct Verifier {
-    policy: Policy,
+    policy: Rc<Policy>,
 }
 
 #[wasm_bindgen]
@@ -148,7 +165,7 @@ impl Verifier {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Verifier, JsValue> {
         Ok(Verifier {
-            policy: Policy::read(&options, "Verifier")?,
+            policy: Rc::new(Policy::read(&options, "Verifier")?),
         })
     }
 
@@ -161,9 +178,28 @@ impl Verifier {
         self.policy.verify(&card, now, origin)
     }
 
-    /// True when signatures are checked with the host's native crypto.
+    /// `verify`, with the signatures checked by WebCrypto: a promise of the same report.
+    #[wasm_bindgen(skip_typescript, js_name = verifyAsync)]
+    pub fn verify_async(&self, card: JsValue, options: JsValue) -> Promise {
+        let call = Options::read(&options, "Verifier.verifyAsync", &["now", "origin"]).and_then(|o| {
+            let now = o.number("now")?.map(seconds);
+            Ok((now, o.string("origin")?))
+        });
+        match call {
+            Ok((now, origin)) => Rc::clone(&self.policy).verify_async(&card, now, origin),
+            Err(e) => Promise::reject(&e),
+        }
+    }
+
+    /// True when `verify` checks signatures with the host's native crypto.
     #[wasm_bindgen(getter, js_name = hostCrypto)]
     pub fn host_crypto(&self) -> bool {
         self.policy.host
+    }
+
+    /// True when `verifyAsync` checks signatures with WebCrypto.
+    #[wasm_bindgen(getter, js_name = webCrypto)]
+    pub fn web_crypto(&self) -> bool {
+        self.policy.web
     }
 }

@@ -6,6 +6,16 @@ use a2a_card::Report;
 use js_sys::JSON;
 use wasm_bindgen::prelude::*;
 
+/// Who writes the SHA-256 of the report's canonical bytes (`canonical_sha256`).
+pub(crate) enum Digest {
+    /// The module (`Report::canonical_sha256`).
+    Module,
+    /// The host's node:crypto, over the bytes handed to JavaScript.
+    Host,
+    /// Made already, over the same bytes (while WebCrypto checked the signatures).
+    Known(String),
+}
+
 /// Text of canonical bytes (always UTF-8: they are written from a strictly read document).
 pub(crate) fn text_of(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -20,7 +30,7 @@ pub(crate) fn to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
 /// `split`, several times faster than `JSON.parse` of the same members), in the order and with
 /// the members of the serde form (`Report`, `SignatureReport`, `KeyUsed`, `Verdict`; a test
 /// below holds the two together). `None` when a text holds a NUL itself: the JSON form then.
-pub(crate) fn report_fields(report: &Report, host_hash: bool) -> Option<String> {
+pub(crate) fn report_fields(report: &Report, digest: &Digest) -> Option<String> {
     /// The fields written so far, and whether every text was free of NUL (a NUL in a text would
     /// split it in two).
     struct Fields(String, bool);
@@ -47,10 +57,10 @@ pub(crate) fn report_fields(report: &Report, host_hash: bool) -> Option<String> 
     f.text(report.mode.as_str());
     f.text(&report.reason);
     f.text(report.profile.as_str());
-    f.text(&if host_hash {
-        String::new()
-    } else {
-        report.canonical_sha256()
+    f.text(&match digest {
+        Digest::Host => String::new(),
+        Digest::Known(sha) => sha.clone(),
+        Digest::Module => report.canonical_sha256(),
     });
     f.number(report.unsigned.len());
     for u in &report.unsigned {
@@ -84,18 +94,21 @@ pub(crate) fn report_fields(report: &Report, host_hash: bool) -> Option<String> 
 /// `canonical_sha256` (as the CLI's `verify --format json` prints it). The small members travel
 /// as JSON text with `canonical` as a `null` placeholder; the canonical bytes travel as one view
 /// of the module's memory, decoded once on the JavaScript side (not escaped into that text and
-/// read back, and not copied member by member into another object). `host_hash` leaves
-/// `canonical_sha256` to the host's SHA-256 over that same view.
-pub(crate) fn report_to_js(report: &Report, host_hash: bool) -> Result<JsValue, JsValue> {
-    if let Some(flat) = report_fields(report, host_hash) {
+/// read back, and not copied member by member into another object). `digest` says who writes
+/// `canonical_sha256`.
+pub(crate) fn report_to_js(report: &Report, digest: &Digest) -> Result<JsValue, JsValue> {
+    let host_hash = matches!(digest, Digest::Host);
+    if let Some(flat) = report_fields(report, digest) {
         return Ok(make_report_flat(&flat, &report.canonical, host_hash));
     }
     // The core's JSON form, with `canonical` (and, for the host's hash, `canonical_sha256`) as
     // null placeholders filled in on the JavaScript side.
     let mut members = report.to_json();
     members["canonical"] = serde_json::Value::Null;
-    if host_hash {
-        members["canonical_sha256"] = serde_json::Value::Null;
+    match digest {
+        Digest::Host => members["canonical_sha256"] = serde_json::Value::Null,
+        Digest::Known(sha) => members["canonical_sha256"] = sha.as_str().into(),
+        Digest::Module => {}
     }
     let json = members.to_string();
     Ok(make_report(&json, &report.canonical, host_hash))
@@ -179,7 +192,7 @@ mod tests {
         assert_eq!(names(&v["signatures"][1]["verdict"]), ["code", "message"]);
 
         let sha = report.canonical_sha256();
-        let flat = report_fields(&report, false).unwrap();
+        let flat = report_fields(&report, &Digest::Module).unwrap();
         let fields: Vec<&str> = flat.split('\0').collect();
         let want = [
             "0",
@@ -214,9 +227,17 @@ mod tests {
             "",
         ];
         assert_eq!(fields, want);
-        assert_eq!(report_fields(&report, true).unwrap().split('\0').nth(4), Some(""));
+        assert_eq!(
+            report_fields(&report, &Digest::Host).unwrap().split('\0').nth(4),
+            Some("")
+        );
+        let known = Digest::Known("ab".repeat(32));
+        assert_eq!(
+            report_fields(&report, &known).unwrap().split('\0').nth(4),
+            Some(&*"ab".repeat(32))
+        );
         // A NUL inside a text: no flat form (the JSON form is used).
         report.signatures[0].kid = Some("k\0".into());
-        assert_eq!(report_fields(&report, false), None);
+        assert_eq!(report_fields(&report, &Digest::Module), None);
     }
 }

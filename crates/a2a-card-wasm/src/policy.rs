@@ -3,18 +3,20 @@
 use crate::errors::{js_error, usage, OrThrow};
 use crate::host::{host_available, HostCrypto};
 use crate::input::{algorithm_named, card_bytes, json_text, Options, VERIFY_OPTIONS};
-use crate::output::report_to_js;
+use crate::output::{report_to_js, Digest};
+use crate::webcrypto::{self, web_crypto_available};
 use a2a_card::jose::crypto::SignatureBackend;
 use a2a_card::jose::keys::{parse_jwks, PublicKey};
 use a2a_card::signature::{
     verify_card_with, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
 };
 use a2a_card::{Error, Mode, Profile, TrustStore, VerifyOptions};
-use js_sys::Array;
+use js_sys::{Array, Promise};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
 
 /// Seconds since the Unix epoch from a JavaScript number of seconds.
 pub(crate) fn seconds(n: f64) -> i64 {
@@ -32,8 +34,10 @@ pub(crate) struct Policy {
     opts: VerifyOptions,
     /// A fixed `now` given by the caller; `None` reads the host clock at each verification.
     now: Option<i64>,
-    /// Signatures are checked with the host's native crypto (asked for and available).
+    /// `verify` checks signatures with the host's native crypto (asked for and available).
     pub(crate) host: bool,
+    /// `verifyAsync` checks signatures with WebCrypto (asked for and available).
+    pub(crate) web: bool,
 }
 
 impl Policy {
@@ -86,12 +90,24 @@ impl Policy {
             origin: o.string("origin")?,
             ..VerifyOptions::default()
         };
+        let host = o.boolean("hostCrypto")?.unwrap_or(true);
         Ok(Policy {
             trust,
             opts,
             now: o.number("now")?.map(seconds),
-            host: o.boolean("hostCrypto")?.unwrap_or(true) && host_available(),
+            host: host && host_available(),
+            web: host && web_crypto_available(),
         })
+    }
+
+    /// The verify options of one call: `now` and `origin` of the call, else of the policy.
+    fn options_at(&self, now: Option<i64>, origin: Option<String>) -> VerifyOptions {
+        let mut opts = self.opts.clone();
+        opts.now = Some(now.or(self.now).unwrap_or_else(host_now));
+        if origin.is_some() {
+            opts.origin = origin;
+        }
+        opts
     }
 
     pub(crate) fn verify(
@@ -101,14 +117,29 @@ impl Policy {
         origin: Option<String>,
     ) -> Result<JsValue, JsValue> {
         let bytes = card_bytes(card)?;
-        let mut opts = self.opts.clone();
-        opts.now = Some(now.or(self.now).unwrap_or_else(host_now));
-        if origin.is_some() {
-            opts.origin = origin;
-        }
+        let opts = self.options_at(now, origin);
         let backend: Option<&dyn SignatureBackend> = if self.host { Some(&HostCrypto) } else { None };
         let report = verify_card_with(&bytes, &self.trust, &opts, backend).or_throw()?;
-        report_to_js(&report, self.host)
+        report_to_js(&report, &if self.host { Digest::Host } else { Digest::Module })
+    }
+
+    /// `verify` with the signatures checked by WebCrypto: a promise of the report. The card is
+    /// read now (so that changing it after the call changes nothing); every error rejects the
+    /// promise.
+    pub(crate) fn verify_async(
+        self: Rc<Self>,
+        card: &JsValue,
+        now: Option<i64>,
+        origin: Option<String>,
+    ) -> Promise {
+        let bytes = match card_bytes(card) {
+            Ok(b) => b,
+            Err(e) => return Promise::reject(&e),
+        };
+        let opts = self.options_at(now, origin);
+        future_to_promise(
+            async move { webcrypto::verify(bytes, &self.trust, &opts, self.web, self.host).await },
+        )
     }
 }
 

@@ -106,10 +106,11 @@ export interface VerifyOptions extends ReadOptions {
   /** The most signature checks (one key over one profile's bytes) for a card (default 64). */
   maxSignatureChecks?: number;
   /**
-   * Check signatures with the host's native crypto when it is available synchronously
-   * (Node.js >= 20.16, node:crypto) instead of the module's own `ring` code; default true.
-   * Every other check is the library's either way, and so is the result; `false` makes the
-   * module do everything itself.
+   * Check signatures with the host's crypto instead of the module's own `ring` code: in
+   * `verify`, node:crypto where it is available synchronously (Node.js >= 20.16); in
+   * `verifyAsync`, WebCrypto (`crypto.subtle.verify`) wherever it exists. Default true. Every
+   * other check is the library's either way, and so is the result; `false` makes the module do
+   * everything itself.
    */
   hostCrypto?: boolean;
 }
@@ -118,6 +119,8 @@ export interface Verdict {
   /** "valid", or the stable error code of the first reason the signature failed. */
   code: string;
   message: string;
+  /** The JSON Pointer of the member at fault (e.g. "/signatures/0/protected"), when there is one. */
+  pointer?: string;
 }
 
 export interface KeyUsed {
@@ -151,7 +154,10 @@ export interface Report {
 
 export interface EntryInfo {
   index: number;
+  /** The decoded protected header, as JSON text (null when it cannot be decoded). */
   protected: string | null;
+  /** The entry's unprotected `header` member, as JSON text (null when there is none). */
+  header: string | null;
   alg: string | null;
   kid: string | null;
   typ: string | null;
@@ -166,6 +172,64 @@ export interface Inspection {
   canonical_bytes: number;
   unsigned: string[];
   signatures: EntryInfo[];
+}
+
+/** One lint finding. */
+export interface Finding {
+  /** A stable kebab-case rule code: "required-missing", "legacy-member", ... */
+  rule: string;
+  severity: "error" | "warning" | "info";
+  /** The JSON Pointer of the member at fault ("" is the whole card); for a missing member, where it should be. */
+  pointer: string;
+  message: string;
+}
+
+/** What `lint` found, in document order (the CLI's `lint --format json`). */
+export interface LintReport {
+  findings: Finding[];
+}
+
+export interface LintOptions extends ReadOptions {}
+
+export interface MigrateOptions extends ReadOptions {
+  /** The protocolVersion of every interface; default the 0.3 card's own, as Major.Minor. */
+  protocolVersion?: string;
+}
+
+/** What happened to one member of the 0.3 card. */
+export interface MigrationNote {
+  /** The JSON Pointer of the member in the input card ("" for the whole card). */
+  pointer: string;
+  kind: "moved" | "rewritten" | "defaulted" | "dropped" | "missing" | "unchanged";
+  /** Its JSON Pointer in the 1.0 card, where it has one. */
+  target?: string;
+  message: string;
+}
+
+/** The result of `migrate` (the CLI's `migrate --format json`, with the card as text). */
+export interface Migration {
+  /** The A2A 1.0 card as the CLI writes it: pretty JSON, two-space indent, trailing newline. */
+  card: string;
+  notes: MigrationNote[];
+  /** The input was already a 1.0 card, returned unchanged. */
+  alreadyV1: boolean;
+  /** Some note says information was dropped or a needed member is missing. */
+  lost: boolean;
+}
+
+/** A key pair made by `generateKey`. The private parts never leave the caller's process. */
+export interface GeneratedKey {
+  alg: Algorithm;
+  /** The kid: the option given, else the RFC 7638 thumbprint of the public key. */
+  kid: string;
+  /** The private key as a JWK (with kid and alg): keep it secret. */
+  privateJwk: Record<string, unknown>;
+  /** The public key as a JWK (with kid and alg). */
+  publicJwk: Record<string, unknown>;
+  /** {"keys": [publicJwk]}, to publish or to pass as `jwks`. */
+  jwks: { keys: Record<string, unknown>[] };
+  /** The private key as PKCS#8 PEM text: keep it secret. */
+  pem: string;
 }
 
 /** Every error thrown by this package is an Error with these properties. */
@@ -191,6 +255,13 @@ export function sign(card: Card, key: Key, options?: SignOptions): string;
 /** Verifies a card against the keys the caller trusts (at least one of jwks, keys, trust). */
 export function verify(card: Card, options: VerifyOptions): Report;
 
+/**
+ * `verify`, with the signature checks made by WebCrypto (`crypto.subtle.verify`) where it
+ * exists, and by the module's own code where it does not (or for what it refuses): a promise
+ * of the same report `verify` gives. Every error rejects the promise.
+ */
+export function verifyAsync(card: Card, options: VerifyOptions): Promise<Report>;
+
 /** Decoded signature headers, canonical SHA-256 and unsigned members; trusts and verifies nothing. */
 export function inspect(card: Card, options?: CanonicalizeOptions): Inspection;
 
@@ -203,13 +274,32 @@ export function algorithms(): Algorithm[];
  */
 export function hostCryptoAvailable(): boolean;
 
+/** True where WebCrypto (`crypto.subtle.verify`) exists, which `verifyAsync` then uses. */
+export function webCryptoAvailable(): boolean;
+
+/** Lints a card against A2A v1.0: every finding with its rule, severity and JSON Pointer. */
+export function lint(card: Card, options?: LintOptions): LintReport;
+
+/** Rewrites an A2A 0.3 card as an A2A 1.0 card, with a note for everything that changed. */
+export function migrate(card: Card, options?: MigrateOptions): Migration;
+
+/** The JSON Schema of an A2A v1.0 Agent Card (default draft 2020-12). */
+export function schema(options?: { draft?: "2020-12" | "07" }): Record<string, unknown>;
+
+/** A fresh key pair (EdDSA, ES256 or ES384 in the wasm build), made inside the module. */
+export function generateKey(alg: Algorithm, options?: { kid?: string }): GeneratedKey;
+
 /** A verifier whose trust roots and policy are read once, for verifying many cards. */
 export class Verifier {
   constructor(options: VerifyOptions);
   /** Verifies a card; `now` and `origin` override the constructor's for this call. */
   verify(card: Card, options?: { now?: number; origin?: string }): Report;
-  /** True when signatures are checked with the host's native crypto (see `hostCrypto`). */
+  /** `verify` with the signature checks made by WebCrypto: a promise of the same report. */
+  verifyAsync(card: Card, options?: { now?: number; origin?: string }): Promise<Report>;
+  /** True when `verify` checks signatures with the host's native crypto (see `hostCrypto`). */
   readonly hostCrypto: boolean;
+  /** True when `verifyAsync` checks signatures with WebCrypto (see `hostCrypto`). */
+  readonly webCrypto: boolean;
   /** Releases the wasm memory now instead of when the object is garbage-collected. */
   free(): void;
 }

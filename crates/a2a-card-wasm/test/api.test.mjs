@@ -303,7 +303,14 @@ test("the wasm build has no ES512, ES256K or Ed448, and says so", () => {
   const p521 = generateKeyPair("ec", { namedCurve: "P-521" }).privateKey.export({ format: "jwk" });
   const e = thrown(() => lib.sign(CARD, p521, { unknown: "exclude" }));
   assert.ok(["unknown-algorithm", "invalid-key", "key-algorithm-mismatch"].includes(e.code), `${e.code}: ${e.message}`);
-  const ed448 = generateKeyPair("ed448").privateKey.export({ format: "jwk" });
+  // An Ed448 key from the runtime's own crypto (Bun's, on BoringSSL, makes none: then a JWK of
+  // the right shape, which the module refuses the same way).
+  let ed448;
+  try {
+    ed448 = generateKeyPair("ed448").privateKey.export({ format: "jwk" });
+  } catch {
+    ed448 = { kty: "OKP", crv: "Ed448", x: "A".repeat(76), d: "A".repeat(76) };
+  }
   assert.ok(thrown(() => lib.sign(CARD, ed448, { unknown: "exclude" })).code);
 });
 

@@ -34,6 +34,9 @@ export const cliPath = process.env.A2A_CARD_CLI
 
 const require = createRequire(import.meta.url);
 
+/** The JavaScript runtime running the tests: "node", "deno" or "bun" (scripts/test-runtimes.sh). */
+export const runtime = globalThis.Deno ? "deno" : globalThis.Bun ? "bun" : "node";
+
 function requirePackage() {
   if (!fs.existsSync(path.join(pkgDir, "package.json"))) {
     throw new Error(`no package at ${pkgDir}: run scripts/build-wasm.sh first`);
@@ -41,9 +44,9 @@ function requirePackage() {
 }
 
 /**
- * A2A_CARD_HOST_CRYPTO=0 runs the suites with the host's native crypto turned off: `verify` and
- * `Verifier` then get `hostCrypto: false` (unless the test gives hostCrypto itself), so every
- * signature is checked by the module's own ring code. hostcrypto.test.mjs runs the other suites
+ * A2A_CARD_HOST_CRYPTO=0 runs the suites with the host's crypto turned off: `verify`,
+ * `verifyAsync` and `Verifier` then get `hostCrypto: false` (unless the test gives hostCrypto
+ * itself), so every signature is checked by the module's own ring code. hostcrypto.test.mjs runs the other suites
  * that way; by default they use the host backend.
  */
 export const hostCryptoOff = process.env.A2A_CARD_HOST_CRYPTO === "0";
@@ -64,7 +67,7 @@ function withHostCrypto(lib) {
       }
     }
   }
-  return { ...lib, verify: (card, options) => lib.verify(card, off(options)), Verifier };
+  return { ...lib, verify: (card, options) => lib.verify(card, off(options)), verifyAsync: (card, options) => lib.verifyAsync(card, off(options)), Verifier };
 }
 
 /** The Node build (CommonJS, loaded through the package's "main"). */
@@ -140,6 +143,104 @@ export function readJson(file) {
 /** The A2A v1.0 section 8.5 sample card, without signatures, as its file's text. */
 export function sampleCard() {
   return fs.readFileSync(path.join(repoRoot, "testvectors/cards/sample-8.5-unsigned.json"), "utf8");
+}
+
+/**
+ * The canonicalization vectors of testvectors/canonical/ (format: testvectors/README.md), in
+ * file-name order: `{ file, v }` with `v` the parsed file.
+ */
+export function canonicalVectors() {
+  return jsonFiles(path.join(repoRoot, "testvectors/canonical")).map(({ file, value }) => ({ file, v: value }));
+}
+
+/** The lint vectors of testvectors/lint/<rule>/ (format: testvectors/lint/README.md): `{ rule, file, v }`. */
+export function lintVectors() {
+  const dir = path.join(repoRoot, "testvectors/lint");
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== "schema-invalid")
+    .map((d) => d.name)
+    .sort()
+    .flatMap((rule) => jsonFiles(path.join(dir, rule)).map(({ file, value }) => ({ rule, file, v: value })));
+}
+
+/** The migration vectors of testvectors/migrate/ (format: testvectors/migrate/README.md): `{ file, v }`. */
+export function migrateVectors() {
+  return jsonFiles(path.join(repoRoot, "testvectors/migrate")).map(({ file, value }) => ({ file, v: value }));
+}
+
+function jsonFiles(dir) {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((file) => ({ file, value: JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) }));
+}
+
+/** A JavaScript object puts integer-like names first, so such an `input` cannot keep its order. */
+export function hasIndexLikeName(value) {
+  if (Array.isArray(value)) return value.some(hasIndexLikeName);
+  if (value && typeof value === "object") {
+    return Object.entries(value).some(([k, v]) => /^(0|[1-9][0-9]*)$/.test(k) || hasIndexLikeName(v));
+  }
+  return false;
+}
+
+/**
+ * The inputs to feed for one vector (`input`, `input_raw` or `input_hex`): the exact bytes, plus
+ * the other forms a caller may pass, as `[form, value]` pairs (form: text, object or bytes).
+ */
+export function vectorInputs(v) {
+  if ("input" in v) {
+    // JSON.stringify keeps member order (vectors with integer-like names are refused), so this
+    // is the vector's serialization.
+    return [["text", JSON.stringify(v.input)], ["object", v.input]];
+  }
+  if ("input_raw" in v) {
+    const forms = [["text", v.input_raw]];
+    if (v.input_raw.isWellFormed()) forms.push(["bytes", new Uint8Array(Buffer.from(v.input_raw, "utf8"))]);
+    return forms;
+  }
+  return [["bytes", new Uint8Array(Buffer.from(v.input_hex, "hex"))]];
+}
+
+/** The exact input bytes of a vector. */
+export function vectorBytes(v) {
+  if ("input" in v) return Buffer.from(JSON.stringify(v.input), "utf8");
+  if ("input_raw" in v) return Buffer.from(v.input_raw, "utf8");
+  return Buffer.from(v.input_hex, "hex");
+}
+
+/** The package's options for a canonicalization vector's `profile`, `unknown` and `limits`. */
+export function vectorOptions(v) {
+  const o = { profile: v.profile };
+  if (v.unknown !== undefined) o.unknown = v.unknown;
+  if (v.limits?.max_input_bytes !== undefined) o.maxInputBytes = v.limits.max_input_bytes;
+  if (v.limits?.max_depth !== undefined) o.maxDepth = v.limits.max_depth;
+  return o;
+}
+
+/**
+ * What is wrong with one answer to a canonicalization vector: `got` is `{ ok: true, hex,
+ * unsigned }` or `{ ok: false, code, pointer, message }`. An empty list when it is right.
+ */
+export function canonicalProblems(v, got) {
+  const problems = [];
+  if ("expected_hex" in v) {
+    if (!got.ok) return [`refused ${got.code} at ${JSON.stringify(got.pointer)}: ${got.message}`];
+    if (got.hex !== v.expected_hex) problems.push(`bytes\n      got ${got.hex}\n expected ${v.expected_hex}`);
+    if (JSON.stringify(got.unsigned) !== JSON.stringify(v.expected_unsigned)) {
+      problems.push(`unsigned: got ${JSON.stringify(got.unsigned)}, expected ${JSON.stringify(v.expected_unsigned)}`);
+    }
+  } else {
+    const want = v.expected_error;
+    if (got.ok) return [`accepted (${got.hex}); expected ${want.code}`];
+    if (got.code !== want.code) problems.push(`code ${got.code}, expected ${want.code} (${got.message})`);
+    if ("pointer" in want && got.pointer !== want.pointer) {
+      problems.push(`pointer ${JSON.stringify(got.pointer)}, expected ${JSON.stringify(want.pointer)}`);
+    }
+  }
+  return problems;
 }
 
 /** Calls fn and returns what it threw (failing when it throws nothing). */

@@ -18,7 +18,7 @@ test("npm pack, npm install, require and import by name", () => {
   const dir = scratch("pack");
   const packed = JSON.parse(npm(["pack", pkgDir, "--json", "--pack-destination", dir], dir));
   const files = packed[0].files.map((f) => f.path).sort();
-  for (const f of ["package.json", "README.md", "node/a2a_card.js", "node/a2a_card.d.ts", "node/a2a_card_bg.wasm", "web/a2a_card.js", "web/a2a_card.d.ts", "web/a2a_card_bg.wasm"]) {
+  for (const f of ["package.json", "README.md", "node/a2a_card.js", "node/a2a_card.mjs", "node/a2a_card.d.ts", "node/a2a_card.d.mts", "node/a2a_card_bg.wasm", "web/a2a_card.js", "web/a2a_card.d.ts", "web/a2a_card_bg.wasm"]) {
     assert.ok(files.includes(f), `${f} is not in the package (${files.join(", ")})`);
   }
   const project = path.join(dir, "project");
@@ -29,13 +29,27 @@ test("npm pack, npm install, require and import by name", () => {
   const want = '{"description":"","name":"A","skills":[],"version":"1"}';
   fs.writeFileSync(path.join(project, "cjs.cjs"), `process.stdout.write(require("a2a-card").canonicalize(${JSON.stringify(card)}))`);
   fs.writeFileSync(path.join(project, "esm.mjs"), `import { canonicalize } from "a2a-card"; process.stdout.write(canonicalize(${JSON.stringify(card)}))`);
-  for (const script of ["cjs.cjs", "esm.mjs"]) {
+  // Code written for the web build (init first) runs in Node as it is: server-side rendering,
+  // Vitest. init() resolves with the module, initSync() returns it, by import and by require.
+  fs.writeFileSync(
+    path.join(project, "init.mjs"),
+    `import init, { initSync, canonicalize, Verifier } from "a2a-card";
+     const lib = await init();
+     if (lib.canonicalize !== canonicalize || initSync().Verifier !== Verifier) throw new Error("init does not give the module");
+     process.stdout.write(canonicalize(${JSON.stringify(card)}));`,
+  );
+  fs.writeFileSync(
+    path.join(project, "init.cjs"),
+    `const { init, initSync } = require("a2a-card");
+     init().then((lib) => { if (initSync() !== lib) throw new Error("init and initSync differ"); process.stdout.write(lib.canonicalize(${JSON.stringify(card)})); });`,
+  );
+  for (const script of ["cjs.cjs", "esm.mjs", "init.mjs", "init.cjs"]) {
     const out = spawnSync(process.execPath, [script], { cwd: project, encoding: "utf8", timeout: 60_000 });
     assert.equal(out.status, 0, `${script}: ${out.stderr}`);
     assert.equal(out.stdout, want, script);
   }
   const dts = fs.readFileSync(path.join(project, "node_modules/a2a-card/node/a2a_card.d.ts"), "utf8");
-  for (const name of ["canonicalize", "canonicalizeWithReport", "sign", "verify", "inspect", "algorithms"]) {
+  for (const name of ["canonicalize", "canonicalizeWithReport", "sign", "verify", "inspect", "algorithms", "init", "initSync"]) {
     assert.match(dts, new RegExp(`export function ${name}\\(`), `${name} is not declared`);
   }
   assert.match(dts, /export class Verifier/);

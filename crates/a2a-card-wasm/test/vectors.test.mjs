@@ -3,12 +3,9 @@
 // native tests expect; and, when the native CLI is built, the same answer as the CLI gives for
 // the same input, error messages included.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { test } from "node:test";
-import { cli, loadNode, loadWeb, repoRoot } from "./helpers.mjs";
+import { canonicalProblems, canonicalVectors, cli, hasIndexLikeName, loadNode, loadWeb, vectorInputs, vectorOptions } from "./helpers.mjs";
 
-const dir = path.join(repoRoot, "testvectors/canonical");
 const KEYS = new Set([
   "id", "description", "profile", "unknown", "limits", "input", "input_raw", "input_hex",
   "expected_hex", "expected_unsigned", "expected_error",
@@ -18,46 +15,6 @@ const ERROR_CODES = [
   "dual-name", "type-mismatch", "oneof-conflict", "unknown-member",
 ];
 const PROFILES = ["spec", "prune-empty", "served-as-is"];
-
-function loadVectors() {
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((f) => ({ file: f, v: JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) }));
-}
-
-/** A JavaScript object puts integer-like names first, so such an `input` cannot keep its order. */
-function hasIndexLikeName(value) {
-  if (Array.isArray(value)) return value.some(hasIndexLikeName);
-  if (value && typeof value === "object") {
-    return Object.entries(value).some(([k, v]) => /^(0|[1-9][0-9]*)$/.test(k) || hasIndexLikeName(v));
-  }
-  return false;
-}
-
-/** The inputs to feed for one vector: the exact bytes, plus the other forms a caller may pass. */
-function inputsOf(v) {
-  if ("input" in v) {
-    // JSON.stringify keeps member order (checked above), so this is the vector's serialization.
-    return [["text", JSON.stringify(v.input)], ["object", v.input]];
-  }
-  if ("input_raw" in v) {
-    const forms = [["text", v.input_raw]];
-    if (v.input_raw.isWellFormed()) forms.push(["bytes", new Uint8Array(Buffer.from(v.input_raw, "utf8"))]);
-    return forms;
-  }
-  return [["bytes", new Uint8Array(Buffer.from(v.input_hex, "hex"))]];
-}
-
-function optionsOf(v) {
-  const o = { profile: v.profile };
-  if (v.unknown !== undefined) o.unknown = v.unknown;
-  if (v.limits?.max_input_bytes !== undefined) o.maxInputBytes = v.limits.max_input_bytes;
-  if (v.limits?.max_depth !== undefined) o.maxDepth = v.limits.max_depth;
-  return o;
-}
-
 /** What one build answers for one input: `{ok, hex, unsigned}` or `{code, pointer, message}`. */
 function answer(lib, input, options) {
   try {
@@ -72,27 +29,8 @@ function answer(lib, input, options) {
   }
 }
 
-function check(v, got) {
-  const problems = [];
-  if ("expected_hex" in v) {
-    if (!got.ok) return [`refused ${got.code} at ${JSON.stringify(got.pointer)}: ${got.message}`];
-    if (got.hex !== v.expected_hex) problems.push(`bytes\n      got ${got.hex}\n expected ${v.expected_hex}`);
-    if (JSON.stringify(got.unsigned) !== JSON.stringify(v.expected_unsigned)) {
-      problems.push(`unsigned: got ${JSON.stringify(got.unsigned)}, expected ${JSON.stringify(v.expected_unsigned)}`);
-    }
-  } else {
-    const want = v.expected_error;
-    if (got.ok) return [`accepted (${got.hex}); expected ${want.code}`];
-    if (got.code !== want.code) problems.push(`code ${got.code}, expected ${want.code} (${got.message})`);
-    if ("pointer" in want && got.pointer !== want.pointer) {
-      problems.push(`pointer ${JSON.stringify(got.pointer)}, expected ${JSON.stringify(want.pointer)}`);
-    }
-  }
-  return problems;
-}
-
 function runAll(lib, label) {
-  const vectors = loadVectors();
+  const vectors = canonicalVectors();
   const problems = [];
   const codes = new Set();
   const profiles = new Set();
@@ -105,9 +43,9 @@ function runAll(lib, label) {
       problems.push(`${file}: input has an integer-like member name; JavaScript objects reorder those`);
       continue;
     }
-    for (const [form, input] of inputsOf(v)) {
-      const got = answer(lib, input, optionsOf(v));
-      for (const p of check(v, got)) problems.push(`${v.id} (${label}, ${form}): ${p}`);
+    for (const [form, input] of vectorInputs(v)) {
+      const got = answer(lib, input, vectorOptions(v));
+      for (const p of canonicalProblems(v, got)) problems.push(`${v.id} (${label}, ${form}): ${p}`);
     }
     ran += 1;
     profiles.add(v.profile);
@@ -136,9 +74,9 @@ test("the native CLI gives the same answer on every vector", (t) => {
   const lib = loadNode();
   const problems = [];
   let n = 0;
-  for (const { v } of loadVectors()) {
-    const [, input] = inputsOf(v)[0];
-    const o = optionsOf(v);
+  for (const { v } of canonicalVectors()) {
+    const [, input] = vectorInputs(v)[0];
+    const o = vectorOptions(v);
     const args = ["canonicalize", "-", "--report", "--profile", o.profile];
     if (o.unknown) args.push("--unknown", o.unknown);
     if (o.maxInputBytes !== undefined) args.push("--max-input-bytes", String(o.maxInputBytes));

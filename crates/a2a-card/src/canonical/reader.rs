@@ -76,6 +76,12 @@ impl<'a> Doc<'a> {
             )
             .at(""));
         }
+        if input.is_empty() {
+            // Said plainly: an empty file or body is a common mistake, not a truncated document.
+            return Err(Error::new(ErrorCode::InvalidJson, "the input is empty (0 bytes)")
+                .at("")
+                .at_offset(0));
+        }
         if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
             return Err(Error::new(
                 ErrorCode::InvalidJson,

@@ -240,25 +240,19 @@ impl CryptoFailure {
     }
 }
 
-/// The backend's answer, when there is a backend and it does not decline.
-fn delegate(
-    backend: Option<&dyn SignatureBackend>,
-    alg: Algorithm,
-    key: &PublicKey,
-    msg: &[u8],
-    sig: &[u8],
-) -> Option<Result<(), CryptoFailure>> {
-    let check = SignatureCheck {
-        alg,
-        key,
-        message: msg,
-        signature: sig,
-    };
-    match backend?.verify(&check) {
-        Ok(BackendVerdict::Valid) => Some(Ok(())),
-        Ok(BackendVerdict::Invalid) => Some(Err(CryptoFailure::Refused(bad_signature(alg)))),
-        Ok(BackendVerdict::Declined) => None,
-        Err(e) => Some(Err(CryptoFailure::Backend(e))),
+/// The outcome of one check from a backend's answer: `Valid` and `Invalid` as the backend says,
+/// `Declined` by the library's own primitive ([`builtin_verify`]), an `Err` as the backend's
+/// own failure.
+pub(crate) fn settle(
+    check: &SignatureCheck<'_>,
+    answer: Result<BackendVerdict, Error>,
+) -> Result<(), CryptoFailure> {
+    match answer {
+        Ok(BackendVerdict::Valid) => Ok(()),
+        Ok(BackendVerdict::Invalid) => Err(CryptoFailure::Refused(bad_signature(check.alg))),
+        Ok(BackendVerdict::Declined) => builtin_verify(check.alg, check.key, check.message, check.signature)
+            .map_err(CryptoFailure::Refused),
+        Err(e) => Err(CryptoFailure::Backend(e)),
     }
 }
 
@@ -275,7 +269,8 @@ pub fn verify_with(
     verify_checked(alg, key, msg, sig, backend).map_err(CryptoFailure::into_error)
 }
 
-/// [`verify_with`], telling the backend's own failures apart.
+/// [`verify_with`], telling the backend's own failures apart: [`precheck`], then the backend or
+/// [`builtin_verify`].
 pub(crate) fn verify_checked(
     alg: Algorithm,
     key: &PublicKey,
@@ -283,56 +278,89 @@ pub(crate) fn verify_checked(
     sig: &[u8],
     backend: Option<&dyn SignatureBackend>,
 ) -> Result<(), CryptoFailure> {
+    precheck(alg, key, sig)?;
+    let check = SignatureCheck {
+        alg,
+        key,
+        message: msg,
+        signature: sig,
+    };
+    match backend {
+        Some(backend) => settle(&check, backend.verify(&check)),
+        None => builtin_verify(alg, key, msg, sig).map_err(CryptoFailure::Refused),
+    }
+}
+
+/// Every check made before the signature primitive: the algorithm fits the key, the algorithm
+/// and the key type are available in this build, and the signature has the algorithm's exact
+/// length (ECDSA raw r||s, never DER). A check that passes here is what a
+/// [`SignatureBackend`] receives.
+pub(crate) fn precheck(alg: Algorithm, key: &PublicKey, sig: &[u8]) -> Result<(), Error> {
     key.check_algorithm(alg)?;
     if !alg.available() {
-        return Err(unavailable(alg.as_str()).into());
+        return Err(unavailable(alg.as_str()));
     }
     let kind = key.key_type();
     if !kind.available() {
-        return Err(unavailable(kind.name()).into());
+        return Err(unavailable(kind.name()));
     }
-    let delegated = || delegate(backend, alg, key, msg, sig);
-    let r = match (alg, key.material()) {
+    match (alg, key.material()) {
+        (Algorithm::EdDSA, PublicMaterial::Okp { .. }) => {
+            let (name, len) = if kind == KeyType::Ed25519 {
+                ("Ed25519", 64)
+            } else {
+                ("Ed448", 114)
+            };
+            if sig.len() != len {
+                return Err(invalid(format!(
+                    "{name} signatures are exactly {len} bytes, this one is {} bytes",
+                    sig.len()
+                )));
+            }
+            Ok(())
+        }
+        (Algorithm::ES256 | Algorithm::ES384, PublicMaterial::Ec { .. }) => {
+            check_fixed_len(alg, if alg == Algorithm::ES256 { 64 } else { 96 }, sig)
+        }
+        (Algorithm::ES512 | Algorithm::ES256K, PublicMaterial::Ec { .. }) => {
+            check_fixed_len(alg, if alg == Algorithm::ES512 { 132 } else { 64 }, sig)
+        }
+        (_, PublicMaterial::Rsa { n, .. }) => {
+            rsa_parameters(alg, kind)?;
+            if sig.len() != n.len() {
+                return Err(invalid(format!(
+                    "{alg} signatures with this {}-bit key are exactly {} bytes, this one is {} bytes",
+                    kind.bits(),
+                    n.len(),
+                    sig.len()
+                )));
+            }
+            Ok(())
+        }
+        _ => Err(mismatch_internal(alg, kind)),
+    }
+}
+
+/// The library's own signature primitive (`ring`, or josekit for ES512, ES256K and Ed448), for a
+/// check that passed [`precheck`].
+pub(crate) fn builtin_verify(alg: Algorithm, key: &PublicKey, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+    let kind = key.key_type();
+    match (alg, key.material()) {
         (Algorithm::EdDSA, PublicMaterial::Okp { x }) => {
             if kind == KeyType::Ed25519 {
-                if sig.len() != 64 {
-                    return Err(invalid(format!(
-                        "Ed25519 signatures are exactly 64 bytes, this one is {} bytes",
-                        sig.len()
-                    ))
-                    .into());
-                }
-                if let Some(done) = delegated() {
-                    return done;
-                }
                 UnparsedPublicKey::new(&signature::ED25519, x)
                     .verify(msg, sig)
                     .map_err(|_| bad_signature(alg))
             } else {
-                if sig.len() != 114 {
-                    return Err(invalid(format!(
-                        "Ed448 signatures are exactly 114 bytes, this one is {} bytes",
-                        sig.len()
-                    ))
-                    .into());
-                }
-                if let Some(done) = delegated() {
-                    return done;
-                }
                 native_verify(alg, key, msg, sig)
             }
         }
         (Algorithm::ES256 | Algorithm::ES384, PublicMaterial::Ec { x, y }) => {
-            let (ring_alg, len): (&'static signature::EcdsaVerificationAlgorithm, usize) =
-                if alg == Algorithm::ES256 {
-                    (&signature::ECDSA_P256_SHA256_FIXED, 64)
-                } else {
-                    (&signature::ECDSA_P384_SHA384_FIXED, 96)
-                };
-            check_fixed_len(alg, len, sig)?;
-            if let Some(done) = delegated() {
-                return done;
-            }
+            let ring_alg: &'static signature::EcdsaVerificationAlgorithm = if alg == Algorithm::ES256 {
+                &signature::ECDSA_P256_SHA256_FIXED
+            } else {
+                &signature::ECDSA_P384_SHA384_FIXED
+            };
             let mut point = Vec::with_capacity(1 + x.len() + y.len());
             point.push(4);
             point.extend_from_slice(x);
@@ -342,45 +370,29 @@ pub(crate) fn verify_checked(
                 .map_err(|_| bad_signature(alg))
         }
         (Algorithm::ES512 | Algorithm::ES256K, PublicMaterial::Ec { .. }) => {
-            let len = if alg == Algorithm::ES512 { 132 } else { 64 };
-            check_fixed_len(alg, len, sig)?;
-            if let Some(done) = delegated() {
-                return done;
-            }
             native_verify(alg, key, msg, sig)
         }
-        (_, PublicMaterial::Rsa { n, e }) => {
-            let params: &'static signature::RsaParameters = match alg {
-                Algorithm::RS256 => &signature::RSA_PKCS1_2048_8192_SHA256,
-                Algorithm::RS384 => &signature::RSA_PKCS1_2048_8192_SHA384,
-                Algorithm::RS512 => &signature::RSA_PKCS1_2048_8192_SHA512,
-                Algorithm::PS256 => &signature::RSA_PSS_2048_8192_SHA256,
-                Algorithm::PS384 => &signature::RSA_PSS_2048_8192_SHA384,
-                Algorithm::PS512 => &signature::RSA_PSS_2048_8192_SHA512,
-                _ => return Err(mismatch_internal(alg, kind).into()),
-            };
-            if sig.len() != n.len() {
-                return Err(invalid(format!(
-                    "{alg} signatures with this {}-bit key are exactly {} bytes, this one is {} bytes",
-                    kind.bits(),
-                    n.len(),
-                    sig.len()
-                ))
-                .into());
-            }
-            if let Some(done) = delegated() {
-                return done;
-            }
-            signature::RsaPublicKeyComponents {
-                n: n.as_slice(),
-                e: e.as_slice(),
-            }
-            .verify(params, msg, sig)
-            .map_err(|_| bad_signature(alg))
+        (_, PublicMaterial::Rsa { n, e }) => signature::RsaPublicKeyComponents {
+            n: n.as_slice(),
+            e: e.as_slice(),
         }
+        .verify(rsa_parameters(alg, kind)?, msg, sig)
+        .map_err(|_| bad_signature(alg)),
         _ => Err(mismatch_internal(alg, kind)),
-    };
-    r.map_err(CryptoFailure::Refused)
+    }
+}
+
+/// ring's verification parameters of an RSA algorithm.
+fn rsa_parameters(alg: Algorithm, kind: KeyType) -> Result<&'static signature::RsaParameters, Error> {
+    Ok(match alg {
+        Algorithm::RS256 => &signature::RSA_PKCS1_2048_8192_SHA256,
+        Algorithm::RS384 => &signature::RSA_PKCS1_2048_8192_SHA384,
+        Algorithm::RS512 => &signature::RSA_PKCS1_2048_8192_SHA512,
+        Algorithm::PS256 => &signature::RSA_PSS_2048_8192_SHA256,
+        Algorithm::PS384 => &signature::RSA_PSS_2048_8192_SHA384,
+        Algorithm::PS512 => &signature::RSA_PSS_2048_8192_SHA512,
+        _ => return Err(mismatch_internal(alg, kind)),
+    })
 }
 
 fn mismatch_internal(alg: Algorithm, kind: KeyType) -> Error {

@@ -11,19 +11,24 @@
 //! assert!(verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap().ok);
 //! ```
 
+mod deferred;
 pub mod entries;
+mod options;
+mod plan;
+mod policy;
 pub(crate) mod report;
 mod sign;
 pub mod trust;
 mod verify;
 
+pub use deferred::{CheckId, DeferredVerification};
+pub use options::{
+    VerifyOptions, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
+};
 pub use report::{
     printable, quoted, sha256_hex, KeySource, KeyUsed, Mode, Report, SignatureReport, TextForm, Verdict,
     VerdictCode,
 };
 pub use sign::{sign_card, AlsoSigned, SignOptions, Signed};
 pub use trust::{TrustStore, TrustedKey};
-pub use verify::{
-    verify_card, verify_card_with, verify_doc, VerifyOptions, DEFAULT_MAX_KEYS_PER_KID,
-    DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
-};
+pub use verify::{verify_card, verify_card_with, verify_doc};

@@ -106,7 +106,7 @@ impl TrustStore {
     }
 
     /// The trusted keys whose `kid` equals `kid`.
-    pub fn by_kid<'a>(&'a self, kid: &'a str) -> impl Iterator<Item = &'a TrustedKey> + 'a {
+    pub fn by_kid<'a, 'k>(&'a self, kid: &'k str) -> impl Iterator<Item = &'a TrustedKey> + use<'a, 'k> {
         self.keys.iter().filter(move |k| k.kid() == kid)
     }
 

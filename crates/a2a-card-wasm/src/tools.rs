@@ -1,0 +1,99 @@
+//! The card tools of the package besides canonicalize, sign and verify: lint, the 0.3 to 1.0
+//! migration, the JSON Schema, and key generation. Each is the core's function; the results are
+//! the core's serialized forms (the CLI's `--format json`).
+
+use crate::errors::{usage, OrThrow};
+use crate::input::{algorithm_named, card_bytes, Options};
+use crate::output::{text_of, to_js};
+use a2a_card::lint::{lint_card, LintOptions};
+use a2a_card::migrate::{migrate_card, MigrateOptions};
+use a2a_card::model::SchemaDraft;
+use a2a_card::PrivateKey;
+use wasm_bindgen::prelude::*;
+
+/// Options of `lint`.
+pub(crate) const LINT_OPTIONS: &[&str] = &["maxInputBytes", "maxDepth"];
+/// Options of `migrate`.
+pub(crate) const MIGRATE_OPTIONS: &[&str] = &["protocolVersion", "maxInputBytes", "maxDepth"];
+
+fn serialized(value: impl serde::Serialize) -> Result<JsValue, JsValue> {
+    to_js(&serde_json::to_value(value).map_err(|e| usage(format!("cannot serialize: {e}")))?)
+}
+
+/// Lints a card against A2A v1.0: `{ findings: [{ rule, severity, pointer, message }] }`.
+#[wasm_bindgen(skip_typescript)]
+pub fn lint(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let o = Options::read(&options, "lint", LINT_OPTIONS)?;
+    let opts = LintOptions { limits: o.limits()? };
+    let report = lint_card(&card_bytes(&card)?, &opts).or_throw()?;
+    serialized(&report)
+}
+
+/// Rewrites an A2A 0.3 card as a 1.0 card: `{ card, notes, alreadyV1, lost }`, `card` the text
+/// the CLI writes.
+#[wasm_bindgen(skip_typescript)]
+pub fn migrate(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let o = Options::read(&options, "migrate", MIGRATE_OPTIONS)?;
+    let protocol_version = o.string("protocolVersion")?;
+    if protocol_version.as_deref() == Some("") {
+        return Err(usage("option \"protocolVersion\" of migrate must not be empty"));
+    }
+    let opts = MigrateOptions {
+        limits: o.limits()?,
+        protocol_version,
+    };
+    let m = migrate_card(&card_bytes(&card)?, &opts).or_throw()?;
+    let lost = m.lost_something();
+    let value = serde_json::json!({
+        "card": text_of(m.card),
+        "notes": m.notes,
+        "alreadyV1": m.already_v1,
+        "lost": lost,
+    });
+    to_js(&value)
+}
+
+/// The JSON Schema of an A2A v1.0 Agent Card (`{ draft: "2020-12" | "07" }`, default 2020-12):
+/// the core's `json_schema`, written at build time (`build.rs`).
+#[wasm_bindgen(skip_typescript)]
+pub fn schema(options: JsValue) -> Result<JsValue, JsValue> {
+    let o = Options::read(&options, "schema", &["draft"])?;
+    let draft = match o.string("draft")? {
+        None => SchemaDraft::default(),
+        Some(name) => SchemaDraft::from_name(&name)
+            .ok_or_else(|| usage(format!("draft {name:?} is not one of \"2020-12\", \"07\"")))?,
+    };
+    let text = match draft {
+        SchemaDraft::Draft2020_12 => include_str!(concat!(env!("OUT_DIR"), "/schema-2020-12.json")),
+        SchemaDraft::Draft07 => include_str!(concat!(env!("OUT_DIR"), "/schema-07.json")),
+    };
+    js_sys::JSON::parse(text).map_err(|e| usage(crate::errors::js_message(&e)))
+}
+
+/// A fresh key pair for `alg` (EdDSA, ES256 or ES384 in this build): `{ alg, kid, privateJwk,
+/// publicJwk, jwks, pem }`, made from the host's random numbers inside the module.
+#[wasm_bindgen(skip_typescript, js_name = generateKey)]
+pub fn generate_key(alg: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let o = Options::read(&options, "generateKey", &["kid"])?;
+    let Some(name) = alg.as_string() else {
+        return Err(usage("generateKey needs an algorithm name such as \"ES256\""));
+    };
+    let alg = algorithm_named(&name)?;
+    let mut key = PrivateKey::generate(alg).or_throw()?;
+    if let Some(kid) = o.string("kid")? {
+        if kid.is_empty() {
+            return Err(usage("option \"kid\" of generateKey must not be empty"));
+        }
+        key = key.with_kid(kid);
+    }
+    let public = key.public().to_jwk();
+    let value = serde_json::json!({
+        "alg": alg.as_str(),
+        "kid": key.kid(),
+        "privateJwk": key.to_jwk_private(),
+        "publicJwk": public,
+        "jwks": { "keys": [public] },
+        "pem": key.to_pkcs8_pem(),
+    });
+    to_js(&value)
+}

@@ -1,0 +1,205 @@
+//! Asynchronous verification over WebCrypto (`crypto.subtle.verify`), wherever
+//! `globalThis.crypto.subtle` exists: browsers, workers, Deno, Bun, Node.
+//!
+//! The verification is the core's [`DeferredVerification`]: the core reads the card, decides
+//! the headers, the policy and the keys, and names the signature checks to make; this module
+//! hands each check to `crypto.subtle.verify` (the checks of one round together), and gives the
+//! answers back; the core makes the report. A check WebCrypto cannot make (no WebCrypto, an
+//! algorithm or key it refuses, an exception) is answered "declined", and the core makes it with
+//! its own code. Keys are imported into WebCrypto once per algorithm and kept (see
+//! [`KeyCache`]). The SHA-256 of the report's canonical bytes is asked of WebCrypto too, beside
+//! the first checks (the module's own SHA-256 is several times slower, on the main thread).
+
+use crate::errors::OrThrow;
+use crate::host::{bare_jwk, host_alg, KeyCache};
+use crate::output::{report_to_js, Digest};
+use a2a_card::jose::crypto::{BackendVerdict, SignatureCheck};
+use a2a_card::jose::keys::PublicKey;
+use a2a_card::signature::{CheckId, DeferredVerification};
+use a2a_card::{Profile, TrustStore, VerifyOptions};
+use js_sys::{Array, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(inline_js = r#"
+function subtle() {
+  const c = globalThis.crypto;
+  const s = c && c.subtle;
+  return s && typeof s.verify === "function" && typeof s.importKey === "function" ? s : null;
+}
+export function web_available() {
+  return subtle() !== null;
+}
+// The handle of a key (a public JWK with its key members only, as text): the JWK, and per
+// algorithm code its CryptoKey (a promise of it while it is imported; null: refused).
+export function web_key_handle(jwk) {
+  return { jwk: JSON.parse(jwk), keys: [] };
+}
+// Algorithm codes as in host.rs (host_alg): 1 EdDSA, 2 ES256, 3 ES384, 4 RS256, 5 RS384, 6 RS512,
+// 7 PS256, 8 PS384, 9 PS512. How WebCrypto imports the key for each, and its verify parameters.
+const RSA = "RSASSA-PKCS1-v1_5";
+const IMPORT = [
+  null, { name: "Ed25519" }, { name: "ECDSA", namedCurve: "P-256" }, { name: "ECDSA", namedCurve: "P-384" },
+  { name: RSA, hash: "SHA-256" }, { name: RSA, hash: "SHA-384" }, { name: RSA, hash: "SHA-512" },
+  { name: "RSA-PSS", hash: "SHA-256" }, { name: "RSA-PSS", hash: "SHA-384" }, { name: "RSA-PSS", hash: "SHA-512" },
+];
+const VERIFY = [
+  null, { name: "Ed25519" }, { name: "ECDSA", hash: "SHA-256" }, { name: "ECDSA", hash: "SHA-384" },
+  { name: RSA }, { name: RSA }, { name: RSA },
+  { name: "RSA-PSS", saltLength: 32 }, { name: "RSA-PSS", saltLength: 48 }, { name: "RSA-PSS", saltLength: 64 },
+];
+const DECLINED = Promise.resolve(-1);
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+// A promise of the SHA-256 of `bytes` (a view of the module's memory, copied first) in lower-case
+// hex, made by WebCrypto; null when it cannot be made here. It never rejects.
+export function web_digest(bytes) {
+  const s = subtle();
+  if (s === null || typeof s.digest !== "function") return Promise.resolve(null);
+  try {
+    return s.digest("SHA-256", bytes.slice()).then(
+      (d) => {
+        let hex = "";
+        for (const b of new Uint8Array(d)) hex += HEX[b];
+        return hex;
+      },
+      () => null,
+    );
+  } catch (_) {
+    return Promise.resolve(null);
+  }
+}
+// A promise of 1 (the signature verifies), 0 (it does not) or -1 (not checked here: the module
+// checks it itself); it never rejects. `msg` and `sig` are views of the module's memory, copied
+// before anything else runs.
+export function web_verify(handle, alg, msg, sig) {
+  const s = subtle();
+  if (s === null || VERIFY[alg] === undefined || VERIFY[alg] === null) return DECLINED;
+  const data = msg.slice();
+  const signature = sig.slice();
+  let key = handle.keys[alg];
+  if (key === undefined) {
+    try {
+      key = s.importKey("jwk", handle.jwk, IMPORT[alg], false, ["verify"]).then(
+        (k) => (handle.keys[alg] = k),
+        () => (handle.keys[alg] = null),
+      );
+    } catch (_) {
+      key = null;
+    }
+    handle.keys[alg] = key;
+  }
+  if (key === null) return DECLINED;
+  const run = (k) => {
+    if (k === null) return -1;
+    try {
+      return s.verify(VERIFY[alg], k, signature, data).then((ok) => (ok === true ? 1 : 0), () => -1);
+    } catch (_) {
+      return -1;
+    }
+  };
+  return typeof key.then === "function" ? key.then(run) : run(key);
+}
+"#)]
+extern "C" {
+    fn web_available() -> bool;
+    fn web_key_handle(jwk: &str) -> JsValue;
+    fn web_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> Promise;
+    fn web_digest(bytes: &[u8]) -> Promise;
+}
+
+/// True where WebCrypto's `crypto.subtle.verify` exists.
+#[wasm_bindgen(skip_typescript, js_name = webCryptoAvailable)]
+pub fn web_crypto_available() -> bool {
+    web_available()
+}
+
+thread_local! {
+    static WEB_KEYS: KeyCache = const { KeyCache::new() };
+}
+
+/// WebCrypto's handle of a key, made on first use and cached.
+fn web_key(key: &PublicKey) -> JsValue {
+    WEB_KEYS.with(|cache| cache.handle(key, |k| web_key_handle(&bare_jwk(k))))
+}
+
+/// The answer of `web_verify`.
+fn verdict(code: &JsValue) -> BackendVerdict {
+    let code = code.as_f64();
+    if code == Some(1.0) {
+        BackendVerdict::Valid
+    } else if code == Some(0.0) {
+        BackendVerdict::Invalid
+    } else {
+        BackendVerdict::Declined
+    }
+}
+
+/// Verifies `card` (its bytes) against `trust` under `opts`, the signature checks made by
+/// WebCrypto when `web` is true (else every check is the module's own), and returns the report
+/// object (`host_hash`: its SHA-256 made by node:crypto).
+pub(crate) async fn verify(
+    card: Vec<u8>,
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+    web: bool,
+    host_hash: bool,
+) -> Result<JsValue, JsValue> {
+    let mut v = DeferredVerification::new(card, trust, opts).or_throw()?;
+    // The SHA-256 of the canonical bytes the report most likely carries, asked of WebCrypto with
+    // the first checks (it is made beside them, off the main thread): the report needs it only
+    // at the end.
+    let mut digest: Option<(Profile, Promise)> = None;
+    // Rounds of checks until none is pending (none at all without WebCrypto).
+    if web {
+        loop {
+            let mut asked: Vec<CheckId> = Vec::new();
+            let mut declined: Vec<CheckId> = Vec::new();
+            let promises = Array::new();
+            let count = v
+                .pending(|id, check: &SignatureCheck<'_>| match host_alg(check.alg) {
+                    Some(code) => {
+                        let handle = web_key(check.key);
+                        promises.push(&web_verify(&handle, code, check.message, check.signature));
+                        asked.push(id);
+                    }
+                    None => declined.push(id),
+                })
+                .or_throw()?;
+            if count == 0 {
+                break;
+            }
+            for id in declined {
+                v.answer(id, Ok(BackendVerdict::Declined)).or_throw()?;
+            }
+            if digest.is_none() && !host_hash && !asked.is_empty() {
+                let profile = v.fallback_profile();
+                digest = Some((profile, web_digest(&v.canonical(profile).or_throw()?.bytes)));
+            }
+            match asked.len() {
+                0 => {}
+                1 => {
+                    let code = JsFuture::from(Promise::from(promises.get(0))).await?;
+                    v.answer(asked[0], Ok(verdict(&code))).or_throw()?;
+                }
+                _ => {
+                    let codes: Array = JsFuture::from(Promise::all(&promises)).await?.into();
+                    for (i, id) in asked.into_iter().enumerate() {
+                        v.answer(id, Ok(verdict(&codes.get(i as u32)))).or_throw()?;
+                    }
+                }
+            }
+        }
+    }
+    let report = v.finish().or_throw()?;
+    let digest = match digest {
+        _ if host_hash => Digest::Host,
+        Some((profile, promise)) if profile == report.profile => {
+            match JsFuture::from(promise).await?.as_string() {
+                Some(sha) => Digest::Known(sha),
+                None => Digest::Module,
+            }
+        }
+        _ => Digest::Module,
+    };
+    report_to_js(&report, &digest)
+}

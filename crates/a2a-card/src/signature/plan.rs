@@ -1,0 +1,648 @@
+//! Verification in two steps, "plan then conclude", so that the signature checks can be made
+//! by someone else, later (the WebAssembly package's WebCrypto, which is asynchronous), while
+//! every rule stays here.
+//!
+//! [`plan`] does everything that needs no signature primitive: the strict read of each
+//! signature entry and its header, the card's header rules, the algorithm rules, the key
+//! lookup among trusted keys and the policy of every candidate key. [`conclude`] then walks
+//! the plan in the one order verification has (entry by entry, candidate by candidate, profile
+//! by profile), spends the check budget, builds each signing input, makes the checks before
+//! the primitive ([`crypto::precheck`]) and asks an oracle for the primitive's answer, and
+//! from the answers makes the [`Report`]. The synchronous verifier's oracle answers at once
+//! (the backend, else `ring`); a deferred one ([`super::DeferredVerification`]) may answer
+//! "not yet", and the walk then names the checks to make before the next walk.
+//!
+//! Which checks a walk asks for, when some answers are not known: in each entry, its first
+//! unanswered check, provided that check is within the budget even if every unanswered check
+//! before it failed and every entry before it spent all its remaining checks. Such a check is
+//! one the synchronous verifier makes too (answers known to fail are the same, and a success
+//! only spends less), so a deferred verification makes exactly the checks the synchronous one
+//! makes, never more, and reaches the same report.
+
+use crate::canonical::{Canonical, Profile};
+use crate::error::{Error, ErrorCode};
+use crate::jose::b64;
+use crate::jose::crypto::{self, SignatureCheck};
+use crate::jose::keys::PublicKey;
+use crate::jose::Algorithm;
+use crate::signature::entries::{SignatureEntry, Signatures};
+use crate::signature::options::VerifyOptions;
+use crate::signature::policy::bound_policy;
+use crate::signature::report::{KeyUsed, Mode, Report, SignatureReport, Verdict};
+use crate::signature::trust::{TrustStore, TrustedKey};
+use std::borrow::Cow;
+
+/// Makes the canonical form of the card under a profile (the card is the caller's: a borrowed
+/// document, or bytes read again).
+pub(crate) type Canonicalizer<'c> = dyn FnMut(Profile) -> Result<Canonical, Error> + 'c;
+
+/// Lazily computed canonical forms, one per profile, each computed at most once.
+#[derive(Default)]
+pub(crate) struct Forms {
+    done: Vec<(Profile, Result<Canonical, Error>)>,
+    /// The first signing input built over each profile and where its BASE64URL payload starts,
+    /// so the canonical bytes are encoded once however many signatures use them.
+    payloads: Vec<(Profile, Vec<u8>, usize)>,
+}
+
+impl Forms {
+    /// The form of `p`, computed with `canon` the first time.
+    pub(crate) fn get(&mut self, p: Profile, canon: &mut Canonicalizer<'_>) -> &Result<Canonical, Error> {
+        if let Some(i) = self.done.iter().position(|(q, _)| *q == p) {
+            return &self.done[i].1;
+        }
+        self.done.push((p, canon(p)));
+        &self.done[self.done.len() - 1].1
+    }
+
+    /// The signing input of one signature over profile `p`: `protected '.' BASE64URL(bytes)`.
+    /// One input is kept per profile and its BASE64URL payload is encoded once: a signature with
+    /// another protected header only has the part before the payload replaced.
+    fn signing_input(
+        &mut self,
+        p: Profile,
+        protected: &str,
+        canon: &mut Canonicalizer<'_>,
+    ) -> Result<&[u8], Error> {
+        let i = match self.payloads.iter().position(|(q, _, _)| *q == p) {
+            Some(i) => i,
+            None => {
+                let bytes = match self.get(p, canon) {
+                    Ok(c) => &c.bytes,
+                    Err(e) => return Err(e.clone()),
+                };
+                let mut input = Vec::with_capacity(protected.len() + 1 + bytes.len().div_ceil(3) * 4);
+                input.extend_from_slice(protected.as_bytes());
+                input.push(b'.');
+                let at = input.len();
+                b64::encode_into(&mut input, bytes);
+                self.payloads.push((p, input, at));
+                self.payloads.len() - 1
+            }
+        };
+        let Some((_, input, at)) = self.payloads.get_mut(i) else {
+            return Err(Error::new(ErrorCode::Usage, "internal: signing input missing"));
+        };
+        let same = input
+            .get(..*at)
+            .is_some_and(|head| head.len() == protected.len() + 1 && head.starts_with(protected.as_bytes()));
+        if !same {
+            let mut head = Vec::with_capacity(protected.len() + 1);
+            head.extend_from_slice(protected.as_bytes());
+            head.push(b'.');
+            let old = (*at).min(input.len());
+            input.splice(..old, head);
+            *at = protected.len() + 1;
+        }
+        Ok(input.as_slice())
+    }
+
+    /// The form of `p`, moved out (computed first when it is not yet).
+    fn take(&mut self, p: Profile, canon: &mut Canonicalizer<'_>) -> Result<Canonical, Error> {
+        if let Err(e) = self.get(p, canon) {
+            return Err(e.clone());
+        }
+        match self.done.iter().position(|(q, _)| *q == p) {
+            Some(i) => self.done.swap_remove(i).1,
+            None => Err(Error::new(ErrorCode::Usage, "internal: canonical form missing")),
+        }
+    }
+}
+
+/// The first accepted profile that can canonicalize the card: the card is bad input only when
+/// none can (a dual name refused by `spec` may still be read by `served-as-is` when the caller
+/// accepts it).
+pub(crate) fn fallback_profile(
+    profiles: &[Profile],
+    forms: &mut Forms,
+    canon: &mut Canonicalizer<'_>,
+) -> Result<Profile, Error> {
+    let mut first_error = None;
+    for &p in profiles {
+        match forms.get(p, canon) {
+            Ok(_) => return Ok(p),
+            Err(e) => {
+                if first_error.is_none() {
+                    first_error = Some(e.clone());
+                }
+            }
+        }
+    }
+    Err(first_error.unwrap_or_else(|| Error::new(ErrorCode::Usage, "no profile is accepted")))
+}
+
+/// Everything about a card's signatures that needs no signature primitive.
+pub(crate) struct Plan<'k> {
+    entries: Vec<EntryPlan<'k>>,
+    /// The profile reported when no signature verifies.
+    fallback: Profile,
+    /// For a card without signatures: every top-level member (nothing is covered).
+    every_member: Vec<String>,
+    profiles: Vec<Profile>,
+    mode: Mode,
+    max_signature_checks: usize,
+    /// How many check ids the plan gave out (see [`Candidate::first_id`]).
+    pub(crate) checks: usize,
+}
+
+/// One signature entry: its report so far and what remains to check.
+struct EntryPlan<'k> {
+    /// Index, kid, alg and jku as far as the header decoded.
+    report: SignatureReport,
+    /// Refused before any key was tried, or the candidates to try.
+    steps: Result<Steps<'k>, Error>,
+}
+
+struct Steps<'k> {
+    alg: Algorithm,
+    protected: String,
+    signature: Vec<u8>,
+    /// In the store's order: refused by policy, or to be checked.
+    candidates: Vec<Result<Candidate<'k>, Error>>,
+}
+
+struct Candidate<'k> {
+    used: KeyUsed,
+    key: Cow<'k, PublicKey>,
+    /// The id of its check under the first profile of [`Profile::ALL`]; the others follow, in
+    /// that order (accepted or not: a profile not accepted is checked for a verdict's hint).
+    first_id: usize,
+}
+
+impl Candidate<'_> {
+    fn id(&self, p: Profile) -> usize {
+        self.first_id + Profile::ALL.iter().position(|q| *q == p).unwrap_or(0)
+    }
+}
+
+impl Plan<'_> {
+    /// The profile reported when no signature verifies.
+    pub(crate) fn fallback(&self) -> Profile {
+        self.fallback
+    }
+
+    /// The plan with its keys copied, free of the trust store it was made from.
+    pub(crate) fn into_owned(self) -> Plan<'static> {
+        Plan {
+            entries: self
+                .entries
+                .into_iter()
+                .map(|e| EntryPlan {
+                    report: e.report,
+                    steps: e.steps.map(|s| Steps {
+                        alg: s.alg,
+                        protected: s.protected,
+                        signature: s.signature,
+                        candidates: s
+                            .candidates
+                            .into_iter()
+                            .map(|c| {
+                                c.map(|c| Candidate {
+                                    used: c.used,
+                                    key: Cow::Owned(c.key.into_owned()),
+                                    first_id: c.first_id,
+                                })
+                            })
+                            .collect(),
+                    }),
+                })
+                .collect(),
+            fallback: self.fallback,
+            every_member: self.every_member,
+            profiles: self.profiles,
+            mode: self.mode,
+            max_signature_checks: self.max_signature_checks,
+            checks: self.checks,
+        }
+    }
+}
+
+/// What the verifier is checked against: the trust store (whose keys the plan borrows) and the
+/// policy inputs.
+pub(crate) struct Context<'a, 'k> {
+    pub(crate) trust: &'k TrustStore,
+    pub(crate) opts: &'a VerifyOptions,
+    pub(crate) now: Option<i64>,
+    pub(crate) origin: Option<&'a str>,
+}
+
+/// Plans the verification of the signature entries `signatures`; `fallback` is the first
+/// accepted profile that reads the card, `every_member` the card's top-level members (reported
+/// as unsigned when there is no signature).
+pub(crate) fn plan<'k>(
+    signatures: &Signatures,
+    ctx: &Context<'_, 'k>,
+    fallback: Profile,
+    every_member: impl FnOnce() -> Vec<String>,
+) -> Plan<'k> {
+    let mut checks = 0;
+    let entries: Vec<EntryPlan<'k>> = signatures
+        .entries()
+        .map(|entry| plan_entry(&entry, ctx, &mut checks))
+        .collect();
+    Plan {
+        every_member: if entries.is_empty() {
+            every_member()
+        } else {
+            Vec::new()
+        },
+        entries,
+        fallback,
+        profiles: ctx.opts.profiles.clone(),
+        mode: ctx.opts.mode,
+        max_signature_checks: ctx.opts.max_signature_checks,
+        checks,
+    }
+}
+
+fn plan_entry<'k>(entry: &SignatureEntry<'_>, ctx: &Context<'_, 'k>, checks: &mut usize) -> EntryPlan<'k> {
+    let mut report = SignatureReport {
+        index: entry.index(),
+        kid: None,
+        alg: None,
+        jku: None,
+        key: None,
+        profile: None,
+        verdict: Verdict::valid(),
+    };
+    let steps = entry_steps(entry, ctx, checks, &mut report);
+    EntryPlan { report, steps }
+}
+
+fn entry_steps<'k>(
+    entry: &SignatureEntry<'_>,
+    ctx: &Context<'_, 'k>,
+    checks: &mut usize,
+    report: &mut SignatureReport,
+) -> Result<Steps<'k>, Error> {
+    let (trust, opts) = (ctx.trust, ctx.opts);
+    let header = entry.decoded_header()?;
+    report.kid = header.kid.clone();
+    report.alg = Some(header.alg.as_str().to_string());
+    report.jku = header.jku.clone();
+    entry.check_card_header(&header)?;
+    let protected = entry.protected().unwrap_or_default().to_string();
+    let signature = entry.signature()?;
+    let alg = header.alg;
+    if alg.is_hmac() {
+        return Err(Error::new(
+            ErrorCode::AlgorithmNotAllowed,
+            format!(
+                "{} needs a shared secret, which is never a trust root for a published card",
+                alg.as_str()
+            ),
+        ));
+    }
+    if let Some(allowed) = &opts.algorithms {
+        if !allowed.contains(&alg) {
+            return Err(Error::new(
+                ErrorCode::AlgorithmNotAllowed,
+                format!("{} is not among the allowed algorithms", alg.as_str()),
+            ));
+        }
+    }
+    if !alg.available() {
+        return Err(Error::new(
+            ErrorCode::AlgorithmNotAllowed,
+            format!("{} is not available in this build", alg.as_str()),
+        ));
+    }
+    let kid = header.kid.as_deref().unwrap_or("");
+    let found: Vec<&'k TrustedKey> = trust
+        .by_kid(kid)
+        .take(opts.max_keys_per_kid.saturating_add(1))
+        .collect();
+    if found.len() > opts.max_keys_per_kid {
+        return Err(Error::new(
+            ErrorCode::TooManyKeys,
+            format!(
+                "more than {} trusted keys have kid {kid:?} (the limit); none was tried: give each key its own kid",
+                opts.max_keys_per_kid
+            ),
+        ));
+    }
+    if found.is_empty() {
+        return Err(Error::new(
+            ErrorCode::UntrustedKey,
+            format!(
+                "no trusted key has kid {} (kid selects among trusted keys only); the trusted kids are {}",
+                crate::signature::quoted(kid),
+                trust.kid_list(8)
+            ),
+        ));
+    }
+    let candidates = found
+        .into_iter()
+        .map(|tk| {
+            bound_policy(trust, tk, alg, ctx.now, ctx.origin)?;
+            let first_id = *checks;
+            *checks += Profile::ALL.len();
+            Ok(Candidate {
+                used: KeyUsed {
+                    kid: tk.kid().to_string(),
+                    thumbprint: tk.key.thumbprint(),
+                    source: tk.source.clone(),
+                },
+                key: Cow::Borrowed(&tk.key),
+                first_id,
+            })
+        })
+        .collect();
+    Ok(Steps {
+        alg,
+        protected,
+        signature,
+        candidates,
+    })
+}
+
+/// An oracle's answer for one signature check that passed [`crypto::precheck`].
+#[derive(Clone)]
+pub(crate) enum Answer {
+    /// The signature verifies.
+    Valid,
+    /// It does not (the library's verdict).
+    Refused(Error),
+    /// The backend that checked it failed.
+    Failed(Error),
+    /// Not known yet: the check is to be made before the next walk.
+    Unknown,
+}
+
+/// Walks the plan with the oracle's answers. `Ok(None)` when some answer the walk needs is
+/// [`Answer::Unknown`] (the oracle was asked for every check to make next, see the module);
+/// else the report.
+pub(crate) fn conclude(
+    plan: &Plan<'_>,
+    forms: &mut Forms,
+    canon: &mut Canonicalizer<'_>,
+    oracle: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
+) -> Result<Option<Report>, Error> {
+    let mut budget = plan.max_signature_checks;
+    let mut pending = false;
+    let mut reports = Vec::with_capacity(plan.entries.len());
+    for entry in &plan.entries {
+        let report = match conclude_entry(plan, entry, forms, canon, oracle, &mut budget) {
+            Some(r) => r,
+            None => {
+                pending = true;
+                continue;
+            }
+        };
+        reports.push(report);
+    }
+    if pending {
+        return Ok(None);
+    }
+    let valid = reports.iter().filter(|r| r.verdict.is_valid()).count();
+    let total = reports.len();
+    let (ok, reason) = verdict_of_card(plan.mode, valid, total);
+    let chosen = reports
+        .iter()
+        .find(|r| r.verdict.is_valid())
+        .and_then(|r| r.profile)
+        .unwrap_or(plan.fallback);
+    let canonical = forms.take(chosen, canon)?;
+    // With no signature, nothing is covered: every member of the card is unsigned.
+    let unsigned = if total == 0 {
+        plan.every_member.clone()
+    } else {
+        canonical.unsigned
+    };
+    Ok(Some(Report {
+        ok,
+        mode: plan.mode,
+        reason,
+        profile: chosen,
+        canonical: canonical.bytes,
+        unsigned,
+        signatures: reports,
+    }))
+}
+
+/// Whether the card passes under `mode` with `valid` of `total` signatures valid, and why.
+fn verdict_of_card(mode: Mode, valid: usize, total: usize) -> (bool, String) {
+    match mode {
+        Mode::Require if valid > 0 => (
+            true,
+            format!("{valid} of {total} signatures verify with a trusted key"),
+        ),
+        Mode::Require if total == 0 => (
+            false,
+            "the card is not signed; mode require needs a valid signature".to_string(),
+        ),
+        Mode::Require => (
+            false,
+            format!("none of the {total} signatures verifies with a trusted key"),
+        ),
+        Mode::All if total > 0 && valid == total => (true, format!("all {total} signatures verify")),
+        Mode::All if total == 0 => (
+            false,
+            "the card is not signed; mode all needs at least one signature".to_string(),
+        ),
+        Mode::All => (
+            false,
+            format!(
+                "{} of {total} signatures do not verify; mode all needs every one",
+                total - valid
+            ),
+        ),
+        Mode::IfPresent if total == 0 => (
+            true,
+            "the card is not signed, which mode if-present allows; no member of it is covered by a signature"
+                .to_string(),
+        ),
+        Mode::IfPresent if valid == total => (true, format!("all {total} signatures verify")),
+        Mode::IfPresent => (
+            false,
+            format!("{} of {total} signatures do not verify", total - valid),
+        ),
+    }
+}
+
+fn at_entry(e: Error, index: usize, member: &str) -> Error {
+    if e.pointer().is_some() {
+        return e;
+    }
+    e.at(format!("/signatures/{index}/{member}"))
+}
+
+/// The report of one entry, or `None` when an answer it needs is unknown (then `budget` is
+/// spent as if every check it has left were made and failed).
+fn conclude_entry(
+    plan: &Plan<'_>,
+    entry: &EntryPlan<'_>,
+    forms: &mut Forms,
+    canon: &mut Canonicalizer<'_>,
+    oracle: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
+    budget: &mut usize,
+) -> Option<SignatureReport> {
+    let mut report = entry.report.clone();
+    let fail = |mut r: SignatureReport, e: Error| {
+        r.verdict = Verdict::from_error(&e);
+        Some(r)
+    };
+    let steps = match &entry.steps {
+        Ok(s) => s,
+        Err(e) => return fail(report, e.clone()),
+    };
+    let index = report.index;
+    // Policy per candidate; the first candidate that passes policy is checked cryptographically.
+    let mut last_err: Option<Error> = None;
+    for (c, candidate) in steps.candidates.iter().enumerate() {
+        let candidate = match candidate {
+            Ok(k) => k,
+            Err(e) => {
+                last_err = Some(e.clone());
+                continue;
+            }
+        };
+        report.key = Some(candidate.used.clone());
+        let mut crypto_err = None;
+        for (i, &profile) in plan.profiles.iter().enumerate() {
+            if *budget == 0 {
+                return fail(
+                    report,
+                    Error::new(
+                        ErrorCode::TooManyChecks,
+                        format!(
+                            "the card needs more than {} signature checks (the limit); this signature was not checked",
+                            plan.max_signature_checks
+                        ),
+                    ),
+                );
+            }
+            *budget -= 1;
+            let input = match forms.signing_input(profile, &steps.protected, canon) {
+                Ok(input) => input,
+                Err(e) => {
+                    crypto_err = Some(e);
+                    continue;
+                }
+            };
+            let answer = match ask(steps, candidate, profile, input, oracle) {
+                Ok(answer) => answer,
+                Err(e) => {
+                    crypto_err = Some(e);
+                    continue;
+                }
+            };
+            match answer {
+                Answer::Valid => {
+                    report.profile = Some(profile);
+                    report.verdict = Verdict::valid();
+                    return Some(report);
+                }
+                Answer::Refused(e) => crypto_err = Some(e),
+                Answer::Failed(e) => return fail(report, at_entry(e, index, "signature")),
+                Answer::Unknown => {
+                    // The worst case for the entries after this one: every check this entry
+                    // has left is made, and fails, and so do the hint's checks.
+                    let left_here = plan.profiles.len() - i - 1;
+                    let left_after = steps.candidates[c + 1..].iter().filter(|k| k.is_ok()).count();
+                    let tried = steps.candidates.iter().filter(|k| k.is_ok()).count();
+                    *budget = budget.saturating_sub(
+                        left_here + left_after * plan.profiles.len() + tried * hint_profiles(plan),
+                    );
+                    return None;
+                }
+            }
+        }
+        last_err = crypto_err;
+    }
+    let e =
+        last_err.unwrap_or_else(|| Error::new(ErrorCode::SignatureInvalid, "the signature does not verify"));
+    let e = if e.code() == ErrorCode::SignatureInvalid {
+        let names: Vec<&str> = plan.profiles.iter().map(|p| p.as_str()).collect();
+        let hint = match other_profile(plan, steps, forms, canon, oracle, budget)? {
+            Some(p) => format!(
+                "; it verifies over the {p} bytes ({}): accept that profile to accept it (--profile {p} or --profile auto)",
+                p.signed_by()
+            ),
+            None => String::new(),
+        };
+        Error::new(
+            ErrorCode::SignatureInvalid,
+            format!(
+                "{} (checked over the canonical bytes of: {}){hint}",
+                e.message(),
+                names.join(", ")
+            ),
+        )
+    } else {
+        e
+    };
+    fail(report, e)
+}
+
+/// The oracle's answer for one check of `candidate` over `input` (the signing input under
+/// `profile`), or the refusal of the checks before the primitive (which the oracle never sees).
+fn ask(
+    steps: &Steps<'_>,
+    candidate: &Candidate<'_>,
+    profile: Profile,
+    input: &[u8],
+    oracle: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
+) -> Result<Answer, Error> {
+    crypto::precheck(steps.alg, &candidate.key, &steps.signature)?;
+    let check = SignatureCheck {
+        alg: steps.alg,
+        key: &candidate.key,
+        message: input,
+        signature: &steps.signature,
+    };
+    Ok(oracle(candidate.id(profile), &check))
+}
+
+/// How many profiles a hint may check at most: those not accepted.
+fn hint_profiles(plan: &Plan<'_>) -> usize {
+    Profile::ALL.iter().filter(|p| !plan.profiles.contains(p)).count()
+}
+
+/// A profile the caller did not accept under which the signature verifies with one of the
+/// trusted keys tried (those that passed policy), for the hint of a `signature-invalid` verdict
+/// (which it does not change). A profile whose bytes are those of an accepted one is skipped
+/// (its answer would be the same). Each check counts against the card's signature-check budget;
+/// none is made past it. `Some(None)`: no such profile; `None`: an answer is not known yet
+/// (then `budget` is spent as if the hint's other checks were made).
+fn other_profile(
+    plan: &Plan<'_>,
+    steps: &Steps<'_>,
+    forms: &mut Forms,
+    canon: &mut Canonicalizer<'_>,
+    oracle: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
+    budget: &mut usize,
+) -> Option<Option<Profile>> {
+    let mut digest = |forms: &mut Forms, p| match forms.get(p, canon) {
+        Ok(c) => Some(crate::signature::sha256_hex(&c.bytes)),
+        Err(_) => None,
+    };
+    let accepted: Vec<String> = plan.profiles.iter().filter_map(|&p| digest(forms, p)).collect();
+    let others: Vec<Profile> = Profile::ALL
+        .into_iter()
+        .filter(|p| !plan.profiles.contains(p))
+        .filter(|&p| digest(forms, p).is_some_and(|d| !accepted.contains(&d)))
+        .collect();
+    let tried: Vec<&Candidate<'_>> = steps.candidates.iter().filter_map(|k| k.as_ref().ok()).collect();
+    for (n, &p) in others.iter().enumerate() {
+        for (j, candidate) in tried.iter().enumerate() {
+            if *budget == 0 {
+                return Some(None);
+            }
+            *budget -= 1;
+            let Ok(input) = forms.signing_input(p, &steps.protected, canon) else {
+                break;
+            };
+            match ask(steps, candidate, p, input, oracle) {
+                Ok(Answer::Valid) => return Some(Some(p)),
+                Ok(Answer::Refused(_) | Answer::Failed(_)) | Err(_) => {}
+                Ok(Answer::Unknown) => {
+                    let left = (tried.len() - j - 1) + (others.len() - n - 1) * tried.len();
+                    *budget = budget.saturating_sub(left);
+                    return None;
+                }
+            }
+        }
+    }
+    Some(None)
+}
