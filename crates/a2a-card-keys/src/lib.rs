@@ -138,8 +138,15 @@ fn read_bounded(mut reader: impl Read, what: &str) -> Result<String, Error> {
     Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
-/// The key text of an environment variable.
-fn env_text(var: &str) -> Result<String, Error> {
+/// The key text of an environment variable (`env://VAR`): `invalid-key` when it is unset,
+/// empty or not UTF-8.
+///
+/// ```
+/// std::env::set_var("DOC_KEY_TEXT", "-----BEGIN PUBLIC KEY-----");
+/// assert!(a2a_card_keys::env_text("DOC_KEY_TEXT").is_ok());
+/// assert_eq!(a2a_card_keys::env_text("DOC_NO_SUCH_VARIABLE").unwrap_err().code().as_str(), "invalid-key");
+/// ```
+pub fn env_text(var: &str) -> Result<String, Error> {
     match std::env::var(var) {
         Ok(text) if !text.trim().is_empty() => Ok(text),
         Ok(_) => Err(Error::new(
@@ -190,23 +197,6 @@ pub fn open(reference: &KeyRef, opts: &KeyOptions) -> Result<SigningKey, Error> 
             "this build has no PKCS#11 support (the a2a-card-keys feature `pkcs11`)",
         )),
         KeyRef::Plugin(p) => PluginKey::open(p, opts.alg, opts.timeout).map(SigningKey::Plugin),
-    }
-}
-
-/// The public key of an environment variable's key text (private or public: PEM, JWK).
-///
-/// ```
-/// std::env::set_var("DOC_PUBLIC_KEY", a2a_card::PrivateKey::generate(a2a_card::Algorithm::EdDSA)
-///     .unwrap().public().to_spki_pem());
-/// let keys = a2a_card_keys::public_keys_of_env("DOC_PUBLIC_KEY").unwrap();
-/// assert_eq!(keys.len(), 1);
-/// ```
-pub fn public_keys_of_env(var: &str) -> Result<Vec<PublicKey>, Error> {
-    let text = env_text(var)?;
-    if text.trim_start().starts_with('{') {
-        a2a_card::jose::keys::parse_jwks(&text)
-    } else {
-        PublicKey::parse(&text).map(|k| vec![k])
     }
 }
 

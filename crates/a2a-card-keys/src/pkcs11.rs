@@ -184,7 +184,9 @@ fn find_slot(ctx: &Pkcs11, uri: &Pkcs11Uri, module: &Path) -> Result<(Slot, Stri
         let Ok(token) = ctx.get_token_info(slot) else {
             continue;
         };
-        present.push(format!("{:?}", token.label()));
+        if token.token_initialized() {
+            present.push(format!("{:?}", token.label()));
+        }
         let slot_info = ctx.get_slot_info(slot).ok();
         let checks: [(&str, Option<String>); 7] = [
             ("token", Some(token.label().to_string())),
@@ -285,10 +287,12 @@ fn open_session(uri: &Pkcs11Uri, opts: &Pkcs11Options, read_write: bool) -> Resu
                 }
             }
         }
-        None if login_required => return Err(unavailable(format!(
+        None if login_required => {
+            return Err(unavailable(format!(
             "the token {label:?} needs a PIN to use its keys: give pin-source=FILE (or pin-value=) in the \
                  URI, or set A2A_CARD_PKCS11_PIN"
-        ))),
+        )))
+        }
         None => {}
     }
     Ok((session, label))
