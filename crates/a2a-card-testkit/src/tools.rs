@@ -3,6 +3,7 @@
 
 use crate::data::b64url;
 use std::path::Path;
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// True when an `openssl` command runs; outside CI a missing one is a note, under CI a failure.
@@ -72,4 +73,67 @@ pub fn signatures(path: &Path) -> Vec<serde_json::Value> {
 /// The decoded protected header of a signature entry.
 pub fn protected(entry: &serde_json::Value) -> serde_json::Value {
     serde_json::from_slice(&crate::data::unb64url(entry["protected"].as_str().unwrap())).unwrap()
+}
+
+/// The `jose` command, or None (after a note) when it is missing outside CI.
+///
+/// # Panics
+///
+/// When it is missing and `CI` is set.
+pub fn jose() -> Option<PathBuf> {
+    let candidates = std::iter::once(PathBuf::from("/usr/bin/jose")).chain(
+        std::env::var_os("PATH")
+            .map(|p| {
+                std::env::split_paths(&p)
+                    .map(|d| d.join("jose"))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default(),
+    );
+    for c in candidates {
+        if c.is_file() {
+            return Some(c);
+        }
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "the José command `jose` (Debian package `jose`) is not installed; CI is set, so this \
+             is a failure: .ci/run must install it (apt-get install jose)"
+        );
+    }
+    eprintln!("note: the José command `jose` (Debian package `jose`) is not installed; skipping this test");
+    None
+}
+
+fn show(args: &[&std::ffi::OsStr]) -> String {
+    args.iter()
+        .map(|a| {
+            let s = a.to_string_lossy();
+            if s.contains(['{', ' ', '"']) {
+                format!("'{s}'")
+            } else {
+                s.into_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs `jose ARGS...`, printing the command line and its status.
+pub fn run_jose(bin: &Path, args: &[&std::ffi::OsStr]) -> Output {
+    let out = Command::new(bin)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
+    println!(
+        "$ jose {}  # exit {}{}",
+        show(args),
+        out.status.code().map_or("signal".into(), |c| c.to_string()),
+        if out.stderr.is_empty() {
+            String::new()
+        } else {
+            format!(", stderr: {}", String::from_utf8_lossy(&out.stderr).trim())
+        }
+    );
+    out
 }

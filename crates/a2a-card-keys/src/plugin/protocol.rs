@@ -190,15 +190,17 @@ fn member<'a>(object: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
 /// What the plugin answered for `method`: its method member (an object), after `errorMessage`
 /// is checked. `what` names the plugin in messages.
 pub fn response(stdout: &[u8], method: Method, what: &str) -> Result<Map<String, Value>, Error> {
-    let value: Value = serde_json::from_slice(stdout).map_err(|e| {
-        let shown = if stdout.is_empty() {
-            "nothing".to_string()
-        } else {
-            format!("{} bytes", stdout.len())
-        };
-        failed(format!(
-            "{what} answered {} with {shown} that is not the protocol's JSON ({e})",
+    if stdout.iter().all(u8::is_ascii_whitespace) {
+        return Err(failed(format!(
+            "{what} answered {} with nothing on stdout (the protocol's answer is one JSON object)",
             method.name()
+        )));
+    }
+    let value: Value = serde_json::from_slice(stdout).map_err(|e| {
+        failed(format!(
+            "{what} answered {} with {} bytes that are not the protocol's JSON ({e})",
+            method.name(),
+            stdout.len()
         ))
     })?;
     let Value::Object(resp) = value else {

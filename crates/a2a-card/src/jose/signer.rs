@@ -151,11 +151,21 @@ pub fn sign_with<S: Signer + ?Sized>(
     }
     let signature = signer.sign(alg, signing_input)?;
     crypto::verify(alg, public, signing_input, &signature).map_err(|e| {
+        let rsa = matches!(
+            alg,
+            Algorithm::RS256 | Algorithm::RS384 | Algorithm::RS512 | Algorithm::PS256 | Algorithm::PS384 | Algorithm::PS512
+        );
+        let hint = if rsa {
+            " (a KMS may sign RSA with one padding only: RS* is PKCS#1 v1.5, PS* is RSA-PSS; choose the other \
+             algorithm if that is the one it uses)"
+        } else {
+            ""
+        };
         Error::new(
             ErrorCode::ExternalSignatureInvalid,
             format!(
                 "the {alg} signature the key returned does not verify with its public key (kid {:?}), \
-                 so it was not used: {}",
+                 so it was not used: {}{hint}",
                 public.kid(),
                 e.message()
             ),
