@@ -137,3 +137,67 @@ pub fn run_jose(bin: &Path, args: &[&std::ffi::OsStr]) -> Output {
     );
     out
 }
+
+/// The algorithms this José build lists (`jose alg`).
+pub fn jose_algs(bin: &Path) -> Vec<String> {
+    let out = run_jose(bin, &["alg".as_ref()]);
+    assert!(out.status.success(), "jose alg failed");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+/// True when José implements `alg`; else prints a note. José 11 (Debian 12) has no EdDSA.
+pub fn jose_has(bin: &Path, alg: &str) -> bool {
+    if jose_algs(bin).iter().any(|a| a == alg) {
+        return true;
+    }
+    println!("note: this José build does not implement {alg} (`jose alg` does not list it); {alg} is not cross-checked with José");
+    false
+}
+
+/// Checks a card's signature entry with `jose jws ver`, its payload (`payload`, the canonical
+/// bytes) detached, against the public JWK `jwk`; files go in `dir`. Returns false (after a
+/// note) when José is missing outside CI or does not implement the entry's `alg`.
+///
+/// # Panics
+///
+/// When José refuses the signature.
+pub fn jose_verifies_entry(
+    dir: &Path,
+    entry: &serde_json::Value,
+    payload: &[u8],
+    jwk: &serde_json::Value,
+) -> bool {
+    let Some(bin) = jose() else { return false };
+    let alg = protected(entry)["alg"].as_str().unwrap_or_default().to_string();
+    if !jose_has(&bin, &alg) {
+        return false;
+    }
+    let entry_file = dir.join("jose-entry.json");
+    let payload_file = dir.join("jose-payload.bin");
+    let jwk_file = dir.join("jose-jwk.json");
+    std::fs::write(&entry_file, serde_json::to_vec(entry).unwrap()).unwrap();
+    std::fs::write(&payload_file, payload).unwrap();
+    std::fs::write(&jwk_file, serde_json::to_vec(jwk).unwrap()).unwrap();
+    let out = run_jose(
+        &bin,
+        &[
+            "jws".as_ref(),
+            "ver".as_ref(),
+            "-i".as_ref(),
+            entry_file.as_os_str(),
+            "-I".as_ref(),
+            payload_file.as_os_str(),
+            "-k".as_ref(),
+            jwk_file.as_os_str(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "jose refused the {alg} signature (files in {})",
+        dir.display()
+    );
+    true
+}

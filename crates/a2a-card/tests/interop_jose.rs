@@ -444,29 +444,15 @@ impl Drop for Scratch {
     }
 }
 
-use a2a_card_testkit::tools::{jose, run_jose};
+use a2a_card_testkit::tools::{jose, jose_algs, run_jose};
 
 macro_rules! os {
     ($($a:expr),* $(,)?) => { &[$(std::ffi::OsStr::new($a)),*] };
 }
 
-/// The algorithms this José build lists (`jose alg`).
-fn jose_algs(bin: &Path) -> Vec<String> {
-    let out = run_jose(bin, os!["alg"]);
-    assert!(out.status.success(), "jose alg failed");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| l.trim().to_string())
-        .collect()
-}
-
 /// True when José implements `alg`; else prints a note. José 11 (Debian 12) has no EdDSA.
 fn jose_has(bin: &Path, alg: Algorithm) -> bool {
-    if jose_algs(bin).iter().any(|a| a == alg.as_str()) {
-        return true;
-    }
-    println!("note: this José build does not implement {alg} (`jose alg` does not list it); {alg} is not cross-checked with José");
-    false
+    a2a_card_testkit::tools::jose_has(bin, alg.as_str())
 }
 
 /// True when this build of a2a-card implements `alg`; else prints a note (ES512 needs the
