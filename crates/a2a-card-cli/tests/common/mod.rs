@@ -11,8 +11,8 @@ pub use a2a_card_testkit::bin::{
     error_line, expect_code, expect_error, json_out, stderr, stderr_field, stdout,
 };
 pub use a2a_card_testkit::data::{
-    b64url, corpus_dir, hex, json_files, listing, read_json, repo_root, s, scratch, strings, testvectors_dir,
-    unb64url, unhex, write,
+    b64url, corpus_dir, file_name, hex, json_files, listing, read_json, repo_root, s, scratch, strings,
+    testvectors_dir, unb64url, unhex, write,
 };
 pub use a2a_card_testkit::tools::{
     have_openssl, only_jwk, openssl, protected, sha256, signatures, thumbprint,
