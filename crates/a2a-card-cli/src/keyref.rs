@@ -12,6 +12,9 @@ use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The environment variable that may hold the signing key (PEM or JWK text) when there is no
+/// `--key`.
+pub(crate) const KEY_ENV: &str = "A2A_CARD_SIGNING_KEY";
 /// The variable naming the PKCS#11 module when neither the URI nor `--pkcs11-module` does.
 pub(crate) const MODULE_ENV: &str = "A2A_CARD_PKCS11_MODULE";
 /// The variable holding the token PIN when the URI has neither `pin-value` nor `pin-source`.
@@ -113,7 +116,7 @@ pub(crate) fn signing_key(
 ) -> Result<(SigningKey, String), Failure> {
     external.check_used(&reference.into_iter().collect::<Vec<_>>())?;
     let Some(reference) = reference else {
-        let var = crate::cmd::sign::KEY_ENV;
+        let var = KEY_ENV;
         return match std::env::var(var) {
             Ok(text) if !text.trim().is_empty() => {
                 let source = format!("${var}");

@@ -14,9 +14,6 @@ use clap::builder::PossibleValuesParser;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-/// The environment variable that may hold the signing key (PEM or JWK text).
-pub(crate) const KEY_ENV: &str = "A2A_CARD_SIGNING_KEY";
-
 /// Examples shown at the end of `a2a-card sign --help`.
 pub(crate) const AFTER_HELP: &str = "\
 Examples:
