@@ -115,23 +115,42 @@ fn sh(dir: &Path, script: &str, env: &[(&str, String)]) -> String {
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .output()
         .unwrap();
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "README pipeline step failed:\n{script}\n{text}");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "README pipeline step failed:\n{script}\n{text}"
+    );
     text
 }
 
 /// A scratch directory holding the card of a release (`agent-card.json`, a clean v1.0 card).
 fn release_dir(name: &str) -> std::path::PathBuf {
     let dir = scratch(name);
-    write(&dir, "agent-card.json", std::fs::read(repo_root().join("scripts/interop/card-v1.json")).unwrap());
+    write(
+        &dir,
+        "agent-card.json",
+        std::fs::read(repo_root().join("scripts/interop/card-v1.json")).unwrap(),
+    );
     dir
 }
 
 #[test]
 fn the_readme_pipelines_and_key_rotation_run_as_written() {
     let blocks = pipeline_blocks();
-    let yaml: Vec<&String> = blocks.iter().filter(|(i, _)| i == "yaml").map(|(_, b)| b).collect();
-    let rotation = &blocks.iter().find(|(i, _)| i == "sh").expect("no rotation block").1;
+    let yaml: Vec<&String> = blocks
+        .iter()
+        .filter(|(i, _)| i == "yaml")
+        .map(|(_, b)| b)
+        .collect();
+    let rotation = &blocks
+        .iter()
+        .find(|(i, _)| i == "sh")
+        .expect("no rotation block")
+        .1;
     assert_eq!(yaml.len(), 2, "a GitHub Actions job and a GitLab CI job");
 
     // GitHub Actions, through the sigstore-protocol test plugin.
@@ -144,10 +163,17 @@ fn the_readme_pipelines_and_key_rotation_run_as_written() {
         ("NEXT_CARD_KEY", format!("test://{}", next.display())),
     ];
     for (name, value) in mapping(yaml[0], "env") {
-        assert!(env.iter().any(|(k, _)| *k == name), "the workflow uses {name}, which this test does not set");
+        assert!(
+            env.iter().any(|(k, _)| *k == name),
+            "the workflow uses {name}, which this test does not set"
+        );
         assert!(value.starts_with("${{ vars."), "{name}: {value}");
     }
-    sh(&dir, r#"a2a-card jwks "$CARD_KEY" --kid card-2026 -o jwks.json"#, &env);
+    sh(
+        &dir,
+        r#"a2a-card jwks "$CARD_KEY" --kid card-2026 -o jwks.json"#,
+        &env,
+    );
     let runs = github_runs(yaml[0]);
     assert!(runs.len() >= 4, "{runs:?}");
     let mut ran = 0;
@@ -157,7 +183,10 @@ fn the_readme_pipelines_and_key_rotation_run_as_written() {
         }
         let out = sh(&dir, run, &env);
         if run.contains("a2a-card verify") {
-            assert!(out.contains("VALID: 1 of 1 signatures verify with a trusted key"), "{out}");
+            assert!(
+                out.contains("VALID: 1 of 1 signatures verify with a trusted key"),
+                "{out}"
+            );
         }
         ran += 1;
     }
@@ -197,7 +226,10 @@ fn the_readme_pipelines_and_key_rotation_run_as_written() {
         }
     }
     assert_eq!(stage, 3, "the rotation has three steps");
-    let kids: Vec<_> = signatures(&published).iter().map(|e| protected(e)["kid"].clone()).collect();
+    let kids: Vec<_> = signatures(&published)
+        .iter()
+        .map(|e| protected(e)["kid"].clone())
+        .collect();
     assert_eq!(kids, ["card-2027"]);
 
     // GitLab CI, through a SoftHSM2 token.
@@ -219,7 +251,11 @@ fn the_readme_pipelines_and_key_rotation_run_as_written() {
         ("A2A_CARD_PKCS11_PIN", pin.to_string()),
     ];
     for (name, v) in &variables {
-        let v = if name == "A2A_CARD_PKCS11_MODULE" { module.clone() } else { v.clone() };
+        let v = if name == "A2A_CARD_PKCS11_MODULE" {
+            module.clone()
+        } else {
+            v.clone()
+        };
         env.push((Box::leak(name.clone().into_boxed_str()), v));
     }
     // The key made in the token, its JWKS committed beside the card.
@@ -234,11 +270,17 @@ fn the_readme_pipelines_and_key_rotation_run_as_written() {
         let out = sh(&dir, line, &env);
         assert!(!out.contains(pin), "the PIN is in the output of {line}");
         if line.contains("a2a-card verify") {
-            assert!(out.contains("VALID: 1 of 1 signatures verify with a trusted key"), "{out}");
+            assert!(
+                out.contains("VALID: 1 of 1 signatures verify with a trusted key"),
+                "{out}"
+            );
         }
     }
     let published = dir.join("public/.well-known/agent-card.json");
-    assert_eq!(protected(&signatures(&published)[0])["kid"], value("CARD_KID").as_str());
+    assert_eq!(
+        protected(&signatures(&published)[0])["kid"],
+        value("CARD_KID").as_str()
+    );
 }
 
 #[test]
