@@ -317,7 +317,7 @@ if command -v softhsm2-util >/dev/null; then
                 fi
                 IFS=$'\t' read -r accepted per_entry via_resolver error < <(report sdk "$log.$s.json")
                 if [ "$accepted" = true ]; then
-                    row "$d3" "card-v1" "$source/$s" "$alg" PASS prune-empty "entries accepted: $per_entry"
+                    row "$d3" "card-v1" "$source/$s" "$alg" PASS - "accepted (per entry, spec and prune-empty: $per_entry)"
                 else
                     row "$d3" "card-v1" "$source/$s" "$alg" FAIL - "$error"
                 fi

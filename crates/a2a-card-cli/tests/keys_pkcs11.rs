@@ -57,6 +57,12 @@ fn run_token(token: &Token, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> 
     out
 }
 
+/// A reference, its flags and its environment.
+type SourceCase<'a> = (String, Vec<&'a str>, Vec<(&'a str, &'a str)>);
+
+/// A reference, the exit code, the error code, the flags and the words of the message.
+type ErrorCase<'a> = (String, i32, &'a str, Vec<String>, Vec<&'a str>);
+
 /// The URI of `object` with the PIN redacted, as errors show it.
 fn shown(token: &Token, object: &str) -> String {
     token.uri(object).replace(PIN, "***")
@@ -314,7 +320,7 @@ fn pins_and_modules_come_from_the_uri_a_file_a_flag_or_the_environment() {
     };
     token.keypairgen("EC:prime256v1", "k", "01");
     let module = token.module.display().to_string();
-    let bare = format!("pkcs11:token=ci;object=k");
+    let bare = "pkcs11:token=ci;object=k".to_string();
     let pin_file = write(&dir, "pin.txt", format!("{PIN}\n"));
     let with_file = format!(
         "{bare}?pin-source=file:{}&module-path={module}",
@@ -322,7 +328,7 @@ fn pins_and_modules_come_from_the_uri_a_file_a_flag_or_the_environment() {
     );
     let with_path = format!("{bare}?pin-source={}&module-path={module}", pin_file.display());
     let pin_only = format!("{bare}?pin-value={PIN}");
-    let cases: Vec<(String, Vec<&str>, Vec<(&str, &str)>)> = vec![
+    let cases: Vec<SourceCase> = vec![
         (with_file, vec![], vec![]),
         (with_path, vec![], vec![]),
         (pin_only.clone(), vec!["--pkcs11-module", &module], vec![]),
@@ -395,7 +401,7 @@ fn every_token_error_names_the_uri_without_the_pin() {
     .into_iter()
     .find(|p| Path::new(p).is_file());
     let uri = |rest: &str| format!("pkcs11:{rest}");
-    let mut cases: Vec<(String, i32, &str, Vec<String>, Vec<&str>)> = vec![
+    let mut cases: Vec<ErrorCase> = vec![
         (
             uri(&format!(
                 "token=ci;object=p256?pin-value=00000-wrong&module-path={module}"

@@ -36,6 +36,9 @@ fn refused(out: &Output, exit: i32, code: &str) -> String {
     line
 }
 
+/// Extra environment variables of a run.
+type Env<'a> = &'a [(&'a str, &'a str)];
+
 /// PATH with the test plugins first.
 fn plugin_path() -> String {
     format!(
@@ -84,7 +87,7 @@ fn jose_verifies(dir: &Path, signed: &Path, jwks: &Path) {
 #[test]
 fn every_key_type_signs_through_the_plugin_and_verifies() {
     // (keygen alg, keygen options, sign options, plugin environment)
-    let cases: &[(&str, &[&str], &[&str], &[(&str, &str)])] = &[
+    let cases: &[(&str, &[&str], &[&str], Env)] = &[
         ("ES256", &[], &[], &[]),
         ("ES384", &[], &["--alg", "ES384"], &[]),
         ("EdDSA", &[], &[], &[]),
@@ -608,7 +611,7 @@ fn env_references_name_the_variable() {
     for member in ["kty", "crv", "x", "y", "kid"] {
         assert_eq!(ours[member], keygens[member], "{member}");
     }
-    let cases: &[(&[(&str, &str)], &str, &str)] = &[
+    let cases: &[(Env, &str, &str)] = &[
         (
             &[],
             "invalid-key",

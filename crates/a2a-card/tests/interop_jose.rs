@@ -22,7 +22,6 @@ use a2a_card::Algorithm;
 use a2a_card::{canonicalize, sign_card, verify_card, CanonicalizeOptions, SignOptions, VerifyOptions};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A card with nested messages, a Struct, non-ASCII text, escapes, numbers that RFC 8785
