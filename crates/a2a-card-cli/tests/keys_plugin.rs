@@ -645,3 +645,31 @@ fn env_references_name_the_variable() {
         assert_mentions(&error_line(&out), &["env://"]);
     }
 }
+
+#[test]
+fn a_card_that_lints_with_errors_is_refused_before_the_plugin_signs() {
+    let (dir, _, pem, _) = setup("plugin-lint", "ES256", &[]);
+    let broken = write(
+        &dir,
+        "broken.json",
+        r#"{"name":"A","description":"d","version":"1","skills":[]}"#,
+    );
+    let log = dir.join("calls.log");
+    let key = reference(&pem);
+    let out = run_plugin(
+        &dir,
+        &["sign", s(&broken), "--key", &key, "--in-place"],
+        &[("SIGSTORE_KMS_TEST_LOG", s(&log))],
+    );
+    refused(&out, 2, "lint-failed");
+    let methods: Vec<String> = calls(&log)
+        .iter()
+        .map(|(argv, _)| {
+            serde_json::from_str::<Value>(&argv[1]).unwrap()["methodName"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(methods, ["publicKey"], "nothing was signed");
+}

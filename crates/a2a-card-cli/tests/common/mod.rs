@@ -23,12 +23,16 @@ use std::process::Output;
 /// The environment variable the binary reads a signing key from.
 pub const KEY_ENV: &str = "A2A_CARD_SIGNING_KEY";
 
-/// A small card with every REQUIRED member, an empty REQUIRED string and an unknown member.
+/// A small card with every REQUIRED member, an empty REQUIRED string and an unknown member; it
+/// lints without errors, so that `sign` (which lints first, `--lint error`) signs it.
 pub const CARD: &str = r#"{
   "name": "Release Agent",
   "description": "",
   "version": "1.0.0",
+  "supportedInterfaces": [{"url": "https://release.example/a2a/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
   "capabilities": {"streaming": true, "extensions": []},
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["text/plain"],
   "skills": [{"id": "s1", "name": "Ship", "description": "ships", "tags": ["release"]}],
   "x-vendor": {"build": 7}
 }

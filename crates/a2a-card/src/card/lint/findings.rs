@@ -249,11 +249,25 @@ impl LintReport {
         } else {
             String::new()
         };
+        // An A2A 0.3 card lints with errors (v1.0's REQUIRED members are missing): the fix is
+        // the migration, so say so.
+        let migrate = self
+            .findings
+            .iter()
+            .find(|f| f.rule == Rule::LegacyMember)
+            .map(|f| {
+                format!(
+                    ". It has A2A 0.3 members (such as {}): a2a-card migrate rewrites it for v1.0 first",
+                    f.pointer
+                )
+            })
+            .unwrap_or_default();
         Err(crate::Error::new(
             crate::ErrorCode::LintFailed,
             format!(
-                "lint finds {counted} in the card, so it is not signed: {}{more}. Fix them (a2a-card lint \
-                 shows each with its reason), or sign it as it is (--lint off on the command line)",
+                "lint finds {counted} in the card, so it is not signed: {}{more}{migrate}. Fix them \
+                 (a2a-card lint shows each with its reason), or sign it as it is (--lint off on the \
+                 command line)",
                 listed.join(", ")
             ),
         )
