@@ -3,7 +3,7 @@
 //! client speaks it (repository sigstore/sigstore, `pkg/signature/kms/cliplugin`), so that any
 //! plugin written for cosign signs cards unchanged.
 //!
-//! Each method is one run of the plugin ([`runner`]): argument 1 is `v1`, argument 2 the JSON
+//! Each method is one run of the plugin (`runner.rs`): argument 1 is `v1`, argument 2 the JSON
 //! request ([`protocol`]), stdin the message to sign (empty otherwise), stdout one JSON answer,
 //! the exit status ignored, stderr passed through. A deadline bounds every run (default
 //! 30 s) and its stdout is read up to [`MAX_OUTPUT`] bytes.
