@@ -224,8 +224,33 @@ fn requests_have_the_wire_format_of_sigstores_go_structs() {
             s(&signed),
         ];
         args.extend_from_slice(extra);
-        let out = run_plugin(&dir, &args, &[("SIGSTORE_KMS_TEST_LOG", s(&log))]);
+        // Secrets of other key sources stay with a2a-card: the plugin gets neither the signing-key
+        // variable nor the PKCS#11 PIN (only what sigstore's client would give it).
+        let out = run_plugin(
+            &dir,
+            &args,
+            &[
+                ("SIGSTORE_KMS_TEST_LOG", s(&log)),
+                ("A2A_CARD_PKCS11_PIN", "55555-plugin-must-not-see"),
+                ("A2A_CARD_SIGNING_KEY", "-----BEGIN PRIVATE KEY-----"),
+                ("A2A_CARD_OTHER", "x"),
+            ],
+        );
         expect_code(&out, 0, alg);
+        for line in std::fs::read_to_string(&log).unwrap().lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let env: Vec<&str> = v["env"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_str().unwrap())
+                .collect();
+            assert!(env.contains(&"A2A_CARD_OTHER"), "{alg}: {env:?}");
+            for secret in ["A2A_CARD_PKCS11_PIN", "A2A_CARD_SIGNING_KEY"] {
+                assert!(!env.contains(&secret), "{alg}: the plugin was given {secret}");
+            }
+            assert!(!line.contains("55555-plugin-must-not-see"));
+        }
         let calls = calls(&log);
         let methods: Vec<String> = calls
             .iter()
