@@ -502,31 +502,8 @@ fn plugin_stderr_is_passed_through_and_its_exit_status_ignored() {
     let (dir, card, pem, jwks) = setup("plugin-chatty", "ES256", &[]);
     let key = reference(&pem);
     let signed = dir.join("signed.json");
-    let out = run_plugin(
-        &dir,
-        &[
-            "sign",
-            s(&card),
-            "--key",
-            &key,
-            "--unknown",
-            "exclude",
-            "--out",
-            s(&signed),
-        ],
-        &[("SIGSTORE_KMS_TEST_MODE", "chatty")],
-    );
-    expect_code(&out, 0, "chatty plugin");
-    assert!(
-        stderr(&out).contains("sigstore-kms-test: debug line for signMessage\n"),
-        "{}",
-        stderr(&out)
-    );
-    expect_code(&verify(&signed, &jwks, &[]), 0, "verify");
-    // sigstore's client ignores the exit status; an answer is an answer.
-    let out = run_plugin(
-        &dir,
-        &[
+    let sign_in_mode = |mode: &str| {
+        let args = [
             "sign",
             s(&card),
             "--key",
@@ -536,9 +513,19 @@ fn plugin_stderr_is_passed_through_and_its_exit_status_ignored() {
             "--out",
             s(&signed),
             "--force",
-        ],
-        &[("SIGSTORE_KMS_TEST_MODE", "exit-nonzero")],
+        ];
+        run_plugin(&dir, &args, &[("SIGSTORE_KMS_TEST_MODE", mode)])
+    };
+    let out = sign_in_mode("chatty");
+    expect_code(&out, 0, "chatty plugin");
+    assert!(
+        stderr(&out).contains("sigstore-kms-test: debug line for signMessage\n"),
+        "{}",
+        stderr(&out)
     );
+    expect_code(&verify(&signed, &jwks, &[]), 0, "verify");
+    // sigstore's client ignores the exit status; an answer is an answer.
+    let out = sign_in_mode("exit-nonzero");
     expect_code(&out, 0, "exit 7 after a good answer");
     expect_code(&verify(&signed, &jwks, &[]), 0, "verify");
 }
