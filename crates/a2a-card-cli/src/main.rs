@@ -8,6 +8,7 @@
 
 mod cmd;
 mod io;
+mod keyref;
 
 use a2a_card::{Error, ErrorCode};
 use clap::{CommandFactory, Parser, Subcommand};

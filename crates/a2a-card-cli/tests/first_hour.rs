@@ -203,8 +203,20 @@ fn sign_refuses_to_leave_members_uncovered_until_told() {
         "v03.json",
         r#"{"name":"A","description":"d","version":"1","skills":[],"url":"https://a.example/rpc","preferredTransport":"JSONRPC"}"#,
     );
+    // An A2A 0.3 card lints with errors first (sign lints by default); the line names the
+    // migration either way.
     let line = expect_error(
         &run(&["sign", s(&v03), "--key", s(&pem)], None),
+        2,
+        "lint-failed",
+        s(&v03),
+    );
+    assert!(
+        line.contains("a2a-card migrate") && line.contains("/url"),
+        "{line}"
+    );
+    let line = expect_error(
+        &run(&["sign", s(&v03), "--key", s(&pem), "--lint", "off"], None),
         2,
         "unsigned-members",
         s(&v03),

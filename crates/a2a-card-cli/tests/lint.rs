@@ -198,3 +198,72 @@ fn control_characters_stay_on_one_line() {
         "{text}"
     );
 }
+
+/// `sign --lint`: `error` (the default) refuses a card with lint errors, `warning` one with
+/// warnings too, `off` signs it; a refused card is left as it was (`--in-place`), and the
+/// refusal comes before the key signs anything.
+#[test]
+fn sign_lints_first_at_the_level_chosen() {
+    let dir = scratch("sign-lint-levels");
+    let (pem, _) = common::keygen(&dir, "k", "ES256", &[]);
+    // Lint errors: REQUIRED members missing.
+    let broken = write(
+        &dir,
+        "broken.json",
+        r#"{"name":"A","description":"d","version":"1","skills":[]}"#,
+    );
+    // Lint warnings only: the CLI tests' card (x-vendor, an unknown member).
+    let warned = write(&dir, "warned.json", common::CARD);
+    for (card, extra, outcome) in [
+        (&broken, &[][..], Some("lint-failed")),
+        (&broken, &["--lint", "error"], Some("lint-failed")),
+        (&broken, &["--lint", "warning"], Some("lint-failed")),
+        (&broken, &["--lint", "off"], None),
+        (&warned, &[], None),
+        (&warned, &["--lint", "warning"], Some("lint-failed")),
+    ] {
+        let before = fs::read(card).unwrap();
+        let mut args = vec![
+            "sign",
+            s(card),
+            "--key",
+            s(&pem),
+            "--unknown",
+            "exclude",
+            "--in-place",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args, None);
+        let what = format!("{} {extra:?}", card.display());
+        match outcome {
+            Some(code) => {
+                let line = expect_error(&out, 2, code, s(card));
+                assert!(
+                    line.contains("lint finds") && line.contains("--lint off"),
+                    "{what}: {line}"
+                );
+                assert_eq!(fs::read(card).unwrap(), before, "{what}: the card changed");
+            }
+            None => {
+                expect_code(&out, 0, &what);
+                fs::write(card, &before).unwrap();
+            }
+        }
+    }
+    let line = expect_error(
+        &run(
+            &["sign", s(&broken), "--key", s(&pem), "--unknown", "exclude"],
+            None,
+        ),
+        2,
+        "lint-failed",
+        s(&broken),
+    );
+    assert!(
+        line.contains("required-missing at /supportedInterfaces"),
+        "{line}"
+    );
+    let out = run(&["sign", s(&broken), "--key", s(&pem), "--lint", "strict"], None);
+    expect_code(&out, 2, "--lint strict");
+    assert!(help(&["sign"]).contains("--lint error (the default)"));
+}

@@ -5,7 +5,8 @@
 //! ([`cards`], on `serde_json`, which the workspace builds with `preserve_order`), a real HTTPS
 //! server on loopback with a test CA ([`https`]), running the `a2a-card` binary ([`bin`]), the
 //! independent tools the tests check against ([`tools`]), PEM text in good and bad shapes
-//! ([`pem`]) and a fixed pseudo-random sequence ([`rng`]).
+//! ([`pem`]), a real PKCS#11 token and the sigstore KMS test plugin ([`softhsm`]) and a fixed
+//! pseudo-random sequence ([`rng`]).
 //!
 //! It depends on no crate of the workspace, so that every one of them can use it as a
 //! dev-dependency.
@@ -25,5 +26,6 @@ pub mod data;
 pub mod https;
 pub mod pem;
 pub mod rng;
+pub mod softhsm;
 pub mod tools;
 pub mod vectors;

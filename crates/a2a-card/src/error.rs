@@ -74,6 +74,19 @@ pub enum ErrorCode {
     /// members), and the signer did not choose to (`--unknown exclude` or `retain`;
     /// `SignOptions::allow_unsigned`).
     UnsignedMembers,
+    /// An external key (a PKCS#11 token, a KMS plugin) could not be reached or opened: the
+    /// module cannot be loaded or is not a PKCS#11 module, no token or key matches the
+    /// reference, the token refused the PIN, the plugin is not on the PATH.
+    KeyUnavailable,
+    /// An external key failed to sign or answered with something unusable: a plugin's
+    /// `errorMessage`, a response that is not the protocol's JSON or is over the size limit, a
+    /// signature that cannot be brought to JWS form, a plugin killed by a signal.
+    ExternalSignerFailed,
+    /// A signature made by an external key does not verify with that key's public key (the
+    /// token or plugin signed with another key, or returned garbage); nothing was signed.
+    ExternalSignatureInvalid,
+    /// `sign` refused a card that lint finds errors in (the CLI's `sign --lint error`).
+    LintFailed,
     /// Reading or writing a file failed.
     Io,
     /// A URL that cannot be used (no host, user information, unparsable).
@@ -155,6 +168,10 @@ impl ErrorCode {
             ErrorCode::InvalidTrustStore => "invalid-trust-store",
             ErrorCode::MalformedCard => "malformed-card",
             ErrorCode::UnsignedMembers => "unsigned-members",
+            ErrorCode::KeyUnavailable => "key-unavailable",
+            ErrorCode::ExternalSignerFailed => "external-signer-failed",
+            ErrorCode::ExternalSignatureInvalid => "external-signature-invalid",
+            ErrorCode::LintFailed => "lint-failed",
             ErrorCode::Io => "io",
             ErrorCode::InvalidUrl => "invalid-url",
             ErrorCode::NotHttps => "not-https",
@@ -211,6 +228,10 @@ impl ErrorCode {
         ErrorCode::InvalidTrustStore,
         ErrorCode::MalformedCard,
         ErrorCode::UnsignedMembers,
+        ErrorCode::KeyUnavailable,
+        ErrorCode::ExternalSignerFailed,
+        ErrorCode::ExternalSignatureInvalid,
+        ErrorCode::LintFailed,
         ErrorCode::Io,
         ErrorCode::InvalidUrl,
         ErrorCode::NotHttps,
@@ -262,6 +283,22 @@ impl ErrorCode {
                 | ErrorCode::NotJson
                 | ErrorCode::BodyTooLarge
                 | ErrorCode::CaFile
+        )
+    }
+
+    /// True for the failures of an external key (`key-unavailable`, `external-signer-failed`,
+    /// `external-signature-invalid`): the key could not be reached, or what it answered cannot
+    /// be used. A command-line tool maps them to its "key retrieval failed" exit code.
+    ///
+    /// ```
+    /// use a2a_card::ErrorCode;
+    /// assert!(ErrorCode::KeyUnavailable.is_external_key());
+    /// assert!(!ErrorCode::InvalidKey.is_external_key());
+    /// ```
+    pub fn is_external_key(self) -> bool {
+        matches!(
+            self,
+            ErrorCode::KeyUnavailable | ErrorCode::ExternalSignerFailed | ErrorCode::ExternalSignatureInvalid
         )
     }
 

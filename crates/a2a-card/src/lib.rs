@@ -55,7 +55,7 @@ pub use canonical::{
 };
 pub use card::{inspect_card, lint, migrate, model, Inspection};
 pub use error::{pointer_token, Error, ErrorCode};
-pub use jose::{Algorithm, KeyType, PrivateKey, PublicKey};
+pub use jose::{Algorithm, KeyType, PrivateKey, PublicKey, Signer};
 pub use signature::{
     sha256_hex, sign_card, verify_card, verify_card_with, AlsoSigned, Mode, Report, SignOptions, Signed,
     TrustStore, TrustedKey, VerifyOptions,

@@ -22,7 +22,6 @@ use a2a_card::Algorithm;
 use a2a_card::{canonicalize, sign_card, verify_card, CanonicalizeOptions, SignOptions, VerifyOptions};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A card with nested messages, a Struct, non-ASCII text, escapes, numbers that RFC 8785
@@ -444,90 +443,15 @@ impl Drop for Scratch {
     }
 }
 
-/// The `jose` command, or None (after a note) when it is missing outside CI.
-///
-/// # Panics
-///
-/// When it is missing and `CI` is set.
-fn jose() -> Option<PathBuf> {
-    let candidates = std::iter::once(PathBuf::from("/usr/bin/jose")).chain(
-        std::env::var_os("PATH")
-            .map(|p| {
-                std::env::split_paths(&p)
-                    .map(|d| d.join("jose"))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default(),
-    );
-    for c in candidates {
-        if c.is_file() {
-            return Some(c);
-        }
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "the José command `jose` (Debian package `jose`) is not installed; CI is set, so this \
-             is a failure: .ci/run must install it (apt-get install jose)"
-        );
-    }
-    eprintln!("note: the José command `jose` (Debian package `jose`) is not installed; skipping this test");
-    None
-}
-
-fn show(args: &[&std::ffi::OsStr]) -> String {
-    args.iter()
-        .map(|a| {
-            let s = a.to_string_lossy();
-            if s.contains(['{', ' ', '"']) {
-                format!("'{s}'")
-            } else {
-                s.into_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Runs `jose ARGS...`, printing the command line and its status.
-fn run_jose(bin: &Path, args: &[&std::ffi::OsStr]) -> Output {
-    let out = Command::new(bin)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
-    println!(
-        "$ jose {}  # exit {}{}",
-        show(args),
-        out.status.code().map_or("signal".into(), |c| c.to_string()),
-        if out.stderr.is_empty() {
-            String::new()
-        } else {
-            format!(", stderr: {}", String::from_utf8_lossy(&out.stderr).trim())
-        }
-    );
-    out
-}
+use a2a_card_testkit::tools::{jose, jose_algs, run_jose};
 
 macro_rules! os {
     ($($a:expr),* $(,)?) => { &[$(std::ffi::OsStr::new($a)),*] };
 }
 
-/// The algorithms this José build lists (`jose alg`).
-fn jose_algs(bin: &Path) -> Vec<String> {
-    let out = run_jose(bin, os!["alg"]);
-    assert!(out.status.success(), "jose alg failed");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| l.trim().to_string())
-        .collect()
-}
-
 /// True when José implements `alg`; else prints a note. José 11 (Debian 12) has no EdDSA.
 fn jose_has(bin: &Path, alg: Algorithm) -> bool {
-    if jose_algs(bin).iter().any(|a| a == alg.as_str()) {
-        return true;
-    }
-    println!("note: this José build does not implement {alg} (`jose alg` does not list it); {alg} is not cross-checked with José");
-    false
+    a2a_card_testkit::tools::jose_has(bin, alg.as_str())
 }
 
 /// True when this build of a2a-card implements `alg`; else prints a note (ES512 needs the

@@ -188,7 +188,7 @@ impl FetchArgs {
 /// A number of seconds (decimals allowed) from [`MIN_TIMEOUT_SECS`] to `max`, as a `Duration`.
 /// NaN, infinities, negative numbers and anything past `max` are refused here, so that no
 /// timeout given can overflow a `Duration` or an `Instant` later.
-fn secs_parser(max: f64) -> impl TypedValueParser<Value = Duration> {
+pub(crate) fn secs_parser(max: f64) -> impl TypedValueParser<Value = Duration> {
     clap::builder::NonEmptyStringValueParser::new().try_map(move |s| {
         let range = format!("give a number of seconds from {MIN_TIMEOUT_SECS} to {max}");
         let secs: f64 = s

@@ -1,10 +1,9 @@
 //! `a2a-card jwks`: the public JWK Set of key files, for publishing.
 
-use crate::io::read_key_text;
+use crate::keyref::{self, ExternalKeyArgs};
 use crate::Failure;
-use a2a_card::jose::keys::{parse_jwks, PublicKey};
 use a2a_card::Algorithm;
-use std::path::PathBuf;
+use std::ffi::OsString;
 
 /// Examples shown at the end of `a2a-card jwks --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -12,8 +11,13 @@ Examples:
   a2a-card jwks release.pem -o .well-known/jwks.json
   a2a-card jwks release.pem --kid rel-2026 --alg ES256 > jwks.json
   a2a-card jwks release-2026.pem release-2027.pub.pem old-jwks.json > jwks.json
+  a2a-card jwks 'pkcs11:token=ci;object=card-2026?pin-source=file:/run/pin' --kid card-2026
+  a2a-card jwks awskms://alias/card-2026 jwks.json -o rotation-jwks.json
 
-Each KEY is a PEM file (private or public), a JWK (private members are dropped) or a JWK Set.
+Each KEY is a PEM file (private or public), a JWK (private members are dropped) or a JWK Set;
+env://VAR, the same text in a variable; or an external key, as `sign --key` takes it: a
+pkcs11: URI (the public key is read from the token) or NAME://KEY-ID (the KMS plugin's
+publicKey).
 Only public members are printed: kty, crv, x, y or n, e, then kid and alg. The kid is --kid,
 else the JWK's, else the RFC 7638 thumbprint: a PEM file holds no kid, so a card signed with
 `sign --kid K` is verified only by a JWKS made with `jwks --kid K` (or `keygen --kid K --jwks`).
@@ -24,9 +28,13 @@ Exit codes: 0 printed, 2 usage, 3 a key file cannot be read.";
 /// Arguments of `jwks`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Key files (PEM, JWK or JWKS; `-` reads one from stdin).
+    /// Key files (PEM, JWK or JWKS; `-` reads one from stdin), env://VAR, or external keys
+    /// (pkcs11: URIs, NAME://KEY-ID).
     #[arg(value_name = "KEY", required = true)]
-    keys: Vec<PathBuf>,
+    keys: Vec<OsString>,
+
+    #[command(flatten)]
+    external: ExternalKeyArgs,
 
     /// The kid to publish the key under (one key only): the kid `sign --kid` put in the card.
     #[arg(long, value_name = "KID")]
@@ -42,16 +50,15 @@ pub(crate) struct Args {
 
 /// Runs `jwks`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let references = args
+        .keys
+        .iter()
+        .map(|k| keyref::parse(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    keyref::check_options(&references, &args.external)?;
     let mut jwks = Vec::new();
-    for path in &args.keys {
-        let (text, source) = read_key_text(path)?;
-        // JSON is a JWK or a JWK Set; anything else is PEM.
-        let keys = if text.trim_start().starts_with('{') {
-            parse_jwks(&text)
-        } else {
-            PublicKey::parse(&text).map(|k| vec![k])
-        }
-        .map_err(|e| Failure::new(e, &source).key_retrieval())?;
+    for reference in &references {
+        let (keys, source) = keyref::public_keys(reference, &args.external)?;
         for key in keys {
             jwks.push((key, source.clone()));
         }

@@ -15,6 +15,8 @@ Examples:
   a2a-card keygen --alg EdDSA --out release.pem --kid release-2026
   a2a-card keygen --alg PS256 --rsa-bits 3072 --out rsa.pem --jwks rsa.jwks.json
   a2a-card keygen --alg EdDSA --curve Ed448 --out ed448.pem
+  a2a-card keygen --alg ES256 --key 'pkcs11:token=ci;object=card-2026?pin-source=file:/run/pin' \
+      --pkcs11-module /usr/lib/softhsm/libsofthsm2.so > jwks.json
 
 Keys by algorithm: EdDSA Ed25519 (or Ed448 with --curve), ES256 P-256, ES384 P-384, ES512
 P-521, ES256K secp256k1, RS256..PS512 RSA (2048 bits unless --rsa-bits).
@@ -27,7 +29,15 @@ read-only file. A symbolic link is written through to the file it leads to; a da
 device, a FIFO, a socket or a directory is refused. --out and --jwks must be different files
 (compared as files: ./k.pem, k.pem and a link to k.pem are one file).
 
-Prints the kid and alg on stderr. Exit codes: 0 written, 2 bad usage or the file exists.";
+With --key pkcs11:URI instead of --out, the key pair is made inside the PKCS#11 token
+(private key sensitive and never extractable, labelled with the URI's object=, its id= or a
+random one): its JWKS goes to stdout (or --jwks), its kid, alg and URI to stderr. A key with
+the same label or id on the token is never replaced. The module and the PIN are found as for
+`sign --key` (module-path, --pkcs11-module, $A2A_CARD_PKCS11_MODULE; pin-source, pin-value,
+$A2A_CARD_PKCS11_PIN).
+
+Prints the kid and alg on stderr. Exit codes: 0 written, 2 bad usage or the file exists, 3 the
+token cannot be reached or cannot make the key.";
 
 /// Arguments of `keygen`.
 #[derive(Debug, clap::Args)]
@@ -37,8 +47,22 @@ pub(crate) struct Args {
     alg: Algorithm,
 
     /// Where to write the private key (PKCS#8 PEM, mode 0600).
-    #[arg(short = 'o', long, value_name = "KEY.pem")]
-    out: PathBuf,
+    #[arg(
+        short = 'o',
+        long,
+        value_name = "KEY.pem",
+        required_unless_present = "key",
+        conflicts_with = "key"
+    )]
+    out: Option<PathBuf>,
+
+    /// Make the key in a PKCS#11 token instead: a pkcs11: URI with object=LABEL (and id=, the
+    /// PIN, the module as for `sign --key`). The JWKS goes to stdout unless --jwks is given.
+    #[arg(long, value_name = "pkcs11:URI")]
+    key: Option<std::ffi::OsString>,
+
+    #[command(flatten)]
+    external: crate::keyref::ExternalKeyArgs,
 
     /// Also write the public key as a JWK Set (`{"keys":[JWK]}`) with its kid and alg.
     #[arg(long, value_name = "PUBLIC.json")]
@@ -90,12 +114,28 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     if args.kid.as_deref() == Some("") {
         return Err(Failure::usage("--kid must not be empty"));
     }
+    if let Some(reference) = &args.key {
+        let job = crate::keyref::TokenKeygen {
+            alg: args.alg,
+            rsa_bits: args.rsa_bits,
+            curve: args.curve.as_deref(),
+            kid: args.kid.as_deref(),
+            jwks: args.jwks.as_deref(),
+            force: args.force,
+        };
+        return crate::keyref::keygen_in_token(&crate::keyref::parse(reference)?, &args.external, &job);
+    }
+    let Some(out) = args.out.clone() else {
+        return Err(Failure::usage(
+            "give --out KEY.pem, or --key pkcs11:... to make the key in a token",
+        ));
+    };
     if let Some(jwks) = &args.jwks {
-        refuse_same_file("--out", &args.out, "--jwks", jwks)?;
+        refuse_same_file("--out", &out, "--jwks", jwks)?;
     }
     // Both outputs are checked before the key is made, so that neither is written when the
     // other would be refused.
-    for path in std::iter::once(&args.out).chain(args.jwks.as_ref()) {
+    for path in std::iter::once(&out).chain(args.jwks.as_ref()) {
         let output = check_output(path, args.force)?;
         if !args.force && output.exists() {
             return Err(crate::io::io_failure(
@@ -119,9 +159,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
 
     let pem = key.to_pkcs8_pem();
     if args.force {
-        replace_file(&args.out, pem.as_bytes(), Some(0o600), true)?;
+        replace_file(&out, pem.as_bytes(), Some(0o600), true)?;
     } else {
-        create_new_file(&args.out, pem.as_bytes(), Some(0o600))?;
+        create_new_file(&out, pem.as_bytes(), Some(0o600))?;
     }
     if let Some(path) = &args.jwks {
         let jwks = serde_json::json!({ "keys": [key.public().to_jwk()] });
@@ -136,7 +176,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
 
     write_stderr_line(&format!("kid: {}", quoted(key.kid())))?;
     write_stderr_line(&format!("alg: {}", args.alg.as_str()))?;
-    write_stderr_line(&format!("key: {} ({})", args.out.display(), key.key_type()))?;
+    write_stderr_line(&format!("key: {} ({})", out.display(), key.key_type()))?;
     let default_alg = key.key_type().default_algorithm();
     if args.kid.is_some() || args.alg != default_alg {
         let mut hint = String::from("note: the PEM records neither kid nor alg; sign with");

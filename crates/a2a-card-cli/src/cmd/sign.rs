@@ -1,17 +1,18 @@
 //! `a2a-card sign`: append a signature to a card, every other byte left as it was.
 
 use crate::io::{
-    check_output, is_stdin, quoted, read_input, read_key_text, refuse_same_file, replace_file, same_file,
-    write_stderr_line, write_stdout, COMMAND_LINE,
+    check_output, is_stdin, quoted, read_input, refuse_same_file, replace_file, same_file, write_stderr_line,
+    write_stdout, COMMAND_LINE,
 };
+use crate::keyref::{self, ExternalKeyArgs};
 use crate::Failure;
-use a2a_card::jose::keys::PrivateKey;
+use a2a_card::lint::{lint_card, LintOptions, Severity};
 use a2a_card::Algorithm;
 use a2a_card::{sha256_hex, sign_card, ErrorCode, Profile, SignOptions};
+use a2a_card_keys::KeyRef;
+use clap::builder::PossibleValuesParser;
+use std::ffi::OsString;
 use std::path::PathBuf;
-
-/// The environment variable that may hold the signing key (PEM or JWK text).
-pub(crate) const KEY_ENV: &str = "A2A_CARD_SIGNING_KEY";
 
 /// Examples shown at the end of `a2a-card sign --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -23,12 +24,28 @@ Examples:
   a2a-card sign card.json --key rsa.pem --alg PS256 --jku https://agent.example/jwks.json
   a2a-card sign card.json --key release.pem --also-profile prune-empty --in-place
   a2a-card sign card.json --key release.pem --out public/card.json --force
+  a2a-card sign card.json --key env://RELEASE_KEY --in-place
+  a2a-card sign card.json --key 'pkcs11:token=ci;object=card-2026?pin-source=file:/run/pin' \
+      --pkcs11-module /usr/lib/softhsm/libsofthsm2.so --in-place
+  a2a-card sign card.json --key awskms://alias/card-2026 --key-timeout 10 --in-place
 
-The key comes from --key FILE, from --key - (stdin; the card must then be a file), or from the
-environment variable A2A_CARD_SIGNING_KEY (PEM or JWK text) when --key is absent. A PEM file
-records neither kid nor alg: the kid defaults to the key's RFC 7638 thumbprint and the alg to
-the key's own (Ed25519 EdDSA, P-256 ES256, P-384 ES384, P-521 ES512, secp256k1 ES256K, RSA
-RS256); give --kid and --alg to choose others.
+The key (--key REF) is one of: a file (PEM PKCS#8, SEC1 or PKCS#1, or a private JWK); - for
+stdin (the card must then be a file); env://VAR, the PEM or JWK text in the variable VAR; a
+pkcs11: URI (RFC 7512: token, object or id, pin-source or pin-value, module-path) naming a
+private key in a PKCS#11 token, whose module is module-path, else --pkcs11-module, else
+$A2A_CARD_PKCS11_MODULE, and whose PIN is pin-value or the file pin-source names, else
+$A2A_CARD_PKCS11_PIN; or NAME://KEY-ID, a key served by the sigstore KMS plugin
+sigstore-kms-NAME on the PATH (the plugins cosign uses; each call has a deadline,
+--key-timeout, 30 s by default). Without --key, the key is the PEM or JWK text of
+$A2A_CARD_SIGNING_KEY. A signature made by a token or a plugin is verified with the key's
+public key before the card is written. A PEM file records neither kid nor alg: the kid
+defaults to the key's RFC 7638 thumbprint and the alg to the key's own (Ed25519 EdDSA, P-256
+ES256, P-384 ES384, P-521 ES512, secp256k1 ES256K, RSA RS256; for a KMS RSA key, the padding
+its plugin's defaultAlgorithm names); give --kid and --alg to choose others. A PIN is never
+printed: URIs are shown with pin-value=***.
+
+--lint error (the default) refuses a card that `a2a-card lint` finds errors in (lint-failed,
+exit 2); --lint warning refuses warnings too; --lint off signs without linting.
 
 --out and --in-place write a temporary file next to the file written and rename it over it,
 keeping its permissions. A symbolic link is written through (the file it leads to gets the
@@ -39,7 +56,9 @@ key file, and --out may not be the card itself (use --in-place for that).
 On stderr: the kid, alg, profile, the SHA-256 of the canonical bytes signed, and the members
 of the card the signature does not cover (JSON Pointers).
 
-Exit codes: 0 signed, 2 bad input or usage, 3 the key cannot be read.";
+Exit codes: 0 signed, 2 bad input, usage or lint errors, 3 the key cannot be read or used (a
+token or plugin that fails, answers garbage or signs with another key: key-unavailable,
+external-signer-failed, external-signature-invalid, timeout); nothing is written then.";
 
 /// Arguments of `sign`.
 #[derive(Debug, clap::Args)]
@@ -49,9 +68,20 @@ pub(crate) struct Args {
     card: Option<PathBuf>,
 
     /// The private key: a PEM file (PKCS#8, SEC1 or PKCS#1) or a private JWK; `-` reads it from
-    /// stdin. Without --key, the key is read from $A2A_CARD_SIGNING_KEY.
-    #[arg(long, value_name = "FILE")]
-    key: Option<PathBuf>,
+    /// stdin; env://VAR reads it from a variable; a pkcs11: URI names a key in a PKCS#11 token;
+    /// NAME://KEY-ID a key of the KMS plugin sigstore-kms-NAME. Without --key, the key is read
+    /// from $A2A_CARD_SIGNING_KEY.
+    #[arg(long, value_name = "REF")]
+    key: Option<OsString>,
+
+    #[command(flatten)]
+    external: ExternalKeyArgs,
+
+    /// Lint the card first: `error` (default) refuses a card with lint errors, `warning` one
+    /// with errors or warnings, `off` does not lint.
+    #[arg(long, value_name = "LEVEL", default_value = "error",
+          value_parser = PossibleValuesParser::new(["error", "warning", "off"]))]
+    lint: String,
 
     /// The algorithm (it must fit the key); by default the key's own.
     #[arg(long, value_name = "ALG", value_parser = super::alg_parser())]
@@ -106,8 +136,13 @@ pub(crate) struct Args {
 
 /// Runs `sign`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let reference = args.key.as_deref().map(keyref::parse).transpose()?;
+    let key_file = match &reference {
+        Some(KeyRef::File(path)) => Some(path.as_path()),
+        _ => None,
+    };
     let card_from_stdin = is_stdin(args.card.as_deref());
-    let key_from_stdin = args.key.as_deref().is_some_and(|k| k.as_os_str() == "-");
+    let key_from_stdin = matches!(reference, Some(KeyRef::Stdin));
     if card_from_stdin && key_from_stdin {
         return Err(Failure::usage(
             "the card and the key cannot both come from stdin; give the card as a file",
@@ -136,7 +171,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         _ => None,
     };
     if let Some(path) = target {
-        if let Some(key) = args.key.as_deref().filter(|k| !is_stdin(Some(k))) {
+        if let Some(key) = key_file {
             refuse_same_file(
                 if args.in_place { "--in-place" } else { "--out" },
                 path,
@@ -151,7 +186,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
 
     // The key and the options first: what is wrong with them fails before the card is read,
     // and the error names the key file or the command line, not the card.
-    let (key, key_source) = read_key(args.key.as_deref())?;
+    let (key, key_source) = keyref::signing_key(reference.as_ref(), &args.external, args.alg)?;
     let opts = SignOptions {
         alg: args.alg,
         kid: args.kid,
@@ -174,7 +209,29 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         Failure::new(e, source)
     })?;
     let input = read_input(args.card.as_deref(), args.canon.limits.max_input_bytes)?;
-    let signed = sign_card(&input.bytes, &key, &opts).map_err(|e| Failure::new(e, &input.source))?;
+    let level = match args.lint.as_str() {
+        "error" => Some(Severity::Error),
+        "warning" => Some(Severity::Warning),
+        _ => None,
+    };
+    if let Some(level) = level {
+        // A card the reader refuses is left to sign_card, which names the same error.
+        let lint_opts = LintOptions {
+            limits: args.canon.limits.limits(),
+        };
+        if let Ok(report) = lint_card(&input.bytes, &lint_opts) {
+            report
+                .refuse_signing(level)
+                .map_err(|e| Failure::new(e, &input.source))?;
+        }
+    }
+    let signed = sign_card(&input.bytes, &key, &opts).map_err(|e| {
+        if keyref::is_key_failure(e.code()) {
+            keyref::failure(e, &key_source)
+        } else {
+            Failure::new(e, &input.source)
+        }
+    })?;
 
     match target {
         Some(path) => replace_file(path, &signed.card, None, args.force)?,
@@ -216,35 +273,6 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         ))?;
     }
     Ok(())
-}
-
-/// Reads the private key from `--key FILE`, `--key -` or the environment.
-fn read_key(path: Option<&std::path::Path>) -> Result<(PrivateKey, String), Failure> {
-    let (text, source) = match path {
-        Some(p) => read_key_text(p)?,
-        None => match std::env::var(KEY_ENV) {
-            Ok(text) if !text.trim().is_empty() => (text, format!("${KEY_ENV}")),
-            Ok(_) | Err(std::env::VarError::NotPresent) => {
-                return Err(Failure::usage(format!(
-                    "no signing key: give --key FILE, --key - (stdin), or set {KEY_ENV}"
-                )))
-            }
-            Err(std::env::VarError::NotUnicode(_)) => {
-                return Err(Failure::new(
-                    a2a_card::Error::new(
-                        a2a_card::ErrorCode::InvalidKey,
-                        format!("{KEY_ENV} is not UTF-8 text"),
-                    ),
-                    format!("${KEY_ENV}"),
-                )
-                .key_retrieval())
-            }
-        },
-    };
-    match PrivateKey::parse(&text) {
-        Ok(key) => Ok((key, source)),
-        Err(e) => Err(Failure::new(e, source).key_retrieval()),
-    }
 }
 
 /// Parses `NAME=JSON` header parameters; the value is read with the library's strict reader.

@@ -11,8 +11,8 @@ pub use a2a_card_testkit::bin::{
     error_line, expect_code, expect_error, json_out, stderr, stderr_field, stdout,
 };
 pub use a2a_card_testkit::data::{
-    b64url, corpus_dir, hex, json_files, listing, read_json, repo_root, s, scratch, strings, testvectors_dir,
-    unb64url, unhex, write,
+    b64url, corpus_dir, file_name, hex, json_files, listing, read_json, repo_root, s, scratch, strings,
+    testvectors_dir, unb64url, unhex, write,
 };
 pub use a2a_card_testkit::tools::{
     have_openssl, only_jwk, openssl, protected, sha256, signatures, thumbprint,
@@ -23,12 +23,16 @@ use std::process::Output;
 /// The environment variable the binary reads a signing key from.
 pub const KEY_ENV: &str = "A2A_CARD_SIGNING_KEY";
 
-/// A small card with every REQUIRED member, an empty REQUIRED string and an unknown member.
+/// A small card with every REQUIRED member, an empty REQUIRED string and an unknown member; it
+/// lints without errors, so that `sign` (which lints first, `--lint error`) signs it.
 pub const CARD: &str = r#"{
   "name": "Release Agent",
   "description": "",
   "version": "1.0.0",
+  "supportedInterfaces": [{"url": "https://release.example/a2a/v1", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
   "capabilities": {"streaming": true, "extensions": []},
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["text/plain"],
   "skills": [{"id": "s1", "name": "Ship", "description": "ships", "tags": ["release"]}],
   "x-vendor": {"build": 7}
 }

@@ -22,7 +22,7 @@
 //! ```
 
 use super::algorithm::Algorithm;
-use super::keys::{KeyType, PrivateKey, PublicKey, PublicMaterial, Signer};
+use super::keys::{KeyPair, KeyType, PrivateKey, PublicKey, PublicMaterial};
 use crate::error::{Error, ErrorCode};
 use ring::signature::{self, UnparsedPublicKey};
 
@@ -103,14 +103,14 @@ pub fn sign(alg: Algorithm, key: &PrivateKey, msg: &[u8]) -> Result<Vec<u8>, Err
         )
     };
     match &key.signer {
-        Signer::Ed25519(kp) => Ok(kp.sign(msg).as_ref().to_vec()),
-        Signer::Ecdsa(kp) => {
+        KeyPair::Ed25519(kp) => Ok(kp.sign(msg).as_ref().to_vec()),
+        KeyPair::Ecdsa(kp) => {
             let rng = ring::rand::SystemRandom::new();
             kp.sign(&rng, msg)
                 .map(|s| s.as_ref().to_vec())
                 .map_err(|_| failed("the random number generator or the key failed"))
         }
-        Signer::Rsa(kp) => {
+        KeyPair::Rsa(kp) => {
             let encoding: &'static dyn signature::RsaEncoding = match alg {
                 Algorithm::RS256 => &signature::RSA_PKCS1_SHA256,
                 Algorithm::RS384 => &signature::RSA_PKCS1_SHA384,
@@ -127,9 +127,9 @@ pub fn sign(alg: Algorithm, key: &PrivateKey, msg: &[u8]) -> Result<Vec<u8>, Err
             Ok(out)
         }
         #[cfg(feature = "native-algs")]
-        Signer::Native => native::sign(alg, &key.to_pkcs8_der(), msg),
+        KeyPair::Native => native::sign(alg, &key.to_pkcs8_der(), msg),
         #[cfg(not(feature = "native-algs"))]
-        Signer::Native => Err(unavailable(key.key_type().name())),
+        KeyPair::Native => Err(unavailable(key.key_type().name())),
     }
 }
 

@@ -15,6 +15,8 @@ pub mod crypto;
 pub(crate) mod der;
 pub mod header;
 pub mod keys;
+pub mod signer;
 
 pub use algorithm::Algorithm;
 pub use keys::{KeyType, PrivateKey, PublicKey};
+pub use signer::Signer;

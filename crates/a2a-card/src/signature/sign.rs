@@ -1,14 +1,19 @@
 //! Signing a card: canonical bytes -> protected header -> JWS signature -> the card written back
 //! with the new entry in `signatures` and every other byte of the input untouched.
+//!
+//! The key is any [`Signer`]: a [`PrivateKey`] in memory, or a key held by a token or a KMS.
+//! Every signature goes through [`sign_with`], which verifies a signature made outside the
+//! library with the signer's public key before the card is written.
 
 use crate::canonical::value::{from_serde, Value};
 use crate::canonical::Doc;
 use crate::canonical::{canonicalize_tree, Canonical, CanonicalizeOptions, Profile};
 use crate::error::{Error, ErrorCode};
 use crate::jose::b64;
-use crate::jose::crypto as alg;
 use crate::jose::header as jws;
+#[cfg(doc)]
 use crate::jose::keys::PrivateKey;
+use crate::jose::signer::{sign_with, Signer};
 use crate::jose::Algorithm;
 use crate::signature::entries::{read_signatures, SignatureEntry};
 
@@ -125,17 +130,20 @@ impl SignOptions {
     /// assert_eq!(wrong.check(&key).unwrap_err().code().as_str(), "key-algorithm-mismatch");
     /// assert!(SignOptions::default().check(&key).is_ok());
     /// ```
-    pub fn check(&self, key: &PrivateKey) -> Result<(), Error> {
+    ///
+    /// `key` is any [`Signer`]: a [`PrivateKey`], or a key in a token or a KMS (whose public key
+    /// decides the same checks).
+    pub fn check<S: Signer + ?Sized>(&self, key: &S) -> Result<(), Error> {
         self.prepare(key).map(|_| ())
     }
 
-    fn prepare(&self, key: &PrivateKey) -> Result<Prepared, Error> {
+    fn prepare<S: Signer + ?Sized>(&self, key: &S) -> Result<Prepared, Error> {
         if let Some(jku) = &self.jku {
             check_jku(jku)?;
         }
         let alg = match self.alg {
             Some(a) => {
-                key.public().check_algorithm(a)?;
+                key.public_key().check_algorithm(a)?;
                 a
             }
             None => key.default_algorithm(),
@@ -143,7 +151,7 @@ impl SignOptions {
         let kid = match &self.kid {
             Some(k) if k.is_empty() => return Err(Error::new(ErrorCode::Usage, "the kid must not be empty")),
             Some(k) => k.clone(),
-            None => key.public().kid().to_string(),
+            None => key.public_key().kid().to_string(),
         };
         let protected = jws::encode_protected(alg, &kid, self.jku.as_deref(), &self.extra_protected)?;
         if !self.unprotected.is_empty() {
@@ -200,7 +208,9 @@ impl SignOptions {
     }
 }
 
-/// Signs a card.
+/// Signs a card with `key`: a [`PrivateKey`], or any [`Signer`] (a PKCS#11 token, a KMS
+/// plugin), whose every signature is verified with its public key before the card is written
+/// (`external-signature-invalid` when one does not verify; nothing is returned then).
 ///
 /// ```
 /// use a2a_card::{PrivateKey, Algorithm, sign_card, SignOptions};
@@ -210,7 +220,7 @@ impl SignOptions {
 /// let text = String::from_utf8(signed.card).unwrap();
 /// assert!(text.starts_with(r#"{"name":"A","description":"d","version":"1","skills":[],"signatures":[{"protected":"#));
 /// ```
-pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Signed, Error> {
+pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -> Result<Signed, Error> {
     let doc = Doc::parse(card, &opts.canonicalize.limits)?;
     let root = doc.root();
     let canonical = canonicalize_tree(root, &opts.canonicalize)?;
@@ -225,7 +235,7 @@ pub fn sign_card(card: &[u8], key: &PrivateKey, opts: &SignOptions) -> Result<Si
     } = opts.prepare(key)?;
     let sign_over = |canonical: &Canonical| -> Result<String, Error> {
         let input = jws::signing_input(&protected, &canonical.bytes);
-        Ok(b64::encode(alg::sign(alg, key, &input)?))
+        Ok(b64::encode(sign_with(key, alg, &input)?))
     };
     // The extra profiles whose bytes differ from the main ones (a signature over the same bytes
     // would only repeat the first).

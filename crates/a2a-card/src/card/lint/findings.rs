@@ -213,6 +213,66 @@ impl LintReport {
     pub fn count(&self, severity: Severity) -> usize {
         self.findings.iter().filter(|f| f.severity == severity).count()
     }
+
+    /// The refusal of a card to be signed because of its findings of `at` severity or worse
+    /// (`at` = [`Severity::Error`]: errors only; [`Severity::Warning`]: errors and warnings):
+    /// `lint-failed` at the first such finding's pointer, naming up to five of them, or `Ok`
+    /// when there are none.
+    ///
+    /// ```
+    /// use a2a_card::lint::{lint_card, LintOptions, Severity};
+    /// let report = lint_card(br#"{"name":"A","description":"d","version":"1"}"#, &LintOptions::default()).unwrap();
+    /// let err = report.refuse_signing(Severity::Error).unwrap_err();
+    /// assert_eq!(err.code().as_str(), "lint-failed");
+    /// assert!(err.message().contains("required-missing at /supportedInterfaces"));
+    /// ```
+    pub fn refuse_signing(&self, at: Severity) -> Result<(), crate::Error> {
+        const SHOWN: usize = 5;
+        let blocking: Vec<&Finding> = self.findings.iter().filter(|f| f.severity <= at).collect();
+        let Some(first) = blocking.first() else {
+            return Ok(());
+        };
+        let errors = self.count(Severity::Error);
+        let warnings = blocking.len() - errors;
+        let mut counted = format!("{errors} error(s)");
+        if at >= Severity::Warning {
+            counted.push_str(&format!(" and {warnings} warning(s)"));
+        }
+        let listed: Vec<String> = blocking
+            .iter()
+            .take(SHOWN)
+            .map(|f| format!("{} at {}", f.rule.as_str(), f.pointer))
+            .collect();
+        let more = blocking.len().saturating_sub(SHOWN);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        // An A2A 0.3 card lints with errors (v1.0's REQUIRED members are missing): the fix is
+        // the migration, so say so.
+        let migrate = self
+            .findings
+            .iter()
+            .find(|f| f.rule == Rule::LegacyMember)
+            .map(|f| {
+                format!(
+                    ". It has A2A 0.3 members (such as {}): a2a-card migrate rewrites it for v1.0 first",
+                    f.pointer
+                )
+            })
+            .unwrap_or_default();
+        Err(crate::Error::new(
+            crate::ErrorCode::LintFailed,
+            format!(
+                "lint finds {counted} in the card, so it is not signed: {}{more}{migrate}. Fix them \
+                 (a2a-card lint shows each with its reason), or sign it as it is (--lint off on the \
+                 command line)",
+                listed.join(", ")
+            ),
+        )
+        .at(first.pointer.clone()))
+    }
 }
 
 /// Options of [`super::lint_card`].

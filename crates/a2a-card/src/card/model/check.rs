@@ -11,7 +11,7 @@ use super::types::{
 use crate::canonical::table::{self as table, Kind, MessageDesc, Presence};
 use crate::canonical::{Canonical, CanonicalizeOptions};
 use crate::error::{pointer_token, Error, ErrorCode};
-use crate::jose::keys::PrivateKey;
+use crate::jose::signer::Signer;
 use crate::signature::{sign_card, SignOptions, Signed};
 use serde::Serialize;
 
@@ -312,7 +312,8 @@ impl AgentCard {
         crate::canonical::canonicalize(&self.to_json()?, opts)
     }
 
-    /// Signs the card: [`sign_card`] over its JSON. The result's `card` holds the signed JSON;
+    /// Signs the card: [`sign_card`] over its JSON, with a [`crate::PrivateKey`] or any other
+    /// [`Signer`]. The result's `card` holds the signed JSON;
     /// read it back with [`AgentCard::from_json`].
     ///
     /// ```
@@ -341,7 +342,7 @@ impl AgentCard {
     /// std::fs::write(std::env::temp_dir().join("agent-card.json"), &signed.card).unwrap();
     /// # Ok::<(), a2a_card::Error>(())
     /// ```
-    pub fn sign(&self, key: &PrivateKey, opts: &SignOptions) -> Result<Signed, Error> {
+    pub fn sign<S: Signer + ?Sized>(&self, key: &S, opts: &SignOptions) -> Result<Signed, Error> {
         sign_card(&self.to_json()?, key, opts)
     }
 }

@@ -41,8 +41,8 @@ mod spki;
 
 pub use jwk::{jwks_from_value, parse_jwks, parse_jwks_limited};
 pub use kind::KeyType;
+pub(crate) use private::KeyPair;
 pub use private::PrivateKey;
-pub(crate) use private::Signer;
 pub use public::{PublicKey, PublicMaterial};
 
 use crate::error::{Error, ErrorCode};

@@ -32,7 +32,7 @@ pub(super) enum Secret {
 /// The ready-to-use signing object.
 #[derive(Clone)]
 #[cfg_attr(not(feature = "native-algs"), allow(dead_code))]
-pub(crate) enum Signer {
+pub(crate) enum KeyPair {
     Ed25519(Arc<ring::signature::Ed25519KeyPair>),
     Ecdsa(Arc<ring::signature::EcdsaKeyPair>),
     Rsa(Arc<ring::signature::RsaKeyPair>),
@@ -46,7 +46,7 @@ pub(crate) enum Signer {
 pub struct PrivateKey {
     pub(crate) public: PublicKey,
     pub(super) secret: Secret,
-    pub(crate) signer: Signer,
+    pub(crate) signer: KeyPair,
 }
 
 impl fmt::Debug for PrivateKey {
@@ -171,7 +171,7 @@ pub(super) fn build_private(
             };
             use ring::signature::KeyPair as _;
             let x = kp.public_key().as_ref().to_vec();
-            (PublicMaterial::Okp { x }, Signer::Ed25519(Arc::new(kp)))
+            (PublicMaterial::Okp { x }, KeyPair::Ed25519(Arc::new(kp)))
         }
         (Secret::Ec { d }, KeyType::P256 | KeyType::P384) => {
             let Some(PublicMaterial::Ec { x, y }) = &public else {
@@ -206,7 +206,7 @@ pub(super) fn build_private(
                     x: x.clone(),
                     y: y.clone(),
                 },
-                Signer::Ecdsa(Arc::new(kp)),
+                KeyPair::Ecdsa(Arc::new(kp)),
             )
         }
         (Secret::Rsa { d, p, q, dp, dq, qi }, KeyType::Rsa { .. }) => {
@@ -249,7 +249,7 @@ pub(super) fn build_private(
                     n: n.clone(),
                     e: e.clone(),
                 },
-                Signer::Rsa(Arc::new(kp)),
+                KeyPair::Rsa(Arc::new(kp)),
             )
         }
         (Secret::Okp { .. } | Secret::Ec { .. }, KeyType::Ed448 | KeyType::P521 | KeyType::Secp256k1) => {
@@ -276,7 +276,7 @@ pub(super) fn native_private(
     secret: &Secret,
     public: Option<PublicMaterial>,
     src: Src<'_>,
-) -> Result<(PublicMaterial, Signer), Error> {
+) -> Result<(PublicMaterial, KeyPair), Error> {
     // PKCS#8 without the public part; OpenSSL derives it, and it must equal the given one.
     let (alg_id, inner) = match secret {
         Secret::Okp { d } => (
@@ -313,7 +313,7 @@ pub(super) fn native_private(
             return Err(src.inconsistent("d", "the private key does not match the public key"));
         }
     }
-    Ok((derived, Signer::Native))
+    Ok((derived, KeyPair::Native))
 }
 
 #[cfg(not(feature = "native-algs"))]
@@ -322,6 +322,6 @@ pub(super) fn native_private(
     _secret: &Secret,
     _public: Option<PublicMaterial>,
     _src: Src<'_>,
-) -> Result<(PublicMaterial, Signer), Error> {
+) -> Result<(PublicMaterial, KeyPair), Error> {
     Err(crate::jose::crypto::unavailable(&format!("{kind} private keys")))
 }
