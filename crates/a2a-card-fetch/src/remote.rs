@@ -2,7 +2,8 @@
 //! against the caller's trust store with the fetched origin.
 
 use crate::cache::CacheOutcome;
-use crate::client::{route_lines, FetchOptions, Fetched, Fetcher, DEFAULT_MAX_JWKS_KEYS};
+use crate::client::{route_lines, Fetched, Fetcher};
+use crate::options::DEFAULT_MAX_JWKS_KEYS;
 use crate::target::{parse_https, JkuPrefix};
 use a2a_card::signature::entries::read_signatures;
 use a2a_card::signature::trust::TrustedKey;
@@ -254,132 +255,138 @@ fn named_jkus(card: &Doc<'_>, opts: &VerifyOptions) -> Vec<(String, Vec<usize>)>
     out
 }
 
-/// Fetches a card and verifies it against the caller's trust store.
-///
-/// - The card comes from [`Fetcher::fetch_card`]: an origin means its well-known card URL.
-/// - The origin of the requested URL is the card's origin for trust entries bound to origins
-///   (`opts.verify.origin` is replaced by it). A redirect does not change it: a card served
-///   after a redirect is still the card of the origin that was asked.
-/// - Each `jku` named by a signature is fetched only when it falls under a prefix of
-///   `opts.jku_allow` whose origin is the card's origin; its keys join the trust store bound to
-///   that origin, with the source `jku:URL`. Every other `jku` is reported, never fetched.
-///
-/// Errors: the card's retrieval (a code for which [`crate::ErrorCode::is_retrieval`] holds), a
-/// card that cannot be read (the reader's code), an unusable allowlist prefix
-/// ([`crate::Error::is_caller_input`]). A `jku` that cannot be
-/// fetched is not an error: it is reported, and its signatures stay without a key.
-///
-/// ```no_run
-/// use a2a_card_fetch::{verify_remote, FetchOptions, RemoteOptions};
-/// let trust = a2a_card::TrustStore::from_json(&std::fs::read_to_string("trust.json")?, "trust.json")?;
-/// let remote = verify_remote("https://agent.example.com", &trust, &RemoteOptions::default(),
-///                            &FetchOptions::default())?;
-/// println!("{}: {}", remote.origin, remote.report.reason);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn verify_remote(
-    url_or_origin: &str,
-    trust: &TrustStore,
-    opts: &RemoteOptions,
-    fetch: &FetchOptions,
-) -> Result<RemoteReport, Error> {
-    let prefixes = opts
-        .jku_allow
-        .iter()
-        .map(|p| JkuPrefix::parse(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let fetcher = Fetcher::new(fetch)?;
-    let fetched: Fetched = fetcher.fetch_card(url_or_origin)?;
-    let card =
-        Doc::parse(&fetched.bytes, &opts.verify.limits).map_err(|e| e.with_url(fetched.final_url.clone()))?;
+impl Fetcher {
+    /// Fetches a card and verifies it against the caller's trust store.
+    ///
+    /// - The card comes from [`Fetcher::fetch_card`]: an origin means its well-known card URL.
+    /// - The origin of the requested URL is the card's origin for trust entries bound to
+    ///   origins (`opts.verify.origin` is replaced by it). A redirect does not change it: a card
+    ///   served after a redirect is still the card of the origin that was asked.
+    /// - Each `jku` named by a signature is fetched only when it falls under a prefix of
+    ///   `opts.jku_allow` whose origin is the card's origin; its keys join the trust store bound
+    ///   to that origin, with the source `jku:URL`. Every other `jku` is reported, never
+    ///   fetched. A `jku` on the card's own origin reuses the card's connection.
+    ///
+    /// Errors: the card's retrieval (a code for which [`crate::ErrorCode::is_retrieval`]
+    /// holds), a card that cannot be read (the reader's code), an unusable allowlist prefix
+    /// ([`crate::Error::is_caller_input`]). A `jku` that cannot be fetched is not an error: it
+    /// is reported, and its signatures stay without a key.
+    ///
+    /// ```no_run
+    /// use a2a_card_fetch::{Fetcher, FetchOptions, RemoteOptions};
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let trust = a2a_card::TrustStore::from_json(&std::fs::read_to_string("trust.json")?, "trust.json")?;
+    /// let fetcher = Fetcher::new(&FetchOptions::default())?;
+    /// let remote = fetcher
+    ///     .verify_remote("https://agent.example.com", &trust, &RemoteOptions::default())
+    ///     .await?;
+    /// println!("{}: {}", remote.origin, remote.report.reason);
+    /// # Ok(()) }
+    /// ```
+    pub async fn verify_remote(
+        &self,
+        url_or_origin: &str,
+        trust: &TrustStore,
+        opts: &RemoteOptions,
+    ) -> Result<RemoteReport, Error> {
+        let prefixes = opts
+            .jku_allow
+            .iter()
+            .map(|p| JkuPrefix::parse(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let fetcher = self;
+        let fetched: Fetched = fetcher.fetch_card(url_or_origin).await?;
+        let card = Doc::parse(&fetched.bytes, &opts.verify.limits)
+            .map_err(|e| e.with_url(fetched.final_url.clone()))?;
 
-    let mut store = trust.clone();
-    let mut jku_reports = Vec::new();
-    let mut warnings = fetched.warnings.clone();
-    let mut fetches = 0usize;
-    for (jku, signatures) in named_jkus(&card, &opts.verify) {
-        let parsed = parse_https(&jku, "the jku").ok();
-        let prefix = parsed
-            .as_ref()
-            .and_then(|u| prefixes.iter().find(|p| p.matches_url(u)));
-        let status = match prefix {
-            None => JkuStatus::NotAllowed,
-            Some(p) if p.origin() != fetched.origin => JkuStatus::OtherOrigin {
-                prefix_origin: p.origin().to_string(),
-            },
-            Some(_) if fetches >= opts.max_jku_fetches => JkuStatus::Skipped,
-            Some(p) => {
-                fetches += 1;
-                match fetcher.fetch_jwks_under(&jku, p, opts.max_jwks_keys) {
-                    Ok(set) => {
-                        warnings.extend(set.fetched.warnings.iter().cloned());
-                        let mut kids = Vec::new();
-                        let from = &set.fetched.final_url;
-                        for key in set.keys {
-                            kids.push(key.kid().to_string());
-                            let source = CardKeySource::Jku {
-                                url: from.clone(),
-                                origin: p.origin().to_string(),
-                            };
-                            let mut tk = TrustedKey::new(key, source);
-                            tk.origins = Some(vec![p.origin().to_string()]);
-                            store.add(tk);
-                        }
-                        JkuStatus::Fetched {
-                            final_url: set.fetched.final_url,
-                            origin: p.origin().to_string(),
-                            kids,
-                            cache: set.fetched.cache,
-                        }
-                    }
-                    Err(e) => JkuStatus::Failed {
-                        code: e.code().as_str().to_string(),
-                        message: e.message().to_string(),
-                    },
-                }
-            }
-        };
-        jku_reports.push(JkuReport {
-            url: jku,
-            signatures,
-            status,
-        });
-    }
-
-    let mut vopts = opts.verify.clone();
-    vopts.origin = Some(fetched.origin.clone());
-    let report = verify_doc(&card, &store, &vopts).map_err(|e| e.with_url(fetched.final_url.clone()))?;
-
-    // Keys from a jku carry the URL they really came from (after redirects, all under the prefix).
-    let keys = report
-        .signatures
-        .iter()
-        .filter_map(|s| {
-            let k = s.key.as_ref()?;
-            let source = match &k.source {
-                CardKeySource::Jku { url, .. } => KeySource::Jku { url: url.clone() },
-                other => KeySource::TrustStore {
-                    source: other.label(),
+        let mut store = trust.clone();
+        let mut jku_reports = Vec::new();
+        let mut warnings = fetched.warnings.clone();
+        let mut fetches = 0usize;
+        for (jku, signatures) in named_jkus(&card, &opts.verify) {
+            let parsed = parse_https(&jku, "the jku").ok();
+            let prefix = parsed
+                .as_ref()
+                .and_then(|u| prefixes.iter().find(|p| p.matches_url(u)));
+            let status = match prefix {
+                None => JkuStatus::NotAllowed,
+                Some(p) if p.origin() != fetched.origin => JkuStatus::OtherOrigin {
+                    prefix_origin: p.origin().to_string(),
                 },
+                Some(_) if fetches >= opts.max_jku_fetches => JkuStatus::Skipped,
+                Some(p) => {
+                    fetches += 1;
+                    match fetcher.fetch_jwks_under(&jku, p, opts.max_jwks_keys).await {
+                        Ok(set) => {
+                            warnings.extend(set.fetched.warnings.iter().cloned());
+                            let mut kids = Vec::new();
+                            let from = &set.fetched.final_url;
+                            for key in set.keys {
+                                kids.push(key.kid().to_string());
+                                let source = CardKeySource::Jku {
+                                    url: from.clone(),
+                                    origin: p.origin().to_string(),
+                                };
+                                let mut tk = TrustedKey::new(key, source);
+                                tk.origins = Some(vec![p.origin().to_string()]);
+                                store.add(tk);
+                            }
+                            JkuStatus::Fetched {
+                                final_url: set.fetched.final_url,
+                                origin: p.origin().to_string(),
+                                kids,
+                                cache: set.fetched.cache,
+                            }
+                        }
+                        Err(e) => JkuStatus::Failed {
+                            code: e.code().as_str().to_string(),
+                            message: e.message().to_string(),
+                        },
+                    }
+                }
             };
-            Some(SignatureKey {
-                index: s.index,
-                kid: k.kid.clone(),
-                source,
-            })
-        })
-        .collect();
+            jku_reports.push(JkuReport {
+                url: jku,
+                signatures,
+                status,
+            });
+        }
 
-    Ok(RemoteReport {
-        requested_url: fetched.requested_url,
-        origin: fetched.origin,
-        final_url: fetched.final_url,
-        redirects: fetched.redirects,
-        cache: fetched.cache,
-        report,
-        keys,
-        jku: jku_reports,
-        warnings,
-        card: fetched.bytes,
-    })
+        let mut vopts = opts.verify.clone();
+        vopts.origin = Some(fetched.origin.clone());
+        let report = verify_doc(&card, &store, &vopts).map_err(|e| e.with_url(fetched.final_url.clone()))?;
+
+        // Keys from a jku carry the URL they really came from (after redirects, all under the prefix).
+        let keys = report
+            .signatures
+            .iter()
+            .filter_map(|s| {
+                let k = s.key.as_ref()?;
+                let source = match &k.source {
+                    CardKeySource::Jku { url, .. } => KeySource::Jku { url: url.clone() },
+                    other => KeySource::TrustStore {
+                        source: other.label(),
+                    },
+                };
+                Some(SignatureKey {
+                    index: s.index,
+                    kid: k.kid.clone(),
+                    source,
+                })
+            })
+            .collect();
+
+        Ok(RemoteReport {
+            requested_url: fetched.requested_url,
+            origin: fetched.origin,
+            final_url: fetched.final_url,
+            redirects: fetched.redirects,
+            cache: fetched.cache,
+            report,
+            keys,
+            jku: jku_reports,
+            warnings,
+            card: fetched.bytes,
+        })
+    }
 }
