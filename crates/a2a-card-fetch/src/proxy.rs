@@ -49,12 +49,16 @@ impl ProxyRoute {
     /// The route for `proxy`, or `None` when there is none. A proxy URL that cannot be used is
     /// the caller's input refused (`invalid-url`), shown without its credentials.
     pub(crate) fn new(proxy: &Proxy) -> Result<Option<ProxyRoute>, Error> {
+        match proxy {
+            Proxy::FromEnv => Self::build(&Proxy::from_env())
+                .map_err(|e| e.context("the proxy of the environment (HTTPS_PROXY or ALL_PROXY)")),
+            other => Self::build(other),
+        }
+    }
+
+    fn build(proxy: &Proxy) -> Result<Option<ProxyRoute>, Error> {
         let (given, no_proxy) = match proxy {
-            Proxy::None => return Ok(None),
-            Proxy::FromEnv => match Proxy::from_env() {
-                Proxy::Url { url, no_proxy } => (url, no_proxy),
-                _ => return Ok(None),
-            },
+            Proxy::None | Proxy::FromEnv => return Ok(None),
             Proxy::Url { url, no_proxy } => (url.clone(), no_proxy.clone()),
         };
         let given = given.trim();
