@@ -1,19 +1,22 @@
 //! A private HTTP cache (RFC 9111) on disk, for cards and JWKS.
 //!
-//! The rules (what may be stored, how long it is fresh, what a revalidation sends and how a
-//! `304` updates a stored response) are `http-cache-semantics`, used as a private cache
-//! (`private` responses are stored, `s-maxage` is for shared caches) with no heuristic
-//! freshness and no extra lifetime for `immutable`: a response without `max-age` or `Expires`
-//! is revalidated before every use. What this module adds:
+//! The rules (what may be stored, how long it is fresh, what a revalidation sends, which stored
+//! response a `304` selects) are `http-cache-semantics`, used as a private cache (`private`
+//! responses are stored, `s-maxage` is for shared caches) with no heuristic freshness and no
+//! extra lifetime for `immutable`: a response without `max-age` or `Expires` is revalidated
+//! before every use. What this module adds:
 //! - a fresh entry is served without a request; a stale one is revalidated with the
-//!   `If-None-Match` / `If-Modified-Since` the policy asks for, and a `304` reuses the stored
-//!   body with the policy updated from the `304`'s fields;
-//! - `no-store` in a response: nothing is stored and any stored entry for the URL is removed;
-//!   `Vary: *`: not stored;
+//!   `If-None-Match` / `If-Modified-Since` the policy asks for;
+//! - a `304` reuses the stored body; the stored response takes every field the `304` carries
+//!   (RFC 9111 section 3.2: the crate replaces only fields the stored response already had) and
+//!   its policy is computed again; when that changes nothing a later decision reads (still
+//!   stale, same `ETag`, `Last-Modified` and `Vary`), the entry is not written again;
 //! - a `304` that carries no validator answers the conditional request made from the one
 //!   entry stored for the URL, so it is read as carrying that entry's validators; one whose
 //!   validator is not the stored one updates nothing (the entry is removed and the retrieval
-//!   fails with `http-protocol`).
+//!   fails with `http-protocol`);
+//! - `no-store` in a response: nothing is stored and any stored entry for the URL is removed;
+//!   `Vary: *`: not stored.
 //!
 //! What it does not: caching redirects, serving stale entries. The response fields kept are
 //! those the rules read (`Cache-Control`, `Expires`, `Date`, `Age`, `ETag`, `Last-Modified`,
@@ -25,7 +28,7 @@
 //! the body; the body's length and SHA-256 are checked when read, and a damaged entry is
 //! ignored. An entry is written to a new temporary file and renamed over the old one by one
 //! blocking task that runs to its end even when the retrieval that started it is dropped, so
-//! an entry is whole or absent, never half written (a torn write fails the digest).
+//! an entry is whole or absent, never half written (and one torn by a crash fails its digest).
 
 use http_cache_semantics::{AfterResponse, BeforeRequest, CacheOptions, CachePolicy};
 use serde::{Deserialize, Serialize};
@@ -190,15 +193,10 @@ impl Entry {
         }
     }
 
-    /// The entry after a `304` that answered its conditional request: the updated metadata
-    /// to store (`Ok(None)` when the updated response may not be stored), or `Err` with the
-    /// reason when the `304` names a validator the entry does not have. The update is RFC
-    /// 9111 section 4.3.4: the stored response takes every field the `304` carries.
-    pub fn after_304(
-        &self,
-        req: &http::request::Parts,
-        headers: &http::HeaderMap,
-    ) -> Result<Option<Meta>, String> {
+    /// The entry after a `304` that answered its conditional request (RFC 9111 section 4.3.4:
+    /// the stored response takes every field the `304` carries), or `Err` with the reason when
+    /// the `304` names a validator the entry does not have.
+    pub fn after_304(&self, req: &http::request::Parts, headers: &http::HeaderMap) -> Result<Update, String> {
         let stored = self.meta.headers();
         let mut answer = headers.clone();
         let has_validator =
@@ -232,12 +230,34 @@ impl Entry {
                 }
             }
         }
-        Ok(policy_for(req, &merged).map(|policy| Meta {
+        let Some(policy) = policy_for(req, &merged) else {
+            return Ok(Update::Remove);
+        };
+        // Still stale, with the same validators and Vary: the stored entry makes every later
+        // decision the updated one would (revalidate, with the same conditions), so it is not
+        // written again.
+        let before = self.meta.headers();
+        let same = |name: &str| merged.get_all(name).iter().eq(before.get_all(name).iter());
+        if policy.is_stale(SystemTime::now()) && ["etag", "last-modified", "vary"].iter().all(|n| same(n)) {
+            return Ok(Update::Keep);
+        }
+        Ok(Update::Replace(Box::new(Meta {
             fields: kept_fields(&merged),
             policy,
             ..self.meta.clone()
-        }))
+        })))
     }
+}
+
+/// What a `304` does to the stored entry.
+#[derive(Debug)]
+pub(crate) enum Update {
+    /// Nothing that decides its reuse changed: it stays as stored.
+    Keep,
+    /// It is replaced by this one (fresh again, or with new validators).
+    Replace(Box<Meta>),
+    /// The updated response may not be stored (`no-store`): it is removed.
+    Remove,
 }
 
 fn validator_text(headers: &http::HeaderMap) -> String {
@@ -431,21 +451,28 @@ mod tests {
     #[test]
     fn a_304_updates_or_is_refused() {
         let e = entry(&[("etag", "\"v1\"")]);
-        let m = e
-            .after_304(&req(), &headers(&[("cache-control", "max-age=60")]))
-            .unwrap()
-            .unwrap();
+        let Ok(Update::Replace(m)) = e.after_304(&req(), &headers(&[("cache-control", "max-age=60")])) else {
+            panic!("a 304 with max-age did not replace the entry");
+        };
         assert!(!m.policy.is_stale(SystemTime::now()), "the 304's max-age applies");
         assert!(m.fields.contains(&("etag".into(), "\"v1\"".into())));
         let err = e.after_304(&req(), &headers(&[("etag", "\"v2\"")])).unwrap_err();
         assert!(err.contains("\\\"v2\\\""), "{err}");
-        assert!(e
-            .after_304(&req(), &headers(&[("cache-control", "no-store")]))
-            .unwrap()
-            .is_none());
+        let no_store = e.after_304(&req(), &headers(&[("cache-control", "no-store")]));
+        assert!(matches!(no_store, Ok(Update::Remove)), "{no_store:?}");
+        // Nothing new: kept as stored (no write); the weak form of the same tag is new.
+        assert!(matches!(
+            e.after_304(&req(), &headers(&[("etag", "\"v1\"")])),
+            Ok(Update::Keep)
+        ));
+        let weak = e.after_304(&req(), &headers(&[("etag", "W/\"v1\"")]));
+        assert!(matches!(weak, Ok(Update::Replace(_))), "{weak:?}");
         // Last-Modified only, and a bare 304.
         let lm = entry(&[("last-modified", "Wed, 21 Oct 2015 07:28:00 GMT")]);
-        assert!(lm.after_304(&req(), &http::HeaderMap::new()).unwrap().is_some());
+        assert!(matches!(
+            lm.after_304(&req(), &http::HeaderMap::new()),
+            Ok(Update::Keep)
+        ));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! every retrieval made with it; the redirect loop, the content-type and size checks and the
 //! cache, on top of the guarded transport.
 
-use crate::cache::{self, Before, Cache, CacheOutcome, Entry};
+use crate::cache::{self, Before, Cache, CacheOutcome, Entry, Update};
 use crate::options::{deadline_after, root_store, FetchOptions, DEFAULT_MAX_JWKS_KEYS};
 use crate::proxy::ProxyRoute;
 use crate::target::{card_url_parsed, check_https, origin_of, parse_https, JkuPrefix};
@@ -450,12 +450,15 @@ impl Fetcher {
                 };
                 // RFC 9111 4.3.4: the stored response takes the fields the 304 carries.
                 let update = entry.after_304(req, ex.headers());
-                let kept = match &update {
-                    Ok(Some(meta)) => Some((meta.clone(), entry.body.clone())),
-                    Ok(None) | Err(_) => None,
+                let write = match &update {
+                    Ok(Update::Keep) => None,
+                    Ok(Update::Replace(meta)) => Some(Some((meta.as_ref().clone(), entry.body.clone()))),
+                    Ok(Update::Remove) | Err(_) => Some(None),
                 };
-                if let Err(w) = self.keep(c, &key, kept).await {
-                    out.warnings.push(w);
+                if let Some(write) = write {
+                    if let Err(w) = self.keep(c, &key, write).await {
+                        out.warnings.push(w);
+                    }
                 }
                 if let Err(why) = update {
                     return Err(Error::new(ErrorCode::HttpProtocol, why).with_url(key));

@@ -133,13 +133,23 @@ fn a_dropped_retrieval_never_leaves_a_partial_cache_entry() {
     // Dropped at every point of a whole retrieval, the cache write included: what is left is
     // whole entries, no temporary file, and every entry reads back as the card.
     let origin = a.server.url("localhost", "");
+    // How long a whole retrieval takes here (with a fetcher of its own, as below; no cache).
+    let whole = {
+        let fresh = Fetcher::new(&fx.options()).unwrap();
+        let started = std::time::Instant::now();
+        let r = rt.block_on(fresh.verify_remote(&origin, &TrustStore::new(), &a.remote));
+        assert!(r.unwrap().report.ok);
+        started.elapsed()
+    };
     let (mut cut, mut done) = (0, 0);
-    for step in 0..80u64 {
+    for step in 0..60u32 {
         let fresh = Fetcher::new(&opts).unwrap();
         let trust = TrustStore::new();
+        // From nothing to three times as long as a whole retrieval.
+        let after = whole * step * 3 / 60;
         let ended = rt.block_on(async {
             let verify = fresh.verify_remote(&origin, &trust, &a.remote);
-            tokio::time::timeout(Duration::from_micros(step * 300), verify).await
+            tokio::time::timeout(after, verify).await
         });
         match ended {
             Ok(r) => {

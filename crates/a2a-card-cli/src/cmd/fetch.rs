@@ -65,7 +65,8 @@ pub(crate) struct FetchArgs {
     #[arg(long, value_name = "PATH")]
     ca_file: Option<PathBuf>,
 
-    /// Longest wait for one TCP connection, in seconds (decimals allowed; 0.001 to 600).
+    /// Longest wait for one connection to be set up (name resolution, TCP, a proxy's tunnel,
+    /// the TLS handshake), in seconds (decimals allowed; 0.001 to 600).
     /// Default: 10.
     #[arg(long, value_name = "SECS", value_parser = secs_parser(MAX_CONNECT_TIMEOUT_SECS))]
     connect_timeout: Option<Duration>,
