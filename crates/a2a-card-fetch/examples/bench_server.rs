@@ -21,9 +21,12 @@ fn main() {
     let sample =
         std::fs::read(a2a_card_testkit::data::testvectors_dir().join("cards/sample-8.5-unsigned.json"))
             .unwrap();
-    let card = a2a_card::sign_card(&sample, &key, &a2a_card::SignOptions::default())
-        .unwrap()
-        .card;
+    // The sample's A2A 0.3 member `security` stays unsigned, as `sign --unknown exclude` leaves it.
+    let opts = a2a_card::SignOptions {
+        allow_unsigned: true,
+        ..a2a_card::SignOptions::default()
+    };
+    let card = a2a_card::sign_card(&sample, &key, &opts).unwrap().card;
     let handler = move |req: &a2a_card_testkit::https::Req| {
         if req.path != "/.well-known/agent-card.json" {
             return Resp::new(404);

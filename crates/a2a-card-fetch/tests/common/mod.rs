@@ -39,10 +39,12 @@ pub fn sample_card() -> Vec<u8> {
     std::fs::read(a2a_card_testkit::data::testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap()
 }
 
-/// `card` signed with `key` (its `jku` set when given), by the library.
+/// `card` signed with `key` (its `jku` set when given), by the library. The 8.5 sample carries
+/// the A2A 0.3 member `security`, which is left unsigned (signing refuses that unless asked).
 pub fn signed(card: &[u8], key: &a2a_card::PrivateKey, jku: Option<String>) -> Vec<u8> {
     let opts = a2a_card::SignOptions {
         jku,
+        allow_unsigned: true,
         ..a2a_card::SignOptions::default()
     };
     a2a_card::sign_card(card, key, &opts).unwrap().card
