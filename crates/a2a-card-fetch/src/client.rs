@@ -32,6 +32,9 @@ pub struct Fetched {
     pub origin: String,
     /// Every redirect target followed, in order.
     pub redirects: Vec<String>,
+    /// The HTTP status of the last response: 200, or 304 when the stored body was revalidated
+    /// (`None` when the body was served fresh from the cache).
+    pub status: Option<u16>,
     /// The media type served.
     pub content_type: String,
     /// What the cache did.
@@ -49,8 +52,9 @@ pub struct Fetched {
 
 impl Fetched {
     /// The retrieval for people, one fact a line: `origin:`, `final url:`, each redirect,
-    /// `content-type:`, `cache:`, `peer:`, `protocol:`, `proxy:` (the last three when the body
-    /// came from the network, the proxy when there was one), `bytes:`, `sha256:` and each
+    /// `status:` (when a response was read), `content-type:`, `cache:`, `peer:`, `protocol:`,
+    /// `proxy:` (the last three when the body came from the network, the proxy when there was
+    /// one), `bytes:`, `sha256:` and each
     /// warning (what `a2a-card fetch` writes to stderr). Server-chosen text is escaped.
     ///
     /// ```
@@ -60,6 +64,7 @@ impl Fetched {
     ///     final_url: "https://agent.example/.well-known/agent-card.json".into(),
     ///     origin: "https://agent.example".into(),
     ///     redirects: vec![],
+    ///     status: Some(200),
     ///     content_type: "application/json".into(),
     ///     cache: a2a_card_fetch::CacheOutcome::Off,
     ///     peer: None,
@@ -69,9 +74,13 @@ impl Fetched {
     /// };
     /// assert_eq!(f.to_lines()[0], "origin: https://agent.example");
     /// assert_eq!(f.to_lines()[2], "redirects: none");
+    /// assert_eq!(f.to_lines()[3], "status: 200");
     /// ```
     pub fn to_lines(&self) -> Vec<String> {
         let mut lines = route_lines(&self.origin, &self.final_url, &self.redirects);
+        if let Some(status) = self.status {
+            lines.push(format!("status: {status}"));
+        }
         lines.push(format!("content-type: {}", printable(&self.content_type)));
         lines.push(format!("cache: {}", self.cache.as_str()));
         if let Some(peer) = self.peer {
@@ -300,6 +309,7 @@ impl Fetcher {
             final_url: String::new(),
             origin: origin_of(&start),
             redirects: Vec::new(),
+            status: None,
             content_type: String::new(),
             cache: CacheOutcome::Off,
             peer: None,
@@ -385,13 +395,14 @@ impl Fetcher {
                     out.bytes.clone_from(&entry.body);
                     out.content_type.clone_from(&entry.meta.content_type);
                     out.cache = CacheOutcome::Fresh;
-                    (out.peer, out.protocol, out.proxy) = (None, None, None);
+                    (out.status, out.peer, out.protocol, out.proxy) = (None, None, None, None);
                     return Ok(Hop::Done);
                 }
                 Before::Revalidate(c) => conditions = c,
             }
         }
         let ex = transport.get(url, &conditions, deadline).await?;
+        out.status = Some(ex.status());
         out.peer = ex.peer;
         out.protocol = Some(ex.protocol().to_string());
         out.proxy.clone_from(&ex.proxy);

@@ -117,7 +117,8 @@ pub struct SignatureKey {
 }
 
 /// The outcome of [`verify_remote`]: the retrieval, the verification report and where every key
-/// came from. It serializes (serde) with every field but the card bytes.
+/// came from. It serializes (serde) with every field but the card bytes; [`RemoteReport::to_json`]
+/// is the documented JSON form (the `verify URL --format json` report).
 #[derive(Debug, Clone, Serialize)]
 pub struct RemoteReport {
     /// The URL first requested.
@@ -128,8 +129,20 @@ pub struct RemoteReport {
     pub final_url: String,
     /// The redirects followed.
     pub redirects: Vec<String>,
+    /// The HTTP status of the card's last response (200, or 304 when the stored card was
+    /// revalidated; `None` when it was served fresh from the cache).
+    pub status: Option<u16>,
+    /// The media type the card was served with.
+    pub content_type: String,
     /// What the cache did for the card.
     pub cache: CacheOutcome,
+    /// The address the card's last response was read from (the proxy's, through a proxy;
+    /// `None` from the cache).
+    pub peer: Option<std::net::SocketAddr>,
+    /// The protocol of the card's last response (`HTTP/1.1` or `HTTP/2`; `None` from the cache).
+    pub protocol: Option<String>,
+    /// The proxy the card came through, without credentials (`None`: direct).
+    pub proxy: Option<String>,
     /// The verification report (its `ok` is the verdict).
     pub report: Report,
     /// For every signature checked with a key, the key's origin.
@@ -162,18 +175,61 @@ impl RemoteReport {
 }
 
 impl RemoteReport {
-    /// The report as JSON: the fetch facts (`requested_url`, `origin`, `final_url`,
-    /// `redirects`, `cache`, `keys`, `jku`, `warnings`) with the verification report of
-    /// [`Report::to_json`] (canonical bytes included) under `report`.
+    /// The report as JSON, in the same shape as a card file's: the members of
+    /// [`Report::to_json`] (`ok`, `mode`, `reason`, `profile`, `canonical_sha256`, `canonical`,
+    /// `unsigned`, `signatures`) at the top level, and the retrieval's facts beside them under
+    /// one member `fetch`: `requested_url`, `origin`, `final_url`, `redirects`, `status`,
+    /// `content_type`, `cache`, `peer`, `protocol`, `proxy`, `keys` (each signature's `index`,
+    /// `kid` and key `source`), `jku` (each URL named, its `signatures` and `status`) and
+    /// `warnings`.
+    ///
+    /// ```
+    /// use a2a_card::{Mode, TrustStore, VerifyOptions};
+    /// let opts = VerifyOptions { mode: Mode::IfPresent, ..VerifyOptions::default() };
+    /// let report = a2a_card::verify_card(br#"{"name":"A"}"#, &TrustStore::new(), &opts).unwrap();
+    /// let file_form = report.to_json();
+    /// let remote = a2a_card_fetch::RemoteReport {
+    ///     requested_url: "https://agent.example/.well-known/agent-card.json".into(),
+    ///     origin: "https://agent.example".into(),
+    ///     final_url: "https://agent.example/.well-known/agent-card.json".into(),
+    ///     redirects: vec![],
+    ///     status: Some(200),
+    ///     content_type: "application/json".into(),
+    ///     cache: a2a_card_fetch::CacheOutcome::Off,
+    ///     peer: None,
+    ///     protocol: Some("HTTP/2".into()),
+    ///     proxy: None,
+    ///     report,
+    ///     keys: vec![],
+    ///     jku: vec![],
+    ///     warnings: vec![],
+    ///     card: br#"{"name":"A"}"#.to_vec(),
+    /// };
+    /// let json = remote.to_json();
+    /// for (name, value) in file_form.as_object().unwrap() {
+    ///     assert_eq!(&json[name], value);
+    /// }
+    /// assert_eq!(json.as_object().unwrap().len(), file_form.as_object().unwrap().len() + 1);
+    /// assert_eq!(json["fetch"]["status"], 200);
+    /// assert_eq!(json["fetch"]["cache"], "off");
+    /// ```
     pub fn to_json(&self) -> serde_json::Value {
-        match serde_json::to_value(self) {
-            Ok(serde_json::Value::Object(mut members)) => {
-                members.insert("report".into(), self.report.to_json());
-                serde_json::Value::Object(members)
+        let mut out = match self.report.to_json() {
+            serde_json::Value::Object(members) => members,
+            _ => serde_json::Map::new(),
+        };
+        let mut fetch = match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(members)) => members,
+            Ok(_) => serde_json::Map::new(),
+            Err(e) => {
+                let mut m = serde_json::Map::new();
+                m.insert("error".into(), e.to_string().into());
+                m
             }
-            Ok(other) => other,
-            Err(e) => serde_json::json!({ "report": self.report.to_json(), "error": e.to_string() }),
-        }
+        };
+        fetch.remove("report");
+        out.insert("fetch".into(), serde_json::Value::Object(fetch));
+        serde_json::Value::Object(out)
     }
 
     /// The report for people ([`Report::to_text`]): where the card came from (`card:`,
@@ -381,7 +437,12 @@ impl Fetcher {
             origin: fetched.origin,
             final_url: fetched.final_url,
             redirects: fetched.redirects,
+            status: fetched.status,
+            content_type: fetched.content_type,
             cache: fetched.cache,
+            peer: fetched.peer,
+            protocol: fetched.protocol,
+            proxy: fetched.proxy,
             report,
             keys,
             jku: jku_reports,
