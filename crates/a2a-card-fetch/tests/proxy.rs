@@ -208,6 +208,48 @@ fn proxy_credentials_are_sent_and_never_shown() {
 }
 
 #[test]
+fn the_proxys_address_is_allowed_as_the_proxy_only() {
+    let fx = Fixture::new();
+    let proxy = ConnectProxy::start(|_| Verdict::Refuse(403));
+    for named in [
+        format!("http://127.0.0.1:{}", proxy.port),
+        format!("http://localhost:{}", proxy.port),
+    ] {
+        // Loopback closed: the proxy on loopback is still dialled, because it was named. A name
+        // that does not resolve here (RFC 6761 .invalid) is the proxy's to resolve; it refuses.
+        let opts = FetchOptions {
+            allow_loopback: false,
+            ..through(&fx, &named, "")
+        };
+        let e = fetch_card("https://agent.invalid/", &opts).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::ConnectFailed, "{named}: {e}");
+        assert!(e.message().contains("refused to open a tunnel"), "{named}: {e}");
+        assert_eq!(targets(&proxy).last().unwrap(), "agent.invalid:443");
+        // The proxy's own address is no target: through it, or direct (NO_PROXY), refused
+        // before any connection.
+        let heard = targets(&proxy).len();
+        for target in [
+            format!("https://127.0.0.1:{}/", proxy.port),
+            format!("https://localhost:{}/", proxy.port),
+        ] {
+            for no_proxy in ["", "*"] {
+                let opts = FetchOptions {
+                    allow_loopback: false,
+                    ..through(&fx, &named, no_proxy)
+                };
+                let e = fetch_card(&target, &opts).unwrap_err();
+                assert_eq!(
+                    e.code(),
+                    ErrorCode::AddressRefused,
+                    "{named} NO_PROXY={no_proxy:?} {target}: {e}"
+                );
+            }
+        }
+        assert_eq!(targets(&proxy).len(), heard, "the proxy heard of its own address");
+    }
+}
+
+#[test]
 fn the_loopback_only_net_holds_for_the_proxy() {
     let fx = Fixture::new();
     let (server, _) = agent(&fx);
