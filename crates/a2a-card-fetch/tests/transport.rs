@@ -1,7 +1,8 @@
 //! The HTTP stack against real servers on loopback: HTTP/2 where offered and HTTP/1.1
 //! elsewhere, one connection for a card and its `jku` on the same origin, gzip and brotli
 //! bodies decoded with the limit counted after decoding (a decompression bomb is refused),
-//! identity only when compression is off, and a slow drip stopped by the total timeout.
+//! identity only when compression is off, a slow drip stopped by the total timeout, and a silent
+//! peer or proxy stopped by the connect timeout.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 mod common;
@@ -248,4 +249,47 @@ fn a_caller_builder_cannot_open_the_guard() {
     assert!(e.message().contains("127.0.0.1 is a loopback address"), "{e}");
     assert_eq!(server.accepts(), 1, "the connection was made");
     assert!(server.requests().is_empty(), "a request was sent");
+}
+
+#[test]
+fn a_silent_peer_or_proxy_is_a_connect_timeout() {
+    let fx = Fixture::new();
+    // A listener that never reads or answers: the TCP connection completes (the backlog takes
+    // it) and the TLS handshake, or the proxy's CONNECT answer, never comes.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let opts = FetchOptions {
+        connect_timeout: Duration::from_millis(400),
+        total_timeout: Duration::from_secs(10),
+        ..fx.options()
+    };
+    let direct = format!("https://127.0.0.1:{port}/card.json");
+    let through = FetchOptions {
+        proxy: a2a_card_fetch::Proxy::Url {
+            url: format!("http://127.0.0.1:{port}"),
+            no_proxy: String::new(),
+        },
+        ..opts.clone()
+    };
+    let server = Server::start(&fx.leaf, routes);
+    for (name, url, opts) in [
+        ("direct", direct.as_str(), &opts),
+        (
+            "proxy",
+            &server.url("localhost", "/.well-known/agent-card.json"),
+            &through,
+        ),
+    ] {
+        let started = Instant::now();
+        let e = fetch_card(url, opts).unwrap_err();
+        let took = started.elapsed();
+        assert_eq!(e.code(), ErrorCode::ConnectTimeout, "{name}: {e}");
+        assert_eq!(e.url(), Some(url), "{name}");
+        assert!(
+            took >= Duration::from_millis(400) && took < Duration::from_secs(5),
+            "{name}: {took:?}"
+        );
+    }
+    assert_eq!(server.accepts(), 0, "the target was reached past a silent proxy");
+    drop(silent);
 }
