@@ -8,7 +8,7 @@
 # its own (A2A_BENCH_FETCH_BASE_TARGET keeps it between runs); also BASE with TCP_NODELAY set
 # on its sockets (a one-line patch of the copy), since BASE's client waits out a Nagle /
 # delayed-ACK stall of about 40 ms on every fetch and that stall would hide everything else.
-# bench_client is one source file built against both trees: it calls the blocking
+# bench_client (with its module bench_support/, shared with bench_pooled) is built against both trees: it calls the blocking
 # `a2a_card_fetch::verify_remote` with a client built for the call, as `a2a-card verify URL`
 # does. bench_pooled keeps one async `Fetcher` for the whole run, as a long-running program
 # would (this tree only).
@@ -55,7 +55,8 @@ build_base() { # folder, patch (yes/no), output binary
     git -C "$root" archive "$base" | tar -x -C "$dir" || die "git archive $base failed"
     [ -f "$dir/crates/a2a-card-fetch/src/http.rs" ] || die "$base has no hand-written client (crates/a2a-card-fetch/src/http.rs)"
     mkdir -p "$dir/crates/a2a-card-fetch/examples"
-    cp "$root/crates/a2a-card-fetch/examples/bench_client.rs" "$dir/crates/a2a-card-fetch/examples/"
+    cp -r "$root/crates/a2a-card-fetch/examples/bench_client.rs" "$root/crates/a2a-card-fetch/examples/bench_support" \
+        "$dir/crates/a2a-card-fetch/examples/"
     if [ "$2" = yes ]; then
         python3 - "$dir/crates/a2a-card-fetch/src/http.rs" <<'PY' || die "cannot patch TCP_NODELAY into $base"
 import sys
