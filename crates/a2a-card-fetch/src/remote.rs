@@ -14,7 +14,7 @@ use serde::Serialize;
 /// Default limit on distinct `jku` URLs fetched for one card.
 pub const DEFAULT_MAX_JKU_FETCHES: usize = 4;
 
-/// Options of [`verify_remote`] beyond the transport.
+/// Options of [`verify_remote`](crate::verify_remote) beyond the transport.
 #[derive(Debug, Clone)]
 pub struct RemoteOptions {
     /// The verification policy. Its `origin` is ignored: the origin of the requested URL is used.
@@ -116,9 +116,10 @@ pub struct SignatureKey {
     pub source: KeySource,
 }
 
-/// The outcome of [`verify_remote`]: the retrieval, the verification report and where every key
-/// came from. It serializes (serde) with every field but the card bytes; [`RemoteReport::to_json`]
-/// is the documented JSON form (the `verify URL --format json` report).
+/// The outcome of [`verify_remote`](crate::verify_remote): the retrieval, the verification
+/// report and where every key came from. It serializes (serde) with every field but the card
+/// bytes; [`RemoteReport::to_json`] is the documented JSON form (the `verify URL --format
+/// json` report).
 #[derive(Debug, Clone, Serialize)]
 pub struct RemoteReport {
     /// The URL first requested.
