@@ -480,7 +480,7 @@ fn the_default_cache_is_in_the_users_cache_directory() {
 #[test]
 fn verify_url_names_origin_final_url_and_key_source() {
     let t = Setup::new("verify");
-    t.serve_signed(&[]);
+    let served = t.serve_signed(&[]);
     let verified = t.dir.join("verified.json");
     let out = t.verify(&t.agent.origin(), &["--emit-verified", s(&verified)]);
     expect_code(&out, 0, "verify");
@@ -502,29 +502,56 @@ fn verify_url_names_origin_final_url_and_key_source() {
     let card = write(&t.dir, "plain.json", CARD);
     assert_eq!(std::fs::read(&verified).unwrap(), canonical(&card, &[]));
 
-    // The same as JSON: the fetch report with the verification report under "report".
+    // The same as JSON: the report of `verify FILE --format json` for the card served (the same
+    // members, the same values) and the retrieval's facts beside them under "fetch".
     let out = t.verify(
         &t.agent.url("/x/../.well-known/agent-card.json"),
         &["--format", "json"],
     );
     expect_code(&out, 0, "json");
     let v = json_out(&out);
-    assert_eq!(v["origin"], t.agent.origin());
-    assert_eq!(v["final_url"], t.agent.url(WELL_KNOWN));
-    assert_eq!(v["cache"], "off");
-    assert_eq!(v["report"]["ok"], true);
-    assert_eq!(
-        v["report"]["canonical"].as_str().unwrap().as_bytes(),
-        canonical(&card, &[])
+    let served = write(&t.dir, "served.json", &served);
+    let file = run(
+        &[
+            "verify",
+            s(&served),
+            "--jwks",
+            s(&t.jwks),
+            "--origin",
+            &t.agent.origin(),
+            "--format",
+            "json",
+        ],
+        None,
     );
-    assert_eq!(
-        v["report"]["canonical_sha256"],
-        hex(&sha256(&canonical(&card, &[])))
-    );
-    assert_eq!(v["keys"][0]["index"], 0);
-    assert_eq!(v["keys"][0]["source"]["from"], "trust-store");
-    assert_eq!(v["keys"][0]["source"]["source"], s(&t.jwks));
-    assert_eq!(v["jku"], serde_json::json!([]));
+    expect_code(&file, 0, "verify FILE --format json");
+    let file = json_out(&file);
+    let (remote, local) = (v.as_object().unwrap(), file.as_object().unwrap());
+    let names: Vec<&String> = remote.keys().filter(|k| *k != "fetch").collect();
+    assert_eq!(names, local.keys().collect::<Vec<_>>(), "{v}");
+    for (name, value) in local {
+        assert_eq!(&remote[name], value, "member {name}");
+    }
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["canonical"].as_str().unwrap().as_bytes(), canonical(&card, &[]));
+    assert_eq!(v["canonical_sha256"], hex(&sha256(&canonical(&card, &[]))));
+    let f = &v["fetch"];
+    assert_eq!(f["requested_url"], t.agent.url(WELL_KNOWN));
+    assert_eq!(f["origin"], t.agent.origin());
+    assert_eq!(f["final_url"], t.agent.url(WELL_KNOWN));
+    assert_eq!(f["redirects"], serde_json::json!([]));
+    assert_eq!(f["status"], 200);
+    assert_eq!(f["content_type"], "application/json");
+    assert_eq!(f["cache"], "off");
+    assert!(f["peer"].as_str().unwrap().starts_with("127.0.0.1:"), "{f}");
+    assert_eq!(f["protocol"], "HTTP/1.1");
+    assert_eq!(f["proxy"], serde_json::Value::Null);
+    assert_eq!(f["keys"][0]["index"], 0);
+    assert_eq!(f["keys"][0]["source"]["from"], "trust-store");
+    assert_eq!(f["keys"][0]["source"]["source"], s(&t.jwks));
+    assert_eq!(f["jku"], serde_json::json!([]));
+    assert_eq!(f["warnings"], serde_json::json!([]));
+    assert!(f.get("report").is_none() && v.get("report").is_none(), "{v}");
 
     // After a redirect the origin is still the one asked for.
     t.agent.route("/moved", Resp::redirect(301, WELL_KNOWN));
@@ -669,8 +696,8 @@ fn jku_is_fetched_only_under_an_allowed_prefix_of_the_cards_origin() {
     );
     expect_code(&out, 1, "json");
     let v = json_out(&out);
-    assert_eq!(v["jku"][0]["url"], jku.as_str());
-    assert_eq!(v["jku"][0]["status"], "not-allowed");
+    assert_eq!(v["fetch"]["jku"][0]["url"], jku.as_str());
+    assert_eq!(v["fetch"]["jku"][0]["status"], "not-allowed");
     assert_eq!(count(), 0, "a jku off the allowlist was fetched");
 
     // On the allowlist: fetched once, its key verifies, and the report says it came from there.
@@ -701,9 +728,11 @@ fn jku_is_fetched_only_under_an_allowed_prefix_of_the_cards_origin() {
         &["--allow-jku", &prefix, "--format", "json"],
     );
     let v = json_out(&out);
-    assert_eq!(v["keys"][0]["source"]["from"], "jku");
-    assert_eq!(v["keys"][0]["source"]["url"], jku.as_str());
-    assert_eq!(v["jku"][0]["status"], "fetched");
+    assert_eq!(v["fetch"]["keys"][0]["source"]["from"], "jku");
+    assert_eq!(v["fetch"]["keys"][0]["source"]["url"], jku.as_str());
+    assert_eq!(v["fetch"]["jku"][0]["status"], "fetched");
+    assert_eq!(v["fetch"]["jku"][0]["signatures"], serde_json::json!([0]));
+    assert_eq!(v["signatures"][0]["key"]["source"], format!("jku:{jku}"));
     assert_eq!(count(), 2);
 
     // The same allowlisted key does not vouch for the card of another origin.
@@ -880,10 +909,7 @@ fn verify_url_a_jku_never_overrides_the_trust_store() {
         );
         expect_code(&out, 1, member);
         let r = json_out(&out);
-        assert_eq!(
-            r["report"]["signatures"][0]["verdict"]["code"], code,
-            "{member}: {r}"
-        );
+        assert_eq!(r["signatures"][0]["verdict"]["code"], code, "{member}: {r}");
     }
 }
 

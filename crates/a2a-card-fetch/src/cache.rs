@@ -1,30 +1,41 @@
 //! A private HTTP cache (RFC 9111) on disk, for cards and JWKS.
 //!
-//! What it does:
-//! - stores `200` responses that can be reused or revalidated: with `Cache-Control: max-age`
-//!   (fresh for that long, less the `Age` they arrived with), or with a validator (`ETag`,
-//!   `Last-Modified`);
-//! - serves a fresh entry without a request;
-//! - revalidates a stale entry with `If-None-Match` and `If-Modified-Since`; a `304` reuses the
-//!   stored body and updates the stored freshness and validators from the `304`'s fields;
+//! The rules (what may be stored, how long it is fresh, what a revalidation sends, which stored
+//! response a `304` selects) are `http-cache-semantics`, used as a private cache (`private`
+//! responses are stored, `s-maxage` is for shared caches) with no heuristic freshness and no
+//! extra lifetime for `immutable`: a response without `max-age` or `Expires` is revalidated
+//! before every use. What this module adds:
+//! - a fresh entry is served without a request; a stale one is revalidated with the
+//!   `If-None-Match` / `If-Modified-Since` the policy asks for;
+//! - a `304` reuses the stored body; the stored response takes every field the `304` carries
+//!   (RFC 9111 section 3.2: the crate replaces only fields the stored response already had) and
+//!   its policy is computed again; when that changes nothing a later decision reads (still
+//!   stale, same `ETag`, `Last-Modified` and `Vary`), the entry is not written again;
+//! - a `304` that carries no validator answers the conditional request made from the one
+//!   entry stored for the URL, so it is read as carrying that entry's validators; one whose
+//!   validator is not the stored one updates nothing (the entry is removed and the retrieval
+//!   fails with `http-protocol`);
 //! - `no-store` in a response: nothing is stored and any stored entry for the URL is removed;
-//!   `no-cache`: stored, but revalidated before every use; `Vary: *`: not stored.
+//!   `Vary: *`: not stored.
 //!
-//! What it does not: heuristic freshness and `Expires` (a response without `max-age` is always
-//! revalidated, which is the conservative reading), caching redirects, serving stale entries.
-//! The requests this crate sends always carry the same header fields, so `Vary` naming fields
-//! never selects between variants.
+//! What it does not: caching redirects, serving stale entries. The response fields kept are
+//! those the rules read (`Cache-Control`, `Expires`, `Date`, `Age`, `ETag`, `Last-Modified`,
+//! `Vary`, `Pragma`) and the content type.
 //!
 //! Entries are keyed by URL and by what decides trust in the connection (the root certificates
 //! and whether loopback was allowed), so a run with a private CA or with loopback opened never
-//! feeds a run without. One file per entry: a JSON line of metadata, then the body; the body's
-//! length and SHA-256 are checked when read, and a damaged entry is ignored.
+//! feeds a run without. One file per entry: a JSON line of metadata (the policy included), then
+//! the body; the body's length and SHA-256 are checked when read, and a damaged entry is
+//! ignored. An entry is written to a new temporary file and renamed over the old one by one
+//! blocking task that runs to its end even when the retrieval that started it is dropped, so
+//! an entry is whole or absent, never half written (and one torn by a crash fails its digest).
 
+use http_cache_semantics::{AfterResponse, BeforeRequest, CacheOptions, CachePolicy};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// What the cache did for one retrieval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -34,7 +45,8 @@ pub enum CacheOutcome {
     Off,
     /// Fetched and stored.
     Stored,
-    /// Fetched; not stored (`no-store`, `Vary: *`, or neither freshness nor a validator).
+    /// Fetched; not stored (`no-store`, `Vary: *`, a status or directive that forbids it, or
+    /// the entry could not be written).
     NotStored,
     /// Served from a fresh entry without any request.
     Fresh,
@@ -44,6 +56,10 @@ pub enum CacheOutcome {
 
 impl CacheOutcome {
     /// The kebab-case name.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card_fetch::CacheOutcome::NotStored.as_str(), "not-stored");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             CacheOutcome::Off => "off",
@@ -55,118 +71,231 @@ impl CacheOutcome {
     }
 }
 
-/// `Cache-Control` directives that matter to a private cache.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Directives {
-    pub no_store: bool,
-    pub no_cache: bool,
-    /// `None` when absent, or when malformed or repeated with different values (then stale).
-    pub max_age: Option<u64>,
-}
+/// How the policy judges responses: a private cache, nothing guessed.
+const OPTIONS: CacheOptions = CacheOptions {
+    shared: false,
+    cache_heuristic: 0.0,
+    immutable_min_time_to_live: Duration::ZERO,
+    ignore_cargo_cult: false,
+};
 
-/// Parses `Cache-Control` field values (already joined with commas).
-pub(crate) fn directives(value: &str) -> Directives {
-    let mut d = Directives::default();
-    let mut ages: Vec<Option<u64>> = Vec::new();
-    for part in split_list(value) {
-        let (name, arg) = match part.split_once('=') {
-            Some((n, a)) => (n.trim(), Some(a.trim().trim_matches('"'))),
-            None => (part.trim(), None),
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "no-store" => d.no_store = true,
-            "no-cache" => d.no_cache = true,
-            "max-age" => ages.push(arg.and_then(|a| {
-                (!a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()))
-                    .then(|| a.parse::<u64>().unwrap_or(u64::MAX))
-            })),
-            _ => {}
-        }
-    }
-    d.max_age = match ages.split_first() {
-        Some((first, rest)) if rest.iter().all(|a| a == first) => *first,
-        _ => None,
-    };
-    d
-}
-
-/// Splits a comma-separated list, ignoring commas inside quoted strings.
-fn split_list(value: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut start, mut quoted, mut escaped) = (0, false, false);
-    for (i, c) in value.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            ',' if !quoted => {
-                out.push(&value[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&value[start..]);
-    out.into_iter().filter(|p| !p.trim().is_empty()).collect()
-}
-
-pub(crate) fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
-}
+/// The response fields the rules read (the rest is not stored).
+const KEPT: &[&str] = &[
+    "cache-control",
+    "expires",
+    "date",
+    "age",
+    "etag",
+    "last-modified",
+    "vary",
+    "pragma",
+];
 
 /// The stored metadata of one entry.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Meta {
     pub format: u32,
     pub url: String,
-    pub stored_at: u64,
-    pub age: u64,
-    pub max_age: Option<u64>,
-    pub no_cache: bool,
-    pub etag: Option<String>,
-    pub last_modified: Option<String>,
     pub content_type: String,
     pub body_len: usize,
     pub body_sha256: String,
+    /// The stored response's fields the rules read (names lower-case), for updating it from
+    /// a `304`.
+    pub fields: Vec<(String, String)>,
+    pub policy: CachePolicy,
 }
-
-const FORMAT: u32 = 1;
 
 impl Meta {
-    /// Fresh: reusable without asking the server.
-    pub fn is_fresh(&self, now: u64) -> bool {
-        let age = self.age.saturating_add(now.saturating_sub(self.stored_at));
-        !self.no_cache && self.max_age.is_some_and(|m| age < m)
-    }
-
-    /// Worth storing: it can be fresh, or it can be revalidated.
-    pub fn is_useful(&self) -> bool {
-        (!self.no_cache && self.max_age.is_some_and(|m| m > 0))
-            || self.etag.is_some()
-            || self.last_modified.is_some()
-    }
-
-    /// The conditional request fields for revalidation.
-    pub fn conditions(&self) -> Vec<(&'static str, String)> {
-        let mut out = Vec::new();
-        if let Some(e) = &self.etag {
-            out.push(("If-None-Match", e.clone()));
+    fn headers(&self) -> http::HeaderMap {
+        let mut h = http::HeaderMap::new();
+        for (n, v) in &self.fields {
+            if let (Ok(n), Ok(v)) = (
+                http::HeaderName::from_bytes(n.as_bytes()),
+                http::HeaderValue::from_bytes(v.as_bytes()),
+            ) {
+                h.append(n, v);
+            }
         }
-        if let Some(l) = &self.last_modified {
-            out.push(("If-Modified-Since", l.clone()));
-        }
-        out
+        h
     }
 }
+
+/// The fields of `headers` the rules read.
+fn kept_fields(headers: &http::HeaderMap) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for name in KEPT {
+        for v in headers.get_all(*name) {
+            out.push((
+                name.to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            ));
+        }
+    }
+    out
+}
+
+const FORMAT: u32 = 2;
 
 /// A stored response.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
     pub meta: Meta,
     pub body: Vec<u8>,
+}
+
+/// The request as the cache sees it: `GET url` with the fields every retrieval sends.
+pub(crate) fn request(url: &str, headers: &http::HeaderMap) -> Option<http::request::Parts> {
+    let mut parts = http::Request::get(url).body(()).ok()?.into_parts().0;
+    parts.headers = headers.clone();
+    Some(parts)
+}
+
+/// A response's status and the fields the rules read.
+fn response(status: u16, headers: &http::HeaderMap) -> Option<http::response::Parts> {
+    let mut parts = http::Response::builder()
+        .status(status)
+        .body(())
+        .ok()?
+        .into_parts()
+        .0;
+    for name in KEPT {
+        for v in headers.get_all(*name) {
+            parts.headers.append(*name, v.clone());
+        }
+    }
+    Some(parts)
+}
+
+/// What to do with a stored entry before asking the server.
+pub(crate) enum Before {
+    /// Fresh: use it, no request.
+    Fresh,
+    /// Ask with these conditional fields (`If-None-Match`, `If-Modified-Since`; none when the
+    /// entry cannot be revalidated for this request).
+    Revalidate(http::HeaderMap),
+}
+
+impl Entry {
+    pub fn before(&self, req: &http::request::Parts) -> Before {
+        match self.meta.policy.before_request(req, SystemTime::now()) {
+            BeforeRequest::Fresh(_) => Before::Fresh,
+            BeforeRequest::Stale { request, matches } => {
+                let mut conditions = http::HeaderMap::new();
+                if matches {
+                    for name in [http::header::IF_NONE_MATCH, http::header::IF_MODIFIED_SINCE] {
+                        if let Some(v) = request.headers.get(&name) {
+                            conditions.insert(name, v.clone());
+                        }
+                    }
+                }
+                Before::Revalidate(conditions)
+            }
+        }
+    }
+
+    /// The entry after a `304` that answered its conditional request (RFC 9111 section 4.3.4:
+    /// the stored response takes every field the `304` carries), or `Err` with the reason when
+    /// the `304` names a validator the entry does not have.
+    pub fn after_304(&self, req: &http::request::Parts, headers: &http::HeaderMap) -> Result<Update, String> {
+        let stored = self.meta.headers();
+        let mut answer = headers.clone();
+        let has_validator =
+            answer.contains_key(http::header::ETAG) || answer.contains_key(http::header::LAST_MODIFIED);
+        if !has_validator {
+            // It answers the conditions sent from this entry: it carries this entry's validators.
+            for name in [http::header::ETAG, http::header::LAST_MODIFIED] {
+                if let Some(v) = stored.get(&name) {
+                    answer.insert(name, v.clone());
+                }
+            }
+        }
+        let Some(res) = response(304, &answer) else {
+            return Err("the 304 response cannot be read".into());
+        };
+        // Which stored response the 304 selects is the crate's rule (strong and weak ETag,
+        // Last-Modified).
+        if let AfterResponse::Modified(..) = self.meta.policy.after_response(req, &res, SystemTime::now()) {
+            return Err(format!(
+                "the server answered 304 Not Modified with the validator {}, which the stored response does not have",
+                validator_text(&answer)
+            ));
+        }
+        let mut merged = stored;
+        for name in KEPT {
+            let new: Vec<http::HeaderValue> = headers.get_all(*name).iter().cloned().collect();
+            if !new.is_empty() {
+                merged.remove(*name);
+                for v in new {
+                    merged.append(*name, v);
+                }
+            }
+        }
+        let Some(policy) = policy_for(req, &merged) else {
+            return Ok(Update::Remove);
+        };
+        // Still stale, with the same validators and Vary: the stored entry makes every later
+        // decision the updated one would (revalidate, with the same conditions), so it is not
+        // written again.
+        let before = self.meta.headers();
+        let same = |name: &str| merged.get_all(name).iter().eq(before.get_all(name).iter());
+        if policy.is_stale(SystemTime::now()) && ["etag", "last-modified", "vary"].iter().all(|n| same(n)) {
+            return Ok(Update::Keep);
+        }
+        Ok(Update::Replace(Box::new(Meta {
+            fields: kept_fields(&merged),
+            policy,
+            ..self.meta.clone()
+        })))
+    }
+}
+
+/// What a `304` does to the stored entry.
+#[derive(Debug)]
+pub(crate) enum Update {
+    /// Nothing that decides its reuse changed: it stays as stored.
+    Keep,
+    /// It is replaced by this one (fresh again, or with new validators).
+    Replace(Box<Meta>),
+    /// The updated response may not be stored (`no-store`): it is removed.
+    Remove,
+}
+
+fn validator_text(headers: &http::HeaderMap) -> String {
+    let v = headers
+        .get(http::header::ETAG)
+        .or_else(|| headers.get(http::header::LAST_MODIFIED));
+    v.map(|v| format!("{:?}", String::from_utf8_lossy(v.as_bytes())))
+        .unwrap_or_else(|| "(none)".into())
+}
+
+/// The policy of a `200` response: `None` when it may not be stored (`no-store`, `Vary: *`).
+pub(crate) fn policy_for(req: &http::request::Parts, headers: &http::HeaderMap) -> Option<CachePolicy> {
+    let vary_star = headers
+        .get_all(http::header::VARY)
+        .iter()
+        .any(|v| v.to_str().is_ok_and(|v| v.split(',').any(|p| p.trim() == "*")));
+    let res = response(200, headers)?;
+    let policy = CachePolicy::new_options(req, &res, SystemTime::now(), OPTIONS);
+    (policy.is_storable() && !vary_star).then_some(policy)
+}
+
+/// A new entry's metadata, from the response's fields.
+pub(crate) fn meta_for(
+    url: &str,
+    policy: CachePolicy,
+    headers: &http::HeaderMap,
+    content_type: &str,
+    body: &[u8],
+) -> Meta {
+    Meta {
+        format: FORMAT,
+        url: url.to_string(),
+        content_type: content_type.to_string(),
+        body_len: body.len(),
+        body_sha256: a2a_card::sha256_hex(body),
+        fields: kept_fields(headers),
+        policy,
+    }
 }
 
 /// The cache directory and the namespace of this configuration.
@@ -220,7 +349,7 @@ impl Cache {
         intact.then_some(Entry { meta, body })
     }
 
-    /// Stores an entry, replacing the file atomically.
+    /// Stores an entry, replacing the file atomically (a new temporary file, then a rename).
     pub fn store(&self, meta: &Meta, body: &[u8]) -> std::io::Result<()> {
         // The cache is the user's own: on unix its folder is created readable by them alone.
         #[cfg(unix)]
@@ -249,7 +378,8 @@ impl Cache {
             f.write_all(&meta)?;
             f.write_all(b"\n")?;
             f.write_all(body)?;
-            f.sync_all()?;
+            // No fsync: an entry cut short by a crash fails its length and digest check and is
+            // ignored, so durability would buy nothing but a disk flush per retrieval.
             fs::rename(&tmp, &path)
         })();
         if write.is_err() {
@@ -267,96 +397,82 @@ impl Cache {
     }
 }
 
-/// A new entry's metadata from a response's fields.
-pub(crate) fn meta_for(
-    url: &str,
-    cc: &Directives,
-    age: u64,
-    etag: Option<String>,
-    last_modified: Option<String>,
-    content_type: &str,
-    body: &[u8],
-) -> Meta {
-    Meta {
-        format: FORMAT,
-        url: url.to_string(),
-        stored_at: now(),
-        age,
-        max_age: cc.max_age,
-        no_cache: cc.no_cache,
-        etag,
-        last_modified,
-        content_type: content_type.to_string(),
-        body_len: body.len(),
-        body_sha256: a2a_card::sha256_hex(body),
-    }
-}
-
-/// Parses an `Age` field value (seconds); a malformed one counts as very old.
-pub(crate) fn age_value(v: Option<&str>) -> u64 {
-    match v {
-        None => 0,
-        Some(t) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => t.parse().unwrap_or(u64::MAX),
-        Some(_) => u64::MAX,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn directives_parse() {
-        let d = directives("public, max-age=60, no-cache=\"set-cookie, x\"");
-        assert_eq!(
-            d,
-            Directives {
-                no_store: false,
-                no_cache: true,
-                max_age: Some(60)
-            }
-        );
-        let d = directives("No-Store");
-        assert!(d.no_store);
-        assert_eq!(directives("max-age=\"30\"").max_age, Some(30));
-        // Malformed or conflicting max-age means stale.
-        assert_eq!(directives("max-age=abc").max_age, None);
-        assert_eq!(directives("max-age=10, max-age=20").max_age, None);
-        assert_eq!(directives("max-age=10, max-age=10").max_age, Some(10));
-        assert_eq!(
-            directives("max-age=99999999999999999999999").max_age,
-            Some(u64::MAX)
-        );
+    fn req() -> http::request::Parts {
+        request("https://a.example/x", &http::HeaderMap::new()).unwrap()
+    }
+
+    fn headers(pairs: &[(&'static str, &str)]) -> http::HeaderMap {
+        let mut h = http::HeaderMap::new();
+        for (n, v) in pairs {
+            h.append(*n, v.parse().unwrap());
+        }
+        h
+    }
+
+    fn entry(pairs: &[(&'static str, &str)]) -> Entry {
+        let h = headers(pairs);
+        let policy = policy_for(&req(), &h).unwrap();
+        Entry {
+            meta: meta_for("https://a.example/x", policy, &h, "application/json", b"{}"),
+            body: b"{}".to_vec(),
+        }
     }
 
     #[test]
-    fn freshness() {
-        let mut m = meta_for(
-            "https://a.example/",
-            &directives("max-age=100"),
-            10,
-            None,
-            None,
-            "application/json",
-            b"{}",
+    fn freshness_and_conditions() {
+        assert!(matches!(
+            entry(&[("cache-control", "max-age=100")]).before(&req()),
+            Before::Fresh
+        ));
+        assert!(
+            matches!(entry(&[("cache-control", "max-age=100"), ("age", "100")]).before(&req()),
+            Before::Revalidate(c) if c.is_empty())
         );
-        let t = m.stored_at;
-        assert!(m.is_fresh(t));
-        assert!(m.is_fresh(t + 89));
-        assert!(!m.is_fresh(t + 90)); // 10 s of Age plus 90 s here
-        m.no_cache = true;
-        assert!(!m.is_fresh(t));
-        let m = meta_for(
-            "https://a.example/",
-            &directives(""),
-            0,
-            None,
-            None,
-            "application/json",
-            b"{}",
-        );
-        assert!(!m.is_useful());
-        assert_eq!(age_value(Some("x")), u64::MAX);
+        // No heuristic freshness from Last-Modified, no lifetime for immutable alone.
+        let lm = "Wed, 21 Oct 2015 07:28:00 GMT";
+        match entry(&[("last-modified", lm), ("cache-control", "immutable")]).before(&req()) {
+            Before::Revalidate(c) => assert_eq!(c.get("if-modified-since").unwrap(), lm),
+            Before::Fresh => panic!("fresh without a lifetime"),
+        }
+        match entry(&[("etag", "\"e\""), ("cache-control", "no-cache, max-age=60")]).before(&req()) {
+            Before::Revalidate(c) => assert_eq!(c.get("if-none-match").unwrap(), "\"e\""),
+            Before::Fresh => panic!("no-cache served fresh"),
+        }
+        // private is stored by a private cache; no-store and Vary: * are not.
+        assert!(policy_for(&req(), &headers(&[("cache-control", "private, max-age=5")])).is_some());
+        assert!(policy_for(&req(), &headers(&[("cache-control", "no-store")])).is_none());
+        assert!(policy_for(&req(), &headers(&[("vary", "accept, *")])).is_none());
+    }
+
+    #[test]
+    fn a_304_updates_or_is_refused() {
+        let e = entry(&[("etag", "\"v1\"")]);
+        let Ok(Update::Replace(m)) = e.after_304(&req(), &headers(&[("cache-control", "max-age=60")])) else {
+            panic!("a 304 with max-age did not replace the entry");
+        };
+        assert!(!m.policy.is_stale(SystemTime::now()), "the 304's max-age applies");
+        assert!(m.fields.contains(&("etag".into(), "\"v1\"".into())));
+        let err = e.after_304(&req(), &headers(&[("etag", "\"v2\"")])).unwrap_err();
+        assert!(err.contains("\\\"v2\\\""), "{err}");
+        let no_store = e.after_304(&req(), &headers(&[("cache-control", "no-store")]));
+        assert!(matches!(no_store, Ok(Update::Remove)), "{no_store:?}");
+        // Nothing new: kept as stored (no write); the weak form of the same tag is new.
+        assert!(matches!(
+            e.after_304(&req(), &headers(&[("etag", "\"v1\"")])),
+            Ok(Update::Keep)
+        ));
+        let weak = e.after_304(&req(), &headers(&[("etag", "W/\"v1\"")]));
+        assert!(matches!(weak, Ok(Update::Replace(_))), "{weak:?}");
+        // Last-Modified only, and a bare 304.
+        let lm = entry(&[("last-modified", "Wed, 21 Oct 2015 07:28:00 GMT")]);
+        assert!(matches!(
+            lm.after_304(&req(), &http::HeaderMap::new()),
+            Ok(Update::Keep)
+        ));
     }
 
     #[test]
@@ -364,15 +480,9 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("a2a-card-fetch-unit-{}", std::process::id()));
         let cache = Cache::new(&dir, "ns".into());
         let body = br#"{"name":"A"}"#.to_vec();
-        let meta = meta_for(
-            "https://a.example/x",
-            &directives("max-age=60"),
-            0,
-            Some("\"e\"".into()),
-            None,
-            "application/json",
-            &body,
-        );
+        let h = headers(&[("cache-control", "max-age=60")]);
+        let policy = policy_for(&req(), &h).unwrap();
+        let meta = meta_for("https://a.example/x", policy, &h, "application/json", &body);
         cache.store(&meta, &body).unwrap();
         assert_eq!(cache.load("https://a.example/x", 1024).unwrap().body, body);
         // Over the body limit of the caller: ignored.
@@ -386,7 +496,11 @@ mod tests {
         let mut raw = fs::read(&path).unwrap();
         let last = raw.len() - 2;
         raw[last] ^= 1;
-        fs::write(&path, raw).unwrap();
+        fs::write(&path, &raw).unwrap();
+        assert!(cache.load("https://a.example/x", 1024).is_none());
+        // A cut entry too.
+        raw.truncate(raw.len() - 3);
+        fs::write(&path, &raw).unwrap();
         assert!(cache.load("https://a.example/x", 1024).is_none());
         cache.remove("https://a.example/x").unwrap();
         assert!(!path.exists());

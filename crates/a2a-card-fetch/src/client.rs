@@ -1,111 +1,26 @@
-//! The fetcher: options, TLS roots, the redirect loop, content-type and size checks, and the
+//! The fetcher: one HTTP client (its connection pool, TLS configuration and cache) shared by
+//! every retrieval made with it; the redirect loop, the content-type and size checks and the
 //! cache, on top of the guarded transport.
 
-use crate::cache::{self, Cache, CacheOutcome, Entry};
-use crate::http::Transport;
+use crate::cache::{self, Before, Cache, CacheOutcome, Entry, Update};
+use crate::options::{deadline_after, root_store, FetchOptions, DEFAULT_MAX_JWKS_KEYS};
+use crate::proxy::ProxyRoute;
 use crate::target::{card_url_parsed, check_https, origin_of, parse_https, JkuPrefix};
+use crate::transport::{within, Transport};
 use a2a_card::signature::printable;
 use a2a_card::{Error, ErrorCode};
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::CertificateDer;
-use rustls::{ClientConfig, RootCertStore};
+use http::HeaderMap;
+use rustls::ClientConfig;
 use serde::Serialize;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use url::Url;
-
-/// Default connect timeout: 10 s.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Default total timeout of one retrieval (resolution, redirects, TLS, body): 30 s.
-pub const DEFAULT_TOTAL_TIMEOUT: Duration = Duration::from_secs(30);
-/// Default body limit: 1 MiB.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 1024 * 1024;
-/// Default limit on the keys of a JWK Set fetched from a `jku`: 64.
-pub const DEFAULT_MAX_JWKS_KEYS: usize = 64;
-/// The longest timeout the fetcher honours (one day); a longer one is treated as this.
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(86_400);
-/// Default redirect limit: 3.
-pub const DEFAULT_MAX_REDIRECTS: usize = 3;
-
-/// The root certificates a server's certificate must chain to.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Roots {
-    /// The Mozilla root program, compiled in (`webpki-roots`). The default.
-    #[default]
-    WebPki,
-    /// Only the CA certificates in this PEM file (a private CA); the public roots are not used.
-    CaFile(PathBuf),
-    /// Only the CA certificates in this PEM text.
-    CaPem(Vec<u8>),
-}
-
-/// Options of every retrieval.
-///
-/// ```
-/// let opts = a2a_card_fetch::FetchOptions::default();
-/// assert_eq!(opts.total_timeout.as_secs(), 30);
-/// assert_eq!(opts.max_body_bytes, 1 << 20);
-/// assert!(!opts.allow_loopback && opts.cache_dir.is_none());
-/// ```
-#[derive(Debug, Clone)]
-pub struct FetchOptions {
-    /// Longest wait for one TCP connection (default 10 s).
-    pub connect_timeout: Duration,
-    /// Longest time for one whole retrieval, redirects included (default 30 s).
-    pub total_timeout: Duration,
-    /// Largest body accepted (default 1 MiB).
-    pub max_body_bytes: usize,
-    /// Most redirects followed (default 3).
-    pub max_redirects: usize,
-    /// Allow plain loopback addresses (`127.0.0.0/8`, `::1`). For local testing only: it lets a
-    /// remote card or redirect reach services on this machine.
-    pub allow_loopback: bool,
-    /// The TLS trust roots.
-    pub roots: Roots,
-    /// The cache directory; `None` turns caching off. [`default_cache_dir`] gives the user's.
-    pub cache_dir: Option<PathBuf>,
-    /// The `User-Agent` sent.
-    pub user_agent: String,
-}
-
-impl Default for FetchOptions {
-    fn default() -> Self {
-        FetchOptions {
-            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
-            total_timeout: DEFAULT_TOTAL_TIMEOUT,
-            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
-            max_redirects: DEFAULT_MAX_REDIRECTS,
-            allow_loopback: false,
-            roots: Roots::WebPki,
-            cache_dir: None,
-            user_agent: concat!("a2a-card-fetch/", env!("CARGO_PKG_VERSION")).to_string(),
-        }
-    }
-}
-
-/// The user's cache directory for this toolkit: `$XDG_CACHE_HOME/a2a-card` or
-/// `~/.cache/a2a-card` on Unix, `~/Library/Caches/a2a-card` on macOS,
-/// `%LOCALAPPDATA%\a2a-card\cache` on Windows. `None` when the environment names no home.
-pub fn default_cache_dir() -> Option<PathBuf> {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if cfg!(windows) {
-        return env("LOCALAPPDATA").map(|p| p.join("a2a-card").join("cache"));
-    }
-    if cfg!(target_os = "macos") {
-        return env("HOME").map(|p| p.join("Library").join("Caches").join("a2a-card"));
-    }
-    if let Some(x) = env("XDG_CACHE_HOME").filter(|p| p.is_absolute()) {
-        return Some(x.join("a2a-card"));
-    }
-    env("HOME").map(|p| p.join(".cache").join("a2a-card"))
-}
 
 /// A retrieved JSON document.
 #[derive(Debug, Clone, Serialize)]
 pub struct Fetched {
-    /// The body, as served.
+    /// The body, as served (decoded when it came compressed).
     #[serde(skip)]
     pub bytes: Vec<u8>,
     /// The URL first requested (for an origin, its well-known card URL).
@@ -117,20 +32,30 @@ pub struct Fetched {
     pub origin: String,
     /// Every redirect target followed, in order.
     pub redirects: Vec<String>,
+    /// The HTTP status of the last response: 200, or 304 when the stored body was revalidated
+    /// (`None` when the body was served fresh from the cache).
+    pub status: Option<u16>,
     /// The media type served.
     pub content_type: String,
     /// What the cache did.
     pub cache: CacheOutcome,
-    /// The address the body was read from (`None` when served from the cache).
+    /// The address the last response was read from (the proxy's, through a proxy; `None` when
+    /// the body was served from the cache).
     pub peer: Option<SocketAddr>,
+    /// The protocol of the last response (`HTTP/1.1` or `HTTP/2`; `None` from the cache).
+    pub protocol: Option<String>,
+    /// The proxy the last response came through, without credentials (`None`: direct).
+    pub proxy: Option<String>,
     /// Problems that did not stop the retrieval (a cache that could not be written).
     pub warnings: Vec<String>,
 }
 
 impl Fetched {
     /// The retrieval for people, one fact a line: `origin:`, `final url:`, each redirect,
-    /// `content-type:`, `cache:`, `peer:`, `bytes:`, `sha256:` and each warning (what
-    /// `a2a-card fetch` writes to stderr). Server-chosen text is escaped.
+    /// `status:` (when a response was read), `content-type:`, `cache:`, `peer:`, `protocol:`,
+    /// `proxy:` (the last three when the body came from the network, the proxy when there was
+    /// one), `bytes:`, `sha256:` and each
+    /// warning (what `a2a-card fetch` writes to stderr). Server-chosen text is escaped.
     ///
     /// ```
     /// let f = a2a_card_fetch::Fetched {
@@ -139,20 +64,33 @@ impl Fetched {
     ///     final_url: "https://agent.example/.well-known/agent-card.json".into(),
     ///     origin: "https://agent.example".into(),
     ///     redirects: vec![],
+    ///     status: Some(200),
     ///     content_type: "application/json".into(),
     ///     cache: a2a_card_fetch::CacheOutcome::Off,
     ///     peer: None,
+    ///     protocol: None,
+    ///     proxy: None,
     ///     warnings: vec![],
     /// };
     /// assert_eq!(f.to_lines()[0], "origin: https://agent.example");
     /// assert_eq!(f.to_lines()[2], "redirects: none");
+    /// assert_eq!(f.to_lines()[3], "status: 200");
     /// ```
     pub fn to_lines(&self) -> Vec<String> {
         let mut lines = route_lines(&self.origin, &self.final_url, &self.redirects);
+        if let Some(status) = self.status {
+            lines.push(format!("status: {status}"));
+        }
         lines.push(format!("content-type: {}", printable(&self.content_type)));
         lines.push(format!("cache: {}", self.cache.as_str()));
         if let Some(peer) = self.peer {
             lines.push(format!("peer: {peer}"));
+        }
+        if let Some(p) = &self.protocol {
+            lines.push(format!("protocol: {p}"));
+        }
+        if let Some(p) = &self.proxy {
+            lines.push(format!("proxy: {}", printable(p)));
         }
         lines.push(format!("bytes: {}", self.bytes.len()));
         lines.push(format!("sha256: {}", a2a_card::sha256_hex(&self.bytes)));
@@ -187,83 +125,34 @@ pub struct FetchedJwks {
     pub keys: Vec<a2a_card::PublicKey>,
 }
 
-/// Builds the TLS configuration and cache once, for several retrievals with the same options.
+/// The asynchronous fetcher: its options, TLS configuration, connection pool and cache, built
+/// once and shared by every retrieval made with it (clones share them too). Connections to the
+/// same origin are reused (HTTP/1.1 keep-alive, or one HTTP/2 connection where the server
+/// offers it), so a card and the JWK Set of its `jku` on the same origin cost one connection.
+///
+/// Use it from a tokio runtime; a connection belongs to the runtime that opened it, so keep a
+/// fetcher to one runtime. Every retrieval is bounded by the total timeout, and a retrieval
+/// whose future is dropped leaves the cache as it was or with a whole new entry, never a
+/// partial one. Without a runtime, use [`crate::blocking`].
 ///
 /// ```no_run
 /// use a2a_card_fetch::{Fetcher, FetchOptions};
+/// # async fn run() -> Result<(), a2a_card_fetch::Error> {
 /// let fetcher = Fetcher::new(&FetchOptions::default())?;
-/// let card = fetcher.fetch_card("https://agent.example.com")?;
-/// println!("{} bytes from {}", card.bytes.len(), card.final_url);
-/// # Ok::<(), a2a_card_fetch::Error>(())
+/// let card = fetcher.fetch_card("https://agent.example.com").await?;
+/// println!("{} bytes from {} over {:?}", card.bytes.len(), card.final_url, card.protocol);
+/// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
 pub struct Fetcher {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
     opts: FetchOptions,
-    transport: Arc<TransportHolder>,
+    transport: Transport,
     cache: Option<Cache>,
-}
-
-struct TransportHolder(Transport);
-
-impl std::fmt::Debug for TransportHolder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Transport")
-    }
-}
-
-/// The most a CA file may hold: a bundle of every public root is about 250 KB.
-pub const MAX_CA_FILE_BYTES: u64 = 4 * 1024 * 1024;
-
-/// Reads a CA file, bounded: a device or a growing file is never read past the limit.
-fn read_ca_file(path: &std::path::Path) -> Result<Vec<u8>, Error> {
-    use std::io::Read as _;
-    let fail = |msg: String| Error::new(ErrorCode::CaFile, msg);
-    let file = std::fs::File::open(path)
-        .map_err(|e| fail(format!("cannot read the CA file {}: {e}", path.display())))?;
-    let mut pem = Vec::new();
-    file.take(MAX_CA_FILE_BYTES + 1)
-        .read_to_end(&mut pem)
-        .map_err(|e| fail(format!("cannot read the CA file {}: {e}", path.display())))?;
-    if pem.len() as u64 > MAX_CA_FILE_BYTES {
-        return Err(fail(format!(
-            "the CA file {} is larger than {MAX_CA_FILE_BYTES} bytes",
-            path.display()
-        )));
-    }
-    Ok(pem)
-}
-
-fn root_store(roots: &Roots) -> Result<(RootCertStore, String), Error> {
-    let pem = match roots {
-        Roots::WebPki => {
-            let mut store = RootCertStore::empty();
-            store.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-            return Ok((store, "webpki".into()));
-        }
-        Roots::CaFile(path) => read_ca_file(path)?,
-        Roots::CaPem(pem) => pem.clone(),
-    };
-    let mut store = RootCertStore::empty();
-    let mut count = 0;
-    for cert in CertificateDer::pem_slice_iter(&pem) {
-        let cert =
-            cert.map_err(|e| Error::new(ErrorCode::CaFile, format!("the CA PEM cannot be read: {e}")))?;
-        store
-            .add(cert)
-            .map_err(|e| Error::new(ErrorCode::CaFile, format!("a CA certificate cannot be used: {e}")))?;
-        count += 1;
-    }
-    if count == 0 {
-        return Err(Error::new(
-            ErrorCode::CaFile,
-            "the CA PEM holds no CERTIFICATE block",
-        ));
-    }
-    Ok((store, format!("ca:{}", a2a_card::sha256_hex(&pem))))
-}
-
-fn media_type(value: &str) -> String {
-    value.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
 }
 
 /// `application/json` or a `+json` structured suffix (`application/jwk-set+json`,
@@ -275,9 +164,38 @@ fn is_json(media: &str) -> bool {
     }
 }
 
+fn media_type(value: &str) -> String {
+    value.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
+}
+
 impl Fetcher {
-    /// Checks the options and builds the TLS configuration (reading the CA file, if any).
+    /// Checks the options and builds the client: the TLS configuration (reading the CA file, if
+    /// any), the proxy (reading the environment for [`crate::Proxy::FromEnv`]).
     pub fn new(opts: &FetchOptions) -> Result<Fetcher, Error> {
+        Fetcher::with_client_builder(opts, reqwest::Client::builder())
+    }
+
+    /// [`Fetcher::new`] on a client builder of the caller's (for example with its own
+    /// connection-pool sizes, TCP settings, local address or HTTP/2 tuning). The settings the
+    /// guarantees rest on replace the builder's: TLS (rustls with [`FetchOptions::roots`] and
+    /// nothing else), name resolution (the guarded resolver), the peer-address check on every
+    /// connection, redirects (never followed by the client), proxies (only
+    /// [`FetchOptions::proxy`]), `https_only`, no `Referer`, the connect timeout, HTTP/2 and
+    /// decoding as the options say; every request carries the fetcher's own `User-Agent`,
+    /// `Accept` and `Accept-Encoding`. A `resolve` override on the builder does not open the
+    /// guard: a connection to an address it refuses is refused before a request is written.
+    ///
+    /// ```
+    /// use a2a_card_fetch::{reqwest, Fetcher, FetchOptions};
+    /// let builder = reqwest::Client::builder().pool_max_idle_per_host(4).tcp_nodelay(true);
+    /// let fetcher = Fetcher::with_client_builder(&FetchOptions::default(), builder)?;
+    /// assert!(fetcher.options().http2);
+    /// # Ok::<(), a2a_card_fetch::Error>(())
+    /// ```
+    pub fn with_client_builder(
+        opts: &FetchOptions,
+        builder: reqwest::ClientBuilder,
+    ) -> Result<Fetcher, Error> {
         let (store, roots_id) = root_store(&opts.roots)?;
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let tls = ClientConfig::builder_with_provider(provider)
@@ -285,32 +203,32 @@ impl Fetcher {
             .map_err(|e| Error::new(ErrorCode::TlsHandshake, format!("TLS configuration: {e}")))?
             .with_root_certificates(store)
             .with_no_client_auth();
+        let proxy = ProxyRoute::new(&opts.proxy)?;
+        let transport = Transport::new(opts, tls, proxy, builder)?;
         let cache = opts
             .cache_dir
             .as_ref()
             .map(|dir| Cache::new(dir, format!("roots={roots_id} loopback={}", opts.allow_loopback)));
         Ok(Fetcher {
-            opts: opts.clone(),
-            transport: Arc::new(TransportHolder(Transport {
-                tls: Arc::new(tls),
-                connect_timeout: opts.connect_timeout,
-                allow_loopback: opts.allow_loopback,
-                user_agent: opts.user_agent.clone(),
-            })),
-            cache,
+            inner: Arc::new(Inner {
+                opts: opts.clone(),
+                transport,
+                cache,
+            }),
         })
     }
 
     /// The options.
     pub fn options(&self) -> &FetchOptions {
-        &self.opts
+        &self.inner.opts
     }
 
     /// Fetches a card: for an origin (`https://host[:port]` with no path) its well-known card
-    /// URL, for any other URL that URL.
-    pub fn fetch_card(&self, url_or_origin: &str) -> Result<Fetched, Error> {
+    /// URL, for any other URL that URL. A card that is not I-JSON is refused with the reader's
+    /// code and pointer.
+    pub async fn fetch_card(&self, url_or_origin: &str) -> Result<Fetched, Error> {
         let url = card_url_parsed(url_or_origin)?;
-        let fetched = self.fetch_json(url, None)?;
+        let fetched = self.fetch_json(url, None).await?;
         // A card that is not I-JSON is refused with the reader's own error and pointer: nothing
         // downstream could canonicalize it, and `fetch` must not hand it on as a card.
         // (The deepest nesting the library allows: depth is the verifier's policy, not I-JSON's.)
@@ -327,209 +245,260 @@ impl Fetcher {
 
     /// Fetches a JWK Set from exactly this URL and reads its keys (at most
     /// [`DEFAULT_MAX_JWKS_KEYS`]).
-    pub fn fetch_jwks(&self, url: &str) -> Result<FetchedJwks, Error> {
+    pub async fn fetch_jwks(&self, url: &str) -> Result<FetchedJwks, Error> {
         let url = parse_https(url, "the JWKS URL")?;
-        let fetched = self.fetch_json(url, None)?;
+        let fetched = self.fetch_json(url, None).await?;
         jwks_of(fetched, DEFAULT_MAX_JWKS_KEYS)
     }
 
     /// Fetches the JWK Set of a `jku` allowed by `prefix`: every redirect hop must stay under
     /// the prefix (and so on its origin), else the retrieval fails with `redirect-invalid`; a
     /// set of more than `max_keys` keys fails with `too-many-keys`.
-    pub fn fetch_jwks_under(
+    pub async fn fetch_jwks_under(
         &self,
         url: &str,
         prefix: &JkuPrefix,
         max_keys: usize,
     ) -> Result<FetchedJwks, Error> {
         let url = parse_https(url, "the jku")?;
-        let fetched = self.fetch_json(url, Some(prefix))?;
+        let fetched = self.fetch_json(url, Some(prefix)).await?;
         jwks_of(fetched, max_keys)
+    }
+
+    async fn load(&self, key: &str) -> Option<Entry> {
+        let cache = self.inner.cache.clone()?;
+        let (key, max) = (key.to_string(), self.inner.opts.max_body_bytes);
+        tokio::task::spawn_blocking(move || cache.load(&key, max))
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// Stores (`Some`) or removes (`None`) the entry for `key` on a blocking task that runs to
+    /// its end even if this future is dropped; an error is returned as a warning.
+    async fn keep(
+        &self,
+        cache: &Cache,
+        key: &str,
+        entry: Option<(cache::Meta, Vec<u8>)>,
+    ) -> Result<(), String> {
+        let (cache, key) = (cache.clone(), key.to_string());
+        let done = tokio::task::spawn_blocking(move || match entry {
+            Some((meta, body)) => cache
+                .store(&meta, &body)
+                .map_err(|e| format!("cannot write the cache entry for {key}: {e}")),
+            None => cache
+                .remove(&key)
+                .map_err(|e| format!("cannot remove the cache entry for {key}: {e}")),
+        })
+        .await;
+        done.unwrap_or_else(|e| Err(format!("the cache could not be updated: {e}")))
     }
 
     /// Fetches a JSON document from an https URL, following redirects; with `within`, every
     /// redirect target must fall under that `jku` prefix.
-    pub(crate) fn fetch_json(&self, start: Url, within: Option<&JkuPrefix>) -> Result<Fetched, Error> {
-        let deadline = deadline_after(self.opts.total_timeout);
+    pub(crate) async fn fetch_json(
+        &self,
+        start: Url,
+        within_prefix: Option<&JkuPrefix>,
+    ) -> Result<Fetched, Error> {
+        let deadline = deadline_after(self.inner.opts.total_timeout);
         let mut out = Fetched {
             bytes: Vec::new(),
             requested_url: start.to_string(),
             final_url: String::new(),
             origin: origin_of(&start),
             redirects: Vec::new(),
+            status: None,
             content_type: String::new(),
             cache: CacheOutcome::Off,
             peer: None,
+            protocol: None,
+            proxy: None,
             warnings: Vec::new(),
         };
         let mut url = start;
         loop {
-            let key = url.to_string();
-            out.final_url.clone_from(&key);
-            let stored = self
-                .cache
-                .as_ref()
-                .and_then(|c| c.load(&key, self.opts.max_body_bytes));
-            if let Some(entry) = stored.as_ref().filter(|e| e.meta.is_fresh(cache::now())) {
-                out.bytes.clone_from(&entry.body);
-                out.content_type.clone_from(&entry.meta.content_type);
-                out.cache = CacheOutcome::Fresh;
-                out.peer = None;
-                return Ok(out);
-            }
-            let conditions = stored.as_ref().map(|e| e.meta.conditions()).unwrap_or_default();
-            let ex = self.transport.0.get(&url, &conditions, deadline)?;
-            out.peer = Some(ex.peer);
-            match ex.status {
-                200 => {
-                    let ct = ex.single("content-type")?.map(media_type).unwrap_or_default();
-                    if !is_json(&ct) {
-                        let shown = if ct.is_empty() {
-                            "no Content-Type".to_string()
-                        } else {
-                            ct
-                        };
-                        return Err(Error::new(
-                            ErrorCode::NotJson,
-                            format!(
-                                "the server sent {shown}; a card or JWKS must be application/json or \
-                                 application/*+json"
-                            ),
-                        )
-                        .with_url(key));
-                    }
-                    let cc = cache::directives(&ex.header("cache-control").unwrap_or_default());
-                    let age = cache::age_value(ex.single("age")?);
-                    let etag = ex.single("etag")?.map(str::to_string);
-                    let last_modified = ex.single("last-modified")?.map(str::to_string);
-                    let vary_star = ex
-                        .header("vary")
-                        .is_some_and(|v| v.split(',').any(|p| p.trim() == "*"));
-                    let body = ex.read_body(self.opts.max_body_bytes)?;
-                    out.cache = match &self.cache {
-                        None => CacheOutcome::Off,
-                        Some(c) => {
-                            let meta = cache::meta_for(&key, &cc, age, etag, last_modified, &ct, &body);
-                            if cc.no_store || vary_star || !meta.is_useful() {
-                                if let Err(e) = c.remove(&key) {
-                                    out.warnings
-                                        .push(format!("cannot remove the cache entry for {key}: {e}"));
-                                }
-                                CacheOutcome::NotStored
-                            } else if let Err(e) = c.store(&meta, &body) {
-                                out.warnings
-                                    .push(format!("cannot write the cache entry for {key}: {e}"));
-                                CacheOutcome::NotStored
-                            } else {
-                                CacheOutcome::Stored
-                            }
-                        }
-                    };
-                    out.bytes = body;
-                    out.content_type = ct;
-                    return Ok(out);
-                }
-                304 if !conditions.is_empty() => {
-                    let (Some(c), Some(Entry { mut meta, body })) = (&self.cache, stored) else {
-                        return Err(Error::new(ErrorCode::HttpStatus, "304 without a stored entry")
-                            .with_url(key)
-                            .with_status(304));
-                    };
-                    // RFC 9111 4.3.4: the stored response takes the fields the 304 carries.
-                    let mut no_store = false;
-                    if let Some(v) = ex.header("cache-control") {
-                        let cc = cache::directives(&v);
-                        meta.max_age = cc.max_age;
-                        meta.no_cache = cc.no_cache;
-                        no_store = cc.no_store;
-                    }
-                    if let Some(e) = ex.single("etag")? {
-                        meta.etag = Some(e.to_string());
-                    }
-                    if let Some(l) = ex.single("last-modified")? {
-                        meta.last_modified = Some(l.to_string());
-                    }
-                    meta.age = cache::age_value(ex.single("age")?);
-                    meta.stored_at = cache::now();
-                    let written = if no_store {
-                        c.remove(&key)
-                    } else {
-                        c.store(&meta, &body)
-                    };
-                    if let Err(e) = written {
-                        out.warnings
-                            .push(format!("cannot update the cache entry for {key}: {e}"));
-                    }
-                    out.bytes = body;
-                    out.content_type = meta.content_type;
-                    out.cache = CacheOutcome::Revalidated;
-                    return Ok(out);
-                }
-                301 | 302 | 303 | 307 | 308 => {
-                    if out.redirects.len() >= self.opts.max_redirects {
-                        return Err(Error::new(
-                            ErrorCode::TooManyRedirects,
-                            format!(
-                                "the server redirects again after {} redirects (the limit)",
-                                out.redirects.len()
-                            ),
-                        )
-                        .with_url(key));
-                    }
-                    let location = ex.single("location")?.unwrap_or("").to_string();
-                    if location.is_empty() {
-                        return Err(Error::new(
-                            ErrorCode::RedirectInvalid,
-                            format!("a {} redirect without a Location", ex.status),
-                        )
-                        .with_url(key));
-                    }
-                    let mut next = url.join(&location).map_err(|e| {
-                        Error::new(
-                            ErrorCode::RedirectInvalid,
-                            format!("the redirect Location {location:?} is not a URL: {e}"),
-                        )
-                        .with_url(key.clone())
-                    })?;
-                    next.set_fragment(None);
-                    check_https(&next, "the redirect target")?;
-                    if let Some(prefix) = within.filter(|p| !p.matches_url(&next)) {
-                        return Err(Error::new(ErrorCode::RedirectInvalid,
-                            format!(
-                                "the redirect to {next} leaves the --allow-jku prefix {} that allowed this jku",
-                                prefix.as_str()
-                            ),
-                        )
-                        .with_url(key));
-                    }
-                    out.redirects.push(next.to_string());
-                    url = next;
-                }
-                status => {
-                    return Err(Error::new(
-                        ErrorCode::HttpStatus,
-                        format!("the server answered {status}; a card or JWKS needs 200"),
-                    )
-                    .with_url(key)
-                    .with_status(status));
+            match self.hop(&url, deadline, &mut out).await? {
+                Hop::Done => return Ok(out),
+                Hop::Redirect(status, location) => {
+                    url = self.next_hop(&url, status, &location, &out, within_prefix)?;
+                    out.redirects.push(url.to_string());
                 }
             }
         }
     }
+
+    /// The checked target of a redirect.
+    fn next_hop(
+        &self,
+        url: &Url,
+        status: u16,
+        location: &str,
+        out: &Fetched,
+        within_prefix: Option<&JkuPrefix>,
+    ) -> Result<Url, Error> {
+        let key = url.as_str();
+        if out.redirects.len() >= self.inner.opts.max_redirects {
+            return Err(Error::new(
+                ErrorCode::TooManyRedirects,
+                format!(
+                    "the server redirects again after {} redirects (the limit)",
+                    out.redirects.len()
+                ),
+            )
+            .with_url(key));
+        }
+        if location.is_empty() {
+            return Err(Error::new(
+                ErrorCode::RedirectInvalid,
+                format!("a {status} redirect without a Location"),
+            )
+            .with_url(key));
+        }
+        let mut next = url.join(location).map_err(|e| {
+            Error::new(
+                ErrorCode::RedirectInvalid,
+                format!("the redirect Location {location:?} is not a URL: {e}"),
+            )
+            .with_url(key)
+        })?;
+        next.set_fragment(None);
+        check_https(&next, "the redirect target")?;
+        if let Some(prefix) = within_prefix.filter(|p| !p.matches_url(&next)) {
+            return Err(Error::new(
+                ErrorCode::RedirectInvalid,
+                format!(
+                    "the redirect to {next} leaves the --allow-jku prefix {} that allowed this jku",
+                    prefix.as_str()
+                ),
+            )
+            .with_url(key));
+        }
+        Ok(next)
+    }
+
+    /// One request (or a fresh cache entry) for `url`.
+    async fn hop(&self, url: &Url, deadline: Instant, out: &mut Fetched) -> Result<Hop, Error> {
+        let key = url.to_string();
+        out.final_url.clone_from(&key);
+        let transport = &self.inner.transport;
+        let request = cache::request(&key, &transport.request_headers());
+        let stored = match &self.inner.cache {
+            Some(_) => within(deadline, url, "reading the cache", self.load(&key)).await?,
+            None => None,
+        };
+        let mut conditions = HeaderMap::new();
+        if let (Some(entry), Some(req)) = (&stored, &request) {
+            match entry.before(req) {
+                Before::Fresh => {
+                    out.bytes.clone_from(&entry.body);
+                    out.content_type.clone_from(&entry.meta.content_type);
+                    out.cache = CacheOutcome::Fresh;
+                    (out.status, out.peer, out.protocol, out.proxy) = (None, None, None, None);
+                    return Ok(Hop::Done);
+                }
+                Before::Revalidate(c) => conditions = c,
+            }
+        }
+        let ex = transport.get(url, &conditions, deadline).await?;
+        out.status = Some(ex.status());
+        out.peer = ex.peer;
+        out.protocol = Some(ex.protocol().to_string());
+        out.proxy.clone_from(&ex.proxy);
+        match ex.status() {
+            200 => {
+                let ct = ex
+                    .single("content-type")?
+                    .map(|v| media_type(&v))
+                    .unwrap_or_default();
+                if !is_json(&ct) {
+                    let shown = if ct.is_empty() {
+                        "no Content-Type".to_string()
+                    } else {
+                        ct
+                    };
+                    return Err(Error::new(
+                        ErrorCode::NotJson,
+                        format!(
+                            "the server sent {shown}; a card or JWKS must be application/json or \
+                             application/*+json"
+                        ),
+                    )
+                    .with_url(key));
+                }
+                for name in ["etag", "last-modified", "age"] {
+                    ex.single(name)?;
+                }
+                let headers = ex.headers().clone();
+                let body = ex.read_body(self.inner.opts.max_body_bytes, deadline).await?;
+                out.cache = match &self.inner.cache {
+                    None => CacheOutcome::Off,
+                    Some(c) => {
+                        let policy = request.as_ref().and_then(|r| cache::policy_for(r, &headers));
+                        let stored_now = policy.is_some();
+                        let entry =
+                            policy.map(|p| (cache::meta_for(&key, p, &headers, &ct, &body), body.clone()));
+                        match self.keep(c, &key, entry).await {
+                            Err(w) => {
+                                out.warnings.push(w);
+                                CacheOutcome::NotStored
+                            }
+                            Ok(()) if stored_now => CacheOutcome::Stored,
+                            Ok(()) => CacheOutcome::NotStored,
+                        }
+                    }
+                };
+                out.bytes = body;
+                out.content_type = ct;
+                Ok(Hop::Done)
+            }
+            304 if !conditions.is_empty() => {
+                let (Some(c), Some(entry), Some(req)) = (&self.inner.cache, stored, &request) else {
+                    return Err(Error::new(ErrorCode::HttpStatus, "304 without a stored entry")
+                        .with_url(key)
+                        .with_status(304));
+                };
+                // RFC 9111 4.3.4: the stored response takes the fields the 304 carries.
+                let update = entry.after_304(req, ex.headers());
+                let write = match &update {
+                    Ok(Update::Keep) => None,
+                    Ok(Update::Replace(meta)) => Some(Some((meta.as_ref().clone(), entry.body.clone()))),
+                    Ok(Update::Remove) | Err(_) => Some(None),
+                };
+                if let Some(write) = write {
+                    if let Err(w) = self.keep(c, &key, write).await {
+                        out.warnings.push(w);
+                    }
+                }
+                if let Err(why) = update {
+                    return Err(Error::new(ErrorCode::HttpProtocol, why).with_url(key));
+                }
+                out.bytes = entry.body;
+                out.content_type = entry.meta.content_type;
+                out.cache = CacheOutcome::Revalidated;
+                Ok(Hop::Done)
+            }
+            status @ (301 | 302 | 303 | 307 | 308) => {
+                let location = ex.single("location")?.unwrap_or_default();
+                Ok(Hop::Redirect(status, location))
+            }
+            status => Err(Error::new(
+                ErrorCode::HttpStatus,
+                format!("the server answered {status}; a card or JWKS needs 200"),
+            )
+            .with_url(key)
+            .with_status(status)),
+        }
+    }
 }
 
-/// Fetches an Agent Card: for an origin (`https://agent.example.com`) its
-/// `/.well-known/agent-card.json`, for any other https URL that URL. HTTPS only, every address
-/// checked by the [guard](crate::guard) on every hop, with the limits and cache of `opts`.
-///
-/// The card is returned as served; nothing here reads or trusts it. See [`verify_remote`](crate::verify_remote).
-pub fn fetch_card(url_or_origin: &str, opts: &FetchOptions) -> Result<Fetched, Error> {
-    Fetcher::new(opts)?.fetch_card(url_or_origin)
-}
-
-/// Fetches a JWK Set from an https URL, with the same guard, limits and cache as cards.
-pub fn fetch_jwks(url: &str, opts: &FetchOptions) -> Result<FetchedJwks, Error> {
-    Fetcher::new(opts)?.fetch_jwks(url)
+/// What one hop ended with.
+enum Hop {
+    /// The document is in the output.
+    Done,
+    /// A redirect: its status and `Location`.
+    Redirect(u16, String),
 }
 
 /// The keys of a fetched JWK Set, at most `max_keys` of them.
@@ -541,14 +510,6 @@ fn jwks_of(fetched: Fetched, max_keys: usize) -> Result<FetchedJwks, Error> {
     let keys = a2a_card::jose::keys::parse_jwks_limited(text, max_keys)
         .map_err(|e| e.with_url(fetched.final_url.clone()))?;
     Ok(FetchedJwks { fetched, keys })
-}
-
-/// The instant `d` from now; a duration past what the clock can hold waits as long as it can.
-pub(crate) fn deadline_after(d: Duration) -> Instant {
-    let now = Instant::now();
-    now.checked_add(d)
-        .or_else(|| now.checked_add(MAX_TIMEOUT))
-        .unwrap_or(now)
 }
 
 #[cfg(test)]
@@ -575,13 +536,5 @@ mod tests {
             assert!(!is_json(bad), "{bad}");
         }
         assert_eq!(media_type("Application/JSON; charset=utf-8"), "application/json");
-    }
-
-    #[test]
-    fn ca_pem_without_certificates_is_refused() {
-        let e = root_store(&Roots::CaPem(b"not a pem".to_vec())).unwrap_err();
-        assert_eq!(e.code(), ErrorCode::CaFile);
-        let e = root_store(&Roots::CaFile("/nonexistent/ca.pem".into())).unwrap_err();
-        assert_eq!(e.code(), ErrorCode::CaFile);
     }
 }

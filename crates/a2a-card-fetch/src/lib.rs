@@ -5,31 +5,39 @@
 //! work to a remote agent.
 //!
 //! - **HTTPS only**, TLS through rustls with the Mozilla roots ([`Roots::WebPki`]) or a private
-//!   CA ([`Roots::CaFile`]).
-//! - **Limits**, each with a default: connect 10 s, total 30 s, body 1 MiB, 3 redirects.
-//!   The content type must be JSON (`application/json` or `application/*+json`).
+//!   CA ([`Roots::CaFile`]); HTTP/2 where the server offers it by ALPN, HTTP/1.1 otherwise.
+//! - **Limits**, each with a default: connect 10 s, total 30 s, body 1 MiB (counted after
+//!   decoding a gzip or brotli body), 3 redirects. The content type must be JSON
+//!   (`application/json` or `application/*+json`).
 //! - **SSRF guard** ([`guard`]) on every hop and every address a name resolves to; the
-//!   connection goes to the address that was checked. Loopback opens only with
+//!   connection goes to an address that was checked. Loopback opens only with
 //!   [`FetchOptions::allow_loopback`], for local testing.
 //! - **Keys**: the caller's [`a2a_card::TrustStore`] is the trust root. A signature's `jku` is
 //!   fetched only under an allowlisted prefix, and its keys may sign only cards of that prefix's
-//!   origin ([`verify_remote`]).
+//!   origin ([`Fetcher::verify_remote`]).
 //! - **HTTP caching** (RFC 9111, [`cache`]): `ETag`/`If-None-Match`,
-//!   `Last-Modified`/`If-Modified-Since`, `Cache-Control: max-age`, `no-cache`, `no-store`.
+//!   `Last-Modified`/`If-Modified-Since`, `Cache-Control` (`max-age`, `no-cache`, `no-store`),
+//!   `Expires`, on disk when a cache directory is given.
+//! - **Proxies** ([`Proxy`]): none unless configured; `HTTPS_PROXY`/`NO_PROXY` when asked for.
 //! - **Errors**: the toolkit's one [`Error`] type; every failure has its own stable
 //!   [`ErrorCode`], with the URL concerned ([`Error::url`]) and, for `http-status`, the status.
 //!
-//! The API is blocking; an async caller runs it on a blocking thread (for example tokio's
-//! `spawn_blocking`).
+//! ## Async and blocking
+//!
+//! [`Fetcher`] is the asynchronous API, for tokio programs: build it once, share it (it is
+//! cheap to clone), and its connections, TLS sessions and cache serve every retrieval.
+//! [`blocking`] drives the same code on a runtime of its own; [`fetch_card`], [`fetch_jwks`]
+//! and [`verify_remote`] at the root are its one-call forms.
 //!
 //! ```no_run
-//! use a2a_card_fetch::{fetch_card, verify_remote, FetchOptions, RemoteOptions};
+//! use a2a_card_fetch::{Fetcher, FetchOptions, RemoteOptions};
 //!
-//! let opts = FetchOptions {
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let fetcher = Fetcher::new(&FetchOptions {
 //!     cache_dir: a2a_card_fetch::default_cache_dir(),
 //!     ..FetchOptions::default()
-//! };
-//! let card = fetch_card("https://agent.example.com", &opts)?;
+//! })?;
+//! let card = fetcher.fetch_card("https://agent.example.com").await?;
 //! assert_eq!(card.final_url, "https://agent.example.com/.well-known/agent-card.json");
 //!
 //! let trust = a2a_card::TrustStore::from_json(&std::fs::read_to_string("trust.json")?, "trust.json")?;
@@ -37,33 +45,92 @@
 //!     jku_allow: vec!["https://agent.example.com/keys/".into()],
 //!     ..RemoteOptions::default()
 //! };
-//! let result = verify_remote("https://agent.example.com", &trust, &remote, &opts)?;
+//! let result = fetcher.verify_remote("https://agent.example.com", &trust, &remote).await?;
 //! if let Some(content) = result.report.verified_content() {
 //!     // act on `content`, the bytes the signatures cover
 //!     # let _ = content;
 //! }
+//! # Ok(()) }
+//! ```
+//!
+//! Blocking:
+//!
+//! ```no_run
+//! use a2a_card_fetch::{verify_remote, FetchOptions, RemoteOptions};
+//! let trust = a2a_card::TrustStore::from_json(&std::fs::read_to_string("trust.json")?, "trust.json")?;
+//! let result = verify_remote("https://agent.example.com", &trust, &RemoteOptions::default(),
+//!                            &FetchOptions::default())?;
+//! println!("{}", result.report.reason);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! ## The HTTP stack, and why
+//!
+//! The transport is **reqwest 0.12** (over hyper 1, hyper-util and h2) with rustls on ring and
+//! no default features, and the cache rules are **http-cache-semantics**: maintained code for
+//! HTTP/1.1 and HTTP/2 framing, connection pooling, CONNECT tunnels, gzip and brotli, and RFC
+//! 9111, where this crate used to carry its own HTTP/1.1 client. reqwest rather than hyper
+//! with hyper-util directly: it exposes every hook the guard needs (a DNS resolver that
+//! returns only checked addresses, a connector layer that sees each connection's peer address
+//! before a request is written on it, redirects left to the caller, proxies only when set), so
+//! the guard is about a hundred lines instead of a hand-assembled connector, proxy tunnel,
+//! decompression layer and pool; it shares one `rustls` and `ring` with the rest of the
+//! toolkit; and it is the client most tokio programs that talk to agents already carry, so it
+//! adds little to their build ([`Fetcher::with_client_builder`] takes their builder). 0.12
+//! rather than 0.13 because 0.13 builds on aws-lc-rs or the platform verifier, and the
+//! toolkit's TLS is rustls on ring with the roots it chooses. What this crate still writes
+//! itself is what no client does for it: the address rules ([`guard`]), the checks of IP
+//! literals and of each redirect target before a request, and which `jku` may be fetched.
+//!
+//! ## Proxies
+//!
+//! [`FetchOptions::proxy`] is [`Proxy::None`] by default: the environment is not read unless
+//! the caller asks for [`Proxy::FromEnv`] (the command-line tool does, unless `--no-proxy`).
+//! Through a proxy (an `http://` or `https://` proxy, CONNECT, TLS end to end with the
+//! server), the proxy resolves the target's name and opens the connection, so the guard cannot
+//! see the address the proxy connects to. What it still checks, before anything is sent to the
+//! proxy, on the first request and on every redirect:
+//! - an IP-literal target (`https://10.0.0.1/`, `https://[::ffff:169.254.169.254]/`, every
+//!   spelling the URL parser turns into an address) is refused as it is without a proxy;
+//! - a name that resolves *here* to a refused address is refused (a name that does not
+//!   resolve here is left to the proxy);
+//! - every redirect target is checked the same way, and must be https (and for a `jku`, stay
+//!   under its prefix).
+//!
+//! What it cannot check: the address a name resolves to at the proxy (a different DNS view,
+//! an internal name only the proxy knows), and so what the proxy connects to. Use a proxy
+//! whose own egress policy refuses internal destinations. The proxy's own address is allowed
+//! whatever its class, because the caller configured it; no other address is opened by it.
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 
+/// The crate's README examples, compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
+pub mod blocking;
 pub mod cache;
 mod client;
 pub mod guard;
-mod http;
+mod options;
+mod proxy;
 mod remote;
 mod target;
+mod transport;
 
 pub use a2a_card::{Error, ErrorCode};
+pub use blocking::{fetch_card, fetch_jwks, verify_remote};
 pub use cache::CacheOutcome;
-pub use client::{
-    default_cache_dir, fetch_card, fetch_jwks, FetchOptions, Fetched, FetchedJwks, Fetcher, Roots,
-    DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JWKS_KEYS, DEFAULT_MAX_REDIRECTS,
-    DEFAULT_TOTAL_TIMEOUT, MAX_TIMEOUT,
+pub use client::{Fetched, FetchedJwks, Fetcher};
+pub use options::{
+    default_cache_dir, FetchOptions, Proxy, Roots, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_JWKS_KEYS, DEFAULT_MAX_REDIRECTS, DEFAULT_TOTAL_TIMEOUT, MAX_TIMEOUT,
 };
 pub use remote::{
-    verify_remote, JkuReport, JkuStatus, KeySource, RemoteOptions, RemoteReport, SignatureKey,
-    DEFAULT_MAX_JKU_FETCHES,
+    JkuReport, JkuStatus, KeySource, RemoteOptions, RemoteReport, SignatureKey, DEFAULT_MAX_JKU_FETCHES,
 };
+/// The HTTP client this crate is built on, for [`Fetcher::with_client_builder`].
+pub use reqwest;
 pub use target::{card_url, JkuPrefix, WELL_KNOWN_PATH};

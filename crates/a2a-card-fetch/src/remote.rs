@@ -2,7 +2,8 @@
 //! against the caller's trust store with the fetched origin.
 
 use crate::cache::CacheOutcome;
-use crate::client::{route_lines, FetchOptions, Fetched, Fetcher, DEFAULT_MAX_JWKS_KEYS};
+use crate::client::{route_lines, Fetched, Fetcher};
+use crate::options::DEFAULT_MAX_JWKS_KEYS;
 use crate::target::{parse_https, JkuPrefix};
 use a2a_card::signature::entries::read_signatures;
 use a2a_card::signature::trust::TrustedKey;
@@ -13,7 +14,7 @@ use serde::Serialize;
 /// Default limit on distinct `jku` URLs fetched for one card.
 pub const DEFAULT_MAX_JKU_FETCHES: usize = 4;
 
-/// Options of [`verify_remote`] beyond the transport.
+/// Options of [`verify_remote`](crate::verify_remote) beyond the transport.
 #[derive(Debug, Clone)]
 pub struct RemoteOptions {
     /// The verification policy. Its `origin` is ignored: the origin of the requested URL is used.
@@ -115,8 +116,10 @@ pub struct SignatureKey {
     pub source: KeySource,
 }
 
-/// The outcome of [`verify_remote`]: the retrieval, the verification report and where every key
-/// came from. It serializes (serde) with every field but the card bytes.
+/// The outcome of [`verify_remote`](crate::verify_remote): the retrieval, the verification
+/// report and where every key came from. It serializes (serde) with every field but the card
+/// bytes; [`RemoteReport::to_json`] is the documented JSON form (the `verify URL --format
+/// json` report).
 #[derive(Debug, Clone, Serialize)]
 pub struct RemoteReport {
     /// The URL first requested.
@@ -127,8 +130,20 @@ pub struct RemoteReport {
     pub final_url: String,
     /// The redirects followed.
     pub redirects: Vec<String>,
+    /// The HTTP status of the card's last response (200, or 304 when the stored card was
+    /// revalidated; `None` when it was served fresh from the cache).
+    pub status: Option<u16>,
+    /// The media type the card was served with.
+    pub content_type: String,
     /// What the cache did for the card.
     pub cache: CacheOutcome,
+    /// The address the card's last response was read from (the proxy's, through a proxy;
+    /// `None` from the cache).
+    pub peer: Option<std::net::SocketAddr>,
+    /// The protocol of the card's last response (`HTTP/1.1` or `HTTP/2`; `None` from the cache).
+    pub protocol: Option<String>,
+    /// The proxy the card came through, without credentials (`None`: direct).
+    pub proxy: Option<String>,
     /// The verification report (its `ok` is the verdict).
     pub report: Report,
     /// For every signature checked with a key, the key's origin.
@@ -161,18 +176,61 @@ impl RemoteReport {
 }
 
 impl RemoteReport {
-    /// The report as JSON: the fetch facts (`requested_url`, `origin`, `final_url`,
-    /// `redirects`, `cache`, `keys`, `jku`, `warnings`) with the verification report of
-    /// [`Report::to_json`] (canonical bytes included) under `report`.
+    /// The report as JSON, in the same shape as a card file's: the members of
+    /// [`Report::to_json`] (`ok`, `mode`, `reason`, `profile`, `canonical_sha256`, `canonical`,
+    /// `unsigned`, `signatures`) at the top level, and the retrieval's facts beside them under
+    /// one member `fetch`: `requested_url`, `origin`, `final_url`, `redirects`, `status`,
+    /// `content_type`, `cache`, `peer`, `protocol`, `proxy`, `keys` (each signature's `index`,
+    /// `kid` and key `source`), `jku` (each URL named, its `signatures` and `status`) and
+    /// `warnings`.
+    ///
+    /// ```
+    /// use a2a_card::{Mode, TrustStore, VerifyOptions};
+    /// let opts = VerifyOptions { mode: Mode::IfPresent, ..VerifyOptions::default() };
+    /// let report = a2a_card::verify_card(br#"{"name":"A"}"#, &TrustStore::new(), &opts).unwrap();
+    /// let file_form = report.to_json();
+    /// let remote = a2a_card_fetch::RemoteReport {
+    ///     requested_url: "https://agent.example/.well-known/agent-card.json".into(),
+    ///     origin: "https://agent.example".into(),
+    ///     final_url: "https://agent.example/.well-known/agent-card.json".into(),
+    ///     redirects: vec![],
+    ///     status: Some(200),
+    ///     content_type: "application/json".into(),
+    ///     cache: a2a_card_fetch::CacheOutcome::Off,
+    ///     peer: None,
+    ///     protocol: Some("HTTP/2".into()),
+    ///     proxy: None,
+    ///     report,
+    ///     keys: vec![],
+    ///     jku: vec![],
+    ///     warnings: vec![],
+    ///     card: br#"{"name":"A"}"#.to_vec(),
+    /// };
+    /// let json = remote.to_json();
+    /// for (name, value) in file_form.as_object().unwrap() {
+    ///     assert_eq!(&json[name], value);
+    /// }
+    /// assert_eq!(json.as_object().unwrap().len(), file_form.as_object().unwrap().len() + 1);
+    /// assert_eq!(json["fetch"]["status"], 200);
+    /// assert_eq!(json["fetch"]["cache"], "off");
+    /// ```
     pub fn to_json(&self) -> serde_json::Value {
-        match serde_json::to_value(self) {
-            Ok(serde_json::Value::Object(mut members)) => {
-                members.insert("report".into(), self.report.to_json());
-                serde_json::Value::Object(members)
+        let mut out = match self.report.to_json() {
+            serde_json::Value::Object(members) => members,
+            _ => serde_json::Map::new(),
+        };
+        let mut fetch = match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(members)) => members,
+            Ok(_) => serde_json::Map::new(),
+            Err(e) => {
+                let mut m = serde_json::Map::new();
+                m.insert("error".into(), e.to_string().into());
+                m
             }
-            Ok(other) => other,
-            Err(e) => serde_json::json!({ "report": self.report.to_json(), "error": e.to_string() }),
-        }
+        };
+        fetch.remove("report");
+        out.insert("fetch".into(), serde_json::Value::Object(fetch));
+        serde_json::Value::Object(out)
     }
 
     /// The report for people ([`Report::to_text`]): where the card came from (`card:`,
@@ -254,132 +312,143 @@ fn named_jkus(card: &Doc<'_>, opts: &VerifyOptions) -> Vec<(String, Vec<usize>)>
     out
 }
 
-/// Fetches a card and verifies it against the caller's trust store.
-///
-/// - The card comes from [`Fetcher::fetch_card`]: an origin means its well-known card URL.
-/// - The origin of the requested URL is the card's origin for trust entries bound to origins
-///   (`opts.verify.origin` is replaced by it). A redirect does not change it: a card served
-///   after a redirect is still the card of the origin that was asked.
-/// - Each `jku` named by a signature is fetched only when it falls under a prefix of
-///   `opts.jku_allow` whose origin is the card's origin; its keys join the trust store bound to
-///   that origin, with the source `jku:URL`. Every other `jku` is reported, never fetched.
-///
-/// Errors: the card's retrieval (a code for which [`crate::ErrorCode::is_retrieval`] holds), a
-/// card that cannot be read (the reader's code), an unusable allowlist prefix
-/// ([`crate::Error::is_caller_input`]). A `jku` that cannot be
-/// fetched is not an error: it is reported, and its signatures stay without a key.
-///
-/// ```no_run
-/// use a2a_card_fetch::{verify_remote, FetchOptions, RemoteOptions};
-/// let trust = a2a_card::TrustStore::from_json(&std::fs::read_to_string("trust.json")?, "trust.json")?;
-/// let remote = verify_remote("https://agent.example.com", &trust, &RemoteOptions::default(),
-///                            &FetchOptions::default())?;
-/// println!("{}: {}", remote.origin, remote.report.reason);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn verify_remote(
-    url_or_origin: &str,
-    trust: &TrustStore,
-    opts: &RemoteOptions,
-    fetch: &FetchOptions,
-) -> Result<RemoteReport, Error> {
-    let prefixes = opts
-        .jku_allow
-        .iter()
-        .map(|p| JkuPrefix::parse(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let fetcher = Fetcher::new(fetch)?;
-    let fetched: Fetched = fetcher.fetch_card(url_or_origin)?;
-    let card =
-        Doc::parse(&fetched.bytes, &opts.verify.limits).map_err(|e| e.with_url(fetched.final_url.clone()))?;
+impl Fetcher {
+    /// Fetches a card and verifies it against the caller's trust store.
+    ///
+    /// - The card comes from [`Fetcher::fetch_card`]: an origin means its well-known card URL.
+    /// - The origin of the requested URL is the card's origin for trust entries bound to
+    ///   origins (`opts.verify.origin` is replaced by it). A redirect does not change it: a card
+    ///   served after a redirect is still the card of the origin that was asked.
+    /// - Each `jku` named by a signature is fetched only when it falls under a prefix of
+    ///   `opts.jku_allow` whose origin is the card's origin; its keys join the trust store bound
+    ///   to that origin, with the source `jku:URL`. Every other `jku` is reported, never
+    ///   fetched. A `jku` on the card's own origin reuses the card's connection.
+    ///
+    /// Errors: the card's retrieval (a code for which [`crate::ErrorCode::is_retrieval`]
+    /// holds), a card that cannot be read (the reader's code), an unusable allowlist prefix
+    /// ([`crate::Error::is_caller_input`]). A `jku` that cannot be fetched is not an error: it
+    /// is reported, and its signatures stay without a key.
+    ///
+    /// ```no_run
+    /// use a2a_card_fetch::{Fetcher, FetchOptions, RemoteOptions};
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let trust = a2a_card::TrustStore::from_json(&std::fs::read_to_string("trust.json")?, "trust.json")?;
+    /// let fetcher = Fetcher::new(&FetchOptions::default())?;
+    /// let remote = fetcher
+    ///     .verify_remote("https://agent.example.com", &trust, &RemoteOptions::default())
+    ///     .await?;
+    /// println!("{}: {}", remote.origin, remote.report.reason);
+    /// # Ok(()) }
+    /// ```
+    pub async fn verify_remote(
+        &self,
+        url_or_origin: &str,
+        trust: &TrustStore,
+        opts: &RemoteOptions,
+    ) -> Result<RemoteReport, Error> {
+        let prefixes = opts
+            .jku_allow
+            .iter()
+            .map(|p| JkuPrefix::parse(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let fetcher = self;
+        let fetched: Fetched = fetcher.fetch_card(url_or_origin).await?;
+        let card = Doc::parse(&fetched.bytes, &opts.verify.limits)
+            .map_err(|e| e.with_url(fetched.final_url.clone()))?;
 
-    let mut store = trust.clone();
-    let mut jku_reports = Vec::new();
-    let mut warnings = fetched.warnings.clone();
-    let mut fetches = 0usize;
-    for (jku, signatures) in named_jkus(&card, &opts.verify) {
-        let parsed = parse_https(&jku, "the jku").ok();
-        let prefix = parsed
-            .as_ref()
-            .and_then(|u| prefixes.iter().find(|p| p.matches_url(u)));
-        let status = match prefix {
-            None => JkuStatus::NotAllowed,
-            Some(p) if p.origin() != fetched.origin => JkuStatus::OtherOrigin {
-                prefix_origin: p.origin().to_string(),
-            },
-            Some(_) if fetches >= opts.max_jku_fetches => JkuStatus::Skipped,
-            Some(p) => {
-                fetches += 1;
-                match fetcher.fetch_jwks_under(&jku, p, opts.max_jwks_keys) {
-                    Ok(set) => {
-                        warnings.extend(set.fetched.warnings.iter().cloned());
-                        let mut kids = Vec::new();
-                        let from = &set.fetched.final_url;
-                        for key in set.keys {
-                            kids.push(key.kid().to_string());
-                            let source = CardKeySource::Jku {
-                                url: from.clone(),
-                                origin: p.origin().to_string(),
-                            };
-                            let mut tk = TrustedKey::new(key, source);
-                            tk.origins = Some(vec![p.origin().to_string()]);
-                            store.add(tk);
-                        }
-                        JkuStatus::Fetched {
-                            final_url: set.fetched.final_url,
-                            origin: p.origin().to_string(),
-                            kids,
-                            cache: set.fetched.cache,
-                        }
-                    }
-                    Err(e) => JkuStatus::Failed {
-                        code: e.code().as_str().to_string(),
-                        message: e.message().to_string(),
-                    },
-                }
-            }
-        };
-        jku_reports.push(JkuReport {
-            url: jku,
-            signatures,
-            status,
-        });
-    }
-
-    let mut vopts = opts.verify.clone();
-    vopts.origin = Some(fetched.origin.clone());
-    let report = verify_doc(&card, &store, &vopts).map_err(|e| e.with_url(fetched.final_url.clone()))?;
-
-    // Keys from a jku carry the URL they really came from (after redirects, all under the prefix).
-    let keys = report
-        .signatures
-        .iter()
-        .filter_map(|s| {
-            let k = s.key.as_ref()?;
-            let source = match &k.source {
-                CardKeySource::Jku { url, .. } => KeySource::Jku { url: url.clone() },
-                other => KeySource::TrustStore {
-                    source: other.label(),
+        let mut store = trust.clone();
+        let mut jku_reports = Vec::new();
+        let mut warnings = fetched.warnings.clone();
+        let mut fetches = 0usize;
+        for (jku, signatures) in named_jkus(&card, &opts.verify) {
+            let parsed = parse_https(&jku, "the jku").ok();
+            let prefix = parsed
+                .as_ref()
+                .and_then(|u| prefixes.iter().find(|p| p.matches_url(u)));
+            let status = match prefix {
+                None => JkuStatus::NotAllowed,
+                Some(p) if p.origin() != fetched.origin => JkuStatus::OtherOrigin {
+                    prefix_origin: p.origin().to_string(),
                 },
+                Some(_) if fetches >= opts.max_jku_fetches => JkuStatus::Skipped,
+                Some(p) => {
+                    fetches += 1;
+                    match fetcher.fetch_jwks_under(&jku, p, opts.max_jwks_keys).await {
+                        Ok(set) => {
+                            warnings.extend(set.fetched.warnings.iter().cloned());
+                            let mut kids = Vec::new();
+                            let from = &set.fetched.final_url;
+                            for key in set.keys {
+                                kids.push(key.kid().to_string());
+                                let source = CardKeySource::Jku {
+                                    url: from.clone(),
+                                    origin: p.origin().to_string(),
+                                };
+                                let mut tk = TrustedKey::new(key, source);
+                                tk.origins = Some(vec![p.origin().to_string()]);
+                                store.add(tk);
+                            }
+                            JkuStatus::Fetched {
+                                final_url: set.fetched.final_url,
+                                origin: p.origin().to_string(),
+                                kids,
+                                cache: set.fetched.cache,
+                            }
+                        }
+                        Err(e) => JkuStatus::Failed {
+                            code: e.code().as_str().to_string(),
+                            message: e.message().to_string(),
+                        },
+                    }
+                }
             };
-            Some(SignatureKey {
-                index: s.index,
-                kid: k.kid.clone(),
-                source,
-            })
-        })
-        .collect();
+            jku_reports.push(JkuReport {
+                url: jku,
+                signatures,
+                status,
+            });
+        }
 
-    Ok(RemoteReport {
-        requested_url: fetched.requested_url,
-        origin: fetched.origin,
-        final_url: fetched.final_url,
-        redirects: fetched.redirects,
-        cache: fetched.cache,
-        report,
-        keys,
-        jku: jku_reports,
-        warnings,
-        card: fetched.bytes,
-    })
+        let mut vopts = opts.verify.clone();
+        vopts.origin = Some(fetched.origin.clone());
+        let report = verify_doc(&card, &store, &vopts).map_err(|e| e.with_url(fetched.final_url.clone()))?;
+
+        // Keys from a jku carry the URL they really came from (after redirects, all under the prefix).
+        let keys = report
+            .signatures
+            .iter()
+            .filter_map(|s| {
+                let k = s.key.as_ref()?;
+                let source = match &k.source {
+                    CardKeySource::Jku { url, .. } => KeySource::Jku { url: url.clone() },
+                    other => KeySource::TrustStore {
+                        source: other.label(),
+                    },
+                };
+                Some(SignatureKey {
+                    index: s.index,
+                    kid: k.kid.clone(),
+                    source,
+                })
+            })
+            .collect();
+
+        Ok(RemoteReport {
+            requested_url: fetched.requested_url,
+            origin: fetched.origin,
+            final_url: fetched.final_url,
+            redirects: fetched.redirects,
+            status: fetched.status,
+            content_type: fetched.content_type,
+            cache: fetched.cache,
+            peer: fetched.peer,
+            protocol: fetched.protocol,
+            proxy: fetched.proxy,
+            report,
+            keys,
+            jku: jku_reports,
+            warnings,
+            card: fetched.bytes,
+        })
+    }
 }

@@ -1,7 +1,7 @@
 //! URLs: the card URL of an origin, the origin of a URL, and allowlist prefixes for `jku`.
 
 use a2a_card::{Error, ErrorCode};
-use url::{Host, Url};
+use url::Url;
 
 /// The path an origin serves its Agent Card at.
 pub const WELL_KNOWN_PATH: &str = "/.well-known/agent-card.json";
@@ -71,25 +71,6 @@ pub(crate) fn card_url_parsed(input: &str) -> Result<Url, Error> {
 pub(crate) fn origin_of(url: &Url) -> String {
     let ascii = url.origin().ascii_serialization();
     a2a_card::signature::trust::normalize_origin(&ascii).unwrap_or(ascii)
-}
-
-/// The host for TLS (SNI and certificate name) and connecting.
-pub(crate) enum Endpoint {
-    /// A name to resolve.
-    Name(String),
-    /// A literal address.
-    Ip(std::net::IpAddr),
-}
-
-pub(crate) fn endpoint(url: &Url) -> Result<(Endpoint, u16), Error> {
-    let port = url.port_or_known_default().unwrap_or(443);
-    let host = match url.host() {
-        Some(Host::Domain(d)) => Endpoint::Name(d.to_string()),
-        Some(Host::Ipv4(a)) => Endpoint::Ip(a.into()),
-        Some(Host::Ipv6(a)) => Endpoint::Ip(a.into()),
-        None => return Err(Error::new(ErrorCode::InvalidUrl, "the URL has no host").with_url(url.as_str())),
-    };
-    Ok((host, port))
 }
 
 /// A `jku` allowlist entry: an https URL prefix. A `jku` matches when it has the same origin

@@ -123,8 +123,11 @@ fn etag_revalidation_reuses_the_stored_card() {
     let s = Setup::new();
     let first = s.get("/etag");
     assert_eq!((first.cache, first.bytes.as_slice()), (CacheOutcome::Stored, V1));
+    assert_eq!(first.status, Some(200));
     let second = s.get("/etag");
     assert_eq!(second.cache, CacheOutcome::Revalidated);
+    assert_eq!(second.status, Some(304), "the status of the response read");
+    assert!(second.to_lines().contains(&"status: 304".to_string()));
     assert_eq!(second.bytes, V1, "the 304 reuses the stored body");
     assert_eq!(second.content_type, "application/json");
     assert_eq!(
@@ -165,7 +168,8 @@ fn max_age_serves_without_a_request() {
     let accepts = s.server.accepts();
     let second = s.get("/fresh");
     assert_eq!((second.cache, second.bytes.as_slice()), (CacheOutcome::Fresh, V1));
-    assert!(second.peer.is_none());
+    assert!(second.peer.is_none() && second.status.is_none());
+    assert!(!second.to_lines().iter().any(|l| l.starts_with("status:")));
     assert_eq!(s.server.count("/fresh"), 1);
     assert_eq!(s.server.accepts(), accepts, "no connection at all");
     // A redirect is not cached; its fresh target is.

@@ -132,6 +132,26 @@ fn a_card_signed_by_a_trusted_key_verifies_over_https() {
     assert_eq!(json["origin"], agent.origin("localhost"));
     assert_eq!(json["report"]["ok"], false);
     assert!(json.get("card").is_none());
+
+    // Its JSON form is the file report's (Report::to_json, member for member) with the
+    // retrieval's facts beside it under "fetch".
+    let json = r.to_json();
+    let file_form = r.report.to_json();
+    let names: Vec<&String> = json.as_object().unwrap().keys().collect();
+    let mut expected: Vec<&String> = file_form.as_object().unwrap().keys().collect();
+    let fetch = "fetch".to_string();
+    expected.push(&fetch);
+    assert_eq!(names, expected);
+    for (name, value) in file_form.as_object().unwrap() {
+        assert_eq!(&json[name], value, "member {name}");
+    }
+    let f = &json["fetch"];
+    assert_eq!(f["origin"], agent.origin("localhost"));
+    assert_eq!(f["final_url"], r.final_url.as_str());
+    assert_eq!(f["status"], 200);
+    assert_eq!(f["cache"], "off");
+    assert_eq!(f["jku"], serde_json::json!([]));
+    assert!(f.get("report").is_none() && f.get("card").is_none(), "{f}");
 }
 
 #[test]

@@ -6,9 +6,23 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+/// The proxy variables the fetcher reads (`a2a-card fetch` and `verify URL` go through the
+/// proxy they name): [`run`] removes them, so that a developer's or a CI machine's proxy never
+/// carries the tests' loopback traffic; a test that wants a proxy sets one in `env`.
+pub const PROXY_VARS: &[&str] = &[
+    "HTTPS_PROXY",
+    "https_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+];
+
 /// Runs `binary` with `args` in `dir` (or the current directory), feeding `stdin` when given
 /// (else stdin is empty), with the extra environment `env` and without the variables named in
-/// `remove`. stdout and stderr are captured.
+/// `remove` and the proxy variables ([`PROXY_VARS`]). stdout and stderr are captured.
 pub fn run(
     binary: &Path,
     dir: Option<&Path>,
@@ -18,7 +32,7 @@ pub fn run(
     remove: &[&str],
 ) -> Output {
     let mut cmd = Command::new(binary);
-    for name in remove {
+    for name in remove.iter().chain(PROXY_VARS) {
         cmd.env_remove(name);
     }
     if let Some(dir) = dir {

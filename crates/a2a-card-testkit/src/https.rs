@@ -1,7 +1,12 @@
 //! A real HTTPS server on loopback for the tests: a CA and server certificates generated at test
-//! time with rcgen, rustls on a TcpListener bound to 127.0.0.1:0, one thread per connection, and
-//! every accepted connection and every request recorded. Responses are set by a handler, with
-//! the framing (length, chunked, close, slow, raw bytes) chosen per response.
+//! time with rcgen, rustls on a TcpListener bound to 127.0.0.1:0, and every accepted connection
+//! and every request recorded. Responses are set by a handler, with the framing (length,
+//! chunked, close, slow, raw bytes) and the content coding (gzip, brotli) chosen per response.
+//!
+//! [`Server::start`] speaks HTTP/1.1 one request per connection (`Connection: close`), written
+//! by hand so that every framing, raw bytes included, is exactly as the test asks.
+//! [`Server::start_with`] serves the same handler with hyper: HTTP/1.1 with keep-alive, or
+//! HTTP/2 by ALPN ([`Protocol`]), for the tests of connection reuse and HTTP/2.
 
 use rcgen::{
     BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair, KeyUsagePurpose,
@@ -13,6 +18,8 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+mod pooled;
 
 /// A test CA.
 pub struct Ca {
@@ -64,8 +71,10 @@ pub struct Leaf {
 pub struct Req {
     /// The request target (path and query).
     pub path: String,
-    /// The header fields, names lower-case.
+    /// The header fields, names lower-case (over HTTP/2, `host` is the `:authority`).
     pub headers: Vec<(String, String)>,
+    /// `HTTP/1.1` or `HTTP/2`.
+    pub version: String,
 }
 
 impl Req {
@@ -78,7 +87,6 @@ impl Req {
     }
 }
 
-/// How the body is framed and sent.
 /// How a response body is framed and sent.
 #[derive(Debug, Clone, Copy)]
 pub enum Framing {
@@ -142,6 +150,60 @@ impl Resp {
         self.framing = f;
         self
     }
+    /// The same response with its body compressed and `Content-Encoding` set.
+    pub fn encoded(mut self, coding: Coding) -> Resp {
+        self.body = coding.encode(&self.body);
+        self.header("Content-Encoding", coding.name())
+    }
+}
+
+/// A content coding for [`Resp::encoded`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    /// `gzip` (flate2).
+    Gzip,
+    /// `br` (brotli).
+    Br,
+}
+
+impl Coding {
+    /// The coding's name in `Content-Encoding`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Coding::Gzip => "gzip",
+            Coding::Br => "br",
+        }
+    }
+
+    /// `bytes` compressed with this coding (at its best ratio: a test body of zeros shrinks a
+    /// thousandfold).
+    pub fn encode(self, bytes: &[u8]) -> Vec<u8> {
+        match self {
+            Coding::Gzip => {
+                let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                enc.write_all(bytes).unwrap();
+                enc.finish().unwrap()
+            }
+            Coding::Br => {
+                let mut out = Vec::new();
+                {
+                    let mut enc = brotli::CompressorWriter::new(&mut out, 4096, 11, 22);
+                    enc.write_all(bytes).unwrap();
+                }
+                out
+            }
+        }
+    }
+}
+
+/// What a server started with [`Server::start_with`] speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// HTTP/1.1 with keep-alive: a client may send many requests on one connection. No ALPN
+    /// `h2`, so an HTTP/2 client falls back to HTTP/1.1.
+    Http1,
+    /// HTTP/2 when the client offers `h2` by ALPN, else HTTP/1.1 with keep-alive.
+    Http2,
 }
 
 type Handler = dyn Fn(&Req) -> Resp + Send + Sync + 'static;
@@ -152,6 +214,22 @@ struct State {
     handler: Box<Handler>,
 }
 
+impl State {
+    fn new(handler: impl Fn(&Req) -> Resp + Send + Sync + 'static) -> Arc<State> {
+        Arc::new(State {
+            accepts: AtomicUsize::new(0),
+            requests: Mutex::new(Vec::new()),
+            handler: Box::new(handler),
+        })
+    }
+
+    /// Records a request and answers it.
+    fn answer(&self, req: Req) -> Resp {
+        self.requests.lock().unwrap().push(req.clone());
+        (self.handler)(&req)
+    }
+}
+
 /// A running server. It lives until the test process ends.
 pub struct Server {
     /// Its port on 127.0.0.1.
@@ -159,27 +237,29 @@ pub struct Server {
     state: Arc<State>,
 }
 
+fn server_config(leaf: &Leaf, alpn: &[&[u8]]) -> Arc<ServerConfig> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![leaf.der.clone()],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(leaf.key.clone())),
+        )
+        .unwrap();
+    config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
+    Arc::new(config)
+}
+
 impl Server {
-    /// Starts a server on 127.0.0.1 with `leaf`, answering every request with `handler`.
+    /// Starts a server on 127.0.0.1 with `leaf`, answering every request with `handler`:
+    /// HTTP/1.1, one request per connection, one thread per connection.
     pub fn start(leaf: &Leaf, handler: impl Fn(&Req) -> Resp + Send + Sync + 'static) -> Server {
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let config = ServerConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_no_client_auth()
-            .with_single_cert(
-                vec![leaf.der.clone()],
-                PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(leaf.key.clone())),
-            )
-            .unwrap();
-        let config = Arc::new(config);
+        let config = server_config(leaf, &[]);
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let state = Arc::new(State {
-            accepts: AtomicUsize::new(0),
-            requests: Mutex::new(Vec::new()),
-            handler: Box::new(handler),
-        });
+        let state = State::new(handler);
         let st = state.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
@@ -189,6 +269,27 @@ impl Server {
                 std::thread::spawn(move || serve(stream, config, st));
             }
         });
+        Server { port, state }
+    }
+
+    /// Starts a server on 127.0.0.1 with `leaf` that speaks `protocol` (hyper on a tokio
+    /// runtime of its own), answering every request with `handler`. Every framing but
+    /// [`Framing::Raw`] is honoured (over HTTP/2, `Chunked` and `Close` are a body sent in
+    /// pieces without a length); a `Raw` response is answered 500.
+    pub fn start_with(
+        leaf: &Leaf,
+        protocol: Protocol,
+        handler: impl Fn(&Req) -> Resp + Send + Sync + 'static,
+    ) -> Server {
+        let alpn: &[&[u8]] = match protocol {
+            Protocol::Http1 => &[b"http/1.1"],
+            Protocol::Http2 => &[b"h2", b"http/1.1"],
+        };
+        let config = server_config(leaf, alpn);
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let state = State::new(handler);
+        pooled::spawn(listener, config, state.clone());
         Server { port, state }
     }
 
@@ -235,14 +336,17 @@ fn serve(stream: TcpStream, config: Arc<ServerConfig>, st: Arc<State>) {
     let mut lines = text.split("\r\n");
     let first = lines.next().unwrap_or("");
     let path = first.split(' ').nth(1).unwrap_or("").to_string();
+    let version = first.split(' ').nth(2).unwrap_or("").to_string();
     let headers = lines
         .take_while(|l| !l.is_empty())
         .filter_map(|l| l.split_once(':'))
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let req = Req { path, headers };
-    st.requests.lock().unwrap().push(req.clone());
-    let resp = (st.handler)(&req);
+    let resp = st.answer(Req {
+        path,
+        headers,
+        version,
+    });
     let _ = write_response(&mut tls, &resp);
     tls.conn.send_close_notify();
     let _ = tls.flush();

@@ -2,8 +2,9 @@
 //! own: where the test data is ([`data`]: the project's `testvectors/`, the third-party corpora
 //! of `A2A_CARD_CORPORA`, the key files, listing folders), the one loader of the
 //! canonicalization vectors ([`vectors`]), signature entries and cards built by hand
-//! ([`cards`], on `serde_json`, which the workspace builds with `preserve_order`), a real HTTPS
-//! server on loopback with a test CA ([`https`]), running the `a2a-card` binary ([`bin`]), the
+//! ([`cards`], on `serde_json`, which the workspace builds with `preserve_order`), real HTTPS
+//! servers on loopback with a test CA (HTTP/1.1 framings by hand, or hyper's HTTP/1.1 and
+//! HTTP/2; [`https`]), CONNECT proxies on loopback ([`proxy`]), running the `a2a-card` binary ([`bin`]), the
 //! independent tools the tests check against ([`tools`]), PEM text in good and bad shapes
 //! ([`pem`]), a real PKCS#11 token and the sigstore KMS test plugin ([`softhsm`]) and a fixed
 //! pseudo-random sequence ([`rng`]).
@@ -25,6 +26,7 @@ pub mod cards;
 pub mod data;
 pub mod https;
 pub mod pem;
+pub mod proxy;
 pub mod rng;
 pub mod softhsm;
 pub mod tools;

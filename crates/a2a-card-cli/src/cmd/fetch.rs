@@ -3,7 +3,7 @@
 
 use crate::io::{check_output, printable, refuse_same_file, replace_file, write_stderr_line, write_stdout};
 use crate::Failure;
-use a2a_card_fetch::{fetch_card, FetchOptions, Roots};
+use a2a_card_fetch::{fetch_card, FetchOptions, Proxy, Roots};
 use clap::builder::TypedValueParser;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -24,6 +24,17 @@ checked before connecting: loopback, private (RFC 1918), shared (100.64.0.0/10),
 and IPv6 forms that embed them are refused (error[address-refused]), and the connection goes
 to the address that was checked. The response must be 200 with a JSON content type
 (application/json or application/*+json).
+
+HTTP/2 is used where the server offers it, and gzip or brotli bodies are decoded (the
+--max-body-bytes limit counts decoded bytes).
+
+Proxies: HTTPS_PROXY (or ALL_PROXY) names the proxy, hosts matched by NO_PROXY go direct;
+--proxy URL names it instead (NO_PROXY still applies), --no-proxy goes direct whatever the
+environment says. Through a proxy the proxy resolves names and connects, so the guard checks
+what it still can before anything is sent: an IP-literal target, a name that resolves here to
+a refused address, every redirect target; it cannot see what the proxy resolves a name to.
+A proxy that cannot be reached or refuses the tunnel is error[connect-failed]; its password
+is never printed.
 
 Responses are cached per RFC 9111 (ETag / If-None-Match, Last-Modified / If-Modified-Since,
 Cache-Control max-age, no-cache, no-store) in the user's cache directory ($XDG_CACHE_HOME/
@@ -54,7 +65,8 @@ pub(crate) struct FetchArgs {
     #[arg(long, value_name = "PATH")]
     ca_file: Option<PathBuf>,
 
-    /// Longest wait for one TCP connection, in seconds (decimals allowed; 0.001 to 600).
+    /// Longest wait for one connection to be set up (name resolution, TCP, a proxy's tunnel,
+    /// the TLS handshake), in seconds (decimals allowed; 0.001 to 600).
     /// Default: 10.
     #[arg(long, value_name = "SECS", value_parser = secs_parser(MAX_CONNECT_TIMEOUT_SECS))]
     connect_timeout: Option<Duration>,
@@ -86,6 +98,16 @@ pub(crate) struct FetchArgs {
     /// ($XDG_CACHE_HOME/a2a-card or ~/.cache/a2a-card on Linux).
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
+
+    /// Go through this HTTP proxy (http://HOST:PORT or https://HOST:PORT, with USER:PASSWORD@
+    /// for Basic authentication) instead of the one HTTPS_PROXY or ALL_PROXY names; hosts
+    /// matched by NO_PROXY still go direct.
+    #[arg(long, value_name = "URL", conflicts_with = "no_proxy")]
+    proxy: Option<String>,
+
+    /// Connect directly, whatever HTTPS_PROXY, ALL_PROXY and NO_PROXY say.
+    #[arg(long)]
+    no_proxy: bool,
 }
 
 /// The largest `--timeout`, in seconds (an hour).
@@ -165,6 +187,20 @@ impl FetchArgs {
                 self.cache_dir.clone().or_else(a2a_card_fetch::default_cache_dir)
             },
             user_agent: concat!("a2a-card/", env!("CARGO_PKG_VERSION")).to_string(),
+            proxy: self.proxy(),
+            ..defaults
+        }
+    }
+
+    /// The proxy: `--no-proxy` none, `--proxy URL` that one (with the environment's
+    /// `NO_PROXY`), else the environment's.
+    fn proxy(&self) -> Proxy {
+        if self.no_proxy {
+            return Proxy::None;
+        }
+        match &self.proxy {
+            Some(url) => Proxy::named(url.clone()),
+            None => Proxy::FromEnv,
         }
     }
 
@@ -179,6 +215,8 @@ impl FetchArgs {
             (self.allow_loopback, "--allow-loopback"),
             (self.no_cache, "--no-cache"),
             (self.cache_dir.is_some(), "--cache-dir"),
+            (self.proxy.is_some(), "--proxy"),
+            (self.no_proxy, "--no-proxy"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
@@ -318,5 +356,17 @@ mod tests {
         assert_eq!(o.cache_dir, Some(PathBuf::from("c")));
         assert_eq!(o.roots, Roots::CaFile(PathBuf::from("ca.pem")));
         assert!(!o.allow_loopback);
+        assert_eq!(o.proxy, Proxy::FromEnv);
+        let direct = FetchArgs {
+            no_proxy: true,
+            ..FetchArgs::default()
+        };
+        assert_eq!(direct.first_given(), Some("--no-proxy"));
+        assert_eq!(direct.options().proxy, Proxy::None);
+        let given = FetchArgs {
+            proxy: Some("http://127.0.0.1:3128".into()),
+            ..FetchArgs::default()
+        };
+        assert!(matches!(given.options().proxy, Proxy::Url { url, .. } if url == "http://127.0.0.1:3128"));
     }
 }

@@ -55,8 +55,9 @@ per signature (index, kid, alg, verdict and the key used) and the members the si
 not cover; for a URL also the origin, the final URL, each redirect, the cache outcome, where
 each key came from (a trust-store file or a jku URL) and one line per jku with what was done
 with it. --format json prints the same report as JSON with the canonical bytes as the string
-member \"canonical\" (for a URL, the fetch report with the verification report under
-\"report\"). Act on the verified content (--emit-verified), not on the served card.
+member \"canonical\"; for a URL the same members, and beside them one more, \"fetch\", with
+the retrieval (URLs, redirects, status, cache, protocol, proxy, key sources, each jku and what
+was done with it). Act on the verified content (--emit-verified), not on the served card.
 
 --emit-verified FILE is written through a temporary file and a rename; a symbolic link is
 written through, a dangling link, a device, a FIFO, a socket or a directory is refused, and so

@@ -33,3 +33,33 @@ impl Fixture {
         }
     }
 }
+
+/// The A2A v1.0 section 8.5 sample card, unsigned (the project's test vector).
+pub fn sample_card() -> Vec<u8> {
+    std::fs::read(a2a_card_testkit::data::testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap()
+}
+
+/// `card` signed with `key` (its `jku` set when given), by the library. The 8.5 sample carries
+/// the A2A 0.3 member `security`, which is left unsigned (signing refuses that unless asked).
+pub fn signed(card: &[u8], key: &a2a_card::PrivateKey, jku: Option<String>) -> Vec<u8> {
+    let opts = a2a_card::SignOptions {
+        jku,
+        allow_unsigned: true,
+        ..a2a_card::SignOptions::default()
+    };
+    a2a_card::sign_card(card, key, &opts).unwrap().card
+}
+
+/// `{"keys":[JWK]}` of `key`'s public half.
+pub fn jwks_json(key: &a2a_card::PrivateKey) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({ "keys": [key.public().to_jwk()] })).unwrap()
+}
+
+/// A tokio runtime with two workers, as a program that delegates to agents would run.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}

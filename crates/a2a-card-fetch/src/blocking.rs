@@ -1,0 +1,192 @@
+//! The blocking API: the asynchronous [`crate::Fetcher`] driven by a runtime of its own, for
+//! callers without one (the command-line tool uses it). The free functions
+//! ([`fetch_card`], [`fetch_jwks`], [`verify_remote`], also at the crate root) build a fetcher
+//! for one call; a [`Fetcher`] keeps its connections and TLS sessions between calls.
+//!
+//! Called from inside a tokio runtime these functions still work (the retrieval runs on a
+//! thread of its own while the caller's thread waits), but an async caller is better served by
+//! [`crate::Fetcher`] itself.
+
+use crate::client::{Fetched, FetchedJwks};
+use crate::options::FetchOptions;
+use crate::remote::{RemoteOptions, RemoteReport};
+use crate::target::JkuPrefix;
+use a2a_card::{Error, ErrorCode, TrustStore};
+use std::future::Future;
+
+/// A single-threaded runtime for blocking calls.
+fn runtime() -> Result<tokio::runtime::Runtime, Error> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::new(ErrorCode::Io, format!("cannot start the fetcher's runtime: {e}")))
+}
+
+/// Runs `fut` to its end on `rt`. On a thread that already runs a tokio runtime (where
+/// blocking on another one is not allowed), on a scoped thread of its own.
+fn block_on<F>(rt: &tokio::runtime::Runtime, fut: F) -> F::Output
+where
+    F: Future + Send,
+    F::Output: Send,
+{
+    if tokio::runtime::Handle::try_current().is_err() {
+        return rt.block_on(fut);
+    }
+    std::thread::scope(|s| match s.spawn(|| rt.block_on(fut)).join() {
+        Ok(out) => out,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
+}
+
+/// A blocking fetcher: a [`crate::Fetcher`] and the runtime that drives it. Retrievals made
+/// with one share its connections (a card and its `jku` on the same origin cost one), its TLS
+/// sessions and its cache.
+///
+/// ```no_run
+/// use a2a_card_fetch::{blocking, FetchOptions};
+/// let fetcher = blocking::Fetcher::new(&FetchOptions::default())?;
+/// let card = fetcher.fetch_card("https://agent.example.com")?;
+/// println!("{} bytes from {}", card.bytes.len(), card.final_url);
+/// # Ok::<(), a2a_card_fetch::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Fetcher {
+    rt: Option<tokio::runtime::Runtime>,
+    inner: crate::Fetcher,
+}
+
+impl Fetcher {
+    /// Checks the options, builds the client and starts its runtime.
+    pub fn new(opts: &FetchOptions) -> Result<Fetcher, Error> {
+        let rt = runtime()?;
+        let inner = {
+            let _entered = rt.enter();
+            crate::Fetcher::new(opts)?
+        };
+        Ok(Fetcher { rt: Some(rt), inner })
+    }
+
+    /// The options.
+    pub fn options(&self) -> &FetchOptions {
+        self.inner.options()
+    }
+
+    fn run<T: Send>(&self, fut: impl Future<Output = Result<T, Error>> + Send) -> Result<T, Error> {
+        match &self.rt {
+            Some(rt) => block_on(rt, fut),
+            // Only `drop` takes the runtime out.
+            None => Err(Error::new(
+                ErrorCode::Io,
+                "the blocking fetcher's runtime is gone",
+            )),
+        }
+    }
+
+    /// [`crate::Fetcher::fetch_card`], blocking.
+    pub fn fetch_card(&self, url_or_origin: &str) -> Result<Fetched, Error> {
+        self.run(self.inner.fetch_card(url_or_origin))
+    }
+
+    /// [`crate::Fetcher::fetch_jwks`], blocking.
+    pub fn fetch_jwks(&self, url: &str) -> Result<FetchedJwks, Error> {
+        self.run(self.inner.fetch_jwks(url))
+    }
+
+    /// [`crate::Fetcher::fetch_jwks_under`], blocking.
+    pub fn fetch_jwks_under(
+        &self,
+        url: &str,
+        prefix: &JkuPrefix,
+        max_keys: usize,
+    ) -> Result<FetchedJwks, Error> {
+        self.run(self.inner.fetch_jwks_under(url, prefix, max_keys))
+    }
+
+    /// [`crate::Fetcher::verify_remote`], blocking.
+    pub fn verify_remote(
+        &self,
+        url_or_origin: &str,
+        trust: &TrustStore,
+        opts: &RemoteOptions,
+    ) -> Result<RemoteReport, Error> {
+        self.run(self.inner.verify_remote(url_or_origin, trust, opts))
+    }
+}
+
+impl Drop for Fetcher {
+    fn drop(&mut self) {
+        // Do not wait for a name resolution still running on the blocking pool (the system
+        // resolver has no timeout of its own); it ends on its own and is then discarded.
+        if let Some(rt) = self.rt.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+/// Runs one retrieval on a fetcher built for it.
+fn once<T, F, Fut>(opts: &FetchOptions, call: F) -> Result<T, Error>
+where
+    F: FnOnce(crate::Fetcher) -> Fut + Send,
+    Fut: Future<Output = Result<T, Error>> + Send,
+    T: Send,
+{
+    let rt = runtime()?;
+    let fetcher = {
+        let _entered = rt.enter();
+        crate::Fetcher::new(opts)?
+    };
+    let out = block_on(&rt, call(fetcher));
+    rt.shutdown_background();
+    out
+}
+
+/// Fetches an Agent Card: for an origin (`https://agent.example.com`) its
+/// `/.well-known/agent-card.json`, for any other https URL that URL. HTTPS only, every address
+/// checked by the [guard](crate::guard) on every hop, with the limits and cache of `opts`.
+/// Blocking; the asynchronous form is [`crate::Fetcher::fetch_card`].
+///
+/// The card is returned as served; nothing here reads or trusts it. See [`verify_remote`].
+///
+/// ```no_run
+/// let card = a2a_card_fetch::fetch_card("https://agent.example.com", &Default::default())?;
+/// assert_eq!(card.final_url, "https://agent.example.com/.well-known/agent-card.json");
+/// # Ok::<(), a2a_card_fetch::Error>(())
+/// ```
+pub fn fetch_card(url_or_origin: &str, opts: &FetchOptions) -> Result<Fetched, Error> {
+    once(opts, |f| async move { f.fetch_card(url_or_origin).await })
+}
+
+/// Fetches a JWK Set from an https URL, with the same guard, limits and cache as cards.
+/// Blocking; the asynchronous form is [`crate::Fetcher::fetch_jwks`].
+///
+/// ```no_run
+/// let set = a2a_card_fetch::fetch_jwks("https://agent.example.com/jwks.json", &Default::default())?;
+/// println!("{} keys", set.keys.len());
+/// # Ok::<(), a2a_card_fetch::Error>(())
+/// ```
+pub fn fetch_jwks(url: &str, opts: &FetchOptions) -> Result<FetchedJwks, Error> {
+    once(opts, |f| async move { f.fetch_jwks(url).await })
+}
+
+/// Fetches a card and verifies it against the caller's trust store, following allowed `jku`s
+/// over the same connections. Blocking; the asynchronous form, and what it does, is
+/// [`crate::Fetcher::verify_remote`].
+///
+/// ```no_run
+/// use a2a_card_fetch::{verify_remote, FetchOptions, RemoteOptions};
+/// let trust = a2a_card::TrustStore::from_json(&std::fs::read_to_string("trust.json")?, "trust.json")?;
+/// let remote = verify_remote("https://agent.example.com", &trust, &RemoteOptions::default(),
+///                            &FetchOptions::default())?;
+/// println!("{}: {}", remote.origin, remote.report.reason);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify_remote(
+    url_or_origin: &str,
+    trust: &TrustStore,
+    opts: &RemoteOptions,
+    fetch: &FetchOptions,
+) -> Result<RemoteReport, Error> {
+    once(fetch, |f| async move {
+        f.verify_remote(url_or_origin, trust, opts).await
+    })
+}

@@ -1,0 +1,194 @@
+//! The asynchronous API inside a tokio runtime: many verifications at once on one fetcher,
+//! retrievals dropped at any point (the cache holds whole entries or none), and the blocking
+//! API called from inside a runtime.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+mod common;
+
+use a2a_card::{Algorithm, PrivateKey, TrustStore};
+use a2a_card_fetch::{blocking, CacheOutcome, FetchOptions, Fetcher, JkuStatus, RemoteOptions};
+use a2a_card_testkit::https::Protocol;
+use common::*;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The sample card signed with a fresh key and a `jku` on the server's own origin, served with
+/// an `ETag` (the JWKS too), and the options that allow that `jku`.
+struct Agent {
+    server: Server,
+    remote: RemoteOptions,
+    card: Vec<u8>,
+}
+
+fn agent(fx: &Fixture, protocol: Option<Protocol>) -> Agent {
+    let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+    let jwks = jwks_json(&key);
+    let card: Arc<std::sync::OnceLock<Vec<u8>>> = Arc::default();
+    let c = card.clone();
+    let handler = move |req: &Req| match req.path.as_str() {
+        "/.well-known/agent-card.json" => Resp::json(c.get().unwrap()).header("ETag", "\"c\""),
+        "/slow" => Resp::json(c.get().unwrap())
+            .header("ETag", "\"s\"")
+            .framing(Framing::Slow(Duration::from_millis(20))),
+        "/keys/jwks.json" => Resp::new(200)
+            .header("Content-Type", "application/jwk-set+json")
+            .header("Cache-Control", "max-age=600")
+            .body(&jwks),
+        _ => Resp::new(404),
+    };
+    let server = match protocol {
+        Some(p) => Server::start_with(&fx.leaf, p, handler),
+        None => Server::start(&fx.leaf, handler),
+    };
+    let signed = signed(
+        &sample_card(),
+        &key,
+        Some(server.url("localhost", "/keys/jwks.json")),
+    );
+    card.set(signed.clone()).unwrap();
+    let remote = RemoteOptions {
+        jku_allow: vec![server.url("localhost", "/keys/")],
+        ..RemoteOptions::default()
+    };
+    Agent {
+        server,
+        remote,
+        card: signed,
+    }
+}
+
+#[test]
+fn two_hundred_verifications_at_once_on_one_runtime() {
+    let fx = Fixture::new();
+    for protocol in [None, Some(Protocol::Http2)] {
+        let a = Arc::new(agent(&fx, protocol));
+        let fetcher = Fetcher::new(&fx.options()).unwrap();
+        let trust = Arc::new(TrustStore::new());
+        let results = runtime().block_on(async {
+            let tasks: Vec<_> = (0..200)
+                .map(|_| {
+                    let (fetcher, trust, a) = (fetcher.clone(), trust.clone(), a.clone());
+                    tokio::spawn(async move {
+                        fetcher
+                            .verify_remote(&a.server.url("localhost", ""), &trust, &a.remote)
+                            .await
+                    })
+                })
+                .collect();
+            let mut out = Vec::new();
+            for t in tasks {
+                out.push(t.await.unwrap());
+            }
+            out
+        });
+        for r in results {
+            let r = r.unwrap();
+            assert!(r.report.ok, "{protocol:?}: {}", r.report.reason);
+            assert_eq!(r.card, a.card);
+            assert!(
+                matches!(&r.jku[0].status, JkuStatus::Fetched { kids, .. } if kids.len() == 1),
+                "{protocol:?}: {:?}",
+                r.jku
+            );
+        }
+        assert_eq!(a.server.requests().len(), 400, "{protocol:?}");
+    }
+}
+
+/// The cache folder's files: (entries, temporary files).
+fn files(dir: &Path) -> (Vec<String>, Vec<String>) {
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let (entries, other) = names.into_iter().partition(|n| n.ends_with(".entry"));
+    (entries, other)
+}
+
+#[test]
+fn a_dropped_retrieval_never_leaves_a_partial_cache_entry() {
+    let fx = Fixture::new();
+    let a = agent(&fx, Some(Protocol::Http2));
+    let dir = temp_dir("async-cancel");
+    let opts = FetchOptions {
+        cache_dir: Some(dir.clone()),
+        ..fx.options()
+    };
+    let rt = runtime();
+    let fetcher = Fetcher::new(&opts).unwrap();
+    // Dropped in the middle of the body (it drips for about 50 s).
+    let slow = a.server.url("localhost", "/slow");
+    let cut = rt.block_on(async {
+        tokio::time::timeout(Duration::from_millis(300), fetcher.fetch_card(&slow)).await
+    });
+    assert!(cut.is_err(), "the retrieval was not cut");
+    assert!(a.server.count("/slow") == 1, "the body had started");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(files(&dir), (vec![], vec![]), "something was written");
+
+    // Dropped at every point of a whole retrieval, the cache write included: what is left is
+    // whole entries, no temporary file, and every entry reads back as the card.
+    let origin = a.server.url("localhost", "");
+    // How long a whole retrieval takes here (with a fetcher of its own, as below; no cache).
+    let whole = {
+        let fresh = Fetcher::new(&fx.options()).unwrap();
+        let started = std::time::Instant::now();
+        let r = rt.block_on(fresh.verify_remote(&origin, &TrustStore::new(), &a.remote));
+        assert!(r.unwrap().report.ok);
+        started.elapsed()
+    };
+    let (mut cut, mut done) = (0, 0);
+    for step in 0..60u32 {
+        let fresh = Fetcher::new(&opts).unwrap();
+        let trust = TrustStore::new();
+        // From nothing to three times as long as a whole retrieval.
+        let after = whole * step * 3 / 60;
+        let ended = rt.block_on(async {
+            let verify = fresh.verify_remote(&origin, &trust, &a.remote);
+            tokio::time::timeout(after, verify).await
+        });
+        match ended {
+            Ok(r) => {
+                assert!(r.unwrap().report.ok);
+                done += 1;
+            }
+            Err(_) => cut += 1,
+        }
+    }
+    // The steps span a whole retrieval: the first ones are cut, the last ones finish.
+    assert!(cut > 0 && done > 0, "cut {cut}, done {done}");
+    std::thread::sleep(Duration::from_millis(300));
+    let (entries, other) = files(&dir);
+    assert!(other.is_empty(), "left behind: {other:?}");
+    assert!(entries.len() <= 2, "{entries:?}");
+    let r = rt
+        .block_on(fetcher.verify_remote(&origin, &TrustStore::new(), &a.remote))
+        .unwrap();
+    assert!(r.report.ok, "{}", r.report.reason);
+    assert_eq!(r.card, a.card);
+    assert!(matches!(
+        r.cache,
+        CacheOutcome::Revalidated | CacheOutcome::Stored
+    ));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_blocking_api_works_inside_a_runtime() {
+    let fx = Fixture::new();
+    let a = agent(&fx, None);
+    let origin = a.server.url("localhost", "");
+    let opts = fx.options();
+    let (one, shared) = runtime().block_on(async {
+        let one = a2a_card_fetch::verify_remote(&origin, &TrustStore::new(), &a.remote, &opts).unwrap();
+        let fetcher = blocking::Fetcher::new(&opts).unwrap();
+        let shared = fetcher.fetch_card(&origin).unwrap();
+        (one, shared)
+    });
+    assert!(one.report.ok, "{}", one.report.reason);
+    assert_eq!(shared.bytes, a.card);
+}
