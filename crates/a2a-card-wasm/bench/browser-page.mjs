@@ -3,6 +3,10 @@
 //   WebCrypto verify only  crypto.subtle.verify of the signing input (the floor: the others end in it)
 //   wasm canonical only    canonicalizeWithReport(text, { profile }): the module's reading,
 //                          canonical bytes and SHA-256 of the card, no signature (its share)
+//   wasm canonicalize only canonicalize(text, { profile }): the same without the SHA-256 and the
+//                          report object (the difference: mostly the module's own SHA-256)
+//   WebCrypto digest only  crypto.subtle.digest("SHA-256") of the canonical bytes (what
+//                          verifyAsync asks instead of the module's SHA-256)
 //   wasm Verifier async    new Verifier({ jwks, profile }) once, then await .verifyAsync(text)
 //   wasm verifyAsync()     await verifyAsync(text, { jwks, profile })
 //   wasm Verifier (sync)   .verify(text): the module's own code (no synchronous crypto in a browser)
@@ -25,12 +29,13 @@ async function round(fn, ms) {
   return ((now - start) * 1e6) / n;
 }
 
-window.bench = async ({ text, jwks, publicJwk, kid, profile, rounds, ms }) => {
+window.bench = async ({ text, jwks, publicJwk, kid, profile, rounds, ms, before }) => {
   await init();
   const card = JSON.parse(text);
   const tampered = JSON.stringify({ ...card, description: `${card.description}!` });
   const entry = card.signatures[0];
   const payload = lib.canonicalize(text, { profile });
+  const payloadBytes = new TextEncoder().encode(payload);
   const b64u = (bytes) => btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
   const signingInput = new TextEncoder().encode(`${entry.protected}.${b64u(new TextEncoder().encode(payload))}`);
   const sig = Uint8Array.from(atob(entry.signature.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0));
@@ -60,12 +65,25 @@ window.bench = async ({ text, jwks, publicJwk, kid, profile, rounds, ms }) => {
   const cases = [
     ["WebCrypto verify only", () => crypto.subtle.verify(params, key, sig, signingInput)],
     ["wasm canonical only", async () => lib.canonicalizeWithReport(text, { profile })],
+    ["wasm canonicalize only", async () => lib.canonicalize(text, { profile })],
+    ["WebCrypto digest only", () => crypto.subtle.digest("SHA-256", payloadBytes)],
     ["wasm Verifier async", () => verifier.verifyAsync(text)],
     ["wasm verifyAsync()", () => lib.verifyAsync(text, { jwks, profile })],
     ["wasm Verifier (sync, ring)", () => verifier.verify(text)],
     ["sdk (JSON.parse)", () => sdkVerify(JSON.parse(text))],
     ["sdk (parsed object)", () => sdkVerify(card)],
   ];
+  if (before) {
+    // Another build of the package (A2A_CARD_WASM_PKG_BEFORE), timed in the same rounds.
+    const old = await import("/before/web/a2a_card.js");
+    await old.default();
+    const oldVerifier = new old.Verifier({ jwks, profile });
+    checks.before = JSON.stringify(await oldVerifier.verifyAsync(text)) === JSON.stringify(await verifier.verifyAsync(text));
+    cases.push(
+      ["before: Verifier async", () => oldVerifier.verifyAsync(text)],
+      ["before: verifyAsync()", () => old.verifyAsync(text, { jwks, profile })],
+    );
+  }
   for (const [, fn] of cases) for (let i = 0; i < 200; i++) await fn();
   const times = Object.fromEntries(cases.map(([name]) => [name, []]));
   // Rounds interleaved: round r of every case before round r + 1 of any.

@@ -9,7 +9,9 @@
 //
 // Usage: cd crates/a2a-card-wasm/bench && npm ci && (cd ../test && npm ci) && node browser.mjs [--check]
 // (after scripts/build-wasm.sh). --check exits 1 when a target is not met. Environment:
-// A2A_CARD_WASM_PKG (default ../pkg), CHROMIUM (default /usr/bin/chromium), BENCH_ROUNDS
+// A2A_CARD_WASM_PKG (default ../pkg), A2A_CARD_WASM_PKG_BEFORE (another build of the package,
+// for example of the main branch: its Verifier async and verifyAsync() are timed in the same
+// rounds, and printed beside), CHROMIUM (default /usr/bin/chromium), BENCH_ROUNDS
 // (default 7), BENCH_MIN_MS (default 300, time per round and case).
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -22,6 +24,7 @@ import { chromiumPath, chromiumPresent, launch, open, serve } from "../test/brow
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../../..");
 const pkgDir = process.env.A2A_CARD_WASM_PKG ? path.resolve(process.env.A2A_CARD_WASM_PKG) : path.resolve(here, "../pkg");
+const beforeDir = process.env.A2A_CARD_WASM_PKG_BEFORE ? path.resolve(process.env.A2A_CARD_WASM_PKG_BEFORE) : null;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const MIN_MS = Number(process.env.BENCH_MIN_MS ?? 300);
 const SDK_TARGET = 2;
@@ -62,7 +65,7 @@ const sdk = await esbuild.build({
 });
 const sdkBundle = sdk.outputFiles[0].text;
 
-const server = await serve({ "/pkg/": pkgDir, "/bench/": here }, (url) =>
+const server = await serve({ "/pkg/": pkgDir, "/bench/": here, ...(beforeDir ? { "/before/": beforeDir } : {}) }, (url) =>
   url.pathname === "/bench/sdk.js" ? { type: "text/javascript; charset=utf-8", body: sdkBundle } : null,
 );
 const chromium = await launch();
@@ -70,7 +73,7 @@ let result;
 try {
   const { page, errors } = await open(chromium.browser, `${server.origin}/bench/browser-page.html`);
   await page.waitForFunction(() => window.benchReady === true, { timeout: 60_000 });
-  result = await page.evaluate((config) => window.bench(config), { text, jwks, publicJwk, kid, profile, rounds: ROUNDS, ms: MIN_MS });
+  result = await page.evaluate((config) => window.bench(config), { text, jwks, publicJwk, kid, profile, rounds: ROUNDS, ms: MIN_MS, before: beforeDir !== null });
   if (errors.length) {
     console.error(`the page reported errors:\n${errors.join("\n")}`);
     process.exit(2);
@@ -85,6 +88,10 @@ if (failed.length) {
   console.error(`sanity checks failed in the page: ${failed.map(([name]) => name).join(", ")}`);
   process.exit(2);
 }
+// Each case's times in round order (round r of every case was timed before round r + 1 of any):
+// the per-round ratios below compare cases timed seconds apart, which a slow phase of a shared
+// machine moves less than the medians of each case taken apart.
+const inOrder = Object.fromEntries(Object.entries(result.times).map(([name, list]) => [name, [...list]]));
 const median = {};
 const best = {};
 for (const [name, list] of Object.entries(result.times)) {
@@ -112,6 +119,34 @@ console.log(`ratio wasm Verifier async / WebCrypto verify only: ${vsFloor.toFixe
 console.log(`ratio wasm verifyAsync() / WebCrypto verify only:  ${ratio("wasm verifyAsync()", "WebCrypto verify only").toFixed(2)}x`);
 console.log(`ratio (WebCrypto verify only + wasm canonical only) / Verifier async: ${((median["WebCrypto verify only"] + median["wasm canonical only"]) / median["wasm Verifier async"]).toFixed(2)}x`);
 console.log(`ratio wasm Verifier (sync, ring) / Verifier async: ${ratio("wasm Verifier (sync, ring)", "wasm Verifier async").toFixed(2)}x`);
+if (beforeDir) {
+  console.log(`ratio before: Verifier async / WebCrypto verify only: ${ratio("before: Verifier async", "WebCrypto verify only").toFixed(2)}x`);
+  console.log(`ratio before: verifyAsync() / WebCrypto verify only:  ${ratio("before: verifyAsync()", "WebCrypto verify only").toFixed(2)}x`);
+  console.log(`ratio sdk (JSON.parse) / before: Verifier async:      ${ratio("sdk (JSON.parse)", "before: Verifier async").toFixed(2)}x`);
+  console.log(`ratio sdk (JSON.parse) / before: verifyAsync():       ${ratio("sdk (JSON.parse)", "before: verifyAsync()").toFixed(2)}x`);
+}
+const mid = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const perRound = (a, b) => mid(inOrder[a].map((t, r) => t / inOrder[b][r])).toFixed(2);
+console.log("");
+console.log("median of per-round ratios (cases of one round timed side by side):");
+const pairs = [
+  ["wasm Verifier async", "WebCrypto verify only"],
+  ["wasm verifyAsync()", "WebCrypto verify only"],
+  ["sdk (JSON.parse)", "wasm Verifier async"],
+  ["sdk (JSON.parse)", "wasm verifyAsync()"],
+  ["sdk (JSON.parse)", "WebCrypto verify only"],
+];
+if (beforeDir) {
+  pairs.push(
+    ["before: Verifier async", "WebCrypto verify only"],
+    ["before: verifyAsync()", "WebCrypto verify only"],
+    ["sdk (JSON.parse)", "before: Verifier async"],
+    ["sdk (JSON.parse)", "before: verifyAsync()"],
+    ["before: Verifier async", "wasm Verifier async"],
+    ["before: verifyAsync()", "wasm verifyAsync()"],
+  );
+}
+for (const [a, b] of pairs) console.log(`  ${a} / ${b}: ${perRound(a, b)}x`);
 const met = vsSdk >= SDK_TARGET && vsFloor <= FLOOR_TARGET;
 console.log(`targets: ${met ? "met" : "NOT met"}`);
 if (process.argv.includes("--check") && !met) process.exit(1);

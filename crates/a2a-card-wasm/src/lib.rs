@@ -186,7 +186,7 @@ impl Verifier {
             Ok((now, o.string("origin")?))
         });
         match call {
-            Ok((now, origin)) => Rc::clone(&self.policy).verify_async(&card, now, origin),
+            Ok((now, origin)) => self.policy.verify_async(&card, now, origin),
             Err(e) => Promise::reject(&e),
         }
     }

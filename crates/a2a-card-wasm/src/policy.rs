@@ -16,7 +16,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
 
 /// Seconds since the Unix epoch from a JavaScript number of seconds.
 pub(crate) fn seconds(n: f64) -> i64 {
@@ -126,20 +125,13 @@ impl Policy {
     /// `verify` with the signatures checked by WebCrypto: a promise of the report. The card is
     /// read now (so that changing it after the call changes nothing); every error rejects the
     /// promise.
-    pub(crate) fn verify_async(
-        self: Rc<Self>,
-        card: &JsValue,
-        now: Option<i64>,
-        origin: Option<String>,
-    ) -> Promise {
+    pub(crate) fn verify_async(&self, card: &JsValue, now: Option<i64>, origin: Option<String>) -> Promise {
         let bytes = match card_bytes(card) {
             Ok(b) => b,
             Err(e) => return Promise::reject(&e),
         };
         let opts = self.options_at(now, origin);
-        future_to_promise(
-            async move { webcrypto::verify(bytes, &self.trust, &opts, self.web, self.host).await },
-        )
+        webcrypto::verify(bytes, &self.trust, &opts, self.web, self.host)
     }
 }
 

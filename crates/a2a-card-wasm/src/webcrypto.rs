@@ -19,7 +19,7 @@ use a2a_card::signature::{CheckId, DeferredVerification};
 use a2a_card::{Profile, TrustStore, VerifyOptions};
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(inline_js = r#"
 function subtle() {
@@ -68,6 +68,10 @@ export function web_digest(bytes) {
     return Promise.resolve(null);
   }
 }
+// A promise of what `next` gives for the answers of one round (`promises`, which never reject).
+export function web_round(promises, next) {
+  return Promise.all(promises).then(next);
+}
 // A promise of 1 (the signature verifies), 0 (it does not) or -1 (not checked here: the module
 // checks it itself); it never rejects. `msg` and `sig` are views of the module's memory, copied
 // before anything else runs.
@@ -105,6 +109,7 @@ extern "C" {
     fn web_key_handle(jwk: &str) -> JsValue;
     fn web_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> Promise;
     fn web_digest(bytes: &[u8]) -> Promise;
+    fn web_round(promises: &Array, next: &JsValue) -> Promise;
 }
 
 /// True where WebCrypto's `crypto.subtle.verify` exists.
@@ -134,71 +139,103 @@ fn verdict(code: &JsValue) -> BackendVerdict {
     }
 }
 
+/// A verification under way: the core's deferred verification, and the SHA-256 of the
+/// canonical bytes the report most likely carries (asked of WebCrypto with the first checks;
+/// its profile, and its hex once answered).
+struct Run {
+    v: DeferredVerification,
+    host_hash: bool,
+    digest: Option<(Profile, Option<String>)>,
+}
+
 /// Verifies `card` (its bytes) against `trust` under `opts`, the signature checks made by
-/// WebCrypto when `web` is true (else every check is the module's own), and returns the report
-/// object (`host_hash`: its SHA-256 made by node:crypto).
-pub(crate) async fn verify(
+/// WebCrypto when `web` is true (else every check is the module's own): a promise of the report
+/// object (`host_hash`: its SHA-256 made by node:crypto). Every error rejects the promise.
+///
+/// The card is read, planned and its first checks handed to WebCrypto in this call; each round
+/// of answers is taken by one callback on `Promise.all` of the round's checks (the digest among
+/// them), which gives the next round or the report. No future, task queue or second promise per
+/// check: in a browser the checks and everything around them run on the page's thread, so each
+/// hop is time added to the floor.
+pub(crate) fn verify(
     card: Vec<u8>,
     trust: &TrustStore,
     opts: &VerifyOptions,
     web: bool,
     host_hash: bool,
-) -> Result<JsValue, JsValue> {
-    let mut v = DeferredVerification::new(card, trust, opts).or_throw()?;
-    // The SHA-256 of the canonical bytes the report most likely carries, asked of WebCrypto with
-    // the first checks (it is made beside them, off the main thread): the report needs it only
-    // at the end.
-    let mut digest: Option<(Profile, Promise)> = None;
-    // Rounds of checks until none is pending (none at all without WebCrypto).
-    if web {
-        loop {
-            let mut asked: Vec<CheckId> = Vec::new();
-            let mut declined: Vec<CheckId> = Vec::new();
-            let promises = Array::new();
-            let count = v
-                .pending(|id, check: &SignatureCheck<'_>| match host_alg(check.alg) {
-                    Some(code) => {
-                        let handle = web_key(check.key);
-                        promises.push(&web_verify(&handle, code, check.message, check.signature));
-                        asked.push(id);
-                    }
-                    None => declined.push(id),
-                })
-                .or_throw()?;
-            if count == 0 {
-                break;
-            }
-            for id in declined {
-                v.answer(id, Ok(BackendVerdict::Declined)).or_throw()?;
-            }
-            if digest.is_none() && !host_hash && !asked.is_empty() {
-                let profile = v.fallback_profile();
-                digest = Some((profile, web_digest(&v.canonical(profile).or_throw()?.bytes)));
-            }
-            match asked.len() {
-                0 => {}
-                1 => {
-                    let code = JsFuture::from(Promise::from(promises.get(0))).await?;
-                    v.answer(asked[0], Ok(verdict(&code))).or_throw()?;
-                }
-                _ => {
-                    let codes: Array = JsFuture::from(Promise::all(&promises)).await?.into();
-                    for (i, id) in asked.into_iter().enumerate() {
-                        v.answer(id, Ok(verdict(&codes.get(i as u32)))).or_throw()?;
-                    }
-                }
-            }
-        }
+) -> Promise {
+    let run = DeferredVerification::new(card, trust, opts)
+        .or_throw()
+        .map(|v| Run {
+            v,
+            host_hash,
+            digest: None,
+        });
+    let result = run.and_then(|run| if web { advance(run) } else { finish(run) });
+    match result {
+        Ok(value) => Promise::resolve(&value),
+        Err(e) => Promise::reject(&e),
     }
-    let report = v.finish().or_throw()?;
-    let digest = match digest {
-        _ if host_hash => Digest::Host,
-        Some((profile, promise)) if profile == report.profile => {
-            match JsFuture::from(promise).await?.as_string() {
-                Some(sha) => Digest::Known(sha),
-                None => Digest::Module,
-            }
+}
+
+/// Hands the checks pending now to WebCrypto: a promise of what the next round gives (see
+/// [`verify`]), or the report when no check is pending.
+fn advance(mut run: Run) -> Result<JsValue, JsValue> {
+    loop {
+        let mut asked: Vec<CheckId> = Vec::new();
+        let mut declined: Vec<CheckId> = Vec::new();
+        let promises = Array::new();
+        let count = run
+            .v
+            .pending(|id, check: &SignatureCheck<'_>| match host_alg(check.alg) {
+                Some(code) => {
+                    let handle = web_key(check.key);
+                    promises.push(&web_verify(&handle, code, check.message, check.signature));
+                    asked.push(id);
+                }
+                None => declined.push(id),
+            })
+            .or_throw()?;
+        if count == 0 {
+            return finish(run);
         }
+        for id in declined {
+            run.v.answer(id, Ok(BackendVerdict::Declined)).or_throw()?;
+        }
+        if asked.is_empty() {
+            continue;
+        }
+        // The SHA-256 of the canonical bytes the report most likely carries, asked of WebCrypto
+        // with the first checks (the module's own SHA-256 takes several times longer): its
+        // answer comes last in the round's answers.
+        let with_digest = run.digest.is_none() && !run.host_hash;
+        if with_digest {
+            let profile = run.v.fallback_profile();
+            promises.push(&web_digest(&run.v.canonical(profile).or_throw()?.bytes));
+            run.digest = Some((profile, None));
+        }
+        let next = Closure::<dyn FnMut(JsValue) -> Result<JsValue, JsValue>>::once_into_js(
+            move |codes: JsValue| -> Result<JsValue, JsValue> {
+                let codes: Array = codes.unchecked_into();
+                for (i, id) in asked.iter().enumerate() {
+                    run.v.answer(*id, Ok(verdict(&codes.get(i as u32)))).or_throw()?;
+                }
+                if let (true, Some((_, sha))) = (with_digest, run.digest.as_mut()) {
+                    *sha = codes.get(asked.len() as u32).as_string();
+                }
+                advance(run)
+            },
+        );
+        return Ok(web_round(&promises, &next).into());
+    }
+}
+
+/// The report of a verification whose checks are all answered (the module makes any left).
+fn finish(run: Run) -> Result<JsValue, JsValue> {
+    let report = run.v.finish().or_throw()?;
+    let digest = match run.digest {
+        _ if run.host_hash => Digest::Host,
+        Some((profile, Some(sha))) if profile == report.profile => Digest::Known(sha),
         _ => Digest::Module,
     };
     report_to_js(&report, &digest)
