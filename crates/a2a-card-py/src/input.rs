@@ -121,7 +121,7 @@ pub(crate) fn json_text(value: &Bound<'_, PyAny>, what: &str, public: bool) -> P
         return String::from_utf8(b.as_bytes().to_vec())
             .map_err(|_| usage(py, format!("{what} is bytes that are not UTF-8 text")));
     }
-    if let Ok(pair) = value.cast::<crate::tools::KeyPair>() {
+    if let Ok(pair) = value.cast::<crate::keys::KeyPair>() {
         return Ok(pair.get().key_text(public));
     }
     if value.is_instance_of::<PyDict>() || value.is_instance_of::<PyList>() {

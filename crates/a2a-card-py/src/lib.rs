@@ -10,7 +10,7 @@
 //! Modules: `input` (Python values and keyword options in), `policy` (trust roots and verify
 //! options read once, the cache of parsed keys, verification with the GIL released), `batch`
 //! (`verify_many` on threads), `report` (the report objects and JSON values out), `tools`
-//! (inspect, lint, migrate, schema, keygen, jwks), `errors` (the exception classes of
+//! (inspect, lint, migrate, schema, keygen, jwks), `keys` (`KeyPair`), `errors` (the exception classes of
 //! `a2a_card._errors`).
 //!
 //! The options are the npm package's, in snake_case (`maxSignatures` is `max_signatures`), read
@@ -33,6 +33,7 @@ use pyo3::types::PyDict;
 mod batch;
 mod errors;
 mod input;
+mod keys;
 mod policy;
 mod report;
 mod tools;
@@ -500,6 +501,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<report::SignatureReport>()?;
     m.add_class::<report::KeyUsed>()?;
     m.add_class::<report::Verdict>()?;
-    m.add_class::<tools::KeyPair>()?;
+    m.add_class::<keys::KeyPair>()?;
     Ok(())
 }

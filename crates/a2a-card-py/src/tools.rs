@@ -4,7 +4,8 @@
 
 use crate::errors::{usage, OrRaise};
 use crate::input::{self, card_bytes, json_text, opt_string, CanonArgs};
-use crate::report::{py_repr, text_of, to_py};
+use crate::keys::KeyPair;
+use crate::report::{text_of, to_py};
 use a2a_card::jose::keys::{public_keys_of, GenerateOptions, PrivateKey};
 use a2a_card::lint::{lint_card, LintOptions};
 use a2a_card::migrate::{migrate_card, MigrateOptions};
@@ -177,80 +178,7 @@ pub(crate) fn keygen(
     };
     opts.check(alg).or_raise(py)?;
     let key = py.detach(|| PrivateKey::generate_with(alg, &opts)).or_raise(py)?;
-    Ok(KeyPair { key, alg })
-}
-
-/// A key pair made by `keygen`. Its `repr` shows no key material.
-#[pyclass(frozen, module = "a2a_card", name = "KeyPair")]
-pub(crate) struct KeyPair {
-    key: PrivateKey,
-    alg: Algorithm,
-}
-
-impl KeyPair {
-    /// The key as JWK text: the private JWK, or with `public` the public one (both with kid
-    /// and alg).
-    pub(crate) fn key_text(&self, public: bool) -> String {
-        if public {
-            self.key.public().to_jwk().to_string()
-        } else {
-            self.key.to_jwk_private().to_string()
-        }
-    }
-}
-
-#[pymethods]
-impl KeyPair {
-    /// The key's kid.
-    #[getter]
-    fn kid(&self) -> &str {
-        self.key.kid()
-    }
-
-    /// The algorithm the key was made for.
-    #[getter]
-    fn alg(&self) -> &'static str {
-        self.alg.as_str()
-    }
-
-    /// The key type: "Ed25519", "P-256", "RSA-2048", ...
-    #[getter]
-    fn key_type(&self) -> String {
-        self.key.key_type().to_string()
-    }
-
-    /// The private key as PKCS#8 PEM (it records neither kid nor alg).
-    #[getter]
-    fn private_pem(&self) -> String {
-        self.key.to_pkcs8_pem()
-    }
-
-    /// The private key as a JWK, with its kid and alg.
-    #[getter]
-    fn private_jwk<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.key.to_jwk_private())
-    }
-
-    /// The public key as a JWK, with its kid and alg.
-    #[getter]
-    fn public_jwk<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.key.public().to_jwk())
-    }
-
-    /// The public JWK Set to publish: `{"keys": [public_jwk]}`.
-    #[getter]
-    fn jwks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &serde_json::json!({ "keys": [self.key.public().to_jwk()] }))
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "KeyPair(kid={}, alg={}, key_type={})",
-            py_repr(self.key.kid()),
-            py_repr(self.alg.as_str()),
-            py_repr(&self.key.key_type().to_string())
-        )
-    }
+    Ok(KeyPair::new(key, alg))
 }
 
 /// The public JWK Set of the given keys (PEM private or public keys, JWKs, JWK Sets, as text,
