@@ -23,6 +23,7 @@ pub(crate) fn class_name(code: ErrorCode) -> &'static str {
         | C::OneofConflict
         | C::UnknownMember
         | C::MalformedCard
+        | C::UnsignedMembers
         | C::TooManySignatures => "CardError",
         C::UnknownAlgorithm
         | C::KeyAlgorithmMismatch

@@ -117,6 +117,10 @@ fn canonicalize_with_report<'py>(
 /// is a JWS with a detached payload over the canonical bytes of `profile` (default "spec"),
 /// its protected header `{"alg", "kid", "typ": "JOSE"}` plus `jku` and `protected_header`.
 ///
+/// A card with members the signature would not cover (unknown members, A2A 0.3 members) is
+/// refused with `unsigned-members` (a `CardError`) unless `unknown` says what happens to them:
+/// "retain" (covered as they are) or "exclude" (left unsigned, listed by verifiers).
+///
 /// `key` is a private key: PEM text (PKCS#8, SEC1, PKCS#1), a JWK (text or dict), or a
 /// `KeyPair`. `alg` defaults to the key's own (Ed25519 EdDSA, P-256 ES256, RSA RS256, ...),
 /// `kid` to the key's (JWK kid, else RFC 7638 thumbprint). `header` holds unprotected header
@@ -182,6 +186,10 @@ fn sign(
         .options(py)?,
         replace_same_kid: opt_bool(replace, "replace")?.unwrap_or(false),
         also_profiles: also,
+        // As in the npm package: giving `unknown` is choosing what happens to the members it
+        // concerns; without it, a card whose signature would leave members uncovered is refused
+        // (`unsigned-members`).
+        allow_unsigned: unknown.is_some_and(|u| !u.is_none()),
         ..SignOptions::default()
     };
     let bytes = card_bytes(card)?;

@@ -71,7 +71,7 @@ pub(crate) fn text_of(bytes: &[u8]) -> String {
 ///
 /// >>> import a2a_card
 /// >>> kp = a2a_card.keygen("EdDSA", kid="k1")
-/// >>> signed = a2a_card.sign('{"name":"A","description":"d","skills":[],"x-note":1}', kp)
+/// >>> signed = a2a_card.sign('{"name":"A","description":"d","skills":[],"x-note":1}', kp, unknown="exclude")
 /// >>> r = a2a_card.verify(signed, keys=kp)
 /// >>> r.ok, r.mode, r.profile, r.unsigned
 /// (True, 'require', 'spec', ['/x-note'])

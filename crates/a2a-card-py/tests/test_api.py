@@ -22,7 +22,10 @@ def kp() -> a2a_card.KeyPair:
 
 @pytest.fixture(scope="module")
 def signed(kp: a2a_card.KeyPair) -> str:
-    return a2a_card.sign(CARD, kp)
+    return a2a_card.sign(CARD, kp, unknown="exclude")
+
+
+CLEAN = '{"name":"Recipe Agent","description":"","version":"1.0.0","skills":[]}'
 
 
 # ---------------------------------------------------------------------------------- card forms
@@ -151,14 +154,14 @@ def test_sign_takes_the_key_in_every_form(kp: a2a_card.KeyPair, key_form: str) -
     }[key_form]
     # PEM records no kid: give it; the JWK and the KeyPair carry theirs.
     extra = {"kid": "release-2026"} if key_form.startswith("pem") else {}
-    out = a2a_card.sign(CARD, key, **extra)
+    out = a2a_card.sign(CLEAN, key, **extra)
     report = a2a_card.verify(out, keys=kp.public_jwk)
     assert report.ok and report.signatures[0].kid == "release-2026"
 
 
 def test_sign_options(kp: a2a_card.KeyPair) -> None:
     out = a2a_card.sign(
-        CARD, kp, jku="https://agent.example/jwks.json", header={"note": "x"},
+        CLEAN, kp, jku="https://agent.example/jwks.json", header={"note": "x"},
         protected_header={"x-release": 7}, also_profiles=["prune-empty"],
     )
     info = a2a_card.inspect(out)
@@ -186,14 +189,25 @@ def test_sign_options(kp: a2a_card.KeyPair) -> None:
 )
 def test_sign_refusals(kp: a2a_card.KeyPair, options: dict, cls: type, code: str) -> None:
     with pytest.raises(cls) as e:
-        a2a_card.sign(CARD, kp, **options)
+        a2a_card.sign(CLEAN, kp, **options)
     if code:
         assert e.value.code == code
 
 
+def test_sign_refuses_members_it_would_leave_uncovered_unless_told(kp: a2a_card.KeyPair) -> None:
+    with pytest.raises(a2a_card.CardError) as e:
+        a2a_card.sign(CARD, kp)
+    assert (e.value.code, e.value.pointer) == ("unsigned-members", "/x-note")
+    assert "unknown option of the npm and Python packages" in str(e.value)
+    excluded = a2a_card.verify(a2a_card.sign(CARD, kp, unknown="exclude"), keys=kp)
+    assert excluded.ok and excluded.unsigned == ["/x-note"]
+    retained = a2a_card.verify(a2a_card.sign(CARD, kp, unknown="retain"), keys=kp, unknown="retain")
+    assert retained.ok and retained.unsigned == [] and b"x-note" in retained.verified_content
+
+
 def test_a_pem_key_has_its_thumbprint_as_kid() -> None:
     kp = a2a_card.keygen("EdDSA")
-    signed = a2a_card.sign(CARD, kp.private_pem)
+    signed = a2a_card.sign(CLEAN, kp.private_pem)
     assert a2a_card.verify(signed, keys=kp.private_pem).ok
     assert a2a_card.inspect(signed)["signatures"][0]["kid"] == kp.kid
 
@@ -429,7 +443,7 @@ def test_keygen_every_algorithm_signs_and_verifies(alg: str) -> None:
     kp = a2a_card.keygen(alg)
     assert kp.alg == alg and kp.kid == kp.public_jwk["kid"] and kp.public_jwk.get("alg") == alg
     assert "PRIVATE KEY" in kp.private_pem
-    assert a2a_card.verify(a2a_card.sign(CARD, kp), jwks=kp.jwks, algorithms=[alg]).ok
+    assert a2a_card.verify(a2a_card.sign(CLEAN, kp), jwks=kp.jwks, algorithms=[alg]).ok
 
 
 def test_keygen_choices() -> None:

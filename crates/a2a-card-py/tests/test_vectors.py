@@ -99,7 +99,12 @@ def test_the_cli_gives_the_same_answer_on_every_vector(cli) -> None:  # type: ig
         else:
             line = out.stderr.strip()
             want = f"error[{got['code']}]: {got['message']} (<stdin>)"
-            if got["code"] == "input-too-large":
+            if not v.input:
+                # The CLI refuses an empty input itself ("the card is empty"), before the
+                # library reads it; the code must still agree.
+                line = line.split("]", 1)[0]
+                want = want.split("]", 1)[0]
+            elif got["code"] == "input-too-large":
                 # The CLI stops reading at the limit plus one byte, so it cannot say the input's
                 # size as the library does; the code and the place must still agree.
                 line = line.split(": ", 1)[0] + ": ... at " + line.rsplit(" at ", 1)[-1]
@@ -206,7 +211,8 @@ def test_migrate_vector(v) -> None:  # type: ignore[no-untyped-def]
             assert _has_pointer(migrated, n["target"]), n
     if raw.get("lints_clean"):
         assert a2a_card.lint(m["card"])["findings"] == []
-    # A migrated card signs and verifies.
+    # A migrated card signs and verifies (what has no 1.0 home was dropped: nothing is left
+    # that the signature would not cover).
     kp = a2a_card.keygen("EdDSA")
     assert a2a_card.verify(a2a_card.sign(m["card"], kp), keys=kp).ok
 

@@ -7,7 +7,8 @@ hook for an a2a-sdk client.
 
 >>> import a2a_card
 >>> kp = a2a_card.keygen("ES256", kid="release-2026")
->>> signed = a2a_card.sign('{"name":"A","description":"","skills":[],"x-note":"hi"}', kp)
+>>> card = '{"name":"A","description":"","skills":[],"x-note":"hi"}'
+>>> signed = a2a_card.sign(card, kp, unknown="exclude")  # x-note: not a v1.0 member, left out
 >>> report = a2a_card.verify(signed, jwks=kp.jwks)
 >>> report.ok, report.unsigned
 (True, ['/x-note'])

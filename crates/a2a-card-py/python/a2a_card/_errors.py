@@ -73,7 +73,8 @@ class CardError(Error):
     """The card cannot be read or canonicalized: not I-JSON, a duplicate member, a number out of
     range, too deep, too large, a wrongly typed field, a field under both names, two members of
     a oneof, an unknown member under ``unknown="reject"``, a malformed ``signatures`` member,
-    too many signatures."""
+    too many signatures, members a signature would leave uncovered (``unsigned-members``, from
+    ``sign`` without ``unknown``)."""
 
 
 class InvalidKeyError(Error):

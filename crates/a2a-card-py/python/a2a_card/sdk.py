@@ -188,30 +188,44 @@ class CardSigner:
     def sign(self, card: CardInput) -> Dict[str, Any]:
         """The card the server should serve, signed: a dict with the new entries appended to
         ``signatures`` and every other member as it was (an ``AgentCard`` is taken as the SDK's
-        card route serves it, ``card_to_dict``)."""
-        return self._sign_dict(card_to_dict(card))
+        card route serves it, ``card_to_dict``).
 
-    def _sign_dict(self, served: Dict[str, Any]) -> Dict[str, Any]:
+        A dict or JSON text with members the signature would not cover (unknown or A2A 0.3
+        members) is refused with ``unsigned-members`` unless ``unknown`` was given, as
+        ``a2a_card.sign`` refuses it. For an ``AgentCard`` the only such members are the v0.3
+        compatibility members the SDK's route adds itself (``url``, ``preferredTransport``, ...,
+        when an interface's protocolVersion is empty or 0.3): they stay unsigned
+        (``unknown="exclude"``) unless ``unknown`` says otherwise."""
+        unknown = self._unknown
+        if isinstance(card, AgentCard) and unknown is None:
+            unknown = "exclude"
+        return self._sign_dict(card_to_dict(card), unknown)
+
+    def _sign_dict(self, served: Dict[str, Any], unknown: Optional[str]) -> Dict[str, Any]:
         text = _dumps(served)
-        signed = json.loads(_native.sign(text, self._key, unknown=self._unknown, **self._options))
+        signed = json.loads(_native.sign(text, self._key, unknown=unknown, **self._options))
         if self.transition:
-            entry = self._transition_entry(served, text)
+            entry = self._transition_entry(served, text, unknown)
             if entry is not None:
                 signed["signatures"].append(entry)
         return signed
 
-    def _transition_entry(self, served: Dict[str, Any], text: str) -> Optional[Dict[str, Any]]:
+    def _transition_entry(self, served: Dict[str, Any], text: str, unknown: Optional[str]) -> Optional[Dict[str, Any]]:
         """A signature over the bytes a2a-sdk's verifier computes for ``served`` (its
         ``parse_agent_card``, then ``MessageToDict``, then prune-empty and JCS), or None when those
-        are the spec signature's bytes already."""
+        are the spec signature's bytes already. What those bytes leave out (every empty value,
+        which the spec signature covers) is what the transition signature is for, so it is
+        signed with ``unknown="exclude"``."""
         view = parse_agent_card(copy.deepcopy(served))
         del view.signatures[:]
         view_text = _dumps(MessageToDict(view))
         sdk_bytes = _native.canonicalize(view_text, profile="prune-empty")
-        if sdk_bytes == _native.canonicalize(text, unknown=self._unknown):
+        if sdk_bytes == _native.canonicalize(text, unknown=unknown):
             return None
         options = dict(self._options, replace=False)
-        signed_view = json.loads(_native.sign(view_text, self._key, profile="prune-empty", **options))
+        signed_view = json.loads(
+            _native.sign(view_text, self._key, profile="prune-empty", unknown="exclude", **options)
+        )
         entry: Dict[str, Any] = signed_view["signatures"][-1]
         return entry
 
@@ -221,7 +235,7 @@ class CardSigner:
         the SDK's hooks, which take and return ``AgentCard``. Raises ``a2a_card.CardError`` if
         the SDK would serve something else than what was signed."""
         served = served_as(card)
-        signed = self._sign_dict(served)
+        signed = self._sign_dict(served, self._unknown if self._unknown is not None else "exclude")
         out = AgentCard()
         out.CopyFrom(card)
         del out.signatures[:]
