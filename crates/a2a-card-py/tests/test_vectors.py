@@ -12,6 +12,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 import a2a_card
+from conftest import missing
 from vectors import (
     CanonicalVector,
     canonical_vectors,
@@ -146,7 +147,10 @@ def test_the_sample_card_lints_with_two_warnings_and_no_error() -> None:
 
 
 def test_the_schema_rejects_every_schema_invalid_card() -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    try:
+        import jsonschema
+    except ImportError:
+        missing("jsonschema (crates/a2a-card-py/tests/requirements.txt)")
     for draft, cls in (("2020-12", jsonschema.Draft202012Validator), ("07", jsonschema.Draft7Validator)):
         validator = cls(a2a_card.schema(draft))
         cards = schema_invalid_cards()
