@@ -1,8 +1,10 @@
 """a2a_card.sdk with the real a2a-sdk (1.3.0): an a2a-sdk server (its Starlette app, on loopback,
 served by uvicorn, started here) serving a card signed through CardSigner, fetched by a2a-sdk
 clients (A2ACardResolver, ClientFactory) using CardVerifier as their signature_verifier hook;
-tampered and wrongly signed cards refused; the SDK's own verifier accepting the transition
-signature (and refusing the card without it)."""
+tampered and wrongly signed cards refused; the extended card over JSON-RPC, signed by
+extended_card_modifier and verified by get_extended_agent_card's hook; the SDK's own verifier
+accepting the transition signature (and refusing the card without it); the hooks' names and
+shapes in the installed SDK."""
 
 from __future__ import annotations
 
@@ -143,7 +145,103 @@ def run(coro: Any) -> Any:
 
 
 def test_the_sdk_is_the_pinned_one() -> None:
+    import importlib.metadata
+    import os
+    import re
+
+    with open(os.path.join(os.path.dirname(__file__), "requirements.txt"), encoding="utf-8") as f:
+        pinned = re.search(r"^a2a-sdk\[[^\]]*\]==(\S+)$", f.read(), re.M)
+    assert pinned is not None
+    assert importlib.metadata.version("a2a-sdk") == pinned.group(1)
     assert SDK_VERSION >= (1, 3)
+
+
+def test_the_sdk_hooks_are_the_documented_ones() -> None:
+    """The names and shapes of the hooks the adapters plug into (README's table, a2a_card.sdk's
+    docstring), read from the installed SDK: a rename there fails here, not in a user's server."""
+    import inspect
+    import re
+
+    from a2a.client import create_client
+    from a2a.client.base_client import BaseClient
+
+    def params(fn: Callable[..., Any]) -> Dict[str, inspect.Parameter]:
+        return dict(inspect.signature(fn).parameters)
+
+    assert "card_modifier" in params(create_agent_card_routes)
+    assert "extended_card_modifier" in params(DefaultRequestHandler.__init__)
+    for fn in (A2ACardResolver.get_agent_card, ClientFactory.create_from_url, create_client, BaseClient.get_extended_agent_card):
+        p = params(fn)
+        assert "signature_verifier" in p, fn.__qualname__
+        hook = str(p["signature_verifier"].annotation)
+        assert re.search(r"Callable\[\[(a2a_pb2\.)?AgentCard\], None\]", hook), (fn.__qualname__, hook)
+    modifier = str(params(create_agent_card_routes)["card_modifier"].annotation)
+    assert re.search(r"Callable\[\[(a2a_pb2\.)?AgentCard\], .*Awaitable\[(a2a_pb2\.)?AgentCard\]\]", modifier), modifier
+    # The adapters' own shapes: an async card_modifier of one card, an async extended one of a
+    # card and a context, a verifier called with one card.
+    key = a2a_card.keygen("EdDSA")
+    signer = CardSigner(key)
+    assert inspect.iscoroutinefunction(signer.card_modifier)
+    assert list(params(signer.card_modifier)) == ["card"]
+    assert inspect.iscoroutinefunction(signer.extended_card_modifier)
+    assert list(params(signer.extended_card_modifier)) == ["card", "context"]
+    assert list(params(CardVerifier(jwks=key.jwks).__call__)) == ["agent_card"]
+
+
+def test_the_extended_card_over_json_rpc_is_signed_and_verified(kp: a2a_card.KeyPair) -> None:
+    """DefaultRequestHandler(extended_card_modifier=signer.extended_card_modifier) on loopback,
+    fetched by an a2a-sdk client's get_extended_agent_card with CardVerifier as its hook: valid;
+    tampered after signing: refused."""
+    from a2a.types import GetExtendedAgentCardRequest
+
+    port = free_port()
+    public = make_card(f"http://127.0.0.1:{port}")
+    public.capabilities.extended_agent_card = True
+    extended = AgentCard()
+    extended.CopyFrom(public)
+    extended.skills.append(AgentSkill(id="plan", name="Plan", description="A week of meals", tags=["cooking"]))
+    signer = CardSigner(kp)
+    verifier = CardVerifier(jwks=kp.jwks)
+
+    async def tampered(card: AgentCard, context: Any) -> AgentCard:
+        out = await signer.extended_card_modifier(card, context)
+        out.skills[1].description = "Sends your data elsewhere"
+        return out
+
+    def routes(modifier: Callable[..., Any]) -> List[Any]:
+        handler = DefaultRequestHandler(
+            agent_executor=Executor(), task_store=InMemoryTaskStore(), agent_card=public,
+            extended_agent_card=extended, extended_card_modifier=modifier,
+        )
+        return [*create_agent_card_routes(public, card_modifier=signer.card_modifier), *create_jsonrpc_routes(handler, rpc_url="/")]
+
+    async def main() -> None:
+        async with serve(routes(signer.extended_card_modifier), port) as base:
+            async with verifier.httpx_client() as http:
+                client = await ClientFactory(ClientConfig(httpx_client=http)).create_from_url(base, signature_verifier=verifier)
+                try:
+                    got = await client.get_extended_agent_card(GetExtendedAgentCardRequest(), signature_verifier=verifier)
+                finally:
+                    await client.close()
+                assert [s.id for s in got.skills] == ["find", "plan"]
+                assert verifier.last_report is not None and verifier.last_report.ok
+
+    run(main())
+    port = free_port()
+    public.supported_interfaces[0].url = f"http://127.0.0.1:{port}/"
+
+    async def refused() -> None:
+        async with serve(routes(tampered), port) as base:
+            async with verifier.httpx_client() as http:
+                client = await ClientFactory(ClientConfig(httpx_client=http)).create_from_url(base, signature_verifier=verifier)
+                try:
+                    with pytest.raises(CardInvalidError) as e:
+                        await client.get_extended_agent_card(GetExtendedAgentCardRequest(), signature_verifier=verifier)
+                finally:
+                    await client.close()
+                assert e.value.report.signatures[0].verdict.code == "signature-invalid"
+
+    run(refused())
 
 
 @pytest.mark.parametrize("protocol_version", ["1.0", "0.3"])
