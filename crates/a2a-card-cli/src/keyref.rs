@@ -176,12 +176,13 @@ pub(crate) fn public_keys(
                 .map(|k| (k, source.clone()))
                 .map_err(|e| Failure::new(e, source).key_retrieval());
         }
-        KeyRef::Env(var) => a2a_card_keys::env_text(var).and_then(|t| a2a_card::jose::keys::public_keys_of(&t)),
+        KeyRef::Env(var) => {
+            a2a_card_keys::env_text(var).and_then(|t| a2a_card::jose::keys::public_keys_of(&t))
+        }
         other => a2a_card_keys::open(other, &external.options(None)?).map(|k| vec![k.public_key().clone()]),
     };
     keys.map(|k| (k, source.clone())).map_err(|e| failure(e, &source))
 }
-
 
 /// Checks the external-key options against every `jwks` argument.
 pub(crate) fn check_options(references: &[KeyRef], external: &ExternalKeyArgs) -> Result<(), Failure> {
