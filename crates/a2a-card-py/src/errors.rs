@@ -24,6 +24,7 @@ pub(crate) fn class_name(code: ErrorCode) -> &'static str {
         | C::UnknownMember
         | C::MalformedCard
         | C::UnsignedMembers
+        | C::LintFailed
         | C::TooManySignatures => "CardError",
         C::UnknownAlgorithm
         | C::KeyAlgorithmMismatch
@@ -44,7 +45,9 @@ pub(crate) fn class_name(code: ErrorCode) -> &'static str {
         | C::AlgorithmNotAllowed
         | C::KeyExpired
         | C::KeyRevoked
+        | C::ExternalSignatureInvalid
         | C::TooManyChecks => "SignatureError",
+        C::KeyUnavailable | C::ExternalSignerFailed => "RetrievalError",
         c if c == C::Io || c.is_retrieval() => "RetrievalError",
         _ => "Error",
     }

@@ -74,7 +74,8 @@ class CardError(Error):
     range, too deep, too large, a wrongly typed field, a field under both names, two members of
     a oneof, an unknown member under ``unknown="reject"``, a malformed ``signatures`` member,
     too many signatures, members a signature would leave uncovered (``unsigned-members``, from
-    ``sign`` without ``unknown``)."""
+    ``sign`` without ``unknown``), a card lint finds errors in (``lint-failed``, from the CLI's
+    ``sign --lint error``)."""
 
 
 class InvalidKeyError(Error):
@@ -92,9 +93,12 @@ class HeaderError(Error):
 class SignatureError(Error):
     """A signature or policy failure raised outside a report: ``signature-invalid``,
     ``untrusted-key``, ``algorithm-not-allowed``, ``key-expired``, ``key-revoked``,
-    ``too-many-checks``. ``verify`` reports these as verdicts; it does not raise them."""
+    ``too-many-checks``, ``external-signature-invalid`` (an external key's signature that does
+    not verify). ``verify`` reports these as verdicts; it does not raise them."""
 
 
 class RetrievalError(Error):
-    """Reading or fetching failed (``io`` and the network codes of the Rust fetcher). The Python
-    package reads and fetches nothing itself; the class exists so that every code has one."""
+    """Reading or fetching failed (``io`` and the network codes of the Rust fetcher), or an
+    external key could not be reached or failed to sign (``key-unavailable``,
+    ``external-signer-failed``). The Python package reads, fetches
+    and opens no token itself; the class exists so that every code has one."""
