@@ -10,12 +10,13 @@
 # headers (josekit links OpenSSL for ES512, ES256K and Ed448), clang (ring's C code for
 # wasm32), jose (an independent JOSE implementation the tests cross-check), openssl (the
 # command line, for keys and certificates made outside the library), jq; for the full run also
-# Node.js and npm (the npm package's tests), python3-venv (the SDK interop and the Python
-# package), softhsm2 and opensc (a real PKCS#11 token), chromium (browser tests), tinyproxy (a
-# real HTTPS proxy), musl-tools (the static binary).
+# Node.js and npm (the npm package's tests), python3 (3.9 or later) and python3-venv (the SDK
+# interop and the Python package), softhsm2 and opensc (a real PKCS#11 token), chromium
+# (browser tests), tinyproxy (a real HTTPS proxy), musl-tools (the static binary).
 # Rust: the wasm32-unknown-unknown target, clippy and rustfmt; for the full run the
 # x86_64-unknown-linux-musl target. wasm-bindgen-cli is installed by scripts/build-wasm.sh at
-# the version Cargo.lock pins, cargo-fuzz by scripts/fuzz.sh when a nightly toolchain exists.
+# the version Cargo.lock pins, cargo-fuzz by scripts/fuzz.sh when a nightly toolchain exists,
+# maturin (from PyPI, into target/py-venv) by scripts/build-py.sh.
 set -euo pipefail
 
 mode=full
@@ -24,7 +25,7 @@ case "${1:-}" in
     --quick) mode=quick ;;
     --check) mode=check ;;
     -h | --help)
-        sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -57,13 +58,20 @@ need_cmd jq jq
 if [ "$mode" != quick ]; then
     need_cmd node nodejs
     need_cmd npm npm
+    # The SDK interop and the Python package: CPython 3.9 or later with venv and ensurepip (the
+    # Python suite pip-installs maturin, a2a-sdk and pytest from PyPI into
+    # target/py-venv; the extension is abi3, so no Python headers are needed).
+    python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' >/dev/null 2>&1 || missing+=(python3)
     python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
     need_cmd softhsm2-util softhsm2
     need_cmd pkcs11-tool opensc
     need_cmd chromium chromium
     need_cmd tinyproxy tinyproxy
     need_cmd musl-gcc musl-tools
-    need_cmd perl perl
+    # perl with its standard modules (OpenSSL's Configure uses FindBin and IPC::Cmd, which
+    # Debian ships in perl-modules, not in the essential perl-base that provides the command),
+    # make: the static binary and the Python wheel build OpenSSL from source.
+    perl -MFindBin -MIPC::Cmd -e 1 >/dev/null 2>&1 || missing+=(perl)
     need_cmd make make
 fi
 

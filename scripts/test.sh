@@ -13,6 +13,10 @@
 #   runtimes the npm package's Node tests under Deno and Bun (from the npm registry, pinned;
 #            scripts/test-runtimes.sh), with the host's crypto on and off (reuses node's build)
 #   static   the portable static Linux binary (README.md's second Install block), run by its tests
+#   python   the Python package: its wheel (scripts/build-py.sh), installed with the pinned test
+#            requirements (a2a-sdk 1.3.0, ...) into target/py-venv, its pytest suites (vectors,
+#            CLI cross-checks, a2a-sdk on loopback, doctests, the README's Python examples), and
+#            one smoke run of its benchmark script
 #   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions)
 #   fuzz     every fuzz target for 30 s (only when a nightly toolchain is installed)
 #
@@ -28,7 +32,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-all_suites=(rust install node browser runtimes static interop fuzz)
+all_suites=(rust install node browser runtimes static python interop fuzz)
 suites=("${all_suites[@]}")
 quick=0
 while [ $# -gt 0 ]; do
@@ -46,7 +50,7 @@ while [ $# -gt 0 ]; do
             shift
             ;;
         -h | --help)
-            sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -81,7 +85,8 @@ log="$(mktemp)"
 node_log="$(mktemp)"
 browser_log="$(mktemp)"
 runtimes_log="$(mktemp)"
-trap 'rm -f "$log" "$node_log" "$browser_log" "$runtimes_log"' EXIT
+py_log="$(mktemp)"
+trap 'rm -f "$log" "$node_log" "$browser_log" "$runtimes_log" "$py_log"' EXIT
 mkdir -p "$root/target"
 
 if wants rust; then
@@ -154,6 +159,20 @@ if wants static; then
         cargo test -p a2a-card-cli --test static_binary 2>&1 | tee -a '$log'"
 fi
 
+if wants python; then
+    py="$root/target/py-venv/bin/python"
+    pip=("$py" -m pip install --quiet --disable-pip-version-check --no-input)
+    step scripts/build-py.sh
+    step cargo build -p a2a-card-cli
+    step "${pip[@]}" -r crates/a2a-card-py/tests/requirements.txt
+    step bash -c "$(printf '%q ' "${pip[@]}") --force-reinstall --no-deps '$root'/target/wheels/a2a_card-*.whl"
+    (
+        cd crates/a2a-card-py/tests
+        step bash -c "set -o pipefail; '$py' -m pytest -p no:cacheprovider -q -rs 2>&1 | tee '$py_log'"
+    )
+    step "$py" crates/a2a-card-py/bench/verify_vs_sdk.py --smoke
+fi
+
 if wants interop; then
     # Versions are pinned so that a new SDK release cannot change the verdict unnoticed; run
     # scripts/interop-sdks.sh without these variables to check the latest releases.
@@ -175,7 +194,9 @@ fi
 
 echo
 echo "all checks passed in ${SECONDS}s (suites: ${suites[*]}$([ "$quick" -eq 1 ] && echo ', quick'))"
-# One closing line over every test binary, the doc tests, the Node tests and the browser tests.
+# One closing line over every test binary, the doc tests, the Node and browser tests and pytest
+# (its summary line: "N passed, N failed, N skipped, N errors in 1.23s").
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i; if ($(i+1) ~ /^ignored/) s += $i } }
      /^# pass / { p += $3 } /^# fail / { f += $3 } /^# skipped / { s += $3 }
-     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log" "$node_log" "$browser_log" "$runtimes_log" | tee "$root/target/test-summary.txt"
+     FILENAME == pyf && / in [0-9.]+s/ && /(passed|failed|error)/ { for (i = 1; i < NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^(failed|error)/) f += $i; if ($(i+1) ~ /^skipped/) s += $i } }
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' pyf="$py_log" "$log" "$node_log" "$browser_log" "$runtimes_log" "$py_log" | tee "$root/target/test-summary.txt"

@@ -166,29 +166,22 @@ pub(crate) fn public_keys(
     let keys = match reference {
         KeyRef::File(path) => {
             let (text, source) = read_key_text(path)?;
-            return keys_of_text(&text)
+            return a2a_card::jose::keys::public_keys_of(&text)
                 .map(|k| (k, source.clone()))
                 .map_err(|e| Failure::new(e, source).key_retrieval());
         }
         KeyRef::Stdin => {
             let (text, source) = read_key_text(std::path::Path::new("-"))?;
-            return keys_of_text(&text)
+            return a2a_card::jose::keys::public_keys_of(&text)
                 .map(|k| (k, source.clone()))
                 .map_err(|e| Failure::new(e, source).key_retrieval());
         }
-        KeyRef::Env(var) => a2a_card_keys::env_text(var).and_then(|t| keys_of_text(&t)),
+        KeyRef::Env(var) => {
+            a2a_card_keys::env_text(var).and_then(|t| a2a_card::jose::keys::public_keys_of(&t))
+        }
         other => a2a_card_keys::open(other, &external.options(None)?).map(|k| vec![k.public_key().clone()]),
     };
     keys.map(|k| (k, source.clone())).map_err(|e| failure(e, &source))
-}
-
-/// The public keys of key text: JSON is a JWK or a JWK Set, anything else PEM.
-fn keys_of_text(text: &str) -> Result<Vec<PublicKey>, a2a_card::Error> {
-    if text.trim_start().starts_with('{') {
-        a2a_card::jose::keys::parse_jwks(text)
-    } else {
-        PublicKey::parse(text).map(|k| vec![k])
-    }
 }
 
 /// Checks the external-key options against every `jwks` argument.

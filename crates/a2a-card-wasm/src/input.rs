@@ -317,12 +317,7 @@ impl Options {
     pub(crate) fn unknown(&self) -> Result<UnknownMembers, JsValue> {
         match self.string("unknown")? {
             None => Ok(UnknownMembers::default()),
-            Some(name) => UnknownMembers::from_name(&name).ok_or_else(|| {
-                usage(format!(
-                    "unknown {name:?} is not one of {}",
-                    names(UnknownMembers::ALL.map(UnknownMembers::as_str))
-                ))
-            }),
+            Some(name) => UnknownMembers::parse(&name).or_throw(),
         }
     }
 
@@ -344,17 +339,7 @@ impl Options {
 }
 
 pub(crate) fn profile_named(name: &str) -> Result<Profile, JsValue> {
-    Profile::from_name(name).ok_or_else(|| {
-        usage(format!(
-            "profile {name:?} is not one of {}",
-            names(Profile::ALL.map(Profile::as_str))
-        ))
-    })
-}
-
-/// Option values as a message lists them: `"a", "b", "c"`.
-fn names<const N: usize>(values: [&str; N]) -> String {
-    values.map(|v| format!("{v:?}")).join(", ")
+    Profile::parse(name).or_throw()
 }
 
 pub(crate) fn algorithm_named(name: &str) -> Result<Algorithm, JsValue> {

@@ -1,6 +1,6 @@
 //! Trust roots and policy read from verify options, and the caches that read them once.
 
-use crate::errors::{js_error, usage, OrThrow};
+use crate::errors::{js_error, OrThrow};
 use crate::host::{host_available, HostCrypto};
 use crate::input::{algorithm_named, card_bytes, json_text, Options, VERIFY_OPTIONS};
 use crate::output::{report_to_js, Digest};
@@ -46,25 +46,14 @@ impl Policy {
 
     pub(crate) fn from_options(o: &Options) -> Result<Policy, JsValue> {
         let trust = trust_store(o)?;
-        let profiles = match (o.get("profile")?, o.get("profiles")?) {
-            (Some(_), Some(_)) => return Err(usage("give \"profile\" or \"profiles\", not both")),
-            (Some(_), None) => vec![o.string("profile")?.unwrap_or_default()],
-            (None, Some(_)) => o.strings("profiles")?.unwrap_or_default(),
-            (None, None) => vec!["spec".to_string()],
-        };
-        if profiles.is_empty() {
-            return Err(usage("\"profiles\" is empty; name at least one profile"));
-        }
-        let names: Vec<&str> = profiles.iter().map(String::as_str).collect();
+        let profile = o.string("profile")?;
+        let profiles = o.strings("profiles")?;
+        let names: Option<Vec<&str>> = profiles.as_ref().map(|p| p.iter().map(String::as_str).collect());
         let accepted: Vec<Profile> =
-            a2a_card::canonical::accepted_profiles(&names).map_err(|e| js_error(&e))?;
+            a2a_card::canonical::profiles_option(profile.as_deref(), names.as_deref()).or_throw()?;
         let mode = match o.string("mode")? {
             None => Mode::default(),
-            Some(name) => Mode::from_name(&name).ok_or_else(|| {
-                usage(format!(
-                    "mode {name:?} is not one of \"require\", \"all\", \"if-present\""
-                ))
-            })?,
+            Some(name) => Mode::parse(&name).or_throw()?,
         };
         let algorithms = o
             .strings("algorithms")?

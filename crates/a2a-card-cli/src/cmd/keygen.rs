@@ -3,7 +3,7 @@
 
 use crate::io::{check_output, create_new_file, quoted, refuse_same_file, replace_file, write_stderr_line};
 use crate::Failure;
-use a2a_card::jose::keys::{KeyType, PrivateKey};
+use a2a_card::jose::keys::{GenerateOptions, PrivateKey};
 use a2a_card::Algorithm;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
@@ -90,30 +90,14 @@ pub(crate) struct Args {
 
 /// Runs `keygen`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let is_rsa = matches!(
-        args.alg,
-        Algorithm::RS256
-            | Algorithm::RS384
-            | Algorithm::RS512
-            | Algorithm::PS256
-            | Algorithm::PS384
-            | Algorithm::PS512
-    );
-    if args.rsa_bits.is_some() && !is_rsa {
-        return Err(Failure::usage(format!(
-            "--rsa-bits is for RSA algorithms (RS256..PS512), not {}",
-            args.alg.as_str()
-        )));
-    }
-    if args.curve.is_some() && args.alg != Algorithm::EdDSA {
-        return Err(Failure::usage(format!(
-            "--curve is for EdDSA, not {}",
-            args.alg.as_str()
-        )));
-    }
-    if args.kid.as_deref() == Some("") {
-        return Err(Failure::usage("--kid must not be empty"));
-    }
+    let opts = GenerateOptions {
+        rsa_bits: args.rsa_bits,
+        curve: args.curve.clone(),
+        kid: args.kid.clone(),
+    };
+    // The choices are checked before the outputs and before any key is made.
+    opts.check(args.alg)
+        .map_err(|e| Failure::new(e, "<command line>"))?;
     if let Some(reference) = &args.key {
         let job = crate::keyref::TokenKeygen {
             alg: args.alg,
@@ -145,17 +129,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         }
     }
 
-    let generated = match (args.rsa_bits, args.curve.as_deref()) {
-        (Some(bits), _) => PrivateKey::generate_rsa(bits).and_then(|k| k.with_alg(Some(args.alg))),
-        (None, Some("Ed448")) => {
-            PrivateKey::generate_of_type(KeyType::Ed448).and_then(|k| k.with_alg(Some(args.alg)))
-        }
-        _ => PrivateKey::generate(args.alg),
-    };
-    let mut key = generated.map_err(|e| Failure::new(e, "<keygen>"))?;
-    if let Some(kid) = &args.kid {
-        key = key.with_kid(kid.clone());
-    }
+    let key = PrivateKey::generate_with(args.alg, &opts).map_err(|e| Failure::new(e, "<keygen>"))?;
 
     let pem = key.to_pkcs8_pem();
     if args.force {

@@ -63,6 +63,33 @@ impl Profile {
             _ => None,
         }
     }
+
+    /// The profile with this name, or a `usage` error listing the names: how a library
+    /// binding (the npm package, the Python package) reads a `profile` option given as text.
+    ///
+    /// ```
+    /// use a2a_card::Profile;
+    /// assert_eq!(Profile::parse("prune-empty").unwrap(), Profile::PruneEmpty);
+    /// let e = Profile::parse("jcs").unwrap_err();
+    /// assert_eq!(e.code().as_str(), "usage");
+    /// assert_eq!(e.message(), r#"profile "jcs" is not one of "spec", "served-as-is", "prune-empty""#);
+    /// ```
+    pub fn parse(name: &str) -> Result<Profile, Error> {
+        Profile::from_name(name).ok_or_else(|| {
+            Error::new(
+                ErrorCode::Usage,
+                format!(
+                    "profile {name:?} is not one of {}",
+                    quoted_names(Profile::ALL.map(Profile::as_str))
+                ),
+            )
+        })
+    }
+}
+
+/// Option values as a message lists them: `"a", "b", "c"`.
+pub(crate) fn quoted_names<const N: usize>(values: [&str; N]) -> String {
+    values.map(|v| format!("{v:?}")).join(", ")
 }
 
 impl std::fmt::Display for Profile {
@@ -123,6 +150,37 @@ pub fn accepted_profiles(names: &[&str]) -> Result<Vec<Profile>, Error> {
     Ok(out)
 }
 
+/// The profiles a verifier accepts, from the two options a library binding offers for them:
+/// `profile` (one name) or `profiles` (a list of names, tried in order), each name as
+/// [`accepted_profiles`] reads it. Neither means `spec` alone; both at once, or an empty list,
+/// is a `usage` error (an empty list would otherwise silently mean `spec`).
+///
+/// ```
+/// use a2a_card::{canonical::profiles_option, Profile};
+/// assert_eq!(profiles_option(None, None).unwrap(), vec![Profile::Spec]);
+/// assert_eq!(profiles_option(Some("auto"), None).unwrap(), Profile::ALL.to_vec());
+/// assert_eq!(profiles_option(None, Some(&["prune-empty"])).unwrap(), vec![Profile::PruneEmpty]);
+/// let both = profiles_option(Some("spec"), Some(&["spec"])).unwrap_err();
+/// assert_eq!(both.message(), r#"give "profile" or "profiles", not both"#);
+/// let empty = profiles_option(None, Some(&[])).unwrap_err();
+/// assert_eq!(empty.code().as_str(), "usage");
+/// ```
+pub fn profiles_option(profile: Option<&str>, profiles: Option<&[&str]>) -> Result<Vec<Profile>, Error> {
+    match (profile, profiles) {
+        (Some(_), Some(_)) => Err(Error::new(
+            ErrorCode::Usage,
+            "give \"profile\" or \"profiles\", not both",
+        )),
+        (Some(name), None) => accepted_profiles(&[name]),
+        (None, Some([])) => Err(Error::new(
+            ErrorCode::Usage,
+            "\"profiles\" is empty; name at least one profile",
+        )),
+        (None, Some(names)) => accepted_profiles(names),
+        (None, None) => Ok(vec![Profile::Spec]),
+    }
+}
+
 /// What to do with members the A2A v1.0 schema does not define.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum UnknownMembers {
@@ -166,6 +224,27 @@ impl UnknownMembers {
             "reject" => Some(UnknownMembers::Reject),
             _ => None,
         }
+    }
+
+    /// The option with this name, or a `usage` error listing the names (an `unknown` option
+    /// given as text to a library binding).
+    ///
+    /// ```
+    /// use a2a_card::UnknownMembers;
+    /// assert_eq!(UnknownMembers::parse("retain").unwrap(), UnknownMembers::Retain);
+    /// let e = UnknownMembers::parse("keep").unwrap_err();
+    /// assert_eq!(e.message(), r#"unknown "keep" is not one of "exclude", "retain", "reject""#);
+    /// ```
+    pub fn parse(name: &str) -> Result<UnknownMembers, Error> {
+        UnknownMembers::from_name(name).ok_or_else(|| {
+            Error::new(
+                ErrorCode::Usage,
+                format!(
+                    "unknown {name:?} is not one of {}",
+                    quoted_names(UnknownMembers::ALL.map(UnknownMembers::as_str))
+                ),
+            )
+        })
     }
 }
 

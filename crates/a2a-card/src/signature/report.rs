@@ -39,6 +39,30 @@ impl Mode {
             _ => None,
         }
     }
+
+    /// Every mode.
+    pub const ALL: [Mode; 3] = [Mode::Require, Mode::All, Mode::IfPresent];
+
+    /// The mode with this name, or a `usage` error listing the names (a `mode` option given as
+    /// text to a library binding).
+    ///
+    /// ```
+    /// use a2a_card::Mode;
+    /// assert_eq!(Mode::parse("if-present").unwrap(), Mode::IfPresent);
+    /// let e = Mode::parse("any").unwrap_err();
+    /// assert_eq!(e.message(), r#"mode "any" is not one of "require", "all", "if-present""#);
+    /// ```
+    pub fn parse(name: &str) -> Result<Mode, Error> {
+        Mode::from_name(name).ok_or_else(|| {
+            Error::new(
+                ErrorCode::Usage,
+                format!(
+                    "mode {name:?} is not one of {}",
+                    crate::canonical::quoted_names(Mode::ALL.map(Mode::as_str))
+                ),
+            )
+        })
+    }
 }
 
 /// The code of a verdict: `valid`, or the stable [`ErrorCode`] of the first reason the signature

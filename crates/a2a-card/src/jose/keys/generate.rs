@@ -8,7 +8,82 @@ use super::public::weak_rsa;
 use crate::error::{Error, ErrorCode};
 use crate::jose::algorithm::Algorithm;
 
+/// The choices a key generator offers besides the algorithm (what `a2a-card keygen` and the
+/// library bindings take): the RSA modulus length, the EdDSA curve and the `kid`. The default
+/// is the algorithm's own key (RSA 2048, Ed25519) with its RFC 7638 thumbprint as `kid`.
+///
+/// ```
+/// use a2a_card::jose::keys::{GenerateOptions, KeyType, PrivateKey};
+/// use a2a_card::Algorithm;
+/// let opts = GenerateOptions { kid: Some("release-2026".into()), ..Default::default() };
+/// let key = PrivateKey::generate_with(Algorithm::ES256, &opts).unwrap();
+/// assert_eq!((key.kid(), key.key_type()), ("release-2026", KeyType::P256));
+/// let rsa_for_ec = GenerateOptions { rsa_bits: Some(3072), ..Default::default() };
+/// let e = PrivateKey::generate_with(Algorithm::ES256, &rsa_for_ec).unwrap_err();
+/// assert_eq!(e.code().as_str(), "usage");
+/// assert_eq!(e.message(), "an RSA modulus length is for RSA algorithms (RS256..PS512), not ES256");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// The RSA modulus length: 2048 (the default), 3072 or 4096; RS256..PS512 only.
+    pub rsa_bits: Option<u32>,
+    /// The curve for EdDSA: `Ed25519` (the default) or `Ed448`; EdDSA only.
+    pub curve: Option<String>,
+    /// The `kid` (not empty); by default the RFC 7638 thumbprint of the public key.
+    pub kid: Option<String>,
+}
+
+impl GenerateOptions {
+    /// Refuses choices that do not fit `alg` (an RSA length for a non-RSA algorithm, a curve
+    /// for anything but EdDSA or other than Ed25519 and Ed448, an empty `kid`) with `usage`,
+    /// before any key is made: a caller that must check its outputs first can call this before.
+    ///
+    /// ```
+    /// use a2a_card::jose::keys::GenerateOptions;
+    /// use a2a_card::Algorithm;
+    /// let ed448 = GenerateOptions { curve: Some("Ed448".into()), ..Default::default() };
+    /// assert!(ed448.check(Algorithm::EdDSA).is_ok());
+    /// assert_eq!(ed448.check(Algorithm::ES256).unwrap_err().message(), "a curve is for EdDSA, not ES256");
+    /// ```
+    pub fn check(&self, alg: Algorithm) -> Result<(), Error> {
+        let usage = |m: String| Err(Error::new(ErrorCode::Usage, m));
+        let rsa = KeyType::Rsa { bits: 2048 }.fits(alg);
+        if self.rsa_bits.is_some() && !rsa {
+            return usage(format!(
+                "an RSA modulus length is for RSA algorithms (RS256..PS512), not {alg}"
+            ));
+        }
+        if let Some(curve) = &self.curve {
+            if alg != Algorithm::EdDSA {
+                return usage(format!("a curve is for EdDSA, not {alg}"));
+            }
+            if curve != "Ed25519" && curve != "Ed448" {
+                return usage(format!("curve {curve:?} is not one of \"Ed25519\", \"Ed448\""));
+            }
+        }
+        if self.kid.as_deref() == Some("") {
+            return usage("the kid must not be empty".to_string());
+        }
+        Ok(())
+    }
+}
+
 impl PrivateKey {
+    /// Generates a key for `alg` with the choices of `opts` (see [`GenerateOptions`]); the key
+    /// declares `alg`.
+    pub fn generate_with(alg: Algorithm, opts: &GenerateOptions) -> Result<PrivateKey, Error> {
+        opts.check(alg)?;
+        let key = match (opts.rsa_bits, opts.curve.as_deref()) {
+            (Some(bits), _) => PrivateKey::generate_rsa(bits)?.with_alg(Some(alg))?,
+            (None, Some("Ed448")) => PrivateKey::generate_of_type(KeyType::Ed448)?.with_alg(Some(alg))?,
+            _ => PrivateKey::generate(alg)?,
+        };
+        Ok(match &opts.kid {
+            Some(kid) => key.with_kid(kid.clone()),
+            None => key,
+        })
+    }
+
     /// Generates a key for `alg` and declares it for that algorithm: EdDSA -> Ed25519, ES256,
     /// ES384 (ring, all targets); ES512, ES256K and RS*/PS* (RSA 2048) through josekit on
     /// native builds. HS* fails with `key-algorithm-mismatch` (HMAC uses a shared secret).

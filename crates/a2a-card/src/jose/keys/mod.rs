@@ -39,6 +39,7 @@ mod private;
 mod public;
 mod spki;
 
+pub use generate::GenerateOptions;
 pub use jwk::{jwks_from_value, parse_jwks, parse_jwks_limited};
 pub use kind::KeyType;
 pub(crate) use private::KeyPair;
@@ -86,6 +87,26 @@ impl PublicKey {
         } else {
             PublicKey::from_pem(text)
         }
+    }
+}
+
+/// Every public key in a key text: a JWK Set (its signature keys, as [`parse_jwks`] reads it),
+/// a single JWK, or a PEM key (public or private; a private key yields its public half). This
+/// is what a "publish the public keys" command reads (`a2a-card jwks FILE...`).
+///
+/// ```
+/// let pem = "-----BEGIN PRIVATE KEY-----
+/// MC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC
+/// -----END PRIVATE KEY-----";
+/// let keys = a2a_card::jose::keys::public_keys_of(pem).unwrap();
+/// assert_eq!(keys.len(), 1);
+/// assert!(keys[0].to_jwk().get("d").is_none());
+/// ```
+pub fn public_keys_of(text: &str) -> Result<Vec<PublicKey>, Error> {
+    if looks_like_json(text) {
+        parse_jwks(text)
+    } else {
+        PublicKey::parse(text).map(|k| vec![k])
     }
 }
 

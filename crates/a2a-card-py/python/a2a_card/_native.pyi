@@ -1,0 +1,243 @@
+"""Type stubs of the extension module a2a_card._native (re-exported by a2a_card)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, TypedDict, Union
+
+__version__: str
+PROFILES: List[str]
+MODES: List[str]
+ERROR_CODES: List[str]
+
+Profile = Literal["spec", "prune-empty", "served-as-is"]
+"""Which rules turn a card into the bytes a signature covers."""
+AcceptedProfile = Literal["spec", "prune-empty", "served-as-is", "auto"]
+Unknown = Literal["exclude", "retain", "reject"]
+"""What to do with members the A2A v1.0 schema does not define."""
+Mode = Literal["require", "all", "if-present"]
+Algorithm = Literal[
+    "EdDSA", "ES256", "ES384", "ES512", "ES256K", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"
+]
+
+Card = Union[str, bytes, bytearray, memoryview, Mapping[str, Any]]
+"""JSON text, its UTF-8 bytes, or a parsed value (written with json.dumps; a dict cannot hold a
+duplicate member name, so pass the text or bytes received when the exact input matters)."""
+Key = Union[str, bytes, Mapping[str, Any], "KeyPair"]
+"""PEM text, JWK text or a JWK dict, or a KeyPair."""
+KeySet = Union[str, bytes, Mapping[str, Any]]
+Time = Union[int, float, datetime.datetime]
+
+class CanonicalReport(TypedDict):
+    canonical: str
+    profile: Profile
+    unsigned: List[str]
+    sha256: str
+    bytes: int
+
+def canonicalize(
+    card: Card,
+    *,
+    profile: Optional[Profile] = None,
+    unknown: Optional[Unknown] = None,
+    max_input_bytes: Optional[int] = None,
+    max_depth: Optional[int] = None,
+) -> str: ...
+def canonicalize_with_report(
+    card: Card,
+    *,
+    profile: Optional[Profile] = None,
+    unknown: Optional[Unknown] = None,
+    max_input_bytes: Optional[int] = None,
+    max_depth: Optional[int] = None,
+) -> CanonicalReport: ...
+def sign(
+    card: Card,
+    key: Key,
+    *,
+    alg: Optional[Algorithm] = None,
+    kid: Optional[str] = None,
+    jku: Optional[str] = None,
+    profile: Optional[Profile] = None,
+    unknown: Optional[Unknown] = None,
+    header: Optional[Mapping[str, Any]] = None,
+    protected_header: Optional[Mapping[str, Any]] = None,
+    replace: Optional[bool] = None,
+    also_profiles: Optional[Sequence[Profile]] = None,
+    max_input_bytes: Optional[int] = None,
+    max_depth: Optional[int] = None,
+) -> str: ...
+def verify(
+    card: Card,
+    *,
+    jwks: Optional[KeySet] = None,
+    keys: Optional[Union[Key, Sequence[Key]]] = None,
+    trust: Optional[KeySet] = None,
+    algorithms: Optional[Sequence[Algorithm]] = None,
+    mode: Optional[Mode] = None,
+    profile: Optional[AcceptedProfile] = None,
+    profiles: Optional[Sequence[AcceptedProfile]] = None,
+    unknown: Optional[Unknown] = None,
+    now: Optional[Time] = None,
+    origin: Optional[str] = None,
+    max_signatures: Optional[int] = None,
+    max_keys_per_kid: Optional[int] = None,
+    max_signature_checks: Optional[int] = None,
+    max_input_bytes: Optional[int] = None,
+    max_depth: Optional[int] = None,
+) -> Report: ...
+def verify_many(
+    cards: Iterable[Card],
+    *,
+    threads: Optional[int] = None,
+    return_exceptions: bool = False,
+    jwks: Optional[KeySet] = None,
+    keys: Optional[Union[Key, Sequence[Key]]] = None,
+    trust: Optional[KeySet] = None,
+    algorithms: Optional[Sequence[Algorithm]] = None,
+    mode: Optional[Mode] = None,
+    profile: Optional[AcceptedProfile] = None,
+    profiles: Optional[Sequence[AcceptedProfile]] = None,
+    unknown: Optional[Unknown] = None,
+    now: Optional[Time] = None,
+    origin: Optional[str] = None,
+    max_signatures: Optional[int] = None,
+    max_keys_per_kid: Optional[int] = None,
+    max_signature_checks: Optional[int] = None,
+    max_input_bytes: Optional[int] = None,
+    max_depth: Optional[int] = None,
+) -> List[Any]:
+    """A list of Report (and, with return_exceptions=True, a2a_card.Error for unreadable cards)."""
+
+class Verifier:
+    def __init__(
+        self,
+        *,
+        jwks: Optional[KeySet] = None,
+        keys: Optional[Union[Key, Sequence[Key]]] = None,
+        trust: Optional[KeySet] = None,
+        algorithms: Optional[Sequence[Algorithm]] = None,
+        mode: Optional[Mode] = None,
+        profile: Optional[AcceptedProfile] = None,
+        profiles: Optional[Sequence[AcceptedProfile]] = None,
+        unknown: Optional[Unknown] = None,
+        now: Optional[Time] = None,
+        origin: Optional[str] = None,
+        max_signatures: Optional[int] = None,
+        max_keys_per_kid: Optional[int] = None,
+        max_signature_checks: Optional[int] = None,
+        max_input_bytes: Optional[int] = None,
+        max_depth: Optional[int] = None,
+    ) -> None: ...
+    def verify(self, card: Card, *, now: Optional[Time] = None, origin: Optional[str] = None) -> Report: ...
+    def verify_many(
+        self,
+        cards: Iterable[Card],
+        *,
+        threads: Optional[int] = None,
+        return_exceptions: bool = False,
+        now: Optional[Time] = None,
+        origin: Optional[str] = None,
+    ) -> List[Any]: ...
+    @property
+    def key_count(self) -> int: ...
+
+class Verdict:
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def pointer(self) -> Optional[str]: ...
+    def is_valid(self) -> bool: ...
+
+class KeyUsed:
+    @property
+    def kid(self) -> str: ...
+    @property
+    def thumbprint(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+
+class SignatureReport:
+    @property
+    def index(self) -> int: ...
+    @property
+    def kid(self) -> Optional[str]: ...
+    @property
+    def alg(self) -> Optional[str]: ...
+    @property
+    def jku(self) -> Optional[str]: ...
+    @property
+    def key(self) -> Optional[KeyUsed]: ...
+    @property
+    def profile(self) -> Optional[Profile]: ...
+    @property
+    def verdict(self) -> Verdict: ...
+
+class Report:
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def mode(self) -> Mode: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def profile(self) -> Profile: ...
+    @property
+    def canonical(self) -> bytes: ...
+    @property
+    def canonical_sha256(self) -> str: ...
+    @property
+    def unsigned(self) -> List[str]: ...
+    @property
+    def signatures(self) -> List[SignatureReport]: ...
+    @property
+    def verified_content(self) -> Optional[bytes]: ...
+    def to_json(self) -> str: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_text(self, card: Optional[str] = None) -> str: ...
+
+class KeyPair:
+    @property
+    def kid(self) -> str: ...
+    @property
+    def alg(self) -> Algorithm: ...
+    @property
+    def key_type(self) -> str: ...
+    @property
+    def private_pem(self) -> str: ...
+    @property
+    def private_jwk(self) -> Dict[str, Any]: ...
+    @property
+    def public_jwk(self) -> Dict[str, Any]: ...
+    @property
+    def jwks(self) -> Dict[str, Any]: ...
+
+def inspect(
+    card: Card,
+    *,
+    profile: Optional[Profile] = None,
+    unknown: Optional[Unknown] = None,
+    max_input_bytes: Optional[int] = None,
+    max_depth: Optional[int] = None,
+) -> Dict[str, Any]: ...
+def lint(card: Card, *, max_input_bytes: Optional[int] = None, max_depth: Optional[int] = None) -> Dict[str, Any]: ...
+def migrate(
+    card: Card,
+    *,
+    protocol_version: Optional[str] = None,
+    max_input_bytes: Optional[int] = None,
+    max_depth: Optional[int] = None,
+) -> Dict[str, Any]: ...
+def schema(draft: Literal["2020-12", "07"] = "2020-12") -> Dict[str, Any]: ...
+def keygen(
+    alg: Algorithm = "ES256",
+    *,
+    kid: Optional[str] = None,
+    rsa_bits: Optional[Literal[2048, 3072, 4096]] = None,
+    curve: Optional[Literal["Ed25519", "Ed448"]] = None,
+) -> KeyPair: ...
+def jwks(*keys: Key) -> Dict[str, Any]: ...
+def algorithms() -> List[Algorithm]: ...
+def _error_class_for(code: str) -> type: ...

@@ -1,0 +1,94 @@
+//! Library errors as Python exceptions: the classes of `a2a_card._errors` (one subclass of
+//! `a2a_card.Error` per kind of failure), each with the core's `code`, `pointer`, `offset` and
+//! `message`.
+
+use a2a_card::{Error, ErrorCode};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyType};
+
+/// The exception class for an error code. Every code has one; a code added to the core later
+/// falls back to the base class until it is placed here.
+pub(crate) fn class_name(code: ErrorCode) -> &'static str {
+    use ErrorCode as C;
+    match code {
+        C::Usage => "UsageError",
+        C::InvalidJson
+        | C::DuplicateMember
+        | C::NumberOutOfRange
+        | C::NestingTooDeep
+        | C::InputTooLarge
+        | C::DualName
+        | C::TypeMismatch
+        | C::OneofConflict
+        | C::UnknownMember
+        | C::MalformedCard
+        | C::UnsignedMembers
+        | C::LintFailed
+        | C::TooManySignatures => "CardError",
+        C::UnknownAlgorithm
+        | C::KeyAlgorithmMismatch
+        | C::InvalidKey
+        | C::EncryptedKey
+        | C::WeakKey
+        | C::JwkInconsistent
+        | C::InvalidTrustStore
+        | C::TooManyKeys => "InvalidKeyError",
+        C::InvalidBase64url
+        | C::MalformedHeader
+        | C::UnsupportedCrit
+        | C::UnsupportedB64
+        | C::HeaderConflict
+        | C::HeaderTooLarge => "HeaderError",
+        C::SignatureInvalid
+        | C::UntrustedKey
+        | C::AlgorithmNotAllowed
+        | C::KeyExpired
+        | C::KeyRevoked
+        | C::ExternalSignatureInvalid
+        | C::TooManyChecks => "SignatureError",
+        C::KeyUnavailable | C::ExternalSignerFailed => "RetrievalError",
+        c if c == C::Io || c.is_retrieval() => "RetrievalError",
+        _ => "Error",
+    }
+}
+
+static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+
+/// The class named `name` in `a2a_card._errors`.
+pub(crate) fn error_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>> {
+    let module = ERRORS.get_or_try_init(py, || py.import("a2a_card._errors").map(Bound::unbind))?;
+    Ok(module.bind(py).getattr(name)?.cast_into::<PyType>()?)
+}
+
+/// The Python exception for a library error.
+pub(crate) fn py_error(py: Python<'_>, e: &Error) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let class = error_class(py, class_name(e.code()))?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("code", e.code().as_str())?;
+        kwargs.set_item("pointer", e.pointer())?;
+        kwargs.set_item("offset", e.offset())?;
+        kwargs.set_item("message", e.message())?;
+        let instance = class.call((e.to_string(),), Some(&kwargs))?;
+        Ok(PyErr::from_value(instance))
+    };
+    build().unwrap_or_else(|failure| failure)
+}
+
+/// A `usage` error: arguments or options this package cannot use.
+pub(crate) fn usage(py: Python<'_>, message: impl Into<String>) -> PyErr {
+    py_error(py, &Error::new(ErrorCode::Usage, message))
+}
+
+/// Library results into Python results.
+pub(crate) trait OrRaise<T> {
+    /// The value, or the Python exception of the error.
+    fn or_raise(self, py: Python<'_>) -> PyResult<T>;
+}
+
+impl<T> OrRaise<T> for Result<T, Error> {
+    fn or_raise(self, py: Python<'_>) -> PyResult<T> {
+        self.map_err(|e| py_error(py, &e))
+    }
+}

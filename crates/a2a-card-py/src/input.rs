@@ -1,0 +1,344 @@
+//! Python values in: cards as `str`, `bytes` or parsed JSON values, keys and key sets as text
+//! or dicts, and the keyword options, each checked with a `usage` error that names the option.
+
+use crate::errors::{usage, OrRaise};
+use a2a_card::{Algorithm, CanonicalizeOptions, Limits, Profile, UnknownMembers};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
+};
+
+/// The bytes of a card: borrowed from a Python `bytes` object (no copy; it is immutable and
+/// kept alive here, so the bytes can be read with the GIL released) or owned.
+pub(crate) enum CardBytes<'py> {
+    /// A `bytes` object: the input, or the UTF-8 of a `str` or of `json.dumps`.
+    Python(Bound<'py, PyBytes>),
+    /// A copy (of a `bytearray`).
+    Owned(Vec<u8>),
+}
+
+impl CardBytes<'_> {
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        match self {
+            CardBytes::Python(b) => b.as_bytes(),
+            CardBytes::Owned(v) => v,
+        }
+    }
+}
+
+/// The type of a value, as a message names it.
+pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".to_string())
+}
+
+/// The UTF-8 bytes of a `str`. A lone surrogate (which has no UTF-8 form) is written as its
+/// three-byte sequence (`surrogatepass`), which the core's strict reader refuses as
+/// `invalid-json` at the member that holds it, instead of failing here without a place.
+pub(crate) fn str_bytes<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyBytes>> {
+    let py = s.py();
+    s.call_method1(
+        intern!(py, "encode"),
+        (intern!(py, "utf-8"), intern!(py, "surrogatepass")),
+    )?
+    .cast_into::<PyBytes>()
+    .map_err(PyErr::from)
+}
+
+static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// JSON text of a Python value (`json.dumps`, keeping member order, non-ASCII as is, refusing
+/// NaN and infinities), as a `str`.
+pub(crate) fn dumps<'py>(value: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyString>> {
+    let py = value.py();
+    let dumps = DUMPS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("json")?.getattr("dumps")?.unbind())
+    })?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("ensure_ascii", false)?;
+    kwargs.set_item("allow_nan", false)?;
+    kwargs.set_item("separators", (",", ":"))?;
+    match dumps.bind(py).call((value,), Some(&kwargs)) {
+        Ok(text) => Ok(text.cast_into::<PyString>()?),
+        Err(e) => {
+            let hint = if type_name(value) == "AgentCard" {
+                " (an a2a-sdk AgentCard goes through a2a_card.sdk)"
+            } else {
+                ""
+            };
+            Err(usage(
+                py,
+                format!(
+                    "{what} ({}) cannot be written as JSON: {}{hint}; give JSON text, UTF-8 bytes or a dict",
+                    type_name(value),
+                    e.value(py)
+                ),
+            ))
+        }
+    }
+}
+
+/// The bytes of a card: `bytes` as they are, `bytearray` and `memoryview` copied, a `str` as
+/// UTF-8, anything else through `json.dumps` (a dict cannot hold a duplicate member name, so
+/// pass the text or bytes received when the exact input matters).
+pub(crate) fn card_bytes<'py>(card: &Bound<'py, PyAny>) -> PyResult<CardBytes<'py>> {
+    let py = card.py();
+    if let Ok(b) = card.cast::<PyBytes>() {
+        return Ok(CardBytes::Python(b.clone()));
+    }
+    if let Ok(s) = card.cast::<PyString>() {
+        return Ok(CardBytes::Python(str_bytes(s)?));
+    }
+    if let Ok(b) = card.cast::<PyByteArray>() {
+        return Ok(CardBytes::Owned(b.to_vec()));
+    }
+    if card.is_instance_of::<PyMemoryView>() {
+        let bytes = py.import("builtins")?.getattr("bytes")?.call1((card,))?;
+        return Ok(CardBytes::Python(bytes.cast_into::<PyBytes>()?));
+    }
+    if card.is_none() {
+        return Err(usage(
+            py,
+            "no card given (None); give JSON text, UTF-8 bytes or a dict",
+        ));
+    }
+    Ok(CardBytes::Python(str_bytes(&dumps(card, "the card")?)?))
+}
+
+/// Text of a key, a JWK Set or a trust store: a `str` as it is, `bytes` as UTF-8, a dict (or
+/// list) through `json.dumps`, a `KeyPair` as its private JWK (or, with `public`, its public one).
+pub(crate) fn json_text(value: &Bound<'_, PyAny>, what: &str, public: bool) -> PyResult<String> {
+    let py = value.py();
+    if let Ok(s) = value.cast::<PyString>() {
+        return Ok(s.to_cow()?.into_owned());
+    }
+    if let Ok(b) = value.cast::<PyBytes>() {
+        return String::from_utf8(b.as_bytes().to_vec())
+            .map_err(|_| usage(py, format!("{what} is bytes that are not UTF-8 text")));
+    }
+    if let Ok(pair) = value.cast::<crate::keys::KeyPair>() {
+        return Ok(pair.get().key_text(public));
+    }
+    if value.is_instance_of::<PyDict>() || value.is_instance_of::<PyList>() {
+        return Ok(dumps(value, what)?.to_cow()?.into_owned());
+    }
+    Err(usage(
+        py,
+        format!(
+            "{what} must be text (PEM or JSON), bytes or a dict, not {}",
+            type_name(value)
+        ),
+    ))
+}
+
+/// An optional string option.
+pub(crate) fn opt_string(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<String>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    match v.cast::<PyString>() {
+        Ok(s) => Ok(Some(s.to_cow()?.into_owned())),
+        Err(_) => Err(usage(
+            v.py(),
+            format!("option {name:?} must be a str, not {}", type_name(v)),
+        )),
+    }
+}
+
+/// An optional boolean option (`True`/`False` only: a number or string is refused, so that
+/// `replace="no"` is not read as true).
+pub(crate) fn opt_bool(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<bool>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    match v.cast::<PyBool>() {
+        Ok(b) => Ok(Some(b.is_true())),
+        Err(_) => Err(usage(
+            v.py(),
+            format!("option {name:?} must be True or False, not {}", type_name(v)),
+        )),
+    }
+}
+
+/// An optional count: a non-negative `int` (not a bool, not a float).
+pub(crate) fn opt_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<usize>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let py = v.py();
+    if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
+        if let Ok(n) = v.extract::<usize>() {
+            return Ok(Some(n));
+        }
+    }
+    Err(usage(
+        py,
+        format!(
+            "option {name:?} must be a non-negative int, not {}",
+            short_repr(v)
+        ),
+    ))
+}
+
+/// A short `repr` for a message (values from callers, never keys).
+pub(crate) fn short_repr(v: &Bound<'_, PyAny>) -> String {
+    let text = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| type_name(v));
+    if text.chars().count() > 40 {
+        let cut: String = text.chars().take(40).collect();
+        format!("{cut}...")
+    } else {
+        text
+    }
+}
+
+/// An optional list of strings (a list or tuple; a lone `str` is refused, since iterating it
+/// would give its characters).
+pub(crate) fn opt_strings(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<Vec<String>>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let py = v.py();
+    let err = || {
+        usage(
+            py,
+            format!("option {name:?} must be a list of str, not {}", short_repr(v)),
+        )
+    };
+    if !(v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>()) {
+        return Err(err());
+    }
+    let mut out = Vec::new();
+    for item in v.try_iter()? {
+        let item = item?;
+        let s = item.cast::<PyString>().map_err(|_| err())?;
+        out.push(s.to_cow()?.into_owned());
+    }
+    Ok(Some(out))
+}
+
+/// A time option: seconds since the Unix epoch (`int` or `float`), or an aware `datetime`.
+pub(crate) fn opt_time(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<i64>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let py = v.py();
+    let bad = || {
+        usage(
+            py,
+            format!(
+                "option {name:?} must be seconds since the Unix epoch (int or float) or a datetime with a time zone, not {}",
+                short_repr(v)
+            ),
+        )
+    };
+    if v.is_instance_of::<PyBool>() {
+        return Err(bad());
+    }
+    if v.is_instance_of::<PyInt>() {
+        return v.extract::<i64>().map(Some).map_err(|_| bad());
+    }
+    if let Ok(f) = v.cast::<PyFloat>() {
+        let f = f.value();
+        if f.is_finite() && f.abs() < 9.0e15 {
+            return Ok(Some(f.floor() as i64));
+        }
+        return Err(bad());
+    }
+    let datetime = py.import("datetime")?.getattr("datetime")?;
+    if v.is_instance(&datetime)? {
+        if v.getattr("tzinfo")?.is_none() {
+            return Err(usage(
+                py,
+                format!("option {name:?} is a datetime without a time zone; give an aware datetime (for example datetime.now(timezone.utc))"),
+            ));
+        }
+        let seconds: f64 = v.call_method0("timestamp")?.extract()?;
+        return Ok(Some(seconds.floor() as i64));
+    }
+    Err(bad())
+}
+
+/// A JSON object option (header parameters) as name/value pairs of the core's JSON model.
+pub(crate) fn opt_members(
+    value: Option<&Bound<'_, PyAny>>,
+    name: &str,
+) -> PyResult<Vec<(String, serde_json::Value)>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let py = v.py();
+    if !v.is_instance_of::<PyDict>() {
+        return Err(usage(
+            py,
+            format!("option {name:?} must be a dict, not {}", type_name(v)),
+        ));
+    }
+    let text = dumps(v, name)?;
+    let text = text.to_cow()?;
+    match a2a_card::canonical::parse_json(text.as_bytes(), &Limits::default())
+        .map_err(|e| e.context(name))
+        .or_raise(py)?
+    {
+        serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
+        _ => Err(usage(py, format!("option {name:?} must be a dict"))),
+    }
+}
+
+/// The reader limits of `max_input_bytes` and `max_depth`.
+pub(crate) fn limits(
+    max_input_bytes: Option<&Bound<'_, PyAny>>,
+    max_depth: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Limits> {
+    let mut limits = Limits::default();
+    if let Some(n) = opt_count(max_input_bytes, "max_input_bytes")? {
+        limits.max_input_bytes = n;
+    }
+    if let Some(n) = opt_count(max_depth, "max_depth")? {
+        limits.max_depth = n;
+    }
+    Ok(limits)
+}
+
+/// `profile` (one profile; default `spec`).
+pub(crate) fn profile(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Profile> {
+    match opt_string(value, "profile")? {
+        None => Ok(Profile::Spec),
+        Some(name) => Profile::parse(&name).or_raise(py),
+    }
+}
+
+/// `unknown` (default `exclude`).
+pub(crate) fn unknown(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<UnknownMembers> {
+    match opt_string(value, "unknown")? {
+        None => Ok(UnknownMembers::default()),
+        Some(name) => UnknownMembers::parse(&name).or_raise(py),
+    }
+}
+
+/// An algorithm name.
+pub(crate) fn algorithm(py: Python<'_>, name: &str) -> PyResult<Algorithm> {
+    Algorithm::from_name(name).or_raise(py)
+}
+
+/// The canonicalization options shared by `canonicalize`, `inspect` and `sign`.
+pub(crate) struct CanonArgs<'a, 'py> {
+    pub(crate) profile: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) unknown: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) max_input_bytes: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) max_depth: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl CanonArgs<'_, '_> {
+    pub(crate) fn options(&self, py: Python<'_>) -> PyResult<CanonicalizeOptions> {
+        Ok(CanonicalizeOptions {
+            profile: profile(py, self.profile)?,
+            unknown: unknown(py, self.unknown)?,
+            limits: limits(self.max_input_bytes, self.max_depth)?,
+        })
+    }
+}
