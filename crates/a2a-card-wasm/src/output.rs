@@ -140,6 +140,7 @@ mod tests {
                 thumbprint: "t".into(),
                 source: "jwks".into(),
             }),
+            certificate: None,
             profile: Some(Profile::Spec),
             verdict: Verdict {
                 code: VerdictCode::Refused(ErrorCode::SignatureInvalid),
@@ -153,6 +154,7 @@ mod tests {
             alg: None,
             jku: None,
             key: None,
+            certificate: None,
             profile: None,
             verdict: Verdict {
                 code: VerdictCode::Refused(ErrorCode::MalformedHeader),
