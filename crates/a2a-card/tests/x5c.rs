@@ -735,3 +735,36 @@ fn inspect_decodes_the_chain_without_trusting_it() {
     assert!(text.contains("x5c [0]: subject \"CN=agent"), "{text}");
     assert!(text.contains("decoded only"), "{text}");
 }
+
+#[test]
+fn the_x5c_vectors_get_their_verdicts() {
+    let vectors = a2a_card_testkit::vectors::x5c_vectors();
+    assert!(vectors.len() >= 12);
+    let mut failures = Vec::new();
+    for v in &vectors {
+        let mut trust = TrustStore::new();
+        for (pem, name) in &v.anchors {
+            trust.add_anchors_pem(pem, name).unwrap();
+        }
+        let mut identities: Vec<Identity> =
+            v.identities.iter().map(|i| Identity::parse(i).unwrap()).collect();
+        identities.extend(v.identity_prefixes.iter().map(|p| Identity::prefix(p).unwrap()));
+        let opts = VerifyOptions {
+            now: Some(v.now),
+            origin: v.origin.clone(),
+            identities,
+            required_eku: v.required_eku.clone(),
+            max_chain_len: v.max_chain.unwrap_or(a2a_card::signature::DEFAULT_MAX_CHAIN_LEN),
+            ..VerifyOptions::default()
+        };
+        let r = verify_card(&v.card, &trust, &opts).unwrap();
+        let (code, msg, ptr) = verdict(&r);
+        if code != v.code || ptr != v.pointer || r.ok != (v.code == "valid") {
+            failures.push(format!(
+                "{}: expected {} at {:?}, got {code} at {ptr:?}: {msg}",
+                v.id, v.code, v.pointer
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
