@@ -3,7 +3,8 @@
 //! key pinned: criterion for each, then medians of interleaved rounds and their ratio (the
 //! target is at most 2x: one more ECDSA verification, the leaf's certificate, plus the path).
 //!
-//! `cargo bench -p a2a-card --bench x5c`
+//! `cargo bench -p a2a-card --bench x5c`; with `X5C_PARTS=1`, the time of the parts the chain
+//! adds that are the library's own (certificate summary, the leaf's key read, an anchor read).
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -22,6 +23,8 @@ struct Setup {
     anchors: TrustStore,
     pinned: TrustStore,
     opts: VerifyOptions,
+    leaf_der: Vec<u8>,
+    ca_der: Vec<u8>,
 }
 
 fn setup() -> Setup {
@@ -56,6 +59,8 @@ fn setup() -> Setup {
             origin: Some("https://agent.example.com".into()),
             ..VerifyOptions::default()
         },
+        leaf_der: leaf.der.clone(),
+        ca_der: ca.der.clone(),
     };
     assert!(verify_card(&s.x5c_card, &s.anchors, &s.opts).unwrap().ok);
     assert!(verify_card(&s.pinned_card, &s.pinned, &s.opts).unwrap().ok);
@@ -85,8 +90,33 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
+fn parts(s: &Setup) {
+    let leaf = a2a_card::jose::x509::summary(&s.leaf_der).unwrap();
+    let t = per_call(Duration::from_millis(300), || {
+        black_box(a2a_card::jose::x509::summary(black_box(&s.leaf_der)).unwrap());
+    });
+    println!("summary {:.1} us", t.as_secs_f64() * 1e6);
+    let t = per_call(Duration::from_millis(300), || {
+        black_box(a2a_card::PublicKey::from_spki_der(black_box(&leaf.spki)).unwrap());
+    });
+    println!("from_spki_der {:.1} us", t.as_secs_f64() * 1e6);
+    let k = a2a_card::PublicKey::from_spki_der(&leaf.spki).unwrap();
+    let t = per_call(Duration::from_millis(300), || {
+        black_box(black_box(&k).thumbprint());
+    });
+    println!("thumbprint {:.1} us", t.as_secs_f64() * 1e6);
+    let t = per_call(Duration::from_millis(300), || {
+        black_box(TrustAnchor::from_der(black_box(s.ca_der.clone()), "x").unwrap());
+    });
+    println!("anchor {:.1} us", t.as_secs_f64() * 1e6);
+}
+
 fn main() {
     let s = setup();
+    if std::env::var_os("X5C_PARTS").is_some() {
+        parts(&s);
+        return;
+    }
     let bench_mode = std::env::args().any(|a| a == "--bench");
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_millis(300))

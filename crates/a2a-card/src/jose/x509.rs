@@ -48,6 +48,14 @@ pub fn decode_x5c(value: &serde_json::Value) -> Result<Vec<Vec<u8>>, Error> {
 
 /// [`decode_x5c`] on the reader's own value.
 pub(crate) fn decode_x5c_value(value: &Value) -> Result<Vec<Vec<u8>>, Error> {
+    Ok(decode_x5c_summaries(value)?
+        .into_iter()
+        .map(|(der, _)| der)
+        .collect())
+}
+
+/// [`decode_x5c`] with each certificate's summary.
+pub(crate) fn decode_x5c_summaries(value: &Value) -> Result<Vec<(Vec<u8>, CertSummary)>, Error> {
     let Value::Array(items) = value else {
         return Err(malformed(format!(
             "header parameter \"x5c\" must be an array of base64 certificates, found {}",
@@ -85,13 +93,13 @@ pub(crate) fn decode_x5c_value(value: &Value) -> Result<Vec<Vec<u8>>, Error> {
                     "header parameter \"x5c\" [{i}] is not standard base64 with padding (RFC 7515 4.1.6; not base64url): {e}"
                 ))
             })?;
-        summary(&der).map_err(|e| {
+        let s = summary(&der).map_err(|e| {
             malformed(format!(
                 "header parameter \"x5c\" [{i}] is not a DER X.509 certificate: {}",
                 e.message()
             ))
         })?;
-        out.push(der);
+        out.push((der, s));
     }
     Ok(out)
 }

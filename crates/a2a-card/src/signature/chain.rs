@@ -160,7 +160,7 @@ pub(crate) struct ChainContext<'a> {
 /// `header_jwk` and `x5t_s256` are the header's own statements about the key, checked
 /// against the leaf when present.
 pub(crate) fn check_chain(
-    chain: &[Vec<u8>],
+    certs: &[(Vec<u8>, CertSummary)],
     alg: Algorithm,
     header_jwk: Option<&serde_json::Value>,
     x5t_s256: Option<&str>,
@@ -175,10 +175,10 @@ pub(crate) fn check_chain(
         ));
     }
     let limit = ctx.opts.max_chain_len;
-    if chain.len() > limit {
+    if certs.len() > limit {
         return Err(untrusted(format!(
             "header parameter \"x5c\" holds {} certificates, more than the limit of {limit} (leaf and intermediates)",
-            chain.len()
+            certs.len()
         )));
     }
     let Some(now) = ctx.now else {
@@ -186,21 +186,8 @@ pub(crate) fn check_chain(
             "a certificate chain is checked at a time and no clock was given (VerifyOptions::now)".into(),
         ));
     };
-    let summaries: Vec<CertSummary> = chain
-        .iter()
-        .enumerate()
-        .map(|(i, der)| {
-            x509::summary(der).map_err(|e| {
-                err(
-                    ErrorCode::CertificateMalformed,
-                    format!(
-                        "header parameter \"x5c\" [{i}] is not a DER X.509 certificate: {}",
-                        e.message()
-                    ),
-                )
-            })
-        })
-        .collect::<Result<_, _>>()?;
+    let summaries: Vec<&CertSummary> = certs.iter().map(|(_, s)| s).collect();
+    let chain: Vec<&[u8]> = certs.iter().map(|(d, _)| d.as_slice()).collect();
     let leaf = &summaries[0];
     let key = PublicKey::from_spki_der(&leaf.spki).map_err(|e| {
         err(
@@ -231,7 +218,7 @@ pub(crate) fn check_chain(
         }
     }
     if let Some(t) = x5t_s256 {
-        let digest = ring::digest::digest(&ring::digest::SHA256, &chain[0]);
+        let digest = ring::digest::digest(&ring::digest::SHA256, chain[0]);
         if crate::jose::b64::encode(digest.as_ref()) != t {
             return Err(err(
                 ErrorCode::CertificateKeyMismatch,
@@ -274,21 +261,21 @@ pub(crate) fn check_chain(
         .iter()
         .map(|a| CertificateDer::from(a.der.as_slice()))
         .collect();
-    let anchors: Vec<rustls_pki_types::TrustAnchor<'_>> = anchors_der
+    // The anchors webpki can use, and the index in the store of each.
+    let (index, anchors): (Vec<usize>, Vec<rustls_pki_types::TrustAnchor<'_>>) = anchors_der
         .iter()
-        .filter_map(|d| webpki::anchor_from_trusted_cert(d).ok())
-        .collect();
-    let leaf_der = CertificateDer::from(chain[0].as_slice());
+        .enumerate()
+        .filter_map(|(i, d)| webpki::anchor_from_trusted_cert(d).ok().map(|a| (i, a)))
+        .unzip();
+    let leaf_der = CertificateDer::from(chain[0]);
     let ee = EndEntityCert::try_from(&leaf_der).map_err(|e| {
         err(
             ErrorCode::CertificateMalformed,
             format!("header parameter \"x5c\" [0] is not a certificate webpki reads ({e:?})"),
         )
     })?;
-    let intermediates: Vec<CertificateDer<'_>> = chain[1..]
-        .iter()
-        .map(|d| CertificateDer::from(d.as_slice()))
-        .collect();
+    let intermediates: Vec<CertificateDer<'_>> =
+        chain[1..].iter().map(|d| CertificateDer::from(*d)).collect();
     let crls: Vec<webpki::CertRevocationList<'_>> = ctx
         .opts
         .crls
@@ -317,10 +304,11 @@ pub(crate) fn check_chain(
     let on_path = |path: &webpki::VerifiedPath<'_>| -> Result<(), webpki::Error> {
         let spki = path.anchor().subject_public_key_info.as_ref();
         let subject = path.anchor().subject.as_ref();
-        let found = ctx.trust.anchors().iter().enumerate().find(|(_, a)| {
-            webpki::anchor_from_trusted_cert(&CertificateDer::from(a.der.as_slice()))
-                .is_ok_and(|t| t.subject_public_key_info.as_ref() == spki && t.subject.as_ref() == subject)
-        });
+        let found = anchors
+            .iter()
+            .position(|t| t.subject_public_key_info.as_ref() == spki && t.subject.as_ref() == subject)
+            .and_then(|p| index.get(p))
+            .map(|&i| (i, &ctx.trust.anchors()[i]));
         let Some((i, anchor)) = found else {
             return Err(webpki::Error::UnknownIssuer);
         };
@@ -547,7 +535,7 @@ fn identity(
 
 /// A webpki refusal as the verdict's code and a sentence.
 #[allow(deprecated)]
-fn webpki_error(e: &webpki::Error, chain: &[CertSummary], now: i64) -> Error {
+fn webpki_error(e: &webpki::Error, chain: &[&CertSummary], now: i64) -> Error {
     use webpki::Error as W;
     let at = time_text(now);
     let which = |pred: &dyn Fn(&CertSummary) -> bool| {

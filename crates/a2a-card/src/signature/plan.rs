@@ -410,7 +410,7 @@ fn x5c_steps(
     }
     let value = param("x5c")?;
     let result = (|| {
-        let chain = crate::jose::x509::decode_x5c_value(value)?;
+        let chain = crate::jose::x509::decode_x5c_summaries(value)?;
         let jwk = param("jwk").map(crate::canonical::value::to_serde);
         let x5t = match param("x5t#S256") {
             None => None,
