@@ -44,6 +44,14 @@ half), --jwks (a JWK Set), --trust (a trust store: a JWKS whose entries may carr
 \"algorithms\", \"origins\", \"notBefore\", \"notAfter\" and \"revoked\"). A signature's kid
 only selects among these keys. For a card file its jku is never fetched.
 
+Certificates: with --trust-anchors (CA certificates, PEM; or \"certificate\" entries of a trust
+store), a signature whose protected header carries an x5c chain is checked with the leaf's key
+when the chain builds to one of the anchors (validity now, CA flags, path length, name
+constraints, --require-eku, --crl) and the leaf names the identity expected: --identity or
+--identity-prefix (SPIFFE IDs, DNS names), else a DNS or IP SAN of the card's origin (a URL's,
+or --origin). No identity rule: untrusted. An x5u is never fetched; a chain in the card is
+never a trust root by itself.
+
 A URL (https://...) instead of a file: the card is fetched as a2a-card fetch does (an origin
 means its /.well-known/agent-card.json; SSRF guard, limits, HTTP cache; see a2a-card fetch
 --help) and verified with the origin of that URL (redirects do not change it): trust entries
