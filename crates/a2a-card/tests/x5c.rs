@@ -2,6 +2,8 @@
 //! SPIFFE identities, and every refusal with its code and place. Chains are made at test time
 //! by rcgen and by the `openssl` command line (`a2a_card_testkit::pki`).
 
+#![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
+
 use a2a_card::jose::crypto;
 use a2a_card::signature::{Identity, TrustAnchor};
 use a2a_card::{
@@ -410,7 +412,7 @@ fn signing_refuses_a_chain_of_another_key_and_verifying_refuses_a_leaf_that_cann
     let sneaky = SignOptions {
         extra_protected: vec![(
             "x5c".into(),
-            a2a_card::jose::x509::encode_x5c(&[leaf.der.clone()]),
+            a2a_card::jose::x509::encode_x5c(std::slice::from_ref(&leaf.der)),
         )],
         ..SignOptions::default()
     };
