@@ -66,28 +66,6 @@ pub fn read_crl(bytes: &[u8], source: &str) -> Result<Vec<u8>, Error> {
     Ok(der)
 }
 
-/// The time as `YYYY-MM-DDTHH:MM:SSZ` (the form of [`CertSummary::not_after`]).
-fn time_text(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // H. Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 /// An EKU rule for webpki: with a required purpose, every certificate of the path that has an
 /// EKU extension must list it (EKU chaining); the leaf's having one at all is checked after.
 struct Eku<'a>(Option<&'a [usize]>);
@@ -537,7 +515,7 @@ fn identity(
 #[allow(deprecated)]
 fn webpki_error(e: &webpki::Error, chain: &[&CertSummary], now: i64) -> Error {
     use webpki::Error as W;
-    let at = time_text(now);
+    let at = crate::signature::trust::format_rfc3339(now);
     let which = |pred: &dyn Fn(&CertSummary) -> bool| {
         chain
             .iter()
@@ -598,16 +576,4 @@ fn webpki_error(e: &webpki::Error, chain: &[&CertSummary], now: i64) -> Error {
         other => (ErrorCode::CertificateUntrusted, format!("the chain is refused by path validation ({other:?})")),
     };
     err(code, msg)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::time_text;
-
-    #[test]
-    fn times_read_as_certificates_write_them() {
-        assert_eq!(time_text(0), "1970-01-01T00:00:00Z");
-        assert_eq!(time_text(1_796_036_400), "2026-11-30T11:00:00Z");
-        assert_eq!(time_text(951_782_400), "2000-02-29T00:00:00Z");
-    }
 }

@@ -695,6 +695,36 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     Some(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset)
 }
 
+/// Seconds since the Unix epoch as an RFC 3339 UTC time, `YYYY-MM-DDTHH:MM:SSZ` (the inverse of
+/// [`parse_rfc3339`] for whole seconds in UTC).
+///
+/// ```
+/// use a2a_card::signature::trust::{format_rfc3339, parse_rfc3339};
+/// assert_eq!(format_rfc3339(0), "1970-01-01T00:00:00Z");
+/// assert_eq!(format_rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+/// assert_eq!(parse_rfc3339(&format_rfc3339(1_796_036_400)), Some(1_796_036_400));
+/// ```
+pub fn format_rfc3339(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
 fn days_in_month(y: i64, m: i64) -> i64 {
     match m {
         2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
