@@ -236,7 +236,7 @@ fn verify_url_needs_a_leaf_for_the_origins_host() {
         );
         expect_code(&out, code, &format!("verify URL with a leaf for {host}"));
         let j = json_out(&out);
-        let sig = &j["report"]["signatures"][0];
+        let sig = &j["signatures"][0];
         if code == 0 {
             assert!(
                 sig["certificate"]["identity"]
