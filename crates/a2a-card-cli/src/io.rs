@@ -147,6 +147,12 @@ fn read_bounded(path: Option<&Path>, max_bytes: usize, reading: Reading) -> Resu
 /// Reads a key, JWKS or trust-store file (`-` means stdin) as text, a leading UTF-8 byte order
 /// mark dropped (editors on Windows write one). Every failure counts as a failed key retrieval
 /// (exit code 3).
+/// A key-side file (a CRL) as bytes, bounded like a key file.
+pub(crate) fn read_key_bytes(path: &Path) -> Result<(Vec<u8>, String), Failure> {
+    let input = read_bounded(Some(path), MAX_KEY_FILE_BYTES, Reading::Key).map_err(Failure::key_retrieval)?;
+    Ok((input.bytes, input.source))
+}
+
 pub(crate) fn read_key_text(path: &Path) -> Result<(String, String), Failure> {
     let input = read_bounded(Some(path), MAX_KEY_FILE_BYTES, Reading::Key).map_err(Failure::key_retrieval)?;
     match String::from_utf8(input.bytes) {

@@ -97,6 +97,11 @@ pub enum KeySource {
         /// The trust store entry's source.
         source: String,
     },
+    /// The leaf of an `x5c` chain that built to one of the caller's trust anchors.
+    Certificate {
+        /// Where the anchor came from (a `--trust-anchors` bundle or a trust store).
+        anchor_source: String,
+    },
     /// A JWKS fetched from an allowed `jku`.
     Jku {
         /// The URL the keys came from: the `jku`, or where its redirects (each under the
@@ -421,6 +426,9 @@ impl Fetcher {
                 let k = s.key.as_ref()?;
                 let source = match &k.source {
                     CardKeySource::Jku { url, .. } => KeySource::Jku { url: url.clone() },
+                    CardKeySource::Certificate { anchor_source } => KeySource::Certificate {
+                        anchor_source: anchor_source.clone(),
+                    },
                     other => KeySource::TrustStore {
                         source: other.label(),
                     },

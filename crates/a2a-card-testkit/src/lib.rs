@@ -6,8 +6,9 @@
 //! servers on loopback with a test CA (HTTP/1.1 framings by hand, or hyper's HTTP/1.1 and
 //! HTTP/2; [`https`]), CONNECT proxies on loopback ([`proxy`]), running the `a2a-card` binary ([`bin`]), the
 //! independent tools the tests check against ([`tools`]), PEM text in good and bad shapes
-//! ([`pem`]), a real PKCS#11 token and the sigstore KMS test plugin ([`softhsm`]) and a fixed
-//! pseudo-random sequence ([`rng`]).
+//! ([`pem`]), a real PKCS#11 token and the sigstore KMS test plugin ([`softhsm`]), certificate
+//! chains for `x5c` made by rcgen or the `openssl` command ([`pki`]) and a fixed pseudo-random
+//! sequence ([`rng`]).
 //!
 //! It depends on no crate of the workspace, so that every one of them can use it as a
 //! dev-dependency.
@@ -26,6 +27,7 @@ pub mod cards;
 pub mod data;
 pub mod https;
 pub mod pem;
+pub mod pki;
 pub mod proxy;
 pub mod rng;
 pub mod softhsm;

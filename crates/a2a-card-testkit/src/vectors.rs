@@ -186,3 +186,109 @@ pub fn load(path: &Path) -> Result<Vector, String> {
         expected,
     })
 }
+
+/// One `x5c` vector (`testvectors/x5c/vectors.json`, format in `testvectors/x5c/README.md`):
+/// a card signed with a certificate chain and the verdict it must get.
+#[derive(Debug, Clone)]
+pub struct X5cVector {
+    /// Its id.
+    pub id: String,
+    /// The card's bytes.
+    pub card: Vec<u8>,
+    /// The trust anchor files' text (PEM), with their file names.
+    pub anchors: Vec<(String, String)>,
+    /// The verification time, seconds since the Unix epoch.
+    pub now: i64,
+    /// The card's origin, when given.
+    pub origin: Option<String>,
+    /// Identities the leaf must name (URIs or DNS names).
+    pub identities: Vec<String>,
+    /// URI prefixes the leaf's URI SAN must start with.
+    pub identity_prefixes: Vec<String>,
+    /// An EKU the leaf must list.
+    pub required_eku: Option<String>,
+    /// The chain length limit, when given.
+    pub max_chain: Option<usize>,
+    /// `valid` or an error code.
+    pub code: String,
+    /// The verdict's JSON Pointer, when the vector names one.
+    pub pointer: Option<String>,
+}
+
+const X5C_KEYS: &[&str] = &[
+    "id",
+    "description",
+    "card",
+    "anchors",
+    "now",
+    "origin",
+    "identities",
+    "identity_prefixes",
+    "required_eku",
+    "max_chain",
+    "expected",
+];
+
+/// Every `x5c` vector, read strictly (panics, naming the vector, on a malformed one).
+pub fn x5c_vectors() -> Vec<X5cVector> {
+    let dir = testvectors_dir().join("x5c");
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("vectors.json")).unwrap()).unwrap();
+    let strings = |o: &Map<String, Value>, k: &str| -> Vec<String> {
+        o.get(k)
+            .map(|v| {
+                v.as_array()
+                    .unwrap_or_else(|| panic!("`{k}` must be an array"))
+                    .iter()
+                    .map(|s| {
+                        s.as_str()
+                            .unwrap_or_else(|| panic!("`{k}` holds strings"))
+                            .to_string()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    file["vectors"]
+        .as_array()
+        .expect("a `vectors` array")
+        .iter()
+        .map(|v| {
+            let o = v.as_object().expect("a vector is an object");
+            let id = o["id"].as_str().expect("`id`").to_string();
+            if let Some(k) = o.keys().find(|k| !X5C_KEYS.contains(&k.as_str())) {
+                panic!("{id}: unknown key `{k}`");
+            }
+            assert!(o["description"].is_string(), "{id}: `description`");
+            let read =
+                |name: &str| std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{id}: {name}: {e}"));
+            X5cVector {
+                card: read(o["card"].as_str().expect("`card`")),
+                anchors: strings(o, "anchors")
+                    .into_iter()
+                    .map(|n| (String::from_utf8(read(&n)).unwrap(), n))
+                    .collect(),
+                now: o["now"]
+                    .as_i64()
+                    .unwrap_or_else(|| panic!("{id}: `now` is an integer")),
+                origin: o.get("origin").map(|s| s.as_str().expect("`origin`").to_string()),
+                identities: strings(o, "identities"),
+                identity_prefixes: strings(o, "identity_prefixes"),
+                required_eku: o
+                    .get("required_eku")
+                    .map(|s| s.as_str().expect("`required_eku`").to_string()),
+                max_chain: o
+                    .get("max_chain")
+                    .map(|n| n.as_u64().expect("`max_chain`") as usize),
+                code: o["expected"]["code"]
+                    .as_str()
+                    .expect("`expected.code`")
+                    .to_string(),
+                pointer: o["expected"]
+                    .get("pointer")
+                    .map(|p| p.as_str().expect("`pointer`").to_string()),
+                id,
+            }
+        })
+        .collect()
+}

@@ -262,6 +262,15 @@ impl Options {
         }
     }
 
+    /// A string or an array of strings, as a list.
+    pub(crate) fn one_or_more(&self, name: &str) -> Result<Vec<String>, JsValue> {
+        match self.get(name)? {
+            None => Ok(Vec::new()),
+            Some(v) if v.is_string() => Ok(self.string(name)?.into_iter().collect()),
+            Some(_) => Ok(self.strings(name)?.unwrap_or_default()),
+        }
+    }
+
     /// An array of strings.
     pub(crate) fn strings(&self, name: &str) -> Result<Option<Vec<String>>, JsValue> {
         let Some(v) = self.get(name)? else { return Ok(None) };
@@ -360,6 +369,7 @@ pub(crate) const SIGN_OPTIONS: &[&str] = &[
     "protectedHeader",
     "replace",
     "alsoProfiles",
+    "x5c",
 ];
 
 pub(crate) const VERIFY_OPTIONS: &[&str] = &[
@@ -379,4 +389,9 @@ pub(crate) const VERIFY_OPTIONS: &[&str] = &[
     "maxInputBytes",
     "maxDepth",
     "hostCrypto",
+    "trustAnchors",
+    "identity",
+    "identityPrefix",
+    "requireEku",
+    "maxChain",
 ];

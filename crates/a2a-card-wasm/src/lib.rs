@@ -110,6 +110,10 @@ pub fn sign(card: JsValue, key: JsValue, options: JsValue) -> Result<String, JsV
             .iter()
             .map(|p| profile_named(p))
             .collect::<Result<_, _>>()?,
+        x5c: match o.string("x5c")? {
+            None => Vec::new(),
+            Some(pem) => a2a_card::jose::x509::certificates_from_pem(&pem).or_throw()?,
+        },
         ..SignOptions::default()
     };
     let bytes = card_bytes(&card)?;

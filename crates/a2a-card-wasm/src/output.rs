@@ -52,6 +52,10 @@ pub(crate) fn report_fields(report: &Report, digest: &Digest) -> Option<String> 
             self.text(&n.to_string());
         }
     }
+    // A certificate account travels in the JSON form (its members are not in the flat fields).
+    if report.signatures.iter().any(|s| s.certificate.is_some()) {
+        return None;
+    }
     let mut f = Fields(String::with_capacity(512), true);
     f.text(if report.ok { "1" } else { "0" });
     f.text(report.mode.as_str());
@@ -140,6 +144,7 @@ mod tests {
                 thumbprint: "t".into(),
                 source: "jwks".into(),
             }),
+            certificate: None,
             profile: Some(Profile::Spec),
             verdict: Verdict {
                 code: VerdictCode::Refused(ErrorCode::SignatureInvalid),
@@ -153,6 +158,7 @@ mod tests {
             alg: None,
             jku: None,
             key: None,
+            certificate: None,
             profile: None,
             verdict: Verdict {
                 code: VerdictCode::Refused(ErrorCode::MalformedHeader),

@@ -64,7 +64,23 @@ impl Policy {
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;
+        let mut identities = Vec::new();
+        for id in o.one_or_more("identity")? {
+            identities.push(a2a_card::signature::Identity::parse(&id).map_err(|e| js_error(&e))?);
+        }
+        for p in o.one_or_more("identityPrefix")? {
+            identities.push(a2a_card::signature::Identity::prefix(&p).map_err(|e| js_error(&e))?);
+        }
+        let required_eku = o.string("requireEku")?;
+        if let Some(eku) = &required_eku {
+            a2a_card::signature::chain::eku_oid(eku).map_err(|e| js_error(&e))?;
+        }
         let opts = VerifyOptions {
+            identities,
+            required_eku,
+            max_chain_len: o
+                .count("maxChain")?
+                .unwrap_or(a2a_card::signature::DEFAULT_MAX_CHAIN_LEN),
             profiles: accepted,
             unknown: o.unknown()?,
             mode,
@@ -156,15 +172,19 @@ pub(crate) fn trust_store(o: &Options) -> Result<TrustStore, JsValue> {
             TrustStore::from_json(t, "trust")
         })
         .or_throw()?;
-        for key in file.keys() {
-            store.add(key.clone());
-        }
+        store.extend(&file);
+    }
+    for (i, pem) in o.one_or_more("trustAnchors")?.iter().enumerate() {
+        given = true;
+        store
+            .add_anchors_pem(pem, &format!("trustAnchors[{i}]"))
+            .or_throw()?;
     }
     store
         .check_roots(
             given,
             false,
-            "of the options \"jwks\", \"keys\" or \"trust\"",
+            "of the options \"jwks\", \"keys\", \"trust\" or \"trustAnchors\"",
             None,
         )
         .or_throw()?;

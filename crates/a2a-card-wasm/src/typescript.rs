@@ -70,6 +70,8 @@ export interface SignOptions extends CanonicalizeOptions {
   header?: Record<string, unknown>;
   /** Further protected header parameters (not alg, kid, typ, jku, crit, b64). */
   protectedHeader?: Record<string, unknown>;
+  /** A certificate chain (PEM, leaf first) for the protected header's x5c; the leaf's key must be the signing key. */
+  x5c?: string;
   /** Replace existing signatures with the same kid instead of adding one more. */
   replace?: boolean;
   /**
@@ -113,6 +115,36 @@ export interface VerifyOptions extends ReadOptions {
    * everything itself.
    */
   hostCrypto?: boolean;
+  /**
+   * CA certificates (PEM bundles) trusted as roots for x5c chains: a signature with an x5c is
+   * checked with the leaf's key only when its chain builds to one of them.
+   */
+  trustAnchors?: string | string[];
+  /** URI SANs (spiffe://TRUST-DOMAIN/PATH) or DNS names the x5c leaf must name (any one). */
+  identity?: string | string[];
+  /** URI SAN prefixes ending with "/" (spiffe://TRUST-DOMAIN/) the x5c leaf's must start with. */
+  identityPrefix?: string | string[];
+  /** An EKU every x5c leaf must list: "codeSigning", "serverAuth", "clientAuth" or a dotted OID. */
+  requireEku?: string;
+  /** The most certificates an x5c chain may hold (default 4). */
+  maxChain?: number;
+}
+
+export interface ChainCert {
+  subject: string;
+  /** Hex. */
+  serial: string;
+}
+
+/** How trust was reached through an x5c chain. */
+export interface CertificateUsed {
+  /** The path's certificates, leaf first. */
+  chain: ChainCert[];
+  /** The trust anchor's subject. */
+  anchor: string;
+  anchor_source: string;
+  /** The identity rule the leaf met. */
+  identity: string;
 }
 
 export interface Verdict {
@@ -135,6 +167,8 @@ export interface SignatureReport {
   alg: string | null;
   jku: string | null;
   key: KeyUsed | null;
+  /** For a signature whose x5c chain built to an anchor: the chain, anchor and identity. */
+  certificate?: CertificateUsed;
   profile: Profile | null;
   verdict: Verdict;
 }

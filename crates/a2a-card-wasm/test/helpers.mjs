@@ -169,6 +169,21 @@ export function migrateVectors() {
   return jsonFiles(path.join(repoRoot, "testvectors/migrate")).map(({ file, value }) => ({ file, v: value }));
 }
 
+/**
+ * The x5c vectors of testvectors/x5c/vectors.json (format: testvectors/x5c/README.md), each with
+ * its card's text and its anchors' PEM text read: `{ v, card, anchors }`.
+ */
+export function x5cVectors() {
+  const dir = path.join(repoRoot, "testvectors/x5c");
+  const read = (name) => fs.readFileSync(path.join(dir, name), "utf8");
+  return readJson(path.join(dir, "vectors.json")).vectors.map((v) => ({ v, card: read(v.card), anchors: v.anchors.map(read) }));
+}
+
+/** A file of testvectors/x5c/ as text. */
+export function x5cFile(name) {
+  return fs.readFileSync(path.join(repoRoot, "testvectors/x5c", name), "utf8");
+}
+
 function jsonFiles(dir) {
   return fs
     .readdirSync(dir)

@@ -123,6 +123,18 @@ pub enum ErrorCode {
     BodyTooLarge,
     /// A CA file that cannot be read or holds no certificate.
     CaFile,
+    /// An `x5c` chain that does not build to one of the verifier's trust anchors (unknown root, a CA flag or path length broken, name constraints violated, a required EKU missing, the chain longer than the limit, no anchor or identity rule), or an `x5u`, which is never fetched.
+    CertificateUntrusted,
+    /// A certificate of an `x5c` chain, or a trust anchor's window, is expired or not yet valid at the verification time.
+    CertificateExpired,
+    /// A certificate of an `x5c` chain is revoked by a CRL the verifier gave, or its anchor is marked revoked.
+    CertificateRevoked,
+    /// The leaf certificate of an `x5c` chain names no identity the verifier expects (DNS or IP SAN of the origin, SPIFFE ID, an anchor's identities).
+    CertificateIdentityMismatch,
+    /// The leaf certificate's public key is not the signature's key (or does not fit its `alg`, or may not sign).
+    CertificateKeyMismatch,
+    /// An `x5c` entry, a certificate bundle or a CRL that does not decode (base64, DER).
+    CertificateMalformed,
 
     /// The caller combined options that cannot work together.
     Usage,
@@ -190,6 +202,12 @@ impl ErrorCode {
             ErrorCode::NotJson => "not-json",
             ErrorCode::BodyTooLarge => "body-too-large",
             ErrorCode::CaFile => "ca-file",
+            ErrorCode::CertificateUntrusted => "certificate-untrusted",
+            ErrorCode::CertificateExpired => "certificate-expired",
+            ErrorCode::CertificateRevoked => "certificate-revoked",
+            ErrorCode::CertificateIdentityMismatch => "certificate-identity-mismatch",
+            ErrorCode::CertificateKeyMismatch => "certificate-key-mismatch",
+            ErrorCode::CertificateMalformed => "certificate-malformed",
             ErrorCode::Usage => "usage",
         }
     }
@@ -250,6 +268,12 @@ impl ErrorCode {
         ErrorCode::NotJson,
         ErrorCode::BodyTooLarge,
         ErrorCode::CaFile,
+        ErrorCode::CertificateUntrusted,
+        ErrorCode::CertificateExpired,
+        ErrorCode::CertificateRevoked,
+        ErrorCode::CertificateIdentityMismatch,
+        ErrorCode::CertificateKeyMismatch,
+        ErrorCode::CertificateMalformed,
         ErrorCode::Usage,
     ];
 

@@ -448,8 +448,9 @@ fn jku_and_x5c_are_information_never_a_trust_root() {
             attacker.kid()
         ),
     );
+    // The x5u is never fetched and the x5c builds to no anchor: no key is used.
     let r = verify_card(&card, &trust, &VerifyOptions::default()).unwrap();
-    assert_eq!(verdicts(&r), ["untrusted-key"]);
+    assert_eq!(verdicts(&r), ["certificate-untrusted"]);
     assert_eq!(
         r.signatures[0].jku.as_deref(),
         Some("https://attacker.example/jwks.json"),
@@ -457,7 +458,8 @@ fn jku_and_x5c_are_information_never_a_trust_root() {
     );
     // An empty trust store trusts nothing, whatever the card names.
     let r = verify_card(&card, &TrustStore::new(), &VerifyOptions::default()).unwrap();
-    assert_eq!(verdicts(&r), ["untrusted-key"]);
+    assert_eq!(verdicts(&r), ["certificate-untrusted"]);
+    assert!(r.signatures[0].key.is_none());
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! `a2a-card sign`: append a signature to a card, every other byte left as it was.
 
 use crate::io::{
-    check_output, is_stdin, quoted, read_input, refuse_same_file, replace_file, same_file, write_stderr_line,
-    write_stdout, COMMAND_LINE,
+    check_output, is_stdin, quoted, read_input, read_key_text, refuse_same_file, replace_file, same_file,
+    write_stderr_line, write_stdout, COMMAND_LINE,
 };
 use crate::keyref::{self, ExternalKeyArgs};
 use crate::Failure;
@@ -28,6 +28,7 @@ Examples:
   a2a-card sign card.json --key 'pkcs11:token=ci;object=card-2026?pin-source=file:/run/pin' \
       --pkcs11-module /usr/lib/softhsm/libsofthsm2.so --in-place
   a2a-card sign card.json --key awskms://alias/card-2026 --key-timeout 10 --in-place
+  a2a-card sign card.json --key agent.pem --x5c agent-chain.pem > card.signed.json
 
 The key (--key REF) is one of: a file (PEM PKCS#8, SEC1 or PKCS#1, or a private JWK); - for
 stdin (the card must then be a file); env://VAR, the PEM or JWK text in the variable VAR; a
@@ -95,6 +96,11 @@ pub(crate) struct Args {
     /// A jku to name in the protected header (information for verifiers, never a trust root).
     #[arg(long, value_name = "URL")]
     jku: Option<String>,
+
+    /// A certificate chain (PEM, the leaf first, then intermediates) to put in the protected
+    /// header as x5c. The leaf's key must be the signing key's (checked before signing).
+    #[arg(long, value_name = "CHAIN.pem")]
+    x5c: Option<PathBuf>,
 
     /// An unprotected header parameter for the entry's `header` member, as NAME=JSON
     /// (e.g. --header 'x-note="release 7"'). Repeatable.
@@ -187,7 +193,15 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     // The key and the options first: what is wrong with them fails before the card is read,
     // and the error names the key file or the command line, not the card.
     let (key, key_source) = keyref::signing_key(reference.as_ref(), &args.external, args.alg)?;
+    let x5c = match &args.x5c {
+        None => Vec::new(),
+        Some(path) => {
+            let (text, source) = read_key_text(path)?;
+            a2a_card::jose::x509::certificates_from_pem(&text).map_err(|e| Failure::new(e, &source))?
+        }
+    };
     let opts = SignOptions {
+        x5c,
         alg: args.alg,
         kid: args.kid,
         jku: args.jku,
@@ -203,6 +217,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     opts.check(&key).map_err(|e| {
         let source = if e.code() == ErrorCode::KeyAlgorithmMismatch {
             key_source.clone()
+        } else if e.code() == ErrorCode::CertificateKeyMismatch {
+            args.x5c
+                .as_ref()
+                .map_or_else(|| COMMAND_LINE.to_string(), |p| p.display().to_string())
         } else {
             COMMAND_LINE.to_string()
         };

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 pub(crate) const MAX_SIGNATURES_LIMIT: usize = 256;
 
 /// How the CLI names its trust options, in the core's "no trust roots" message.
-const TRUST_OPTIONS: &str = "--key, --jwks or --trust file";
+const TRUST_OPTIONS: &str = "--key, --jwks, --trust or --trust-anchors file";
 
 /// Examples shown at the end of `a2a-card verify --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -36,11 +36,21 @@ Examples:
   a2a-card verify https://agent.example.com --trust trust.json
   a2a-card verify https://agent.example.com --allow-jku https://agent.example.com/keys/
   a2a-card verify --batch cards/ --jwks jwks.json --threads 2 > report.jsonl
+  a2a-card verify https://agent.example.com --trust-anchors corp-roots.pem
+  a2a-card verify card.json --trust-anchors spire-bundle.pem --identity spiffe://example.org/ns/a/sa/agent
 
 Trust roots (at least one): --key (one public key, PEM or JWK; a private key yields its public
 half), --jwks (a JWK Set), --trust (a trust store: a JWKS whose entries may carry
 \"algorithms\", \"origins\", \"notBefore\", \"notAfter\" and \"revoked\"). A signature's kid
 only selects among these keys. For a card file its jku is never fetched.
+
+Certificates: with --trust-anchors (CA certificates, PEM; or \"certificate\" entries of a trust
+store), a signature whose protected header carries an x5c chain is checked with the leaf's key
+when the chain builds to one of the anchors (validity now, CA flags, path length, name
+constraints, --require-eku, --crl) and the leaf names the identity expected: --identity or
+--identity-prefix (SPIFFE IDs, DNS names), else a DNS or IP SAN of the card's origin (a URL's,
+or --origin). No identity rule: untrusted. An x5u is never fetched; a chain in the card is
+never a trust root by itself.
 
 A URL (https://...) instead of a file: the card is fetched as a2a-card fetch does (an origin
 means its /.well-known/agent-card.json; SSRF guard, limits, HTTP cache; see a2a-card fetch
@@ -108,6 +118,44 @@ pub(crate) struct Args {
     /// Repeatable.
     #[arg(long = "trust", value_name = "FILE")]
     trust: Vec<PathBuf>,
+
+    /// A PEM bundle of CA certificates trusted as roots for x5c chains (repeatable). A chain in
+    /// a card is trusted only when it builds to one of them; a kid never selects one.
+    #[arg(
+        long = "trust-anchors",
+        value_name = "BUNDLE.pem",
+        help_heading = "Certificates (x5c)"
+    )]
+    trust_anchors: Vec<PathBuf>,
+
+    /// A CRL (PEM or DER) applied to x5c chains (repeatable): a certificate listed by a CRL of
+    /// its issuer is refused.
+    #[arg(long = "crl", value_name = "FILE", help_heading = "Certificates (x5c)")]
+    crls: Vec<PathBuf>,
+
+    /// A URI SAN (spiffe://TRUST-DOMAIN/PATH) or DNS name the x5c leaf must name (repeatable:
+    /// any one). By default a fetched card's leaf must name the origin's host.
+    #[arg(long = "identity", value_name = "ID", help_heading = "Certificates (x5c)")]
+    identities: Vec<String>,
+
+    /// A URI SAN prefix ending with / (spiffe://TRUST-DOMAIN/) the x5c leaf's must start with
+    /// (repeatable).
+    #[arg(
+        long = "identity-prefix",
+        value_name = "PREFIX",
+        help_heading = "Certificates (x5c)"
+    )]
+    identity_prefixes: Vec<String>,
+
+    /// An extended key usage every x5c leaf must list: codeSigning, serverAuth, clientAuth or
+    /// a dotted OID.
+    #[arg(long = "require-eku", value_name = "EKU", help_heading = "Certificates (x5c)")]
+    require_eku: Option<String>,
+
+    /// The most certificates an x5c chain may hold (1 to 8; default 4).
+    #[arg(long, value_name = "N", default_value_t = a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
+          help_heading = "Certificates (x5c)", value_parser = super::count_parser(1, 8, "certificates"))]
+    max_chain: usize,
 
     /// Accept only these algorithms (repeatable, or comma-separated); by default every
     /// asymmetric algorithm of this build.
@@ -223,7 +271,30 @@ impl Args {
                 )));
             }
         }
+        let cli = |e: a2a_card::Error| Failure::new(e, crate::io::COMMAND_LINE);
+        let mut identities = Vec::new();
+        for id in &self.identities {
+            identities.push(a2a_card::signature::Identity::parse(id).map_err(cli)?);
+        }
+        for p in &self.identity_prefixes {
+            identities.push(a2a_card::signature::Identity::prefix(p).map_err(cli)?);
+        }
+        if let Some(eku) = &self.require_eku {
+            a2a_card::signature::chain::eku_oid(eku).map_err(cli)?;
+        }
+        let mut crls = Vec::new();
+        for path in &self.crls {
+            let (bytes, source) = crate::io::read_key_bytes(path)?;
+            crls.push(
+                a2a_card::signature::chain::read_crl(&bytes, &source)
+                    .map_err(|e| Failure::new(e, &source).key_retrieval())?,
+            );
+        }
         Ok(VerifyOptions {
+            identities,
+            required_eku: self.require_eku.clone(),
+            crls,
+            max_chain_len: self.max_chain,
             profiles,
             unknown: self.unknown,
             mode: self.mode,
@@ -251,6 +322,12 @@ impl Args {
         let inputs = (self.keys.iter().map(|p| ("--key", p.as_path())))
             .chain(self.jwks.iter().map(|p| ("--jwks", p.as_path())))
             .chain(self.trust.iter().map(|p| ("--trust", p.as_path())))
+            .chain(
+                self.trust_anchors
+                    .iter()
+                    .map(|p| ("--trust-anchors", p.as_path())),
+            )
+            .chain(self.crls.iter().map(|p| ("--crl", p.as_path())))
             .chain(self.fetch.ca_file().map(|p| ("--ca-file", p)));
         for (flag, input) in inputs {
             if !is_stdin(Some(input)) {
@@ -264,7 +341,10 @@ impl Args {
     /// Checks the key files against stdin use and loads them; `jku_roots` says whether an
     /// allowed jku may supply keys, so that no file is needed.
     pub(crate) fn trust(&self, jku_roots: bool) -> Result<TrustStore, Failure> {
-        let given = !(self.keys.is_empty() && self.jwks.is_empty() && self.trust.is_empty());
+        let given = !(self.keys.is_empty()
+            && self.jwks.is_empty()
+            && self.trust.is_empty()
+            && self.trust_anchors.is_empty());
         let jku_option = self.url().is_some().then_some("--allow-jku prefix");
         let roots = |store: &TrustStore| {
             store
@@ -274,7 +354,13 @@ impl Args {
         if !given {
             roots(&TrustStore::new())?;
         }
-        let key_files = self.keys.iter().chain(&self.jwks).chain(&self.trust);
+        let key_files = self
+            .keys
+            .iter()
+            .chain(&self.jwks)
+            .chain(&self.trust)
+            .chain(&self.trust_anchors)
+            .chain(&self.crls);
         if is_stdin(self.card.as_deref()) && key_files.clone().any(|p| is_stdin(Some(p))) {
             return Err(Failure::usage(
                 "the card and a key file cannot both come from stdin; give the card as a file",
@@ -283,7 +369,13 @@ impl Args {
         if key_files.filter(|p| is_stdin(Some(p))).count() > 1 {
             return Err(Failure::usage("only one key file can come from stdin"));
         }
-        let trust = load_trust(&self.keys, &self.jwks, &self.trust)?;
+        let mut trust = load_trust(&self.keys, &self.jwks, &self.trust)?;
+        for path in &self.trust_anchors {
+            let (text, source) = read_key_text(path)?;
+            trust
+                .add_anchors_pem(&text, &source)
+                .map_err(|e| Failure::new(e, &source).key_retrieval())?;
+        }
         roots(&trust)?;
         Ok(trust)
     }
@@ -395,9 +487,7 @@ fn load_trust(keys: &[PathBuf], jwks: &[PathBuf], trust: &[PathBuf]) -> Result<T
         let (text, source) = read_key_text(path)?;
         let file =
             TrustStore::from_json(&text, &source).map_err(|e| Failure::new(e, &source).key_retrieval())?;
-        for key in file.keys() {
-            store.add(key.clone());
-        }
+        store.extend(&file);
     }
     Ok(store)
 }

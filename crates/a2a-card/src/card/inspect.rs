@@ -32,6 +32,50 @@ pub struct EntryInfo {
     pub signature_bytes: Option<usize>,
     /// Why the entry is malformed, if it is: `code: message`.
     pub problem: Option<String>,
+    /// The certificates of a protected `x5c`, decoded (leaf first; not validated): absent from
+    /// the JSON when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub x5c: Vec<CertificateInfo>,
+}
+
+/// One certificate of an `x5c`, as `inspect` shows it: what it says, nothing checked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CertificateInfo {
+    /// Subject name.
+    pub subject: String,
+    /// Issuer name.
+    pub issuer: String,
+    /// Serial number, hex.
+    pub serial: String,
+    /// notBefore (`YYYY-MM-DDTHH:MM:SSZ`).
+    pub not_before: String,
+    /// notAfter.
+    pub not_after: String,
+    /// subjectAltName entries, `DNS:`, `IP:` or `URI:` and the name.
+    pub names: Vec<String>,
+    /// Whether it is a CA certificate.
+    pub ca: bool,
+    /// RFC 7638 thumbprint of its key, when the key is one JOSE knows.
+    pub key_thumbprint: Option<String>,
+}
+
+fn certificate_info(der: &[u8]) -> Option<CertificateInfo> {
+    let s = crate::jose::x509::summary(der).ok()?;
+    let mut names: Vec<String> = s.dns_names.iter().map(|n| format!("DNS:{n}")).collect();
+    names.extend(s.ips.iter().map(|n| format!("IP:{n}")));
+    names.extend(s.uris.iter().map(|n| format!("URI:{n}")));
+    Some(CertificateInfo {
+        key_thumbprint: crate::jose::keys::PublicKey::from_spki_der(&s.spki)
+            .ok()
+            .map(|k| k.thumbprint()),
+        subject: s.subject,
+        issuer: s.issuer,
+        serial: s.serial,
+        not_before: s.not_before,
+        not_after: s.not_after,
+        names,
+        ca: s.is_ca,
+    })
 }
 
 /// What [`inspect_card`] finds.
@@ -74,14 +118,22 @@ pub fn inspect_card(card: &[u8], opts: &CanonicalizeOptions) -> Result<Inspectio
             jku: None,
             signature_bytes: None,
             problem: None,
+            x5c: Vec::new(),
         };
         let said = |e: Error| format!("{}: {}", e.code(), e.message());
         match entry.header() {
             Ok(h) => {
+                let x5c = h.protected_param("x5c");
                 info.alg = Some(h.alg.as_str().to_string());
                 info.kid = h.kid;
                 info.typ = h.typ;
                 info.jku = h.jku;
+                if let Some(v) = x5c {
+                    match crate::jose::x509::decode_x5c(&v) {
+                        Ok(chain) => info.x5c = chain.iter().filter_map(|d| certificate_info(d)).collect(),
+                        Err(e) => info.problem = Some(said(e)),
+                    }
+                }
             }
             Err(e) => info.problem = Some(said(e)),
         }
@@ -141,6 +193,27 @@ impl Inspection {
             }
             if let Some(h) = &s.header {
                 out.push_str(&format!("  unprotected header (not signed): {}\n", printable(h)));
+            }
+            for (i, c) in s.x5c.iter().enumerate() {
+                out.push_str(&format!(
+                    "  x5c [{i}]: subject {} issuer {} serial {} valid {} to {}{}{}\n",
+                    quoted(&c.subject),
+                    quoted(&c.issuer),
+                    c.serial,
+                    c.not_before,
+                    c.not_after,
+                    if c.ca { " CA" } else { "" },
+                    if c.names.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" names {}", printable(&c.names.join(", ")))
+                    }
+                ));
+            }
+            if !s.x5c.is_empty() {
+                out.push_str(
+                    "  x5c: decoded only; the chain is checked by `a2a-card verify --trust-anchors`\n",
+                );
             }
             if let Some(problem) = &s.problem {
                 out.push_str(&format!("  problem: {}\n", printable(problem)));

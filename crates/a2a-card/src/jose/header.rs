@@ -353,6 +353,12 @@ pub fn encode_protected(
                 format!("header parameter {k:?} is not supported when signing"),
             ));
         }
+        if matches!(k.as_str(), "x5u" | "x5t" | "x5t#S256") {
+            return Err(bad(
+                ErrorCode::Usage,
+                format!("header parameter {k:?} is not written by this signer; a certificate chain goes in x5c (SignOptions::x5c, --x5c)"),
+            ));
+        }
         members.push((
             k.clone(),
             from_serde(v).map_err(|e| e.context(&format!("header parameter {k:?}")))?,

@@ -16,6 +16,7 @@ pub(crate) mod der;
 pub mod header;
 pub mod keys;
 pub mod signer;
+pub mod x509;
 
 pub use algorithm::Algorithm;
 pub use keys::{KeyType, PrivateKey, PublicKey};

@@ -11,6 +11,7 @@
 //! assert!(verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap().ok);
 //! ```
 
+pub mod chain;
 mod deferred;
 pub mod entries;
 mod options;
@@ -23,12 +24,13 @@ mod verify;
 
 pub use deferred::{CheckId, DeferredVerification};
 pub use options::{
-    VerifyOptions, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
+    Identity, VerifyOptions, DEFAULT_MAX_CHAIN_LEN, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES,
+    DEFAULT_MAX_SIGNATURE_CHECKS,
 };
 pub use report::{
-    printable, quoted, sha256_hex, KeySource, KeyUsed, Mode, Report, SignatureReport, TextForm, Verdict,
-    VerdictCode,
+    printable, quoted, sha256_hex, CertificateUsed, ChainCert, KeySource, KeyUsed, Mode, Report,
+    SignatureReport, TextForm, Verdict, VerdictCode,
 };
 pub use sign::{sign_card, AlsoSigned, SignOptions, Signed};
-pub use trust::{TrustStore, TrustedKey};
+pub use trust::{TrustAnchor, TrustStore, TrustedKey};
 pub use verify::{verify_card, verify_card_with, verify_doc};

@@ -19,6 +19,71 @@ pub const DEFAULT_MAX_KEYS_PER_KID: usize = 4;
 /// `too-many-checks` unchecked.
 pub const DEFAULT_MAX_SIGNATURE_CHECKS: usize = 64;
 
+/// Default limit on the certificates of an `x5c` chain (the leaf and up to three
+/// intermediates); a longer chain is refused with `certificate-untrusted` before path building.
+pub const DEFAULT_MAX_CHAIN_LEN: usize = 4;
+
+/// An identity the leaf certificate of an `x5c` chain must name (see `signature/chain.rs`).
+///
+/// ```
+/// use a2a_card::signature::Identity;
+/// assert_eq!(Identity::parse("spiffe://example.org/ns/a/sa/agent").unwrap(),
+///            Identity::Uri("spiffe://example.org/ns/a/sa/agent".into()));
+/// assert_eq!(Identity::parse("agent.example.com").unwrap(), Identity::Dns("agent.example.com".into()));
+/// assert_eq!(Identity::prefix("spiffe://example.org").unwrap_err().code().as_str(), "usage");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Identity {
+    /// A URI SAN equal to this (a SPIFFE ID: the leaf must then carry exactly one URI SAN).
+    Uri(String),
+    /// A URI SAN that starts with this prefix, which ends with `/` (`spiffe://TRUST-DOMAIN/`).
+    UriPrefix(String),
+    /// A DNS name (or IP address) the leaf is valid for, wildcards as in TLS.
+    Dns(String),
+}
+
+impl Identity {
+    /// A URI (it holds `://`) or else a DNS name or IP address.
+    pub fn parse(s: &str) -> Result<Identity, crate::Error> {
+        if s.is_empty() || s.chars().any(char::is_control) {
+            return Err(crate::Error::new(
+                crate::ErrorCode::Usage,
+                "an identity is a non-empty URI or DNS name",
+            ));
+        }
+        Ok(if s.contains("://") {
+            Identity::Uri(s.to_string())
+        } else {
+            Identity::Dns(s.to_ascii_lowercase())
+        })
+    }
+
+    /// A URI prefix, which must end with `/` so that `spiffe://example.org` cannot match
+    /// `spiffe://example.org.evil/...`.
+    pub fn prefix(s: &str) -> Result<Identity, crate::Error> {
+        if !s.contains("://") || !s.ends_with('/') || s.chars().any(char::is_control) {
+            return Err(crate::Error::new(
+                crate::ErrorCode::Usage,
+                format!(
+                    "identity prefix {}: a URI prefix ending with / (spiffe://TRUST-DOMAIN/)",
+                    crate::signature::quoted(s)
+                ),
+            ));
+        }
+        Ok(Identity::UriPrefix(s.to_string()))
+    }
+}
+
+impl std::fmt::Display for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Identity::Uri(u) => write!(f, "URI SAN {u}"),
+            Identity::UriPrefix(p) => write!(f, "URI SAN under {p}"),
+            Identity::Dns(d) => write!(f, "DNS/IP SAN {d}"),
+        }
+    }
+}
+
 /// Options of [`verify_card`](super::verify_card).
 #[derive(Debug, Clone)]
 pub struct VerifyOptions {
@@ -51,6 +116,18 @@ pub struct VerifyOptions {
     /// The origin the card was fetched from (`https://host[:port]`), for trust entries bound to
     /// origins. `None` (a local file) fails every origin-bound entry.
     pub origin: Option<String>,
+    /// Identities the leaf certificate of an `x5c` chain must name (one of them). Empty: the
+    /// trust anchor's `identities`, else a DNS or IP SAN of the origin's host.
+    pub identities: Vec<Identity>,
+    /// An extended key usage every leaf of an `x5c` chain must list (`codeSigning`,
+    /// `serverAuth`, `clientAuth` or a dotted OID); intermediates with an EKU must list it too.
+    pub required_eku: Option<String>,
+    /// CRLs (DER, read with [`crate::signature::chain::read_crl`]) applied to `x5c` chains:
+    /// a certificate that a CRL of its issuer lists is refused; a certificate whose issuer has
+    /// no CRL here is not checked.
+    pub crls: Vec<Vec<u8>>,
+    /// Most certificates an `x5c` chain may hold (default 4).
+    pub max_chain_len: usize,
 }
 
 impl Default for VerifyOptions {
@@ -67,6 +144,10 @@ impl Default for VerifyOptions {
             limits: Limits::default(),
             now: None,
             origin: None,
+            identities: Vec::new(),
+            required_eku: None,
+            crls: Vec::new(),
+            max_chain_len: DEFAULT_MAX_CHAIN_LEN,
         }
     }
 }

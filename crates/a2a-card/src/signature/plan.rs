@@ -262,6 +262,7 @@ fn plan_entry<'k>(entry: &SignatureEntry<'_>, ctx: &Context<'_, 'k>, checks: &mu
         alg: None,
         jku: None,
         key: None,
+        certificate: None,
         profile: None,
         verdict: Verdict::valid(),
     };
@@ -308,6 +309,21 @@ fn entry_steps<'k>(
         ));
     }
     let kid = header.kid.as_deref().unwrap_or("");
+    // A certificate chain that builds to an anchor gives the key; a key the verifier pinned
+    // under the kid stands by itself when the chain does not (the chain is never a root).
+    match x5c_steps(entry, &header, ctx, report) {
+        None => {}
+        Some(Ok((key, used))) => {
+            return Ok(Steps {
+                alg,
+                protected,
+                signature,
+                candidates: vec![Ok(candidate_of(key, used, checks))],
+            })
+        }
+        Some(Err(e)) if trust.by_kid(kid).next().is_none() => return Err(e),
+        Some(Err(_)) => {}
+    }
     let found: Vec<&'k TrustedKey> = trust
         .by_kid(kid)
         .take(opts.max_keys_per_kid.saturating_add(1))
@@ -353,6 +369,79 @@ fn entry_steps<'k>(
         protected,
         signature,
         candidates,
+    })
+}
+
+fn candidate_of<'k>(key: PublicKey, used: KeyUsed, checks: &mut usize) -> Candidate<'k> {
+    let first_id = *checks;
+    *checks += Profile::ALL.len();
+    Candidate {
+        used,
+        key: Cow::Owned(key),
+        first_id,
+    }
+}
+
+/// The certificate parameters of a header: `None` when it has neither `x5c` nor `x5u` (the
+/// signature's key is looked up by `kid` only); else the leaf's key of an `x5c` chain that builds to
+/// one of the verifier's anchors (`signature/chain.rs`), or why not. An `x5u` is never fetched;
+/// an `x5c` outside the protected header is not covered by the signature: both are refused.
+fn x5c_steps(
+    entry: &SignatureEntry<'_>,
+    header: &crate::jose::header::Header,
+    ctx: &Context<'_, '_>,
+    report: &mut SignatureReport,
+) -> Option<Result<(PublicKey, KeyUsed), Error>> {
+    let at = |e: Error| e.at(entry.pointer(Some("protected")));
+    let param = |name: &str| header.protected.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    let unprotected = |name: &str| header.unprotected.iter().any(|(k, _)| k == name);
+    if param("x5u").is_some() || unprotected("x5u") {
+        return Some(Err(at(Error::new(
+            ErrorCode::CertificateUntrusted,
+            "header parameter \"x5u\" is never fetched (a URL in the card is not a trust root); carry the chain in x5c",
+        ))));
+    }
+    if unprotected("x5c") {
+        return Some(Err(Error::new(
+            ErrorCode::CertificateUntrusted,
+            "header parameter \"x5c\" is in the unprotected header, which the signature does not cover; put it in the protected header",
+        )
+        .at(entry.pointer(Some("header")))));
+    }
+    let value = param("x5c")?;
+    let result = (|| {
+        let chain = crate::jose::x509::decode_x5c_summaries(value)?;
+        let jwk = param("jwk").map(crate::canonical::value::to_serde);
+        let x5t = match param("x5t#S256") {
+            None => None,
+            Some(v) => Some(v.as_str().ok_or_else(|| {
+                Error::new(
+                    ErrorCode::MalformedHeader,
+                    "header parameter \"x5t#S256\" must be a string",
+                )
+            })?),
+        };
+        let cctx = crate::signature::chain::ChainContext {
+            trust: ctx.trust,
+            opts: ctx.opts,
+            now: ctx.now,
+            origin: ctx.origin,
+        };
+        crate::signature::chain::check_chain(&chain, header.alg, jwk.as_ref(), x5t, &cctx)
+    })();
+    Some(match result {
+        Ok(checked) => {
+            let used = KeyUsed {
+                kid: header.kid.clone().unwrap_or_default(),
+                thumbprint: checked.key.thumbprint(),
+                source: crate::signature::report::KeySource::Certificate {
+                    anchor_source: checked.used.anchor_source.clone(),
+                },
+            };
+            report.certificate = Some(checked.used);
+            Ok((checked.key, used))
+        }
+        Err(e) => Err(at(e)),
     })
 }
 

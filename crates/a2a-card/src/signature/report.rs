@@ -192,6 +192,11 @@ pub enum KeySource {
         /// The file (or other name) the store was read from.
         file: String,
     },
+    /// The leaf of an `x5c` chain that built to a trust anchor of the verifier.
+    Certificate {
+        /// Where the anchor came from (a `--trust-anchors` bundle or a trust store).
+        anchor_source: String,
+    },
     /// A JWK Set fetched from an allowed `jku`, trusted for cards of one origin.
     Jku {
         /// The URL the keys came from (the `jku`, or where its redirects under the allowlist
@@ -210,6 +215,7 @@ impl KeySource {
             KeySource::Pinned { label } => label.clone(),
             KeySource::TrustStore { file } => file.clone(),
             KeySource::Jku { url, .. } => format!("jku:{url}"),
+            KeySource::Certificate { anchor_source } => format!("x5c:{anchor_source}"),
         }
     }
 
@@ -250,6 +256,28 @@ pub struct KeyUsed {
     pub source: KeySource,
 }
 
+/// One certificate of a chain used, for the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChainCert {
+    /// Its subject name (`CN=agent, O=Example`).
+    pub subject: String,
+    /// Its serial number, hex.
+    pub serial: String,
+}
+
+/// How trust was reached through an `x5c` chain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CertificateUsed {
+    /// The certificates of the path, leaf first (the intermediates the path used).
+    pub chain: Vec<ChainCert>,
+    /// The subject of the trust anchor the path reached.
+    pub anchor: String,
+    /// Where that anchor came from.
+    pub anchor_source: String,
+    /// The identity rule the leaf met.
+    pub identity: String,
+}
+
 /// The report on one signature entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SignatureReport {
@@ -263,6 +291,10 @@ pub struct SignatureReport {
     pub jku: Option<String>,
     /// The key used for the cryptographic check.
     pub key: Option<KeyUsed>,
+    /// For a signature with an `x5c` chain that built to an anchor: the chain, anchor and
+    /// identity (absent from the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<CertificateUsed>,
     /// The profile whose canonical bytes it verified against.
     #[serde(serialize_with = "profile_name")]
     pub profile: Option<Profile>,
@@ -408,6 +440,9 @@ impl Report {
             if let Some(key) = &s.key {
                 let from = match &key.source {
                     KeySource::Jku { url, .. } => format!("jku {}", printable(url)),
+                    KeySource::Certificate { anchor_source } => {
+                        format!("x5c, anchor of {}", printable(anchor_source))
+                    }
                     other if form.trust_store_prefix => format!("trust store {}", printable(&other.label())),
                     other => printable(&other.label()),
                 };
@@ -416,6 +451,20 @@ impl Report {
                     out.push_str(&format!(", profile {}", p.as_str()));
                 }
                 out.push(')');
+            }
+            if let Some(c) = &s.certificate {
+                let chain: Vec<String> = c
+                    .chain
+                    .iter()
+                    .map(|x| format!("{} (serial {})", printable(&x.subject), x.serial))
+                    .collect();
+                out.push_str(&format!(
+                    "\n  certificate chain: {}; anchor {} from {}; identity {}",
+                    chain.join(", issued by "),
+                    printable(&c.anchor),
+                    printable(&c.anchor_source),
+                    printable(&c.identity)
+                ));
             }
             out.push('\n');
         }

@@ -32,6 +32,10 @@ pub struct SignOptions {
     pub kid: Option<String>,
     /// A `jku` to name in the protected header (information for verifiers, never a trust root).
     pub jku: Option<String>,
+    /// A certificate chain (DER, the leaf first, then intermediates; no root) to put in the
+    /// protected header as `x5c`; empty means none. The leaf's public key must be the signing
+    /// key's, which is checked before signing (`certificate-key-mismatch`).
+    pub x5c: Vec<Vec<u8>>,
     /// Further protected header parameters (not `alg`, `kid`, `typ`, `jku`, `crit`, `b64`).
     pub extra_protected: Vec<(String, serde_json::Value)>,
     /// Unprotected header parameters (the entry's `header` member); empty means none.
@@ -62,6 +66,7 @@ impl Default for SignOptions {
             alg: None,
             kid: None,
             jku: None,
+            x5c: Vec::new(),
             extra_protected: Vec::new(),
             unprotected: Vec::new(),
             canonicalize: CanonicalizeOptions::default(),
@@ -71,6 +76,38 @@ impl Default for SignOptions {
             allow_unsigned: false,
         }
     }
+}
+
+/// The `x5c` chain a signer gave: certificates that decode, the leaf's key the signing key.
+fn check_x5c<S: Signer + ?Sized>(chain: &[Vec<u8>], key: &S) -> Result<(), Error> {
+    for (i, der) in chain.iter().enumerate() {
+        crate::jose::x509::summary(der).map_err(|e| {
+            Error::new(
+                ErrorCode::CertificateMalformed,
+                format!(
+                    "certificate {i} of the x5c chain is not DER X.509: {}",
+                    e.message()
+                ),
+            )
+        })?;
+    }
+    let leaf = crate::jose::x509::summary(&chain[0])?;
+    let leaf_key = crate::jose::keys::PublicKey::from_spki_der(&leaf.spki).map_err(|e| {
+        Error::new(
+            ErrorCode::CertificateKeyMismatch,
+            format!("the leaf certificate's key cannot be read: {}", e.message()),
+        )
+    })?;
+    if leaf_key.thumbprint_str() != key.public_key().thumbprint_str() {
+        return Err(Error::new(
+            ErrorCode::CertificateKeyMismatch,
+            format!(
+                "the leaf certificate of the x5c chain ({}) certifies another key than the signing key; give the chain of this key, leaf first",
+                crate::signature::printable(&leaf.subject)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The result of signing.
@@ -153,7 +190,20 @@ impl SignOptions {
             Some(k) => k.clone(),
             None => key.public_key().kid().to_string(),
         };
-        let protected = jws::encode_protected(alg, &kid, self.jku.as_deref(), &self.extra_protected)?;
+        if self.extra_protected.iter().any(|(k, _)| k == "x5c") {
+            return Err(Error::new(
+                ErrorCode::Usage,
+                "header parameter \"x5c\" is given through SignOptions::x5c (--x5c), where its leaf is checked against the key",
+            ));
+        }
+        let mut extra = std::borrow::Cow::Borrowed(&self.extra_protected);
+        if !self.x5c.is_empty() {
+            check_x5c(&self.x5c, key)?;
+            extra
+                .to_mut()
+                .push(("x5c".into(), crate::jose::x509::encode_x5c(&self.x5c)));
+        }
+        let protected = jws::encode_protected(alg, &kid, self.jku.as_deref(), &extra)?;
         if !self.unprotected.is_empty() {
             for (i, (k, _)) in self.unprotected.iter().enumerate() {
                 if self.unprotected[..i].iter().any(|(p, _)| p == k) {

@@ -20,6 +20,12 @@
 //! kept). Times are RFC 3339 strings or integer seconds since the Unix epoch. `kid` overrides the
 //! JWK's own `kid`; without either the RFC 7638 thumbprint is the `kid`. Unknown entry members
 //! are refused, so a misspelled policy never silently widens trust.
+//!
+//! An entry with `certificate` (PEM of one CA certificate) instead of `jwk` or `pem` is a trust
+//! anchor for `x5c` chains (`signature/chain.rs`): it takes `origins`, `algorithms`,
+//! `notBefore`, `notAfter` and `revoked` as a key does, and `identities` (URIs such as SPIFFE
+//! IDs or DNS names the leaf must name) and `identityPrefixes` (URI prefixes ending with `/`).
+//! It has no `kid`: a `kid` never selects an anchor.
 
 use crate::canonical::value::Value;
 use crate::error::{Error, ErrorCode};
@@ -66,6 +72,56 @@ impl TrustedKey {
     }
 }
 
+/// A CA certificate the verifier chose as a root for `x5c` chains, and the policy that limits it.
+#[derive(Debug, Clone)]
+pub struct TrustAnchor {
+    /// The certificate, DER.
+    pub der: Vec<u8>,
+    /// Its subject, for reports.
+    pub subject: String,
+    /// Identities the leaves it certifies must name (one of them); `None`: the verifier's rules.
+    pub identities: Option<Vec<crate::signature::Identity>>,
+    /// Algorithms its leaves may sign with; `None`: whatever fits the leaf's key.
+    pub algorithms: Option<Vec<Algorithm>>,
+    /// Origins whose cards its leaves may sign; `None` means any.
+    pub origins: Option<Vec<String>>,
+    /// Not used before this time (seconds since the Unix epoch).
+    pub not_before: Option<i64>,
+    /// Not used after this time.
+    pub not_after: Option<i64>,
+    /// Never used when true.
+    pub revoked: bool,
+    /// Where it came from, for reports.
+    pub source: KeySource,
+}
+
+impl TrustAnchor {
+    /// An anchor from a DER certificate, without extra policy; `certificate-malformed` when it
+    /// does not decode or path validation cannot use it.
+    pub fn from_der(der: Vec<u8>, source: impl Into<KeySource>) -> Result<TrustAnchor, Error> {
+        let summary = crate::jose::x509::summary(&der)?;
+        webpki::anchor_from_trusted_cert(&rustls_pki_types::CertificateDer::from(der.as_slice())).map_err(
+            |e| {
+                Error::new(
+                    ErrorCode::CertificateMalformed,
+                    format!("the certificate cannot be a trust anchor ({e:?})"),
+                )
+            },
+        )?;
+        Ok(TrustAnchor {
+            der,
+            subject: summary.subject,
+            identities: None,
+            algorithms: None,
+            origins: None,
+            not_before: None,
+            not_after: None,
+            revoked: false,
+            source: source.into(),
+        })
+    }
+}
+
 /// The set of keys a verifier trusts.
 ///
 /// ```
@@ -77,6 +133,7 @@ impl TrustedKey {
 #[derive(Debug, Clone, Default)]
 pub struct TrustStore {
     keys: Vec<TrustedKey>,
+    anchors: Vec<TrustAnchor>,
 }
 
 impl TrustStore {
@@ -100,9 +157,43 @@ impl TrustStore {
         &self.keys
     }
 
+    /// Adds a trust anchor for `x5c` chains.
+    pub fn add_anchor(&mut self, anchor: TrustAnchor) {
+        self.anchors.push(anchor);
+    }
+
+    /// Adds every certificate of a PEM bundle as a trust anchor without extra policy;
+    /// `source` names the bundle in reports and errors. Returns how many were added.
+    pub fn add_anchors_pem(&mut self, pem: &str, source: &str) -> Result<usize, Error> {
+        let ders = crate::jose::x509::certificates_from_pem(pem).map_err(|e| e.context(source))?;
+        let n = ders.len();
+        for der in ders {
+            let anchor = TrustAnchor::from_der(
+                der,
+                KeySource::TrustStore {
+                    file: source.to_string(),
+                },
+            )
+            .map_err(|e| e.context(source))?;
+            self.anchors.push(anchor);
+        }
+        Ok(n)
+    }
+
+    /// The trust anchors for `x5c` chains.
+    pub fn anchors(&self) -> &[TrustAnchor] {
+        &self.anchors
+    }
+
+    /// Every key and anchor of `other` added to this store.
+    pub fn extend(&mut self, other: &TrustStore) {
+        self.keys.extend(other.keys.iter().cloned());
+        self.anchors.extend(other.anchors.iter().cloned());
+    }
+
     /// True when no key is trusted.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.keys.is_empty() && self.anchors.is_empty()
     }
 
     /// The trusted keys whose `kid` equals `kid`.
@@ -234,6 +325,10 @@ impl TrustStore {
             } else {
                 format!("/keys/{i}")
             };
+            if entry.get("certificate").is_some() {
+                store.add_anchor(anchor_from_json(entry, source).map_err(|e| e.under(&ptr))?);
+                continue;
+            }
             store.add(entry_from_json(entry, source).map_err(|e| e.under(&ptr))?);
         }
         Ok(store)
@@ -331,6 +426,96 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
         }
     }
     Ok(tk)
+}
+
+fn anchor_from_json(entry: &Value, source: &str) -> Result<TrustAnchor, Error> {
+    let err =
+        |ptr: &str, msg: String| Error::new(ErrorCode::InvalidTrustStore, format!("{source}: {msg}")).at(ptr);
+    let Value::Object(members) = entry else {
+        return Err(err("", "a trust store entry must be an object".into()));
+    };
+    let Some(Value::String(pem)) = entry.get("certificate") else {
+        return Err(err(
+            "/certificate",
+            "\"certificate\" is the PEM text of one CA certificate".into(),
+        ));
+    };
+    let ders =
+        crate::jose::x509::certificates_from_pem(pem).map_err(|e| e.context(source).at("/certificate"))?;
+    let [der] = <[Vec<u8>; 1]>::try_from(ders).map_err(|d| {
+        err(
+            "/certificate",
+            format!(
+                "\"certificate\" holds {} certificates; give one per entry",
+                d.len()
+            ),
+        )
+    })?;
+    let mut a = TrustAnchor::from_der(
+        der,
+        KeySource::TrustStore {
+            file: source.to_string(),
+        },
+    )
+    .map_err(|e| e.context(source).at("/certificate"))?;
+    let strings = |ptr: &str, v: &Value| -> Result<Vec<String>, Error> {
+        let Value::Array(items) = v else {
+            return Err(err(ptr, "an array of strings".into()));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                x.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| err(&format!("{ptr}/{i}"), "a string".into()))
+            })
+            .collect()
+    };
+    for (name, value) in members {
+        let ptr = format!("/{}", crate::pointer_token(name));
+        match (name.as_str(), value) {
+            ("certificate", _) => {}
+            ("identities" | "identityPrefixes", v) => {
+                let mut rules = a.identities.take().unwrap_or_default();
+                for (i, s) in strings(&ptr, v)?.iter().enumerate() {
+                    let rule = if name == "identities" {
+                        crate::signature::Identity::parse(s)
+                    } else {
+                        crate::signature::Identity::prefix(s)
+                    };
+                    rules.push(rule.map_err(|e| err(&format!("{ptr}/{i}"), e.message().to_string()))?);
+                }
+                a.identities = Some(rules);
+            }
+            ("algorithms", v) => {
+                let mut algs = Vec::new();
+                for (i, s) in strings(&ptr, v)?.iter().enumerate() {
+                    algs.push(Algorithm::from_name(s).map_err(|e| e.context(source).at(format!("{ptr}/{i}")))?);
+                }
+                a.algorithms = Some(algs);
+            }
+            ("origins", v) => {
+                let mut origins = Vec::new();
+                for (i, s) in strings(&ptr, v)?.iter().enumerate() {
+                    origins.push(normalize_origin(s).ok_or_else(|| err(&format!("{ptr}/{i}"), ORIGIN_FORM.into()))?);
+                }
+                a.origins = Some(origins);
+            }
+            ("notBefore", v) => a.not_before = Some(time_value(v).ok_or_else(|| err(&ptr, time_msg(name)))?),
+            ("notAfter", v) => a.not_after = Some(time_value(v).ok_or_else(|| err(&ptr, time_msg(name)))?),
+            ("revoked", Value::Bool(b)) => a.revoked = *b,
+            _ => {
+                return Err(err(
+                    &ptr,
+                    format!(
+                        "unknown or malformed anchor member {name:?} (known: certificate, identities, identityPrefixes, algorithms, origins, notBefore, notAfter, revoked)"
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(a)
 }
 
 fn time_msg(name: &str) -> String {
@@ -508,6 +693,36 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
         _ => return None,
     };
     Some(days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset)
+}
+
+/// Seconds since the Unix epoch as an RFC 3339 UTC time, `YYYY-MM-DDTHH:MM:SSZ` (the inverse of
+/// [`parse_rfc3339`] for whole seconds in UTC).
+///
+/// ```
+/// use a2a_card::signature::trust::{format_rfc3339, parse_rfc3339};
+/// assert_eq!(format_rfc3339(0), "1970-01-01T00:00:00Z");
+/// assert_eq!(format_rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+/// assert_eq!(parse_rfc3339(&format_rfc3339(1_796_036_400)), Some(1_796_036_400));
+/// ```
+pub fn format_rfc3339(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 fn days_in_month(y: i64, m: i64) -> i64 {

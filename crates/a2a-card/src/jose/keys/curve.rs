@@ -60,6 +60,7 @@ pub(super) fn add(a: &Big, b: &Big) -> Big {
 }
 
 /// a - b for a >= b.
+#[cfg(test)]
 pub(super) fn sub(a: &Big, b: &Big) -> Big {
     let mut out = Vec::with_capacity(a.len());
     let mut borrow = 0i128;
@@ -101,10 +102,16 @@ pub(super) fn mul(a: &Big, b: &Big) -> Big {
     trim(out)
 }
 
-/// a mod m, by shift-and-subtract (inputs are public, speed is irrelevant).
+/// a mod m, by shift-and-subtract in place (no allocation per bit: a public point is checked
+/// on every key read, an `x5c` leaf's on every verification).
 pub(super) fn reduce(a: &Big, m: &Big) -> Big {
-    let mut r: Big = Vec::new();
-    for i in (0..a.len() * 64).rev() {
+    // r < m always, so 2r + 1 fits in one limb more than m. The top limbs of a, one fewer than
+    // m has, are below m already: r starts from them.
+    let mut r: Big = vec![0u64; m.len() + 1];
+    let k = a.len().min(m.len().saturating_sub(1));
+    let rest = a.len() - k;
+    r[..k].copy_from_slice(&a[rest..]);
+    for i in (0..rest * 64).rev() {
         let bit = a.get(i / 64).map_or(0, |l| (l >> (i % 64)) & 1);
         // r = 2r + bit
         let mut carry = bit;
@@ -113,14 +120,33 @@ pub(super) fn reduce(a: &Big, m: &Big) -> Big {
             *limb = (*limb << 1) | carry;
             carry = next;
         }
-        if carry != 0 {
-            r.push(carry);
-        }
-        if cmp(&r, m) != Ordering::Less {
-            r = sub(&r, m);
+        if !less_than(&r, m) {
+            sub_in_place(&mut r, m);
         }
     }
     trim(r)
+}
+
+/// r < m, r possibly with leading zero limbs.
+fn less_than(r: &[u64], m: &[u64]) -> bool {
+    for i in (0..r.len().max(m.len())).rev() {
+        let (x, y) = (r.get(i).copied().unwrap_or(0), m.get(i).copied().unwrap_or(0));
+        if x != y {
+            return x < y;
+        }
+    }
+    false
+}
+
+/// r -= m, for r >= m.
+fn sub_in_place(r: &mut [u64], m: &[u64]) {
+    let mut borrow = false;
+    for (i, limb) in r.iter_mut().enumerate() {
+        let (d, b1) = limb.overflowing_sub(m.get(i).copied().unwrap_or(0));
+        let (d, b2) = d.overflowing_sub(u64::from(borrow));
+        *limb = d;
+        borrow = b1 || b2;
+    }
 }
 
 pub(super) struct Params {
@@ -172,10 +198,9 @@ pub(super) fn on_curve(kind: KeyType, x: &[u8], y: &[u8]) -> bool {
         return false;
     }
     let lhs = reduce(&mul(&y, &y), &p);
+    // x^3 + ax + b = x (x^2 + a) + b: three reductions in all.
     let x2 = reduce(&mul(&x, &x), &p);
-    let x3 = reduce(&mul(&x2, &x), &p);
-    let ax = reduce(&mul(&a, &x), &p);
-    let rhs = reduce(&add(&add(&x3, &ax), &b), &p);
+    let rhs = reduce(&add(&mul(&add(&x2, &a), &x), &b), &p);
     cmp(&lhs, &rhs) == Ordering::Equal
 }
 
@@ -192,6 +217,35 @@ pub(super) fn scalar_in_range(kind: KeyType, d: &[u8]) -> bool {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reduce_matches_plain_shift_and_subtract() {
+        fn plain(a: &Big, m: &Big) -> Big {
+            let mut r: Big = Vec::new();
+            for i in (0..a.len() * 64).rev() {
+                r = add(&add(&r, &r), &vec![(a[i / 64] >> (i % 64)) & 1]);
+                if cmp(&r, m) != Ordering::Less {
+                    r = sub(&r, m);
+                }
+            }
+            trim(r)
+        }
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..300 {
+            let a: Big = trim((0..(round % 9)).map(|_| next()).collect());
+            let m: Big = trim((0..(1 + round % 5)).map(|_| next()).collect());
+            if m.is_empty() {
+                continue;
+            }
+            assert_eq!(reduce(&a, &m), plain(&a, &m), "{a:x?} mod {m:x?}");
+        }
+    }
 
     #[test]
     fn arithmetic() {

@@ -42,6 +42,7 @@ mod spki;
 pub use generate::GenerateOptions;
 pub use jwk::{jwks_from_value, parse_jwks, parse_jwks_limited};
 pub use kind::KeyType;
+pub(crate) use pem::{pem_blocks, shown_label};
 pub(crate) use private::KeyPair;
 pub use private::PrivateKey;
 pub use public::{PublicKey, PublicMaterial};

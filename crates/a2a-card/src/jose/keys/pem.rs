@@ -84,10 +84,10 @@ pub(super) enum PemKey {
     Private(PrivateKey),
 }
 
-pub(super) struct PemBlock {
-    pub(super) label: String,
+pub(crate) struct PemBlock {
+    pub(crate) label: String,
     pub(super) encrypted: bool,
-    pub(super) body: String,
+    pub(crate) body: String,
 }
 
 /// PEM labels other than keys that are common in files next to keys: shown by name when a PEM
@@ -108,7 +108,7 @@ pub(super) const OTHER_LABELS: &[&str] = &[
 /// A PEM label as a message may show it: quoted when it is a known label or a short upper-case
 /// token, otherwise only described. A label read from text that lost its line breaks can hold
 /// a whole key body (`PRIVATE KEY-----MIGH...`), and no message may ever contain key material.
-pub(super) fn shown_label(label: &str) -> String {
+pub(crate) fn shown_label(label: &str) -> String {
     let token = label.len() <= 24
         && !label.is_empty()
         && label
@@ -126,7 +126,7 @@ pub(super) fn shown_label(label: &str) -> String {
 /// turned into spaces or CRs (as CI secrets often are) still reads: base64 never contains
 /// `-`, so `-----` always ends a boundary. A leading byte-order mark is skipped. RFC 1421
 /// header lines (`Proc-Type`, `DEK-Info`) mark a legacy encrypted key.
-pub(super) fn pem_blocks(text: &str) -> Result<Vec<PemBlock>, Error> {
+pub(crate) fn pem_blocks(text: &str) -> Result<Vec<PemBlock>, Error> {
     const BEGIN: &str = "-----BEGIN ";
     const DASHES: &str = "-----";
     let mut blocks = Vec::new();
