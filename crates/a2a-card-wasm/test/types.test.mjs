@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { loadNode, migrateVectors, pkgDir, scratch, testDir } from "./helpers.mjs";
+import { loadNode, migrateVectors, pkgDir, scratch, testDir, x5cFile } from "./helpers.mjs";
 
 function tsc(dir, file) {
   const config = {
@@ -71,10 +71,17 @@ test("every member of what the functions return is declared, and every declared 
   tampered.signatures.push({ protected: "eyJhbGciOiJub25lIn0", signature: "" });
   const report = lib.verify(JSON.stringify(tampered), { jwks: key.jwks, mode: "all" });
   const untrusted = lib.verify(card, { jwks: lib.generateKey("ES256", { kid: "b" }).jwks });
+  // A signature trusted through an x5c chain (the report's certificate member).
+  const chained = lib.verify(
+    lib.sign('{"name":"A","description":"d","skills":[]}', x5cFile("leaf.key.pem"), { x5c: x5cFile("chain.pem") }),
+    { trustAnchors: x5cFile("root.pem"), identity: "spiffe://example.org/ns/agents/sa/travel" },
+  );
   const migration = lib.migrate(migrateVectors().find(({ file }) => file === "freight-tracker.json").v.input);
   const shapes = {
     Report: [report, untrusted],
-    SignatureReport: [...report.signatures, ...untrusted.signatures],
+    SignatureReport: [...report.signatures, ...untrusted.signatures, ...chained.signatures],
+    CertificateUsed: chained.signatures.map((s) => s.certificate),
+    ChainCert: chained.signatures.flatMap((s) => s.certificate.chain),
     Verdict: [...report.signatures, ...untrusted.signatures].map((s) => s.verdict),
     KeyUsed: report.signatures.map((s) => s.key).filter(Boolean),
     CanonicalReport: [lib.canonicalizeWithReport(card)],
