@@ -76,10 +76,13 @@ fn the_static_binary_needs_no_shared_library_and_agrees_with_the_build() {
         .output()
         .unwrap();
     expect_code(&out, 0, "static --version");
-    assert_eq!(
-        stdout(&out).lines().next(),
-        stdout(&run(&["--version"], None)).lines().next()
-    );
+    // The same version and commit as the build under test; its own (musl) target.
+    let theirs = stdout(&out).lines().next().unwrap_or_default().to_string();
+    let ours = stdout(&run(&["--version"], None));
+    let ours = ours.lines().next().unwrap_or_default();
+    let upto_target = |line: &str| line.rsplit_once(", ").map(|(head, _)| head.to_string());
+    assert_eq!(upto_target(&theirs), upto_target(ours), "{theirs} / {ours}");
+    assert!(theirs.ends_with("-linux-musl)"), "{theirs}");
 
     // Same canonical bytes on the built-in sample.
     let sample = a2a_card_testkit::data::testvectors_dir().join("cards/sample-8.5-unsigned.json");
