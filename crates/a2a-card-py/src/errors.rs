@@ -33,7 +33,9 @@ pub(crate) fn class_name(code: ErrorCode) -> &'static str {
         | C::WeakKey
         | C::JwkInconsistent
         | C::InvalidTrustStore
-        | C::TooManyKeys => "InvalidKeyError",
+        | C::TooManyKeys
+        | C::CertificateMalformed
+        | C::CertificateKeyMismatch => "InvalidKeyError",
         C::InvalidBase64url
         | C::MalformedHeader
         | C::UnsupportedCrit
@@ -46,6 +48,10 @@ pub(crate) fn class_name(code: ErrorCode) -> &'static str {
         | C::KeyExpired
         | C::KeyRevoked
         | C::ExternalSignatureInvalid
+        | C::CertificateUntrusted
+        | C::CertificateExpired
+        | C::CertificateRevoked
+        | C::CertificateIdentityMismatch
         | C::TooManyChecks => "SignatureError",
         C::KeyUnavailable | C::ExternalSignerFailed => "RetrievalError",
         c if c == C::Io || c.is_retrieval() => "RetrievalError",

@@ -81,7 +81,9 @@ class CardError(Error):
 class InvalidKeyError(Error):
     """A key, JWK Set or trust store cannot be used, or an algorithm does not fit: ``invalid-key``,
     ``encrypted-key``, ``weak-key``, ``jwk-inconsistent``, ``invalid-trust-store``,
-    ``too-many-keys``, ``unknown-algorithm``, ``key-algorithm-mismatch``."""
+    ``too-many-keys``, ``unknown-algorithm``, ``key-algorithm-mismatch``, a certificate or chain
+    that cannot be read (``certificate-malformed``) or whose leaf is not the signing key
+    (``certificate-key-mismatch``)."""
 
 
 class HeaderError(Error):
@@ -94,7 +96,9 @@ class SignatureError(Error):
     """A signature or policy failure raised outside a report: ``signature-invalid``,
     ``untrusted-key``, ``algorithm-not-allowed``, ``key-expired``, ``key-revoked``,
     ``too-many-checks``, ``external-signature-invalid`` (an external key's signature that does
-    not verify). ``verify`` reports these as verdicts; it does not raise them."""
+    not verify), and the x5c verdicts ``certificate-untrusted``, ``certificate-expired``,
+    ``certificate-revoked``, ``certificate-identity-mismatch``. ``verify`` reports these as
+    verdicts; it does not raise them."""
 
 
 class RetrievalError(Error):
