@@ -15,7 +15,7 @@
 # (browser tests), tinyproxy (a real HTTPS proxy), musl-tools (the static binary).
 # Rust: the wasm32-unknown-unknown target, clippy and rustfmt; for the full run the
 # x86_64-unknown-linux-musl target. wasm-bindgen-cli is installed by scripts/build-wasm.sh at
-# the version Cargo.lock pins, cargo-fuzz by scripts/fuzz.sh when a nightly toolchain exists,
+# the version Cargo.lock pins; the nightly toolchain and cargo-fuzz (full mode) by this script;
 # maturin (from PyPI, into target/py-venv) by scripts/build-py.sh.
 set -euo pipefail
 
@@ -126,4 +126,15 @@ for c in "${missing_components[@]}"; do
     say "adding Rust component $c"
     rustup component add "$c"
 done
+# The fuzz suite: a nightly toolchain and cargo-fuzz (full mode only; idempotent).
+if [ "$mode" != quick ]; then
+    if ! rustup toolchain list | grep -q '^nightly'; then
+        say "installing the nightly toolchain (fuzzing)"
+        rustup toolchain install nightly --profile minimal
+    fi
+    if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+        say "installing cargo-fuzz"
+        cargo install cargo-fuzz
+    fi
+fi
 say "setup done ($mode)"

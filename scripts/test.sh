@@ -18,7 +18,7 @@
 #            CLI cross-checks, a2a-sdk on loopback, doctests, the README's Python examples), and
 #            one smoke run of its benchmark script
 #   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions)
-#   fuzz     every fuzz target for 30 s (only when a nightly toolchain is installed)
+#   fuzz     every fuzz target for 30 s (nightly and cargo-fuzz from setup.sh; under CI=true required)
 #
 #   scripts/test.sh                 every suite
 #   scripts/test.sh --quick         the inner loop: cargo test, clippy and fmt only
@@ -186,6 +186,9 @@ fi
 if wants fuzz; then
     if rustup toolchain list | grep -q '^nightly'; then
         step scripts/fuzz.sh "${A2A_CARD_FUZZ_SECONDS:-30}"
+    elif [ "${CI:-}" = true ]; then
+        echo "error[usage]: the fuzz suite needs a nightly toolchain (scripts/setup.sh installs it)" >&2
+        exit 1
     else
         echo
         echo "==> fuzzing skipped: no nightly toolchain (rustup toolchain install nightly, then scripts/test.sh --only fuzz)"
