@@ -18,7 +18,9 @@
 
 use crate::canonical::value::{from_serde, Value};
 use crate::error::{Error, ErrorCode};
-use crate::jose::der::{Reader, TAG_BIT_STRING, TAG_INTEGER, TAG_OCTET_STRING, TAG_OID, TAG_SEQUENCE};
+use crate::jose::der::{
+    dotted_oid, Reader, TAG_BIT_STRING, TAG_INTEGER, TAG_OCTET_STRING, TAG_OID, TAG_SEQUENCE,
+};
 use base64::Engine as _;
 
 /// The most certificates an `x5c` may carry before anything is decoded (a verifier's own
@@ -286,7 +288,7 @@ fn extension(out: &mut CertSummary, oid: &[u8], value: &[u8]) -> Result<(), Erro
             let mut seq = Reader::new(Reader::new(value).read(TAG_SEQUENCE, "extKeyUsage")?);
             let mut oids = Vec::new();
             while !seq.is_empty() {
-                oids.push(oid_text(seq.read(TAG_OID, "KeyPurposeId")?));
+                oids.push(dotted_oid(seq.read(TAG_OID, "KeyPurposeId")?));
             }
             out.extended_key_usage = Some(oids);
         }
@@ -326,26 +328,6 @@ fn ip_text(b: &[u8]) -> String {
     }
 }
 
-/// An OID's dotted form.
-pub(crate) fn oid_text(oid: &[u8]) -> String {
-    let mut parts: Vec<u64> = Vec::new();
-    let mut acc: u64 = 0;
-    for &b in oid {
-        acc = (acc << 7) | u64::from(b & 0x7f);
-        if b & 0x80 == 0 {
-            if parts.is_empty() {
-                let first = (acc / 40).min(2);
-                parts.push(first);
-                parts.push(acc - first * 40);
-            } else {
-                parts.push(acc);
-            }
-            acc = 0;
-        }
-    }
-    parts.iter().map(u64::to_string).collect::<Vec<_>>().join(".")
-}
-
 fn attribute_name(oid: &[u8]) -> Option<&'static str> {
     Some(match oid {
         [0x55, 0x04, 0x03] => "CN",
@@ -369,7 +351,7 @@ fn dn_text(name: &[u8]) -> Result<String, Error> {
             let mut atv = Reader::new(set.read(TAG_SEQUENCE, "AttributeTypeAndValue")?);
             let oid = atv.read(TAG_OID, "attribute type")?;
             let (_, value) = atv.read_any()?;
-            let name = attribute_name(oid).map_or_else(|| oid_text(oid), str::to_string);
+            let name = attribute_name(oid).map_or_else(|| dotted_oid(oid), str::to_string);
             let value: String = String::from_utf8_lossy(value)
                 .chars()
                 .map(|c| if c.is_control() { '?' } else { c })

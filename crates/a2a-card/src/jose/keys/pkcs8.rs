@@ -6,9 +6,9 @@ use super::private::left_pad;
 use super::private::{build_private, PrivateKey, Secret};
 use super::public::rsa_kind;
 use super::public::{PublicMaterial, Src};
-use super::spki::dotted_oid;
 use super::spki::{ec_point, read_algorithm};
 use crate::error::{Error, ErrorCode};
+use crate::jose::der::dotted_oid;
 use crate::jose::der::{self, Reader};
 
 /// Any DER private key: PKCS#8, PKCS#1 or SEC1, told apart by the element after the version

@@ -5,26 +5,7 @@ use super::kind::KeyType;
 use super::public::PublicMaterial;
 use super::public::{rsa_kind, validate_public, Src};
 use crate::error::{Error, ErrorCode};
-use crate::jose::der::{self, oid, Reader};
-
-pub(super) fn dotted_oid(o: &[u8]) -> String {
-    let mut parts: Vec<u64> = Vec::new();
-    let mut acc: u64 = 0;
-    for b in o {
-        acc = (acc << 7) | u64::from(b & 0x7f);
-        if b & 0x80 == 0 {
-            if parts.is_empty() {
-                let first = (acc / 40).min(2);
-                parts.push(first);
-                parts.push(acc - first * 40);
-            } else {
-                parts.push(acc);
-            }
-            acc = 0;
-        }
-    }
-    parts.iter().map(u64::to_string).collect::<Vec<_>>().join(".")
-}
+use crate::jose::der::{self, dotted_oid, oid, Reader};
 
 pub(super) fn unsupported_oid(o: &[u8]) -> Error {
     let name = if o == oid::X25519 || o == oid::X448 {
