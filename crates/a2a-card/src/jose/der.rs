@@ -241,6 +241,26 @@ pub(crate) fn algorithm_identifier(oid: &[u8], params: Option<&[u8]>) -> Vec<u8>
     }
 }
 
+/// An OID's dotted form (`1.2.840.10045.2.1`), for messages.
+pub(crate) fn dotted_oid(o: &[u8]) -> String {
+    let mut parts: Vec<u64> = Vec::new();
+    let mut acc: u64 = 0;
+    for b in o {
+        acc = (acc << 7) | u64::from(b & 0x7f);
+        if b & 0x80 == 0 {
+            if parts.is_empty() {
+                let first = (acc / 40).min(2);
+                parts.push(first);
+                parts.push(acc - first * 40);
+            } else {
+                parts.push(acc);
+            }
+            acc = 0;
+        }
+    }
+    parts.iter().map(u64::to_string).collect::<Vec<_>>().join(".")
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -284,24 +304,4 @@ mod tests {
             assert_eq!(res.unwrap_err().code(), ErrorCode::InvalidKey, "{bad:?}");
         }
     }
-}
-
-/// An OID's dotted form (`1.2.840.10045.2.1`), for messages.
-pub(crate) fn dotted_oid(o: &[u8]) -> String {
-    let mut parts: Vec<u64> = Vec::new();
-    let mut acc: u64 = 0;
-    for b in o {
-        acc = (acc << 7) | u64::from(b & 0x7f);
-        if b & 0x80 == 0 {
-            if parts.is_empty() {
-                let first = (acc / 40).min(2);
-                parts.push(first);
-                parts.push(acc - first * 40);
-            } else {
-                parts.push(acc);
-            }
-            acc = 0;
-        }
-    }
-    parts.iter().map(u64::to_string).collect::<Vec<_>>().join(".")
 }
