@@ -2,7 +2,7 @@
 //! every retrieval made with it; the redirect loop, the content-type and size checks and the
 //! cache, on top of the guarded transport.
 
-use crate::cache::{self, Before, Cache, CacheOutcome, Entry, Update};
+use crate::cache::{self, Before, Cache, CacheOutcome, Entry, Memory, Update};
 use crate::options::{deadline_after, root_store, FetchOptions, DEFAULT_MAX_JWKS_KEYS};
 use crate::proxy::ProxyRoute;
 use crate::target::{card_url_parsed, check_https, origin_of, parse_https, JkuPrefix};
@@ -152,7 +152,10 @@ pub struct Fetcher {
 struct Inner {
     opts: FetchOptions,
     transport: Transport,
+    /// The cache directory, if any.
     cache: Option<Cache>,
+    /// The memory layer, if any (over the directory, written through).
+    memory: Option<Memory>,
 }
 
 /// `application/json` or a `+json` structured suffix (`application/jwk-set+json`,
@@ -214,6 +217,7 @@ impl Fetcher {
                 opts: opts.clone(),
                 transport,
                 cache,
+                memory: opts.memory_cache.then(Memory::new),
             }),
         })
     }
@@ -265,34 +269,63 @@ impl Fetcher {
         jwks_of(fetched, max_keys)
     }
 
-    async fn load(&self, key: &str) -> Option<Entry> {
+    /// Whether anything is cached (memory or a directory).
+    fn caching(&self) -> bool {
+        self.inner.memory.is_some() || self.inner.cache.is_some()
+    }
+
+    /// The stored entry for `key`: from memory, else from the directory (on a blocking task;
+    /// then kept in memory too).
+    async fn load(&self, key: &str) -> Option<Arc<Entry>> {
+        if let Some(found) = self.inner.memory.as_ref().and_then(|m| m.get(key)) {
+            return Some(found);
+        }
         let cache = self.inner.cache.clone()?;
-        let (key, max) = (key.to_string(), self.inner.opts.max_body_bytes);
-        tokio::task::spawn_blocking(move || cache.load(&key, max))
+        let (owned, max) = (key.to_string(), self.inner.opts.max_body_bytes);
+        let entry = tokio::task::spawn_blocking(move || cache.load(&owned, max))
             .await
             .ok()
             .flatten()
+            .map(Arc::new)?;
+        if let Some(m) = &self.inner.memory {
+            m.put(key, entry.clone());
+        }
+        Some(entry)
     }
 
-    /// Stores (`Some`) or removes (`None`) the entry for `key` on a blocking task that runs to
-    /// its end even if this future is dropped; an error is returned as a warning.
-    async fn keep(
-        &self,
-        cache: &Cache,
-        key: &str,
-        entry: Option<(cache::Meta, Vec<u8>)>,
-    ) -> Result<(), String> {
-        let (cache, key) = (cache.clone(), key.to_string());
+    /// Stores (`Some`) or removes (`None`) the entry for `key`: in memory at once, in the
+    /// directory on a blocking task that runs to its end even if this future is dropped.
+    /// Returns whether the entry is now kept somewhere, and a warning when the directory could
+    /// not be updated.
+    async fn keep(&self, key: &str, entry: Option<Arc<Entry>>) -> (bool, Option<String>) {
+        let in_memory = match (&self.inner.memory, &entry) {
+            (Some(m), Some(e)) => m.put(key, e.clone()),
+            (Some(m), None) => {
+                m.remove(key);
+                false
+            }
+            (None, _) => false,
+        };
+        let Some(cache) = self.inner.cache.clone() else {
+            return (in_memory, None);
+        };
+        let owned = key.to_string();
         let done = tokio::task::spawn_blocking(move || match entry {
-            Some((meta, body)) => cache
-                .store(&meta, &body)
-                .map_err(|e| format!("cannot write the cache entry for {key}: {e}")),
+            Some(e) => cache
+                .store(&e.meta, &e.body)
+                .map(|()| true)
+                .map_err(|err| format!("cannot write the cache entry for {owned}: {err}")),
             None => cache
-                .remove(&key)
-                .map_err(|e| format!("cannot remove the cache entry for {key}: {e}")),
+                .remove(&owned)
+                .map(|()| false)
+                .map_err(|err| format!("cannot remove the cache entry for {owned}: {err}")),
         })
-        .await;
-        done.unwrap_or_else(|e| Err(format!("the cache could not be updated: {e}")))
+        .await
+        .unwrap_or_else(|e| Err(format!("the cache could not be updated: {e}")));
+        match done {
+            Ok(on_disk) => (in_memory || on_disk, None),
+            Err(w) => (in_memory, Some(w)),
+        }
     }
 
     /// Fetches a JSON document from an https URL, following redirects; with `within`, every
@@ -384,9 +417,9 @@ impl Fetcher {
         out.final_url.clone_from(&key);
         let transport = &self.inner.transport;
         let request = cache::request(&key, &transport.request_headers());
-        let stored = match &self.inner.cache {
-            Some(_) => within(deadline, url, "reading the cache", self.load(&key)).await?,
-            None => None,
+        let stored = match self.caching() {
+            true => within(deadline, url, "reading the cache", self.load(&key)).await?,
+            false => None,
         };
         let mut conditions = HeaderMap::new();
         if let (Some(entry), Some(req)) = (&stored, &request) {
@@ -432,29 +465,30 @@ impl Fetcher {
                 }
                 let headers = ex.headers().clone();
                 let body = ex.read_body(self.inner.opts.max_body_bytes, deadline).await?;
-                out.cache = match &self.inner.cache {
-                    None => CacheOutcome::Off,
-                    Some(c) => {
-                        let policy = request.as_ref().and_then(|r| cache::policy_for(r, &headers));
-                        let stored_now = policy.is_some();
-                        let entry =
-                            policy.map(|p| (cache::meta_for(&key, p, &headers, &ct, &body), body.clone()));
-                        match self.keep(c, &key, entry).await {
-                            Err(w) => {
-                                out.warnings.push(w);
-                                CacheOutcome::NotStored
-                            }
-                            Ok(()) if stored_now => CacheOutcome::Stored,
-                            Ok(()) => CacheOutcome::NotStored,
-                        }
+                out.cache = if self.caching() {
+                    let policy = request.as_ref().and_then(|r| cache::policy_for(r, &headers));
+                    let entry = policy.map(|p| {
+                        Arc::new(Entry {
+                            meta: cache::meta_for(&key, p, &headers, &ct, &body),
+                            body: body.clone(),
+                        })
+                    });
+                    let (kept, warning) = self.keep(&key, entry).await;
+                    out.warnings.extend(warning);
+                    if kept {
+                        CacheOutcome::Stored
+                    } else {
+                        CacheOutcome::NotStored
                     }
+                } else {
+                    CacheOutcome::Off
                 };
                 out.bytes = body;
                 out.content_type = ct;
                 Ok(Hop::Done)
             }
             304 if !conditions.is_empty() => {
-                let (Some(c), Some(entry), Some(req)) = (&self.inner.cache, stored, &request) else {
+                let (Some(entry), Some(req)) = (stored, &request) else {
                     return Err(Error::new(ErrorCode::HttpStatus, "304 without a stored entry")
                         .with_url(key)
                         .with_status(304));
@@ -463,19 +497,20 @@ impl Fetcher {
                 let update = entry.after_304(req, ex.headers());
                 let write = match &update {
                     Ok(Update::Keep) => None,
-                    Ok(Update::Replace(meta)) => Some(Some((meta.as_ref().clone(), entry.body.clone()))),
+                    Ok(Update::Replace(meta)) => Some(Some(Arc::new(Entry {
+                        meta: meta.as_ref().clone(),
+                        body: entry.body.clone(),
+                    }))),
                     Ok(Update::Remove) | Err(_) => Some(None),
                 };
                 if let Some(write) = write {
-                    if let Err(w) = self.keep(c, &key, write).await {
-                        out.warnings.push(w);
-                    }
+                    out.warnings.extend(self.keep(&key, write).await.1);
                 }
                 if let Err(why) = update {
                     return Err(Error::new(ErrorCode::HttpProtocol, why).with_url(key));
                 }
-                out.bytes = entry.body;
-                out.content_type = entry.meta.content_type;
+                out.bytes.clone_from(&entry.body);
+                out.content_type.clone_from(&entry.meta.content_type);
                 out.cache = CacheOutcome::Revalidated;
                 Ok(Hop::Done)
             }

@@ -17,7 +17,8 @@
 //!   origin ([`Fetcher::verify_remote`]).
 //! - **HTTP caching** (RFC 9111, [`cache`]): `ETag`/`If-None-Match`,
 //!   `Last-Modified`/`If-Modified-Since`, `Cache-Control` (`max-age`, `no-cache`, `no-store`),
-//!   `Expires`, on disk when a cache directory is given.
+//!   `Expires`, on disk when a cache directory is given, in a fetcher's memory with
+//!   [`FetchOptions::memory_cache`] (over the directory, written through, or alone).
 //! - **Proxies** ([`Proxy`]): none unless configured; `HTTPS_PROXY`/`NO_PROXY` when asked for.
 //! - **Errors**: the toolkit's one [`Error`] type; every failure has its own stable
 //!   [`ErrorCode`], with the URL concerned ([`Error::url`]) and, for `http-status`, the status.
@@ -35,6 +36,7 @@
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let fetcher = Fetcher::new(&FetchOptions {
 //!     cache_dir: a2a_card_fetch::default_cache_dir(),
+//!     memory_cache: true,
 //!     ..FetchOptions::default()
 //! })?;
 //! let card = fetcher.fetch_card("https://agent.example.com").await?;

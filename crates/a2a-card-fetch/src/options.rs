@@ -126,7 +126,7 @@ fn first_env(names: &[&str]) -> Option<String> {
 /// let opts = a2a_card_fetch::FetchOptions::default();
 /// assert_eq!(opts.total_timeout.as_secs(), 30);
 /// assert_eq!(opts.max_body_bytes, 1 << 20);
-/// assert!(!opts.allow_loopback && opts.cache_dir.is_none());
+/// assert!(!opts.allow_loopback && opts.cache_dir.is_none() && !opts.memory_cache);
 /// assert!(opts.http2 && opts.compression);
 /// ```
 #[derive(Debug, Clone)]
@@ -145,8 +145,16 @@ pub struct FetchOptions {
     pub allow_loopback: bool,
     /// The TLS trust roots.
     pub roots: Roots,
-    /// The cache directory; `None` turns caching off. [`default_cache_dir`] gives the user's.
+    /// The cache directory; `None` keeps nothing on disk. [`default_cache_dir`] gives the
+    /// user's.
     pub cache_dir: Option<PathBuf>,
+    /// Keep cache entries in memory between the retrievals of one [`crate::Fetcher`] and its
+    /// clones (default false): with [`FetchOptions::cache_dir`] the disk is written through and
+    /// read only for an entry not in memory; without it, this memory is the cache. For a
+    /// long-running program that keeps its fetcher: an entry is then reused with no file read
+    /// and no blocking task. Bounded by [`crate::cache::MEMORY_MAX_ENTRIES`] and
+    /// [`crate::cache::MEMORY_MAX_BYTES`]. With neither this nor a directory, caching is off.
+    pub memory_cache: bool,
     /// The `User-Agent` sent (control characters are dropped).
     pub user_agent: String,
     /// The proxy (default: none).
@@ -170,6 +178,7 @@ impl Default for FetchOptions {
             allow_loopback: false,
             roots: Roots::WebPki,
             cache_dir: None,
+            memory_cache: false,
             user_agent: concat!("a2a-card-fetch/", env!("CARGO_PKG_VERSION")).to_string(),
             proxy: Proxy::None,
             http2: true,

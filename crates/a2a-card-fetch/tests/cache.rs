@@ -271,3 +271,115 @@ fn an_unwritable_cache_is_a_warning_not_a_failure() {
     assert_eq!((f.cache, f.bytes.as_slice()), (CacheOutcome::NotStored, V1));
     assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
 }
+
+/// A kept fetcher with the memory layer: its entries are reused without the directory.
+fn kept(s: &Setup, dir: Option<&Path>) -> a2a_card_fetch::blocking::Fetcher {
+    a2a_card_fetch::blocking::Fetcher::new(&FetchOptions {
+        cache_dir: dir.map(Path::to_path_buf),
+        memory_cache: true,
+        ..s.fx.options()
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_memory_cache_follows_the_same_rules_and_writes_no_file() {
+    let s = Setup::new();
+    let f = kept(&s, None);
+    let url = |p: &str| s.server.url("localhost", p);
+    assert_eq!(f.fetch_card(&url("/etag")).unwrap().cache, CacheOutcome::Stored);
+    let second = f.fetch_card(&url("/etag")).unwrap();
+    assert_eq!(
+        (second.cache, second.status, second.bytes.as_slice()),
+        (CacheOutcome::Revalidated, Some(304), V1)
+    );
+    assert_eq!(s.conditions("/etag")[1].0.as_deref(), Some("\"v1\""));
+    // A 304 that makes the entry fresh updates it; then no request at all.
+    assert_eq!(
+        f.fetch_card(&url("/etag-then-fresh")).unwrap().cache,
+        CacheOutcome::Stored
+    );
+    assert_eq!(
+        f.fetch_card(&url("/etag-then-fresh")).unwrap().cache,
+        CacheOutcome::Revalidated
+    );
+    let accepts = s.server.accepts();
+    assert_eq!(
+        f.fetch_card(&url("/etag-then-fresh")).unwrap().cache,
+        CacheOutcome::Fresh
+    );
+    assert_eq!(s.server.accepts(), accepts);
+    // no-store after a stored response drops the entry; Vary: * is never kept.
+    assert_eq!(f.fetch_card(&url("/flip")).unwrap().cache, CacheOutcome::Stored);
+    assert_eq!(
+        f.fetch_card(&url("/flip")).unwrap().cache,
+        CacheOutcome::NotStored
+    );
+    f.fetch_card(&url("/flip")).unwrap();
+    assert_eq!(
+        s.conditions("/flip")[2],
+        (None, None),
+        "the no-store removed the entry"
+    );
+    assert_eq!(
+        f.fetch_card(&url("/vary-star")).unwrap().cache,
+        CacheOutcome::NotStored
+    );
+    // A changed resource replaces the entry.
+    assert_eq!(f.fetch_card(&url("/changing")).unwrap().bytes, V1);
+    assert_eq!(f.fetch_card(&url("/changing")).unwrap().bytes, V2);
+    assert_eq!(
+        f.fetch_card(&url("/changing")).unwrap().cache,
+        CacheOutcome::Revalidated
+    );
+    // JWK Sets too.
+    assert_eq!(
+        f.fetch_jwks(&url("/jwks")).unwrap().fetched.cache,
+        CacheOutcome::Stored
+    );
+    assert_eq!(
+        f.fetch_jwks(&url("/jwks")).unwrap().fetched.cache,
+        CacheOutcome::Revalidated
+    );
+    assert_eq!(entries(&s.dir), 0, "a memory cache wrote to disk");
+    // Another fetcher has a memory of its own.
+    assert_eq!(
+        kept(&s, None).fetch_card(&url("/etag")).unwrap().cache,
+        CacheOutcome::Stored
+    );
+}
+
+#[test]
+fn memory_over_a_directory_is_written_through_and_read_first() {
+    let s = Setup::new();
+    let f = kept(&s, Some(&s.dir));
+    let url = s.server.url("localhost", "/etag-then-fresh");
+    assert_eq!(f.fetch_card(&url).unwrap().cache, CacheOutcome::Stored);
+    assert_eq!(entries(&s.dir), 1, "written through");
+    // The kept fetcher does not read the directory again: with the file gone, it still
+    // revalidates its entry.
+    std::fs::remove_dir_all(&s.dir).unwrap();
+    assert_eq!(f.fetch_card(&url).unwrap().cache, CacheOutcome::Revalidated);
+    // The 304 made the entry fresh: written to the directory too, where a new fetcher (or
+    // another process) finds it.
+    assert_eq!(entries(&s.dir), 1);
+    assert_eq!(fetch_card(&url, &s.opts()).unwrap().cache, CacheOutcome::Fresh);
+    assert_eq!(f.fetch_card(&url).unwrap().cache, CacheOutcome::Fresh);
+    // A new kept fetcher starts from the directory and keeps what it read.
+    let g = kept(&s, Some(&s.dir));
+    let again = s.server.url("localhost", "/etag");
+    assert_eq!(g.fetch_card(&again).unwrap().cache, CacheOutcome::Stored);
+    let h = kept(&s, Some(&s.dir));
+    assert_eq!(h.fetch_card(&again).unwrap().cache, CacheOutcome::Revalidated);
+    std::fs::remove_dir_all(&s.dir).unwrap();
+    assert_eq!(h.fetch_card(&again).unwrap().cache, CacheOutcome::Revalidated);
+    // An unwritable directory under a memory cache: kept in memory, with the warning.
+    let file = s.dir.join("not-a-dir");
+    std::fs::create_dir_all(&s.dir).unwrap();
+    std::fs::write(&file, b"x").unwrap();
+    let w = kept(&s, Some(&file.join("sub")));
+    let first = w.fetch_card(&again).unwrap();
+    assert_eq!(first.cache, CacheOutcome::Stored);
+    assert_eq!(first.warnings.len(), 1, "{:?}", first.warnings);
+    assert_eq!(w.fetch_card(&again).unwrap().cache, CacheOutcome::Revalidated);
+}

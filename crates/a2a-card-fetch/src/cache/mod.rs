@@ -22,6 +22,11 @@
 //! those the rules read (`Cache-Control`, `Expires`, `Date`, `Age`, `ETag`, `Last-Modified`,
 //! `Vary`, `Pragma`) and the content type.
 //!
+//! A fetcher with [`crate::FetchOptions::memory_cache`] also keeps the entries it read or
+//! wrote in memory (at most [`MEMORY_MAX_ENTRIES`] entries and [`MEMORY_MAX_BYTES`] bytes of
+//! bodies, the one used longest ago dropped first): with a cache directory the disk is written
+//! through and read only for an entry not in memory; without one, that memory is the cache.
+//!
 //! Entries are keyed by URL and by what decides trust in the connection (the root certificates
 //! and whether loopback was allowed), so a run with a private CA or with loopback opened never
 //! feeds a run without. One file per entry: a JSON line of metadata (the policy included), then
@@ -29,6 +34,11 @@
 //! ignored. An entry is written to a new temporary file and renamed over the old one by one
 //! blocking task that runs to its end even when the retrieval that started it is dropped, so
 //! an entry is whole or absent, never half written (and one torn by a crash fails its digest).
+
+mod memory;
+
+pub(crate) use memory::Memory;
+pub use memory::{MAX_BYTES as MEMORY_MAX_BYTES, MAX_ENTRIES as MEMORY_MAX_ENTRIES};
 
 use http_cache_semantics::{AfterResponse, BeforeRequest, CacheOptions, CachePolicy};
 use serde::{Deserialize, Serialize};
