@@ -1,7 +1,10 @@
 //! The blocking API: the asynchronous [`crate::Fetcher`] driven by a runtime of its own, for
 //! callers without one (the command-line tool uses it). The free functions
 //! ([`fetch_card`], [`fetch_jwks`], [`verify_remote`], also at the crate root) build a fetcher
-//! for one call; a [`Fetcher`] keeps its connections and TLS sessions between calls.
+//! for one call; a [`Fetcher`] keeps its connections and TLS sessions between calls. The free
+//! functions run on a runtime kept by the calling thread (built at its first call, gone with
+//! the thread), so calling them again costs no new runtime or resolver thread; the fetcher,
+//! its connections and cache settings are still the call's own, closed before it returns.
 //!
 //! Called from inside a tokio runtime these functions still work (the retrieval runs on a
 //! thread of its own while the caller's thread waits), but an async caller is better served by
@@ -123,21 +126,52 @@ impl Drop for Fetcher {
     }
 }
 
-/// Runs one retrieval on a fetcher built for it.
+thread_local! {
+    /// The runtime of the one-call functions on this thread, built at the first call and kept
+    /// for the next ones (with its blocking pool, where names are resolved), so a program that
+    /// calls them again does not build a runtime and start a resolver thread for each call.
+    static THREAD_RUNTIME: std::cell::OnceCell<tokio::runtime::Runtime> =
+        const { std::cell::OnceCell::new() };
+}
+
+/// Runs one retrieval on a fetcher built for it, on this thread's runtime (inside a tokio
+/// runtime, on a runtime of its own on a thread of its own). Nothing of the fetcher outlives
+/// the call: its connections close before this returns.
 fn once<T, F, Fut>(opts: &FetchOptions, call: F) -> Result<T, Error>
 where
     F: FnOnce(crate::Fetcher) -> Fut + Send,
     Fut: Future<Output = Result<T, Error>> + Send,
     T: Send,
 {
-    let rt = runtime()?;
-    let fetcher = {
-        let _entered = rt.enter();
-        crate::Fetcher::new(opts)?
+    let run = |rt: &tokio::runtime::Runtime| {
+        let fetcher = {
+            let _entered = rt.enter();
+            crate::Fetcher::new(opts)?
+        };
+        block_on(rt, call(fetcher))
     };
-    let out = block_on(&rt, call(fetcher));
-    rt.shutdown_background();
-    out
+    if tokio::runtime::Handle::try_current().is_ok() {
+        let rt = runtime()?;
+        let out = run(&rt);
+        rt.shutdown_background();
+        return out;
+    }
+    THREAD_RUNTIME.with(|cell| {
+        if cell.get().is_none() {
+            let _ = cell.set(runtime()?);
+        }
+        let Some(rt) = cell.get() else {
+            return Err(Error::new(
+                ErrorCode::Io,
+                "the fetcher's runtime could not be kept",
+            ));
+        };
+        let out = run(rt);
+        // The fetcher went with the future: one more turn lets the tasks of its pooled
+        // connections see that and close them, so no socket stays open between calls.
+        rt.block_on(tokio::task::yield_now());
+        out
+    })
 }
 
 /// Fetches an Agent Card: for an origin (`https://agent.example.com`) its

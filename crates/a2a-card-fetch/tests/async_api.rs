@@ -178,6 +178,101 @@ fn a_dropped_retrieval_never_leaves_a_partial_cache_entry() {
 }
 
 #[test]
+fn a_dropped_retrieval_leaves_a_memory_cache_whole() {
+    let fx = Fixture::new();
+    let a = agent(&fx, Some(Protocol::Http1));
+    let opts = FetchOptions {
+        memory_cache: true,
+        ..fx.options()
+    };
+    let rt = runtime();
+    let origin = a.server.url("localhost", "");
+    let whole = {
+        let fresh = Fetcher::new(&fx.options()).unwrap();
+        let started = std::time::Instant::now();
+        let r = rt.block_on(fresh.verify_remote(&origin, &TrustStore::new(), &a.remote));
+        assert!(r.unwrap().report.ok);
+        started.elapsed()
+    };
+    // One kept fetcher, its retrievals dropped from nothing to three times a whole one: what
+    // its memory holds after each is the card or nothing, so every finished one verifies.
+    let kept = Fetcher::new(&opts).unwrap();
+    let (mut cut, mut done) = (0, 0);
+    for step in 0..60u32 {
+        let after = whole * step * 3 / 60;
+        let trust = TrustStore::new();
+        let ended = rt.block_on(async {
+            tokio::time::timeout(after, kept.verify_remote(&origin, &trust, &a.remote)).await
+        });
+        match ended {
+            Ok(r) => {
+                let r = r.unwrap();
+                assert!(r.report.ok, "{}", r.report.reason);
+                assert_eq!(r.card, a.card);
+                done += 1;
+            }
+            Err(_) => cut += 1,
+        }
+    }
+    assert!(cut > 0 && done > 0, "cut {cut}, done {done}");
+    let r = rt
+        .block_on(kept.verify_remote(&origin, &TrustStore::new(), &a.remote))
+        .unwrap();
+    assert!(r.report.ok, "{}", r.report.reason);
+    assert_eq!(r.card, a.card);
+    assert!(matches!(
+        r.cache,
+        CacheOutcome::Revalidated | CacheOutcome::Stored | CacheOutcome::Fresh
+    ));
+}
+
+/// The sockets this process has open (Linux: the links in /proc/self/fd).
+#[cfg(target_os = "linux")]
+fn open_sockets() -> usize {
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| std::fs::read_link(e.path()).is_ok_and(|l| l.to_string_lossy().starts_with("socket:")))
+        .count()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_one_call_functions_keep_no_connection_open_between_calls() {
+    let fx = Fixture::new();
+    // A keep-alive server: a pooled connection would stay open if the fetcher's pool outlived
+    // the call (the server here runs in this process, so both ends would be counted).
+    let a = agent(&fx, Some(Protocol::Http1));
+    let origin = a.server.url("localhost", "");
+    let opts = fx.options();
+    let before = open_sockets();
+    let calls = |n: usize| {
+        for _ in 0..n {
+            let r = a2a_card_fetch::verify_remote(&origin, &TrustStore::new(), &a.remote, &opts).unwrap();
+            assert!(r.report.ok, "{}", r.report.reason);
+        }
+    };
+    calls(3);
+    // From several threads at once, each with its runtime.
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| calls(3));
+        }
+    });
+    assert_eq!(
+        a.server.accepts(),
+        15,
+        "one connection per call (card and jku share it)"
+    );
+    // The server's side of each connection ends when the client closes it.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while open_sockets() > before && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(open_sockets(), before, "a connection stayed open after its call");
+}
+
+#[test]
 fn the_blocking_api_works_inside_a_runtime() {
     let fx = Fixture::new();
     let a = agent(&fx, None);
