@@ -4,7 +4,9 @@
 //! `Fetcher::verify_remote` N times after a warm-up and prints one JSON line (median, p10,
 //! p90 in microseconds).
 //!
-//! `bench_pooled URL CA.pem JWKS.json full|revalidate N`: as `bench_client`.
+//! `bench_pooled URL CA.pem JWKS.json full|revalidate|memory N`: as `bench_client`, and
+//! `memory`: the fetcher's memory layer (`FetchOptions::memory_cache`) holds the card, with no
+//! cache folder, so every call is a conditional request answered `304` from memory.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 mod bench_support;
@@ -13,7 +15,8 @@ use a2a_card_fetch::{Fetcher, RemoteOptions};
 use std::time::Instant;
 
 fn main() {
-    let run = bench_support::Run::from_args("bench_pooled");
+    let mut run = bench_support::Run::from_args("bench_pooled");
+    run.opts.memory_cache = run.mode == "memory";
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -6,7 +6,7 @@
 use a2a_card_fetch::{CacheOutcome, FetchOptions, Roots};
 use std::path::PathBuf;
 
-/// One run: `NAME URL CA.pem JWKS.json full|revalidate N` read from the command line.
+/// One run: `NAME URL CA.pem JWKS.json full|revalidate|memory N` read from the command line.
 pub struct Run {
     /// The card's URL.
     pub url: String,
@@ -16,8 +16,9 @@ pub struct Run {
     pub opts: FetchOptions,
     /// What the cache must report on every timed call.
     pub want: CacheOutcome,
-    /// `full` (cache off: every call fetches the whole card) or `revalidate` (the cache holds
-    /// the card: every call is a conditional request answered `304`).
+    /// `full` (cache off: every call fetches the whole card), `revalidate` (the cache folder
+    /// holds the card: every call is a conditional request answered `304`) or `memory` (the
+    /// same with the card in the memory layer of a kept fetcher and no folder).
     pub mode: String,
     /// Timed calls (after a warm-up of a tenth of them, at least 5).
     pub n: usize,
@@ -29,7 +30,7 @@ impl Run {
     pub fn from_args(name: &str) -> Run {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let [url, ca, jwks, mode, n] = &args[..] else {
-            panic!("usage: {name} URL CA.pem JWKS.json full|revalidate N");
+            panic!("usage: {name} URL CA.pem JWKS.json full|revalidate|memory N");
         };
         let trust =
             a2a_card::TrustStore::from_json(&std::fs::read_to_string(jwks).unwrap(), "jwks.json").unwrap();
@@ -38,6 +39,8 @@ impl Run {
         let (cache_dir, want) = match mode.as_str() {
             "full" => (None, CacheOutcome::Off),
             "revalidate" => (Some(cache.clone()), CacheOutcome::Revalidated),
+            // The memory layer alone (`bench_pooled` turns it on; this tree only).
+            "memory" => (None, CacheOutcome::Revalidated),
             other => panic!("unknown mode {other:?}"),
         };
         let opts = FetchOptions {
