@@ -109,6 +109,16 @@ fn files(dir: &Path) -> (Vec<String>, Vec<String>) {
     (entries, other)
 }
 
+/// How long one whole verification of the agent's card takes, with a new fetcher and no cache.
+fn whole_retrieval(rt: &tokio::runtime::Runtime, fx: &Fixture, a: &Agent) -> Duration {
+    let fresh = Fetcher::new(&fx.options()).unwrap();
+    let origin = a.server.url("localhost", "");
+    let started = std::time::Instant::now();
+    let r = rt.block_on(fresh.verify_remote(&origin, &TrustStore::new(), &a.remote));
+    assert!(r.unwrap().report.ok);
+    started.elapsed()
+}
+
 #[test]
 fn a_dropped_retrieval_never_leaves_a_partial_cache_entry() {
     let fx = Fixture::new();
@@ -134,13 +144,7 @@ fn a_dropped_retrieval_never_leaves_a_partial_cache_entry() {
     // whole entries, no temporary file, and every entry reads back as the card.
     let origin = a.server.url("localhost", "");
     // How long a whole retrieval takes here (with a fetcher of its own, as below; no cache).
-    let whole = {
-        let fresh = Fetcher::new(&fx.options()).unwrap();
-        let started = std::time::Instant::now();
-        let r = rt.block_on(fresh.verify_remote(&origin, &TrustStore::new(), &a.remote));
-        assert!(r.unwrap().report.ok);
-        started.elapsed()
-    };
+    let whole = whole_retrieval(&rt, &fx, &a);
     let (mut cut, mut done) = (0, 0);
     for step in 0..60u32 {
         let fresh = Fetcher::new(&opts).unwrap();
@@ -187,13 +191,7 @@ fn a_dropped_retrieval_leaves_a_memory_cache_whole() {
     };
     let rt = runtime();
     let origin = a.server.url("localhost", "");
-    let whole = {
-        let fresh = Fetcher::new(&fx.options()).unwrap();
-        let started = std::time::Instant::now();
-        let r = rt.block_on(fresh.verify_remote(&origin, &TrustStore::new(), &a.remote));
-        assert!(r.unwrap().report.ok);
-        started.elapsed()
-    };
+    let whole = whole_retrieval(&rt, &fx, &a);
     // One kept fetcher, its retrievals dropped from nothing to three times a whole one: what
     // its memory holds after each is the card or nothing, so every finished one verifies.
     let kept = Fetcher::new(&opts).unwrap();
