@@ -138,6 +138,14 @@ fn jwks_publishes_the_kid_and_alg_the_card_is_signed_with() {
     let (other, _) = keygen(&dir, "other", "ES256", &[]);
     let out = run(&["jwks", s(&pem), s(&other), "--kid", "x"], None);
     expect_error(&out, 2, "usage", "<command line>");
+    // An empty --kid: the core's rule, named by the flag.
+    let out = run(&["jwks", s(&pem), "--kid", ""], None);
+    expect_error(&out, 2, "usage", "<command line>");
+    assert!(
+        error_line(&out).contains("--kid: the kid must not be empty"),
+        "{}",
+        error_line(&out)
+    );
     let out = run(&["jwks", s(&pem), "--alg", "ES384"], None);
     let line = error_line(&out);
     assert!(

@@ -204,6 +204,15 @@ fn unreadable_cards_exit_2_with_the_place() {
 
     let out = run(&["migrate", "--format", "yaml"], Some(b"{}"));
     expect_code(&out, 2, "bad --format");
+
+    // An empty --protocol-version: refused by the library's rule before the card is read.
+    let out = run(&["migrate", "--protocol-version", ""], Some(b"{}"));
+    expect_error(&out, 2, "usage", "<command line>");
+    let line = error_line(&out);
+    assert!(
+        line.contains("--protocol-version: the protocolVersion must not be empty"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -5,6 +5,7 @@
 use crate::errors::{usage, OrThrow};
 use crate::input::{algorithm_named, card_bytes, Options};
 use crate::output::{text_of, to_js};
+use a2a_card::jose::keys::check_kid;
 use a2a_card::lint::{lint_card, LintOptions};
 use a2a_card::migrate::{migrate_card, MigrateOptions};
 use a2a_card::model::SchemaDraft;
@@ -34,14 +35,12 @@ pub fn lint(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(skip_typescript)]
 pub fn migrate(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let o = Options::read(&options, "migrate", MIGRATE_OPTIONS)?;
-    let protocol_version = o.string("protocolVersion")?;
-    if protocol_version.as_deref() == Some("") {
-        return Err(usage("option \"protocolVersion\" of migrate must not be empty"));
-    }
     let opts = MigrateOptions {
         limits: o.limits()?,
-        protocol_version,
+        protocol_version: o.string("protocolVersion")?,
     };
+    opts.check()
+        .map_err(|e| usage(format!("option \"protocolVersion\" of migrate: {}", e.message())))?;
     let m = migrate_card(&card_bytes(&card)?, &opts).or_throw()?;
     let lost = m.lost_something();
     let value = serde_json::json!({
@@ -81,9 +80,7 @@ pub fn generate_key(alg: JsValue, options: JsValue) -> Result<JsValue, JsValue> 
     let alg = algorithm_named(&name)?;
     let mut key = PrivateKey::generate(alg).or_throw()?;
     if let Some(kid) = o.string("kid")? {
-        if kid.is_empty() {
-            return Err(usage("option \"kid\" of generateKey must not be empty"));
-        }
+        check_kid(&kid).map_err(|e| usage(format!("option \"kid\" of generateKey: {}", e.message())))?;
         key = key.with_kid(kid);
     }
     let public = key.public().to_jwk();

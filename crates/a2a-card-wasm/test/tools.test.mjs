@@ -94,7 +94,10 @@ test("migrate answers as the native CLI: the same card bytes and notes", (t) => 
     assert.equal(text.code, 0, `${file}: ${text.stderr}`);
     assert.equal(run(["migrate", "-", "--strict", ...args], input).code, m.lost ? 1 : 0, `${file}: --strict says what lost says`);
   }
-  assert.match(thrown(() => lib.migrate(sampleCard(), { protocolVersion: "" })).message, /protocolVersion/);
+  assert.equal(
+    thrown(() => lib.migrate(sampleCard(), { protocolVersion: "" })).message,
+    'option "protocolVersion" of migrate: the protocolVersion must not be empty',
+  );
   assert.match(thrown(() => lib.migrate(sampleCard(), { protocol_version: "1.0" })).message, /unknown option "protocol_version"/);
 });
 
@@ -146,6 +149,8 @@ test("generateKey: keys made in the module sign cards the CLI verifies, and the 
   assert.equal(thrown(() => lib.generateKey("HS256")).code, "key-algorithm-mismatch");
   assert.equal(thrown(() => lib.generateKey("none")).code, "unknown-algorithm");
   assert.equal(thrown(() => lib.generateKey()).code, "usage");
-  assert.equal(thrown(() => lib.generateKey("ES256", { kid: "" })).code, "usage");
+  const emptyKid = thrown(() => lib.generateKey("ES256", { kid: "" }));
+  assert.equal(emptyKid.code, "usage");
+  assert.equal(emptyKid.message, 'option "kid" of generateKey: the kid must not be empty');
   assert.equal(thrown(() => lib.generateKey("ES256", { id: "x" })).code, "usage");
 });

@@ -64,9 +64,8 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         }
     }
     if let Some(kid) = &args.kid {
-        if kid.is_empty() {
-            return Err(Failure::usage("--kid must not be empty"));
-        }
+        a2a_card::jose::keys::check_kid(kid)
+            .map_err(|e| Failure::usage(format!("--kid: {}", e.message())))?;
         if jwks.len() != 1 {
             return Err(Failure::usage(format!(
                 "--kid names one key, and the key files hold {}; give one key per run, or set each JWK's kid",

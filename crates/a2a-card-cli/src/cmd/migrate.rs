@@ -68,7 +68,7 @@ pub(crate) struct Args {
 
     /// The protocolVersion of every interface (e.g. 1.0, once the endpoints speak 1.0); by
     /// default the 0.3 card's protocolVersion as Major.Minor.
-    #[arg(long, value_name = "VERSION", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    #[arg(long, value_name = "VERSION")]
     protocol_version: Option<String>,
 
     /// Exit with 1 when anything was dropped or is missing (the card is written all the same),
@@ -83,6 +83,12 @@ pub(crate) struct Args {
 /// Runs `migrate`; returns 0 when the card was written, 1 with `--strict` when something was
 /// dropped or is missing.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
+    let opts = MigrateOptions {
+        limits: args.limits.limits(),
+        protocol_version: args.protocol_version.clone(),
+    };
+    opts.check()
+        .map_err(|e| Failure::usage(format!("--protocol-version: {}", e.message())))?;
     if let Some(out) = &args.out {
         if let Some(card) = args.card.as_deref().filter(|c| !is_stdin(Some(c))) {
             refuse_same_file("-o", out, "the card", card)?;
@@ -90,10 +96,6 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
         check_output(out, args.force)?;
     }
     let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
-    let opts = MigrateOptions {
-        limits: args.limits.limits(),
-        protocol_version: args.protocol_version.clone(),
-    };
     let m = migrate_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     if let Some(out) = &args.out {
         replace_file(out, &m.card, None, args.force)?;

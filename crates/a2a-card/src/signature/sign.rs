@@ -186,8 +186,10 @@ impl SignOptions {
             None => key.default_algorithm(),
         };
         let kid = match &self.kid {
-            Some(k) if k.is_empty() => return Err(Error::new(ErrorCode::Usage, "the kid must not be empty")),
-            Some(k) => k.clone(),
+            Some(k) => {
+                crate::jose::keys::check_kid(k)?;
+                k.clone()
+            }
             None => key.public_key().kid().to_string(),
         };
         if self.extra_protected.iter().any(|(k, _)| k == "x5c") {

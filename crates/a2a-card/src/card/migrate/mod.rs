@@ -70,6 +70,7 @@ use crate::error::{Error, ErrorCode};
 /// assert_eq!(m.notes[0].kind, NoteKind::Unchanged);
 /// ```
 pub fn migrate_card(bytes: &[u8], opts: &MigrateOptions) -> Result<Migration, Error> {
+    opts.check()?;
     let value = crate::canonical::value::parse_with(bytes, &opts.limits)?;
     let Value::Object(members) = &value else {
         return Err(Error::new(

@@ -15,6 +15,27 @@ pub struct MigrateOptions {
     pub protocol_version: Option<String>,
 }
 
+impl MigrateOptions {
+    /// Refuses options no migration can use (an empty `protocol_version`) with `usage`;
+    /// [`super::migrate_card`] checks them first.
+    ///
+    /// ```
+    /// use a2a_card::migrate::MigrateOptions;
+    /// let empty = MigrateOptions { protocol_version: Some(String::new()), ..Default::default() };
+    /// assert_eq!(empty.check().unwrap_err().message(), "the protocolVersion must not be empty");
+    /// assert!(MigrateOptions::default().check().is_ok());
+    /// ```
+    pub fn check(&self) -> Result<(), Error> {
+        if self.protocol_version.as_deref() == Some("") {
+            return Err(Error::new(
+                crate::error::ErrorCode::Usage,
+                "the protocolVersion must not be empty",
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// What happened to one member of the input card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]

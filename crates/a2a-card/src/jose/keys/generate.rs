@@ -61,11 +61,26 @@ impl GenerateOptions {
                 return usage(format!("curve {curve:?} is not one of \"Ed25519\", \"Ed448\""));
             }
         }
-        if self.kid.as_deref() == Some("") {
-            return usage("the kid must not be empty".to_string());
+        if let Some(kid) = &self.kid {
+            check_kid(kid)?;
         }
         Ok(())
     }
+}
+
+/// The rule for a `kid` a caller chooses (to generate, sign, or relabel a key): not empty.
+/// Refused with `usage`; callers name the option it came from.
+///
+/// ```
+/// use a2a_card::jose::keys::check_kid;
+/// assert!(check_kid("release-2026").is_ok());
+/// assert_eq!(check_kid("").unwrap_err().message(), "the kid must not be empty");
+/// ```
+pub fn check_kid(kid: &str) -> Result<(), Error> {
+    if kid.is_empty() {
+        return Err(Error::new(ErrorCode::Usage, "the kid must not be empty"));
+    }
+    Ok(())
 }
 
 impl PrivateKey {

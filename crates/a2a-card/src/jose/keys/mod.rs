@@ -39,7 +39,7 @@ mod private;
 mod public;
 mod spki;
 
-pub use generate::GenerateOptions;
+pub use generate::{check_kid, GenerateOptions};
 pub use jwk::{jwks_from_value, parse_jwks, parse_jwks_limited};
 pub use kind::KeyType;
 pub(crate) use pem::{pem_blocks, shown_label};
