@@ -221,6 +221,27 @@ pub(crate) fn opt_strings(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyRes
     Ok(Some(out))
 }
 
+/// An option that is one `str` or a list of them (`trust_anchors`, `identity`,
+/// `identity_prefix`); absent is an empty list.
+pub(crate) fn opt_one_or_more(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Vec<String>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(vec![s.to_cow()?.into_owned()]);
+    }
+    if !(v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>()) {
+        return Err(usage(
+            v.py(),
+            format!(
+                "option {name:?} must be a str or a list of str, not {}",
+                short_repr(v)
+            ),
+        ));
+    }
+    Ok(opt_strings(Some(v), name)?.unwrap_or_default())
+}
+
 /// A time option: seconds since the Unix epoch (`int` or `float`), or an aware `datetime`.
 pub(crate) fn opt_time(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<i64>> {
     let Some(v) = value.filter(|v| !v.is_none()) else {

@@ -126,7 +126,9 @@ fn canonicalize_with_report<'py>(
 /// `kid` to the key's (JWK kid, else RFC 7638 thumbprint). `header` holds unprotected header
 /// parameters; `replace=True` drops existing signatures with the same kid first;
 /// `also_profiles=["prune-empty"]` adds one more signature per profile, same key and header,
-/// for verifiers of that profile (a transition aid for today's SDK verifiers).
+/// for verifiers of that profile (a transition aid for today's SDK verifiers). `x5c` is a
+/// certificate chain (PEM text, leaf first) put in the protected header's `x5c`; the leaf's key
+/// must be the signing key (else `certificate-key-mismatch`).
 ///
 /// >>> import a2a_card, json
 /// >>> kp = a2a_card.keygen("EdDSA", kid="k1")
@@ -135,7 +137,7 @@ fn canonicalize_with_report<'py>(
 /// (['name', 'description', 'skills', 'signatures'], ['protected', 'signature'])
 #[pyfunction]
 #[pyo3(signature = (card, key, *, alg=None, kid=None, jku=None, profile=None, unknown=None, header=None,
-    protected_header=None, replace=None, also_profiles=None, max_input_bytes=None, max_depth=None))]
+    protected_header=None, replace=None, also_profiles=None, x5c=None, max_input_bytes=None, max_depth=None))]
 #[allow(clippy::too_many_arguments)]
 fn sign(
     card: &Bound<'_, PyAny>,
@@ -149,6 +151,7 @@ fn sign(
     protected_header: Option<&Bound<'_, PyAny>>,
     replace: Option<&Bound<'_, PyAny>>,
     also_profiles: Option<&Bound<'_, PyAny>>,
+    x5c: Option<&Bound<'_, PyAny>>,
     max_input_bytes: Option<&Bound<'_, PyAny>>,
     max_depth: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
@@ -190,6 +193,12 @@ fn sign(
         // concerns; without it, a card whose signature would leave members uncovered is refused
         // (`unsigned-members`).
         allow_unsigned: unknown.is_some_and(|u| !u.is_none()),
+        x5c: match opt_string(x5c, "x5c")? {
+            None => Vec::new(),
+            Some(pem) => a2a_card::jose::x509::certificates_from_pem(&pem)
+                .map_err(|e| e.context("x5c"))
+                .or_raise(py)?,
+        },
         ..SignOptions::default()
     };
     let bytes = card_bytes(card)?;
@@ -204,7 +213,13 @@ fn sign(
 /// Trust roots (at least one): `jwks` (a JWK Set, text or dict), `keys` (one key or a list: PEM
 /// or JWK text, dicts, KeyPairs; a private key yields its public half), `trust` (a trust store:
 /// a JWKS whose entries may carry "algorithms", "origins", "notBefore", "notAfter",
-/// "revoked"). A signature's kid only selects among them; its jku is never fetched.
+/// "revoked", and `{"certificate": PEM}` anchor entries), `trust_anchors` (CA certificates, a
+/// PEM bundle or a list of them, trusted as roots for `x5c` chains). A signature's kid only
+/// selects among them; its jku is never fetched, nor an x5u. For `x5c` chains: `identity` (a
+/// SPIFFE ID or DNS name the leaf must name, or a list, any one), `identity_prefix` (a
+/// `spiffe://TRUST-DOMAIN/` prefix, or a list), `require_eku` ("serverAuth", "clientAuth",
+/// "codeSigning" or a dotted OID), `max_chain` (default 4); with none of the identity options
+/// the leaf must name `origin`'s host.
 /// `algorithms` limits the algorithms; `mode` is "require" (default: one valid signature),
 /// "all" or "if-present"; `profile` (or `profiles`, tried in order) the profiles accepted
 /// (default "spec"; "auto" is all three); `unknown` as for `canonicalize`; `now` (seconds since
@@ -224,7 +239,8 @@ fn sign(
 /// >>> r.ok, r.signatures[0].verdict.code
 /// (False, 'signature-invalid')
 #[pyfunction]
-#[pyo3(signature = (card, *, jwks=None, keys=None, trust=None, algorithms=None, mode=None, profile=None,
+#[pyo3(signature = (card, *, jwks=None, keys=None, trust=None, trust_anchors=None,
+    identity=None, identity_prefix=None, require_eku=None, max_chain=None, algorithms=None, mode=None, profile=None,
     profiles=None, unknown=None, now=None, origin=None, max_signatures=None, max_keys_per_kid=None,
     max_signature_checks=None, max_input_bytes=None, max_depth=None))]
 #[allow(clippy::too_many_arguments)]
@@ -233,6 +249,11 @@ fn verify<'py>(
     jwks: Option<&Bound<'py, PyAny>>,
     keys: Option<&Bound<'py, PyAny>>,
     trust: Option<&Bound<'py, PyAny>>,
+    trust_anchors: Option<&Bound<'py, PyAny>>,
+    identity: Option<&Bound<'py, PyAny>>,
+    identity_prefix: Option<&Bound<'py, PyAny>>,
+    require_eku: Option<&Bound<'py, PyAny>>,
+    max_chain: Option<&Bound<'py, PyAny>>,
     algorithms: Option<&Bound<'py, PyAny>>,
     mode: Option<&Bound<'py, PyAny>>,
     profile: Option<&Bound<'py, PyAny>>,
@@ -250,6 +271,11 @@ fn verify<'py>(
         jwks,
         keys,
         trust,
+        trust_anchors,
+        identity,
+        identity_prefix,
+        require_eku,
+        max_chain,
         algorithms,
         mode,
         profile,
@@ -280,6 +306,7 @@ fn verify<'py>(
 /// [CardError(code='duplicate-member', pointer='/a', message='...')]
 #[pyfunction]
 #[pyo3(signature = (cards, *, threads=None, return_exceptions=false, jwks=None, keys=None, trust=None,
+    trust_anchors=None, identity=None, identity_prefix=None, require_eku=None, max_chain=None,
     algorithms=None, mode=None, profile=None, profiles=None, unknown=None, now=None, origin=None,
     max_signatures=None, max_keys_per_kid=None, max_signature_checks=None, max_input_bytes=None,
     max_depth=None))]
@@ -291,6 +318,11 @@ fn verify_many<'py>(
     jwks: Option<&Bound<'py, PyAny>>,
     keys: Option<&Bound<'py, PyAny>>,
     trust: Option<&Bound<'py, PyAny>>,
+    trust_anchors: Option<&Bound<'py, PyAny>>,
+    identity: Option<&Bound<'py, PyAny>>,
+    identity_prefix: Option<&Bound<'py, PyAny>>,
+    require_eku: Option<&Bound<'py, PyAny>>,
+    max_chain: Option<&Bound<'py, PyAny>>,
     algorithms: Option<&Bound<'py, PyAny>>,
     mode: Option<&Bound<'py, PyAny>>,
     profile: Option<&Bound<'py, PyAny>>,
@@ -309,6 +341,11 @@ fn verify_many<'py>(
         jwks,
         keys,
         trust,
+        trust_anchors,
+        identity,
+        identity_prefix,
+        require_eku,
+        max_chain,
         algorithms,
         mode,
         profile,
@@ -343,7 +380,8 @@ struct Verifier {
 #[pymethods]
 impl Verifier {
     #[new]
-    #[pyo3(signature = (*, jwks=None, keys=None, trust=None, algorithms=None, mode=None, profile=None,
+    #[pyo3(signature = (*, jwks=None, keys=None, trust=None, trust_anchors=None,
+    identity=None, identity_prefix=None, require_eku=None, max_chain=None, algorithms=None, mode=None, profile=None,
         profiles=None, unknown=None, now=None, origin=None, max_signatures=None, max_keys_per_kid=None,
         max_signature_checks=None, max_input_bytes=None, max_depth=None))]
     #[allow(clippy::too_many_arguments)]
@@ -352,6 +390,11 @@ impl Verifier {
         jwks: Option<&Bound<'py, PyAny>>,
         keys: Option<&Bound<'py, PyAny>>,
         trust: Option<&Bound<'py, PyAny>>,
+        trust_anchors: Option<&Bound<'py, PyAny>>,
+        identity: Option<&Bound<'py, PyAny>>,
+        identity_prefix: Option<&Bound<'py, PyAny>>,
+        require_eku: Option<&Bound<'py, PyAny>>,
+        max_chain: Option<&Bound<'py, PyAny>>,
         algorithms: Option<&Bound<'py, PyAny>>,
         mode: Option<&Bound<'py, PyAny>>,
         profile: Option<&Bound<'py, PyAny>>,
@@ -369,6 +412,11 @@ impl Verifier {
             jwks,
             keys,
             trust,
+            trust_anchors,
+            identity,
+            identity_prefix,
+            require_eku,
+            max_chain,
             algorithms,
             mode,
             profile,

@@ -2,11 +2,16 @@
 //! and verification with the GIL released.
 
 use crate::errors::{usage, OrRaise};
-use crate::input::{self, card_bytes, json_text, opt_count, opt_string, opt_strings, opt_time};
+use crate::input::{
+    self, card_bytes, json_text, opt_count, opt_one_or_more, opt_string, opt_strings, opt_time,
+};
 use crate::report::Report;
 use a2a_card::canonical::profiles_option;
 use a2a_card::jose::keys::{parse_jwks, PublicKey};
-use a2a_card::signature::{DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS};
+use a2a_card::signature::{
+    chain::eku_oid, Identity, DEFAULT_MAX_CHAIN_LEN, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES,
+    DEFAULT_MAX_SIGNATURE_CHECKS,
+};
 use a2a_card::{verify_card, Error, Mode, TrustStore, VerifyOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -18,6 +23,11 @@ pub(crate) struct VerifyArgs<'a, 'py> {
     pub(crate) jwks: Option<&'a Bound<'py, PyAny>>,
     pub(crate) keys: Option<&'a Bound<'py, PyAny>>,
     pub(crate) trust: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) trust_anchors: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) identity: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) identity_prefix: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) require_eku: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) max_chain: Option<&'a Bound<'py, PyAny>>,
     pub(crate) algorithms: Option<&'a Bound<'py, PyAny>>,
     pub(crate) mode: Option<&'a Bound<'py, PyAny>>,
     pub(crate) profile: Option<&'a Bound<'py, PyAny>>,
@@ -57,7 +67,29 @@ impl Policy {
                     .collect::<PyResult<Vec<_>>>()
             })
             .transpose()?;
+        let mut identities = Vec::new();
+        for id in opt_one_or_more(a.identity, "identity")? {
+            identities.push(
+                Identity::parse(&id)
+                    .map_err(|e| e.context("identity"))
+                    .or_raise(py)?,
+            );
+        }
+        for prefix in opt_one_or_more(a.identity_prefix, "identity_prefix")? {
+            identities.push(
+                Identity::prefix(&prefix)
+                    .map_err(|e| e.context("identity_prefix"))
+                    .or_raise(py)?,
+            );
+        }
+        let required_eku = opt_string(a.require_eku, "require_eku")?;
+        if let Some(eku) = &required_eku {
+            eku_oid(eku).map_err(|e| e.context("require_eku")).or_raise(py)?;
+        }
         let opts = VerifyOptions {
+            identities,
+            required_eku,
+            max_chain_len: opt_count(a.max_chain, "max_chain")?.unwrap_or(DEFAULT_MAX_CHAIN_LEN),
             profiles: accepted,
             unknown: input::unknown(py, a.unknown)?,
             mode,
@@ -111,8 +143,9 @@ impl Policy {
     }
 }
 
-/// The trust store of the `keys`, `jwks` and `trust` options, each key tagged with the option
-/// it came from (`keys[0]`, `jwks`, `trust`), as the npm package tags them.
+/// The trust store of the `keys`, `jwks`, `trust` and `trust_anchors` options, each key or
+/// anchor tagged with the option it came from (`keys[0]`, `jwks`, `trust`,
+/// `trust_anchors[0]`), as the npm package tags them.
 fn trust_store(py: Python<'_>, a: &VerifyArgs<'_, '_>) -> PyResult<TrustStore> {
     let mut store = TrustStore::new();
     let mut given = false;
@@ -155,13 +188,26 @@ fn trust_store(py: Python<'_>, a: &VerifyArgs<'_, '_>) -> PyResult<TrustStore> {
         })
         .or_raise(py)?;
         if let Parsed::Trust(file) = file {
-            for key in file.keys() {
-                store.add(key.clone());
-            }
+            // Keys and certificate anchors alike, each entry with its rules.
+            store.extend(&file);
         }
     }
+    for (i, pem) in opt_one_or_more(a.trust_anchors, "trust_anchors")?
+        .iter()
+        .enumerate()
+    {
+        given = true;
+        store
+            .add_anchors_pem(pem, &format!("trust_anchors[{i}]"))
+            .or_raise(py)?;
+    }
     store
-        .check_roots(given, false, "of the options jwks=, keys= or trust=", None)
+        .check_roots(
+            given,
+            false,
+            "of the options jwks=, keys=, trust= or trust_anchors=",
+            None,
+        )
         .or_raise(py)?;
     Ok(store)
 }

@@ -243,6 +243,20 @@ impl SignatureReport {
         self.inner.key.as_ref().map(|k| KeyUsed { inner: k.clone() })
     }
 
+    /// For a signature whose `x5c` chain built to a trust anchor: a dict with `chain` (each
+    /// certificate's `subject` and `serial`, leaf first), `anchor` (its subject),
+    /// `anchor_source` (the option or trust entry it came from) and `identity` (the rule the
+    /// leaf met); `None` otherwise.
+    #[getter]
+    fn certificate<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(c) = &self.inner.certificate else {
+            return Ok(None);
+        };
+        let value =
+            serde_json::to_value(c).map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        to_py(py, &value).map(Some)
+    }
+
     /// The profile whose canonical bytes it was checked against.
     #[getter]
     fn profile(&self) -> Option<&'static str> {

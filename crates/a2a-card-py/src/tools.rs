@@ -100,9 +100,8 @@ pub(crate) fn migrate<'py>(
         limits: input::limits(max_input_bytes, max_depth)?,
         protocol_version: opt_string(protocol_version, "protocol_version")?,
     };
-    if opts.protocol_version.as_deref() == Some("") {
-        return Err(usage(py, "option \"protocol_version\" must not be empty"));
-    }
+    opts.check()
+        .map_err(|e| usage(py, format!("option \"protocol_version\": {}", e.message())))?;
     let bytes = card_bytes(card)?;
     let m = migrate_card(bytes.as_slice(), &opts).or_raise(py)?;
     let text = m.to_json(false).or_raise(py)?;

@@ -286,7 +286,7 @@ def test_trust_roots_in_every_form(kp: a2a_card.KeyPair, signed: str) -> None:
 @pytest.mark.parametrize(
     "options,words",
     [
-        ({}, "no trust roots: give at least one of the options jwks=, keys= or trust="),
+        ({}, "no trust roots: give at least one of the options jwks=, keys=, trust= or trust_anchors="),
         ({"jwks": {"keys": []}}, "hold no signature key"),
         ({"jwks": 7}, "jwks must be text"),
         ({"keys": "not a key"}, "keys[0]"),
@@ -461,6 +461,12 @@ def test_keygen_choices() -> None:
         a2a_card.keygen("RS256", rsa_bits=1024)
     with pytest.raises(a2a_card.InvalidKeyError):
         a2a_card.keygen("HS256")
+
+
+def test_an_empty_protocol_version_is_refused_naming_the_option() -> None:
+    with pytest.raises(a2a_card.UsageError) as e:
+        a2a_card.migrate(CLEAN, protocol_version="")
+    assert str(e.value.message) == 'option "protocol_version": the protocolVersion must not be empty'
 
 
 def test_jwks_publishes_public_keys_only() -> None:

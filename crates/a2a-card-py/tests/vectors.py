@@ -192,3 +192,54 @@ def card(name: str) -> bytes:
     """A card of testvectors/cards, as its file's bytes."""
     with open(os.path.join(VECTORS, "cards", name), "rb") as f:
         return f.read()
+
+
+X5C = os.path.join(VECTORS, "x5c")
+X5C_KEYS = {
+    "id", "description", "card", "anchors", "now", "origin", "identities", "identity_prefixes",
+    "required_eku", "max_chain", "expected",
+}
+
+
+@dataclass
+class X5cVector:
+    """One vector of testvectors/x5c/vectors.json (format: testvectors/x5c/README.md), its card
+    and anchors read."""
+
+    id: str
+    card: bytes
+    anchors: List[str]
+    raw: Dict[str, Any]
+
+    def options(self) -> Dict[str, Any]:
+        """The keyword options of verify for this vector."""
+        v = self.raw
+        o: Dict[str, Any] = {"trust_anchors": self.anchors, "now": v["now"]}
+        for key, option in [("origin", "origin"), ("identities", "identity"),
+                            ("identity_prefixes", "identity_prefix"), ("required_eku", "require_eku"),
+                            ("max_chain", "max_chain")]:
+            if key in v:
+                o[option] = v[key]
+        return o
+
+
+def x5c_file(name: str) -> str:
+    """A file of testvectors/x5c, as text."""
+    with open(os.path.join(X5C, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def x5c_vectors() -> List[X5cVector]:
+    path = os.path.join(X5C, "vectors.json")
+    out = []
+    for v in _load(path)["vectors"]:
+        extra = set(v) - X5C_KEYS
+        missing = {"id", "description", "card", "anchors", "now", "expected"} - set(v)
+        if extra or missing:
+            raise ValueError(f"{path}: {v.get('id')}: unknown keys {sorted(extra)}, missing {sorted(missing)}")
+        if set(v["expected"]) - {"code", "pointer"} or "code" not in v["expected"]:
+            raise ValueError(f"{path}: {v['id']}: expected needs a code (and may have a pointer)")
+        with open(os.path.join(X5C, v["card"]), "rb") as f:
+            data = f.read()
+        out.append(X5cVector(v["id"], data, [x5c_file(a) for a in v["anchors"]], v))
+    return out

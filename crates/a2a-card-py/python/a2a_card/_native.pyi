@@ -64,6 +64,7 @@ def sign(
     protected_header: Optional[Mapping[str, Any]] = None,
     replace: Optional[bool] = None,
     also_profiles: Optional[Sequence[Profile]] = None,
+    x5c: Optional[str] = None,
     max_input_bytes: Optional[int] = None,
     max_depth: Optional[int] = None,
 ) -> str: ...
@@ -73,6 +74,11 @@ def verify(
     jwks: Optional[KeySet] = None,
     keys: Optional[Union[Key, Sequence[Key]]] = None,
     trust: Optional[KeySet] = None,
+    trust_anchors: Optional[Union[str, Sequence[str]]] = None,
+    identity: Optional[Union[str, Sequence[str]]] = None,
+    identity_prefix: Optional[Union[str, Sequence[str]]] = None,
+    require_eku: Optional[str] = None,
+    max_chain: Optional[int] = None,
     algorithms: Optional[Sequence[Algorithm]] = None,
     mode: Optional[Mode] = None,
     profile: Optional[AcceptedProfile] = None,
@@ -94,6 +100,11 @@ def verify_many(
     jwks: Optional[KeySet] = None,
     keys: Optional[Union[Key, Sequence[Key]]] = None,
     trust: Optional[KeySet] = None,
+    trust_anchors: Optional[Union[str, Sequence[str]]] = None,
+    identity: Optional[Union[str, Sequence[str]]] = None,
+    identity_prefix: Optional[Union[str, Sequence[str]]] = None,
+    require_eku: Optional[str] = None,
+    max_chain: Optional[int] = None,
     algorithms: Optional[Sequence[Algorithm]] = None,
     mode: Optional[Mode] = None,
     profile: Optional[AcceptedProfile] = None,
@@ -116,6 +127,11 @@ class Verifier:
         jwks: Optional[KeySet] = None,
         keys: Optional[Union[Key, Sequence[Key]]] = None,
         trust: Optional[KeySet] = None,
+        trust_anchors: Optional[Union[str, Sequence[str]]] = None,
+        identity: Optional[Union[str, Sequence[str]]] = None,
+        identity_prefix: Optional[Union[str, Sequence[str]]] = None,
+        require_eku: Optional[str] = None,
+        max_chain: Optional[int] = None,
         algorithms: Optional[Sequence[Algorithm]] = None,
         mode: Optional[Mode] = None,
         profile: Optional[AcceptedProfile] = None,
@@ -170,6 +186,8 @@ class SignatureReport:
     def jku(self) -> Optional[str]: ...
     @property
     def key(self) -> Optional[KeyUsed]: ...
+    @property
+    def certificate(self) -> Optional[Dict[str, Any]]: ...
     @property
     def profile(self) -> Optional[Profile]: ...
     @property
