@@ -126,12 +126,25 @@ impl Drop for Fetcher {
     }
 }
 
+/// The runtime the one-call functions keep on a thread. When the thread ends it is shut down
+/// without waiting, as [`Fetcher`]'s is: a name resolution still running on its blocking pool
+/// (the system resolver has no timeout of its own, and the call that started it has long
+/// failed with `timeout`) must not hold the thread, or the process, at exit.
+struct KeptRuntime(Option<tokio::runtime::Runtime>);
+
+impl Drop for KeptRuntime {
+    fn drop(&mut self) {
+        if let Some(rt) = self.0.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
 thread_local! {
     /// The runtime of the one-call functions on this thread, built at the first call and kept
     /// for the next ones (with its blocking pool, where names are resolved), so a program that
     /// calls them again does not build a runtime and start a resolver thread for each call.
-    static THREAD_RUNTIME: std::cell::OnceCell<tokio::runtime::Runtime> =
-        const { std::cell::OnceCell::new() };
+    static THREAD_RUNTIME: std::cell::OnceCell<KeptRuntime> = const { std::cell::OnceCell::new() };
 }
 
 /// Runs one retrieval on a fetcher built for it, on this thread's runtime (inside a tokio
@@ -143,35 +156,45 @@ where
     Fut: Future<Output = Result<T, Error>> + Send,
     T: Send,
 {
-    let run = |rt: &tokio::runtime::Runtime| {
+    let run = |rt: &tokio::runtime::Runtime, call: F| {
         let fetcher = {
             let _entered = rt.enter();
             crate::Fetcher::new(opts)?
         };
         block_on(rt, call(fetcher))
     };
-    if tokio::runtime::Handle::try_current().is_ok() {
+    let own_runtime = |call: F| {
         let rt = runtime()?;
-        let out = run(&rt);
+        let out = run(&rt, call);
         rt.shutdown_background();
-        return out;
+        out
+    };
+    if tokio::runtime::Handle::try_current().is_ok() {
+        return own_runtime(call);
     }
-    THREAD_RUNTIME.with(|cell| {
+    let mut call = Some(call);
+    let kept = THREAD_RUNTIME.try_with(|cell| {
         if cell.get().is_none() {
-            let _ = cell.set(runtime()?);
+            let _ = cell.set(KeptRuntime(Some(runtime()?)));
         }
-        let Some(rt) = cell.get() else {
+        let (Some(rt), Some(call)) = (cell.get().and_then(|k| k.0.as_ref()), call.take()) else {
             return Err(Error::new(
                 ErrorCode::Io,
                 "the fetcher's runtime could not be kept",
             ));
         };
-        let out = run(rt);
+        let out = run(rt, call);
         // The fetcher went with the future: one more turn lets the tasks of its pooled
         // connections see that and close them, so no socket stays open between calls.
         rt.block_on(tokio::task::yield_now());
         out
-    })
+    });
+    match (kept, call.take()) {
+        (Ok(out), _) => out,
+        // Called while this thread's locals are being destroyed: a runtime for this call alone.
+        (Err(_), Some(call)) => own_runtime(call),
+        (Err(_), None) => Err(Error::new(ErrorCode::Io, "the fetcher's runtime is gone")),
+    }
 }
 
 /// Fetches an Agent Card: for an origin (`https://agent.example.com`) its
@@ -223,4 +246,32 @@ pub fn verify_remote(
     once(fetch, |f| async move {
         f.verify_remote(url_or_origin, trust, opts).await
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_thread_ends_without_waiting_for_a_lookup_left_on_its_kept_runtime() {
+        // What a name resolution that hangs past the call's deadline leaves behind: a task on
+        // the kept runtime's blocking pool. The thread must end (and a process exit) without
+        // waiting for it.
+        let started = Instant::now();
+        std::thread::spawn(|| {
+            THREAD_RUNTIME.with(|cell| {
+                let _ = cell.set(KeptRuntime(Some(runtime().unwrap())));
+                let rt = cell.get().and_then(|k| k.0.as_ref()).unwrap();
+                drop(rt.spawn_blocking(|| std::thread::sleep(Duration::from_secs(20))));
+            });
+        })
+        .join()
+        .unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the thread waited {:?} for its runtime's blocking task",
+            started.elapsed()
+        );
+    }
 }

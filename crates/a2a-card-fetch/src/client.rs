@@ -288,7 +288,8 @@ impl Fetcher {
             .flatten()
             .map(Arc::new)?;
         if let Some(m) = &self.inner.memory {
-            m.put(key, entry.clone());
+            // Unless a retrieval through a clone stored a newer one meanwhile.
+            return Some(m.put_if_absent(key, entry));
         }
         Some(entry)
     }

@@ -224,14 +224,29 @@ fn a_dropped_retrieval_leaves_a_memory_cache_whole() {
     ));
 }
 
-/// The sockets this process has open (Linux: the links in /proc/self/fd).
+/// The TCP connections from or to `port` that are still open (Linux: /proc/net/tcp and tcp6;
+/// listening sockets and connections in TIME_WAIT or CLOSE are not open). Counting by the
+/// test server's port keeps the other tests' connections out of the count.
 #[cfg(target_os = "linux")]
-fn open_sockets() -> usize {
-    std::fs::read_dir("/proc/self/fd")
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter(|e| std::fs::read_link(e.path()).is_ok_and(|l| l.to_string_lossy().starts_with("socket:")))
-        .count()
+fn open_connections(port: u16) -> usize {
+    let mut n = 0;
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = std::fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let port_of = |addr: &str| {
+                addr.rsplit_once(':')
+                    .and_then(|(_, p)| u16::from_str_radix(p, 16).ok())
+            };
+            let ours = f.len() > 3 && (port_of(f[1]) == Some(port) || port_of(f[2]) == Some(port));
+            if ours && !matches!(f[3], "06" | "07" | "0A") {
+                n += 1;
+            }
+        }
+    }
+    n
 }
 
 #[cfg(target_os = "linux")]
@@ -239,11 +254,11 @@ fn open_sockets() -> usize {
 fn the_one_call_functions_keep_no_connection_open_between_calls() {
     let fx = Fixture::new();
     // A keep-alive server: a pooled connection would stay open if the fetcher's pool outlived
-    // the call (the server here runs in this process, so both ends would be counted).
+    // the call (both its ends are on this machine, so both are counted).
     let a = agent(&fx, Some(Protocol::Http1));
     let origin = a.server.url("localhost", "");
     let opts = fx.options();
-    let before = open_sockets();
+    assert_eq!(open_connections(a.server.port), 0);
     let calls = |n: usize| {
         for _ in 0..n {
             let r = a2a_card_fetch::verify_remote(&origin, &TrustStore::new(), &a.remote, &opts).unwrap();
@@ -264,10 +279,14 @@ fn the_one_call_functions_keep_no_connection_open_between_calls() {
     );
     // The server's side of each connection ends when the client closes it.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while open_sockets() > before && std::time::Instant::now() < deadline {
+    while open_connections(a.server.port) > 0 && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(open_sockets(), before, "a connection stayed open after its call");
+    assert_eq!(
+        open_connections(a.server.port),
+        0,
+        "a connection stayed open after its call"
+    );
 }
 
 #[test]

@@ -4,10 +4,11 @@
 //! cache directory the disk is written through (every change goes to both) and read only when
 //! an entry is not in memory; without one, entries live as long as the fetcher.
 //!
-//! Bounded: at most [`MAX_ENTRIES`] entries and [`MAX_BYTES`] bytes of bodies; the entry used
-//! longest ago goes first, and a body larger than the whole budget is not kept in memory. An
-//! update is one step under a lock (no `await` in between), so a retrieval whose future is
-//! dropped leaves the old entry or the new one, never a mix.
+//! Bounded: at most [`MAX_ENTRIES`] entries and [`MAX_BYTES`] bytes (each entry counted as its
+//! body, its URL and content type, and twice its kept response fields, which its policy holds
+//! a copy of); the entry used longest ago goes first, and an entry larger than the whole budget
+//! is not kept in memory. An update is one step under a lock (no `await` in between), so a
+//! retrieval whose future is dropped leaves the old entry or the new one, never a mix.
 
 use super::Entry;
 use std::collections::HashMap;
@@ -19,7 +20,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// assert_eq!(a2a_card_fetch::cache::MEMORY_MAX_ENTRIES, 256);
 /// ```
 pub const MAX_ENTRIES: usize = 256;
-/// The most body bytes kept in memory by one fetcher (16 MiB).
+/// The most bytes kept in memory by one fetcher (16 MiB: bodies and the fields kept with them).
 ///
 /// ```
 /// assert_eq!(a2a_card_fetch::cache::MEMORY_MAX_BYTES, 16 << 20);
@@ -29,7 +30,14 @@ pub const MAX_BYTES: usize = 16 * 1024 * 1024;
 #[derive(Debug)]
 struct Slot {
     entry: Arc<Entry>,
+    size: usize,
     used: u64,
+}
+
+/// What an entry counts against the byte budget.
+fn size_of(e: &Entry) -> usize {
+    let fields: usize = e.meta.fields.iter().map(|(n, v)| n.len() + v.len()).sum();
+    e.body.len() + e.meta.url.len() + e.meta.content_type.len() + 2 * fields
 }
 
 #[derive(Debug, Default)]
@@ -78,21 +86,36 @@ impl Memory {
     }
 
     /// Keeps `entry` for `key` (replacing any), then drops the entries used longest ago until
-    /// the bounds hold. `false` when the body alone is over the byte budget (nothing is kept
+    /// the bounds hold. `false` when the entry alone is over the byte budget (nothing is kept
     /// for `key` then, and an older entry for it is dropped).
     pub fn put(&self, key: &str, entry: Arc<Entry>) -> bool {
         let mut s = self.lock();
-        if let Some(old) = s.by_key.remove(key) {
-            s.bytes -= old.entry.body.len();
+        self.put_locked(&mut s, key, entry)
+    }
+
+    /// The entry kept for `key`: the one already there (a newer one stored meanwhile), else
+    /// `entry`, now kept.
+    pub fn put_if_absent(&self, key: &str, entry: Arc<Entry>) -> Arc<Entry> {
+        let mut s = self.lock();
+        if let Some(slot) = s.by_key.get(key) {
+            return slot.entry.clone();
         }
-        let len = entry.body.len();
-        if len > self.max_bytes {
+        self.put_locked(&mut s, key, entry.clone());
+        entry
+    }
+
+    fn put_locked(&self, s: &mut Slots, key: &str, entry: Arc<Entry>) -> bool {
+        if let Some(old) = s.by_key.remove(key) {
+            s.bytes -= old.size;
+        }
+        let size = size_of(&entry);
+        if size > self.max_bytes {
             return false;
         }
         s.clock += 1;
         let used = s.clock;
-        s.bytes += len;
-        s.by_key.insert(key.to_string(), Slot { entry, used });
+        s.bytes += size;
+        s.by_key.insert(key.to_string(), Slot { entry, size, used });
         while s.by_key.len() > self.max_entries || s.bytes > self.max_bytes {
             let Some(oldest) = s
                 .by_key
@@ -104,7 +127,7 @@ impl Memory {
                 break;
             };
             if let Some(gone) = s.by_key.remove(&oldest) {
-                s.bytes -= gone.entry.body.len();
+                s.bytes -= gone.size;
             }
         }
         true
@@ -114,7 +137,7 @@ impl Memory {
     pub fn remove(&self, key: &str) {
         let mut s = self.lock();
         if let Some(old) = s.by_key.remove(key) {
-            s.bytes -= old.entry.body.len();
+            s.bytes -= old.size;
         }
     }
 
@@ -130,15 +153,25 @@ mod tests {
     use super::super::{meta_for, policy_for, request};
     use super::*;
 
-    fn entry(body: &[u8]) -> Arc<Entry> {
-        let url = "https://a.example/x";
-        let req = request(url, &http::HeaderMap::new()).unwrap();
-        let headers = http::HeaderMap::new();
+    const URL: &str = "https://a.example/x";
+    /// What an entry of [`entry`] counts beyond its body: its URL and content type.
+    const OVER: usize = URL.len() + "application/json".len();
+
+    fn entry_with(body: &[u8], fields: &[(&'static str, &str)]) -> Arc<Entry> {
+        let req = request(URL, &http::HeaderMap::new()).unwrap();
+        let mut headers = http::HeaderMap::new();
+        for (n, v) in fields {
+            headers.append(*n, v.parse().unwrap());
+        }
         let policy = policy_for(&req, &headers).unwrap();
         Arc::new(Entry {
-            meta: meta_for(url, policy, &headers, "application/json", body),
+            meta: meta_for(URL, policy, &headers, "application/json", body),
             body: body.to_vec(),
         })
+    }
+
+    fn entry(body: &[u8]) -> Arc<Entry> {
+        entry_with(body, &[])
     }
 
     #[test]
@@ -150,26 +183,43 @@ mod tests {
         assert!(m.put("c", entry(b"333")));
         assert!(m.get("b").is_none(), "b was used longest ago");
         assert_eq!(m.get("a").unwrap().body, b"1");
-        assert_eq!(m.usage(), (2, 4));
-        // Replacing an entry counts its new body only.
+        assert_eq!(m.usage(), (2, 4 + 2 * OVER));
+        // Replacing an entry counts the new one only.
         assert!(m.put("a", entry(b"4444")));
-        assert_eq!(m.usage(), (2, 7));
+        assert_eq!(m.usage(), (2, 7 + 2 * OVER));
         m.remove("a");
         m.remove("missing");
-        assert_eq!(m.usage(), (1, 3));
+        assert_eq!(m.usage(), (1, 3 + OVER));
     }
 
     #[test]
-    fn the_byte_budget_holds() {
-        let m = Memory::with_bounds(100, 10);
+    fn the_byte_budget_holds_and_counts_the_kept_fields() {
+        let m = Memory::with_bounds(100, 10 + 2 * OVER);
         assert!(m.put("a", entry(b"12345")));
         assert!(m.put("b", entry(b"12345")));
         assert!(m.put("c", entry(b"123")), "a goes to make room");
         assert!(m.get("a").is_none());
-        assert_eq!(m.usage(), (2, 8));
-        // A body over the whole budget is not kept, and the old entry for its key goes.
-        assert!(!m.put("b", entry(&[b'x'; 11])));
+        assert_eq!(m.usage(), (2, 8 + 2 * OVER));
+        // An entry over the whole budget is not kept, and the old entry for its key goes.
+        assert!(!m.put("b", entry(&[b'x'; 11 + 2 * OVER])));
         assert!(m.get("b").is_none());
-        assert_eq!(m.usage(), (1, 3));
+        assert_eq!(m.usage(), (1, 3 + OVER));
+        // The response fields kept with an entry count twice (its policy holds them too): a
+        // small body with a huge ETag is no small entry.
+        let tag = format!("\"{}\"", "e".repeat(20));
+        let with_tag = entry_with(b"1", &[("etag", &tag)]);
+        assert_eq!(size_of(&with_tag), 1 + OVER + 2 * ("etag".len() + tag.len()));
+        assert!(!m.put("d", with_tag), "over the budget by its fields alone");
+    }
+
+    #[test]
+    fn an_entry_read_late_does_not_replace_a_newer_one() {
+        let m = Memory::with_bounds(10, 1024);
+        assert!(m.put("a", entry(b"new")));
+        let kept = m.put_if_absent("a", entry(b"old, read from disk"));
+        assert_eq!(kept.body, b"new");
+        assert_eq!(m.get("a").unwrap().body, b"new");
+        assert_eq!(m.put_if_absent("b", entry(b"b")).body, b"b");
+        assert_eq!(m.usage(), (2, 4 + 2 * OVER));
     }
 }

@@ -51,12 +51,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CacheOutcome {
-    /// No cache directory: fetched from the network, nothing stored.
+    /// Caching off (no cache directory and no memory cache): fetched from the network,
+    /// nothing stored.
     Off,
     /// Fetched and stored.
     Stored,
     /// Fetched; not stored (`no-store`, `Vary: *`, a status or directive that forbids it, or
-    /// the entry could not be written).
+    /// the entry could not be kept anywhere: the directory could not be written and there is
+    /// no memory cache, or it is too large for it). With a memory cache, a directory that
+    /// cannot be written leaves the entry `Stored` in memory, with a warning.
     NotStored,
     /// Served from a fresh entry without any request.
     Fresh,
