@@ -218,7 +218,7 @@ fn sign(
 /// selects among them; its jku is never fetched, nor an x5u. For `x5c` chains: `identity` (a
 /// SPIFFE ID or DNS name the leaf must name, or a list, any one), `identity_prefix` (a
 /// `spiffe://TRUST-DOMAIN/` prefix, or a list), `require_eku` ("serverAuth", "clientAuth",
-/// "codeSigning" or a dotted OID), `max_chain` (default 4); with none of the identity options
+/// "codeSigning" or a dotted OID), `max_chain` (1 to 8, default 4); with none of the identity options
 /// the leaf must name `origin`'s host.
 /// `algorithms` limits the algorithms; `mode` is "require" (default: one valid signature),
 /// "all" or "if-present"; `profile` (or `profiles`, tried in order) the profiles accepted

@@ -9,8 +9,8 @@ use crate::report::Report;
 use a2a_card::canonical::profiles_option;
 use a2a_card::jose::keys::{parse_jwks, PublicKey};
 use a2a_card::signature::{
-    chain::eku_oid, Identity, DEFAULT_MAX_CHAIN_LEN, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES,
-    DEFAULT_MAX_SIGNATURE_CHECKS,
+    chain::eku_oid, check_max_chain_len, Identity, DEFAULT_MAX_CHAIN_LEN, DEFAULT_MAX_KEYS_PER_KID,
+    DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
 };
 use a2a_card::{verify_card, Error, Mode, TrustStore, VerifyOptions};
 use pyo3::prelude::*;
@@ -89,7 +89,14 @@ impl Policy {
         let opts = VerifyOptions {
             identities,
             required_eku,
-            max_chain_len: opt_count(a.max_chain, "max_chain")?.unwrap_or(DEFAULT_MAX_CHAIN_LEN),
+            max_chain_len: match opt_count(a.max_chain, "max_chain")? {
+                None => DEFAULT_MAX_CHAIN_LEN,
+                Some(n) => {
+                    check_max_chain_len(n)
+                        .map_err(|e| usage(py, format!("option \"max_chain\": {}", e.message())))?;
+                    n
+                }
+            },
             profiles: accepted,
             unknown: input::unknown(py, a.unknown)?,
             mode,

@@ -86,6 +86,8 @@ def test_sign_with_x5c_and_its_refusals() -> None:
         ({"require_eku": "fastSigning"}, "usage", "require_eku"),
         ({"trust_anchors": "not a PEM bundle"}, None, "trust_anchors"),
         ({"max_chain": -1}, "usage", "max_chain"),
+        ({"max_chain": 0}, "usage", 'option "max_chain": the chain limit must be from 1 to 8 certificates, not 0'),
+        ({"max_chain": 9}, "usage", "max_chain"),
     ],
 )
 def test_bad_certificate_options_are_refused_naming_the_option(options: dict, code: str, words: str) -> None:

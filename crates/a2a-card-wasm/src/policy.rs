@@ -78,9 +78,14 @@ impl Policy {
         let opts = VerifyOptions {
             identities,
             required_eku,
-            max_chain_len: o
-                .count("maxChain")?
-                .unwrap_or(a2a_card::signature::DEFAULT_MAX_CHAIN_LEN),
+            max_chain_len: match o.count("maxChain")? {
+                None => a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
+                Some(n) => {
+                    a2a_card::signature::check_max_chain_len(n)
+                        .map_err(|e| crate::errors::usage(format!("option \"maxChain\": {}", e.message())))?;
+                    n
+                }
+            },
             profiles: accepted,
             unknown: o.unknown()?,
             mode,

@@ -126,7 +126,7 @@ export interface VerifyOptions extends ReadOptions {
   identityPrefix?: string | string[];
   /** An EKU every x5c leaf must list: "codeSigning", "serverAuth", "clientAuth" or a dotted OID. */
   requireEku?: string;
-  /** The most certificates an x5c chain may hold (default 4). */
+  /** The most certificates an x5c chain may hold, 1 to 8 (default 4). */
   maxChain?: number;
 }
 

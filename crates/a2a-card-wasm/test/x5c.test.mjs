@@ -55,5 +55,11 @@ for (const [label, load] of [["node", async () => loadNode()], ["web", loadWeb]]
       () => lib.verify(signed, { trustAnchors: x5cFile("root.pem"), identityPrefix: "spiffe://example.org" }),
       (e) => e.code === "usage",
     );
+    for (const maxChain of [0, 9]) {
+      assert.throws(
+        () => lib.verify(signed, { trustAnchors: x5cFile("root.pem"), maxChain }),
+        (e) => e.code === "usage" && e.message.startsWith('option "maxChain": the chain limit must be from 1 to 8'),
+      );
+    }
   });
 }

@@ -154,7 +154,7 @@ pub(crate) struct Args {
 
     /// The most certificates an x5c chain may hold (1 to 8; default 4).
     #[arg(long, value_name = "N", default_value_t = a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
-          help_heading = "Certificates (x5c)", value_parser = super::count_parser(1, 8, "certificates"))]
+          help_heading = "Certificates (x5c)", value_parser = super::count_parser(1, a2a_card::signature::MAX_CHAIN_LEN_LIMIT, "certificates"))]
     max_chain: usize,
 
     /// Accept only these algorithms (repeatable, or comma-separated); by default every

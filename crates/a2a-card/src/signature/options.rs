@@ -23,6 +23,31 @@ pub const DEFAULT_MAX_SIGNATURE_CHECKS: usize = 64;
 /// intermediates); a longer chain is refused with `certificate-untrusted` before path building.
 pub const DEFAULT_MAX_CHAIN_LEN: usize = 4;
 
+/// The largest [`VerifyOptions::max_chain_len`] an interface accepts (the leaf and seven
+/// intermediates); see [`check_max_chain_len`].
+pub const MAX_CHAIN_LEN_LIMIT: usize = 8;
+
+/// The rule for a chain limit a caller chooses: from 1 (the leaf alone) to
+/// [`MAX_CHAIN_LEN_LIMIT`]; refused with `usage` (0 would make every chain untrusted without
+/// saying so). Callers name the option it came from.
+///
+/// ```
+/// use a2a_card::signature::check_max_chain_len;
+/// assert!(check_max_chain_len(4).is_ok());
+/// assert_eq!(check_max_chain_len(0).unwrap_err().message(),
+///            "the chain limit must be from 1 to 8 certificates, not 0");
+/// assert!(check_max_chain_len(9).is_err());
+/// ```
+pub fn check_max_chain_len(n: usize) -> Result<(), crate::Error> {
+    if (1..=MAX_CHAIN_LEN_LIMIT).contains(&n) {
+        return Ok(());
+    }
+    Err(crate::Error::new(
+        crate::ErrorCode::Usage,
+        format!("the chain limit must be from 1 to {MAX_CHAIN_LEN_LIMIT} certificates, not {n}"),
+    ))
+}
+
 /// An identity the leaf certificate of an `x5c` chain must name (see `signature/chain.rs`).
 ///
 /// ```
