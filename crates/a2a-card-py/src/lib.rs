@@ -494,6 +494,12 @@ impl Verifier {
         self.policy.trust.keys().len()
     }
 
+    /// The number of trust anchors (CA certificates) for `x5c` chains.
+    #[getter]
+    fn anchor_count(&self) -> usize {
+        self.policy.trust.anchors().len()
+    }
+
     fn __repr__(&self) -> String {
         let profiles: Vec<String> = self
             .policy
@@ -503,8 +509,9 @@ impl Verifier {
             .map(|p| report::py_repr(p.as_str()))
             .collect();
         format!(
-            "<Verifier keys={} mode={} profiles=[{}]>",
+            "<Verifier keys={} anchors={} mode={} profiles=[{}]>",
             self.policy.trust.keys().len(),
+            self.policy.trust.anchors().len(),
             report::py_repr(self.policy.opts.mode.as_str()),
             profiles.join(", ")
         )

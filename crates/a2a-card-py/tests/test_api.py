@@ -371,7 +371,7 @@ def test_the_same_report_as_the_cli(cli, tmp_path, kp: a2a_card.KeyPair, signed:
 
 def test_the_verifier_reads_its_keys_once(kp: a2a_card.KeyPair, signed: str) -> None:
     v = a2a_card.Verifier(jwks=kp.jwks, algorithms=["ES256"])
-    assert v.key_count == 1 and repr(v) == "<Verifier keys=1 mode='require' profiles=['spec']>"
+    assert v.key_count == 1 and repr(v) == "<Verifier keys=1 anchors=0 mode='require' profiles=['spec']>"
     assert v.verify(signed).ok and v.verify(signed.encode()).ok
     bound = a2a_card.Verifier(trust={"keys": [{"jwk": kp.public_jwk, "origins": ["https://a.example"]}]})
     assert not bound.verify(signed).ok

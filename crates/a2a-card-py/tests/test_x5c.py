@@ -47,6 +47,8 @@ def test_x5c_vector(v) -> None:  # type: ignore[no-untyped-def]
     options = v.options()
     now, origin = options.pop("now"), options.pop("origin", None)
     verifier = a2a_card.Verifier(**options)
+    assert (verifier.key_count, verifier.anchor_count) == (0, len(v.anchors))
+    assert repr(verifier).startswith(f"<Verifier keys=0 anchors={len(v.anchors)} ")
     check(v, verifier.verify(v.card, now=now, origin=origin))
     check(v, a2a_card.verify_many([v.card], now=now, origin=origin, **options)[0])
 
