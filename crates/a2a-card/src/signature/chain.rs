@@ -23,6 +23,7 @@ use crate::jose::keys::PublicKey;
 use crate::jose::x509::{self, CertSummary};
 use crate::jose::Algorithm;
 use crate::signature::options::{Identity, VerifyOptions};
+use crate::signature::policy::{EntryCodes, EntryRules};
 use crate::signature::report::{CertificateUsed, ChainCert};
 use crate::signature::trust::{TrustAnchor, TrustStore};
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
@@ -353,57 +354,27 @@ pub(crate) fn check_chain(
     })
 }
 
-/// The policy of the anchor a path reached: revoked, window, algorithms, origins.
+/// The policy of the anchor a path reached: revoked, window, algorithms, origins (the rules of
+/// every trust entry, [`EntryRules`]).
 fn anchor_policy(a: &TrustAnchor, alg: Algorithm, now: i64, origin: Option<&str>) -> Result<(), Error> {
-    let name = crate::signature::quoted(&a.subject);
-    if a.revoked {
-        return Err(err(
-            ErrorCode::CertificateRevoked,
-            format!("the trust anchor {name} is revoked"),
-        ));
-    }
-    if a.not_before.is_some_and(|nb| now < nb) {
-        return Err(err(
-            ErrorCode::CertificateExpired,
-            format!("the trust anchor {name} is not valid yet"),
-        ));
-    }
-    if a.not_after.is_some_and(|na| now > na) {
-        return Err(err(
-            ErrorCode::CertificateExpired,
-            format!("the trust anchor {name} has expired"),
-        ));
-    }
-    if let Some(algs) = &a.algorithms {
-        if !algs.contains(&alg) {
-            return Err(err(
-                ErrorCode::AlgorithmNotAllowed,
-                format!("the trust anchor {name} may not be used with {}", alg.as_str()),
-            ));
-        }
-    }
-    if let Some(origins) = &a.origins {
-        match origin {
-            Some(o) if origins.iter().any(|x| x == o) => {}
-            Some(o) => {
-                return Err(err(
-                    ErrorCode::CertificateUntrusted,
-                    format!(
-                        "the trust anchor {name} may certify signers only for {}, not for {o}",
-                        origins.join(", ")
-                    ),
-                ))
-            }
-            None => {
-                return Err(err(
-                    ErrorCode::CertificateUntrusted,
-                    format!("the trust anchor {name} is bound to origins and the card has none"),
-                ))
-            }
-        }
-    }
-    Ok(())
+    let rules = EntryRules {
+        name: format!("the trust anchor {}", crate::signature::quoted(&a.subject)),
+        algorithms: a.algorithms.as_deref(),
+        origins: a.origins.as_deref(),
+        not_before: a.not_before,
+        not_after: a.not_after,
+        revoked: a.revoked,
+    };
+    rules.check(&ANCHOR_CODES, alg, Some(now), origin, || Ok(()))
 }
+
+/// A trust anchor's refusals.
+const ANCHOR_CODES: EntryCodes = EntryCodes {
+    revoked: ErrorCode::CertificateRevoked,
+    expired: ErrorCode::CertificateExpired,
+    origin: ErrorCode::CertificateUntrusted,
+    grants: "certify signers",
+};
 
 /// The host of a normalized origin (`https://host[:port]`), brackets of an IPv6 address removed.
 fn origin_host(origin: &str) -> &str {

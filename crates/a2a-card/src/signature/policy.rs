@@ -1,6 +1,7 @@
-//! The caller's policy for one trusted key: revocation, the validity window, the algorithms and
-//! origins a trust entry allows, and the key type against the algorithm; applied with every
-//! other entry of the store that holds the same key.
+//! The caller's policy for one trust entry: revocation, the validity window, the algorithms and
+//! origins it allows ([`EntryRules`], for trusted keys and trust anchors alike), and for a key
+//! its type against the algorithm, applied with every other entry of the store that holds the
+//! same key.
 
 use crate::error::{Error, ErrorCode};
 use crate::jose::Algorithm;
@@ -37,68 +38,106 @@ pub(crate) fn bound_policy(
 }
 
 fn policy(tk: &TrustedKey, alg: Algorithm, now: Option<i64>, origin: Option<&str>) -> Result<(), Error> {
-    if tk.revoked {
-        return Err(Error::new(
-            ErrorCode::KeyRevoked,
-            format!("the trusted key {:?} is revoked", tk.kid()),
-        ));
-    }
-    if tk.not_before.is_some() || tk.not_after.is_some() {
-        let Some(now) = now else {
-            return Err(Error::new(
-                ErrorCode::KeyExpired,
-                "the key has a validity window and no clock was given",
-            ));
-        };
-        if tk.not_before.is_some_and(|nb| now < nb) {
-            return Err(Error::new(
-                ErrorCode::KeyExpired,
-                format!("the trusted key {:?} is not valid yet", tk.kid()),
-            ));
+    let rules = EntryRules {
+        name: format!("the trusted key {:?}", tk.kid()),
+        algorithms: tk.algorithms.as_deref(),
+        origins: tk.origins.as_deref(),
+        not_before: tk.not_before,
+        not_after: tk.not_after,
+        revoked: tk.revoked,
+    };
+    rules.check(&KEY_CODES, alg, now, origin, || tk.key.check_algorithm(alg))
+}
+
+/// The rules one trust entry carries, a trusted key's or a trust anchor's: revoked, a validity
+/// window, the algorithms and the origins it allows. `name` says which entry in messages
+/// (`the trusted key "k1"`, `the trust anchor "CN=Root"`).
+pub(crate) struct EntryRules<'a> {
+    pub name: String,
+    pub algorithms: Option<&'a [Algorithm]>,
+    pub origins: Option<&'a [String]>,
+    pub not_before: Option<i64>,
+    pub not_after: Option<i64>,
+    pub revoked: bool,
+}
+
+/// What a refusal by an entry's rules is called, for one kind of entry.
+pub(crate) struct EntryCodes {
+    pub revoked: ErrorCode,
+    pub expired: ErrorCode,
+    /// For a card from an origin the entry does not allow.
+    pub origin: ErrorCode,
+    /// What the entry does for an origin (`sign`, `certify signers`).
+    pub grants: &'static str,
+}
+
+/// A trusted key's refusals.
+const KEY_CODES: EntryCodes = EntryCodes {
+    revoked: ErrorCode::KeyRevoked,
+    expired: ErrorCode::KeyExpired,
+    origin: ErrorCode::UntrustedKey,
+    grants: "sign",
+};
+
+impl EntryRules<'_> {
+    /// Applies the rules in order (revoked, window, algorithms, then `fits`: whether the key
+    /// fits `alg`, then origins). A window without a clock (`now` is `None`) refuses.
+    pub fn check(
+        &self,
+        codes: &EntryCodes,
+        alg: Algorithm,
+        now: Option<i64>,
+        origin: Option<&str>,
+        fits: impl FnOnce() -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let name = &self.name;
+        if self.revoked {
+            return Err(Error::new(codes.revoked, format!("{name} is revoked")));
         }
-        if tk.not_after.is_some_and(|na| now > na) {
-            return Err(Error::new(
-                ErrorCode::KeyExpired,
-                format!("the trusted key {:?} has expired", tk.kid()),
-            ));
-        }
-    }
-    if let Some(allowed) = &tk.algorithms {
-        if !allowed.contains(&alg) {
-            return Err(Error::new(
-                ErrorCode::AlgorithmNotAllowed,
-                format!(
-                    "the trusted key {:?} may not be used with {}",
-                    tk.kid(),
-                    alg.as_str()
-                ),
-            ));
-        }
-    }
-    tk.key.check_algorithm(alg)?;
-    if let Some(origins) = &tk.origins {
-        match origin {
-            Some(o) if origins.iter().any(|x| x == o) => {}
-            Some(o) => {
+        if self.not_before.is_some() || self.not_after.is_some() {
+            let Some(now) = now else {
                 return Err(Error::new(
-                    ErrorCode::UntrustedKey,
-                    format!(
-                        "the trusted key {:?} may sign only for {}, not for {o}",
-                        tk.kid(),
-                        origins.join(", ")
-                    ),
-                ))
+                    codes.expired,
+                    format!("{name} has a validity window and no clock was given"),
+                ));
+            };
+            if self.not_before.is_some_and(|nb| now < nb) {
+                return Err(Error::new(codes.expired, format!("{name} is not valid yet")));
             }
-            None => {
-                return Err(Error::new(
-                    ErrorCode::UntrustedKey,
-                    format!(
-                        "the trusted key {:?} is bound to origins and the card has none",
-                        tk.kid()
-                    ),
-                ))
+            if self.not_after.is_some_and(|na| now > na) {
+                return Err(Error::new(codes.expired, format!("{name} has expired")));
             }
         }
+        if let Some(allowed) = self.algorithms {
+            if !allowed.contains(&alg) {
+                return Err(Error::new(
+                    ErrorCode::AlgorithmNotAllowed,
+                    format!("{name} may not be used with {}", alg.as_str()),
+                ));
+            }
+        }
+        fits()?;
+        if let Some(origins) = self.origins {
+            match origin {
+                Some(o) if origins.iter().any(|x| x == o) => {}
+                Some(o) => {
+                    return Err(Error::new(
+                        codes.origin,
+                        format!(
+                            "{name} may {} only for {}, not for {o}",
+                            codes.grants,
+                            origins.join(", ")
+                        ),
+                    ))
+                }
+                None => {
+                    return Err(Error::new(
+                        codes.origin,
+                        format!("{name} is bound to origins and the card has none"),
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
