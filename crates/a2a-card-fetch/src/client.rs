@@ -231,8 +231,7 @@ impl Fetcher {
     /// URL, for any other URL that URL. A card that is not I-JSON is refused with the reader's
     /// code and pointer.
     pub async fn fetch_card(&self, url_or_origin: &str) -> Result<Fetched, Error> {
-        let url = card_url_parsed(url_or_origin)?;
-        let fetched = self.fetch_json(url, None).await?;
+        let fetched = self.fetch_card_bytes(url_or_origin).await?;
         // A card that is not I-JSON is refused with the reader's own error and pointer: nothing
         // downstream could canonicalize it, and `fetch` must not hand it on as a card.
         // (The deepest nesting the library allows: depth is the verifier's policy, not I-JSON's.)
@@ -245,6 +244,13 @@ impl Fetcher {
         )
         .map_err(|e| e.with_url(fetched.final_url.clone()))?;
         Ok(fetched)
+    }
+
+    /// [`Fetcher::fetch_card`] without reading the card: for a caller that reads it itself
+    /// (`verify_remote` reads it once, with the verifier's limits).
+    pub(crate) async fn fetch_card_bytes(&self, url_or_origin: &str) -> Result<Fetched, Error> {
+        let url = card_url_parsed(url_or_origin)?;
+        self.fetch_json(url, None).await
     }
 
     /// Fetches a JWK Set from exactly this URL and reads its keys (at most
@@ -417,7 +423,11 @@ impl Fetcher {
         let key = url.to_string();
         out.final_url.clone_from(&key);
         let transport = &self.inner.transport;
-        let request = cache::request(&key, &transport.request_headers());
+        // The request as the cache sees it, only when something is cached.
+        let request = self
+            .caching()
+            .then(|| cache::request(&key, &transport.request_headers()))
+            .flatten();
         let stored = match self.caching() {
             true => within(deadline, url, "reading the cache", self.load(&key)).await?,
             false => None,

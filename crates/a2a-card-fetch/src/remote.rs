@@ -357,7 +357,9 @@ impl Fetcher {
             .map(|p| JkuPrefix::parse(p))
             .collect::<Result<Vec<_>, _>>()?;
         let fetcher = self;
-        let fetched: Fetched = fetcher.fetch_card(url_or_origin).await?;
+        // Read once, with the verifier's limits: a card that is not I-JSON is refused here with
+        // the reader's code and pointer, as `fetch_card` refuses it.
+        let fetched: Fetched = fetcher.fetch_card_bytes(url_or_origin).await?;
         let card = Doc::parse(&fetched.bytes, &opts.verify.limits)
             .map_err(|e| e.with_url(fetched.final_url.clone()))?;
 
