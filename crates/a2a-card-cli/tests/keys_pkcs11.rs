@@ -683,6 +683,18 @@ fn a_pin_source_that_cannot_hold_a_pin_is_refused_without_reaching_the_token() {
             }
         }
     }
+    // The PIN variable holding a key (a PEM block) is refused the same way, naming the variable.
+    let bare = format!("pkcs11:token=ci;object=k?module-path={module}");
+    let out = bin()
+        .current_dir(&dir)
+        .args(["jwks", &bare])
+        .env("SOFTHSM2_CONF", &token.conf)
+        .env("A2A_CARD_PKCS11_PIN", &pem)
+        .output()
+        .unwrap();
+    expect_code(&out, 2, "A2A_CARD_PKCS11_PIN holding a PEM key");
+    assert_mentions(&error_line(&out), &["A2A_CARD_PKCS11_PIN", "a PEM block"]);
+    a2a_card_testkit::pem::assert_no_material(&stderr(&out), &pem_body, "PIN variable");
     // The token was never given a wrong PIN: the right one still works at once.
     let pin_file = file("pin.txt", format!("{PIN}\n").as_bytes());
     let uri = format!(

@@ -75,22 +75,35 @@ impl PluginRef {
     /// The key id as it may be shown: a query or fragment (from the first `?` or `#`) becomes
     /// `?***` or `#***`, user information (up to the last `@`) `***@`; when an `@` follows a `?`
     /// or `#`, which of them begins the secret cannot be told, and the whole key id is `***`.
+    ///
+    /// ```
+    /// use a2a_card_keys::PluginRef;
+    /// let r = |id: &str| PluginRef { name: "kms".into(), key_id: id.into() }.shown_key_id();
+    /// assert_eq!(r("transit/card"), "transit/card");
+    /// assert_eq!(r("transit/card?token=s3cr3t"), "transit/card?***");
+    /// assert_eq!(r("ops:pw@vault/card"), "***@vault/card");
+    /// assert_eq!(r("card?token=a@b"), "***");
+    /// ```
     pub fn shown_key_id(&self) -> String {
-        let id = self.key_id.as_str();
-        let cut = id.find(['?', '#']).unwrap_or(id.len());
-        if id[cut..].contains('@') {
-            return "***".to_string();
-        }
-        let tail = match id[cut..].chars().next() {
-            Some('?') => "?***",
-            Some(_) => "#***",
-            None => "",
-        };
-        let body = &id[..cut];
-        match body.rfind('@') {
-            Some(at) => format!("***{}{tail}", &body[at..]),
-            None => format!("{body}{tail}"),
-        }
+        shown_key_id(&self.key_id)
+    }
+}
+
+/// [`PluginRef::shown_key_id`] of a key id.
+pub(crate) fn shown_key_id(id: &str) -> String {
+    let cut = id.find(['?', '#']).unwrap_or(id.len());
+    if id[cut..].contains('@') {
+        return "***".to_string();
+    }
+    let tail = match id[cut..].chars().next() {
+        Some('?') => "?***",
+        Some(_) => "#***",
+        None => "",
+    };
+    let body = &id[..cut];
+    match body.rfind('@') {
+        Some(at) => format!("***{}{tail}", &body[at..]),
+        None => format!("{body}{tail}"),
     }
 }
 

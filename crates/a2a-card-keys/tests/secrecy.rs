@@ -133,6 +133,14 @@ fn no_message_shows_a_piece_of_a_pin_value_or_a_kms_secret() {
         for template in KMS_SURROUNDINGS {
             let reference = template.replace("{S}", &s);
             checked += check(&reference, &s, &format!("round {round}: {reference:?}"));
+            // The request's Debug too.
+            let key_id = reference.split_once("://").unwrap().1;
+            let init = a2a_card_keys::plugin::protocol::Init {
+                key_resource_id: key_id,
+                hash_func: 5,
+                deadline: std::time::SystemTime::UNIX_EPOCH,
+            };
+            assert_hidden(&format!("{init:?}"), &s, &format!("Init of {reference:?}"));
         }
     }
     assert!(checked > 300 * 30, "{checked}");
