@@ -11,7 +11,6 @@
 
 use a2a_card::{Error, ErrorCode};
 use std::fmt;
-use std::io::Read;
 use zeroize::Zeroizing;
 
 /// The longest PIN accepted, in bytes.
@@ -93,12 +92,14 @@ fn not_a_pin(code: ErrorCode, source: &str, why: &str) -> Error {
     )
 }
 
+#[cfg(feature = "pkcs11")]
 fn unavailable(message: String) -> Error {
     Error::new(ErrorCode::KeyUnavailable, message)
 }
 
 /// Opens `path` for reading without blocking and without following it into a FIFO's or a
 /// device's open, and refuses anything but a regular file.
+#[cfg(feature = "pkcs11")]
 fn open_regular(path: &str) -> Result<std::fs::File, Error> {
     use rustix::fs::{Mode, OFlags};
     let fd = rustix::fs::open(
@@ -143,7 +144,9 @@ fn open_regular(path: &str) -> Result<std::fs::File, Error> {
 /// The PIN a URI gives: `pin-value` as it is, or the contents of the file `pin-source` names
 /// (`file:/path`, `file:///path` or a plain path; one trailing line end dropped, as `echo`
 /// writes it). `None` when the URI gives neither.
+#[cfg(feature = "pkcs11")]
 pub(crate) fn from_uri(uri: &crate::pkcs11_uri::Pkcs11Uri) -> Result<Option<Pin>, Error> {
+    use std::io::Read;
     if let Some(value) = uri.pin_value() {
         let text = String::from_utf8(value.to_vec()).map_err(|_| {
             Error::new(
