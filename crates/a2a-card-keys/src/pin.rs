@@ -148,13 +148,13 @@ fn open_regular(path: &str) -> Result<std::fs::File, Error> {
 pub(crate) fn from_uri(uri: &crate::pkcs11_uri::Pkcs11Uri) -> Result<Option<Pin>, Error> {
     use std::io::Read;
     if let Some(value) = uri.pin_value() {
-        let text = String::from_utf8(value.to_vec()).map_err(|_| {
+        let text = std::str::from_utf8(value).map_err(|_| {
             Error::new(
                 ErrorCode::Usage,
                 "the pkcs11: URI pin-value (not shown) is not UTF-8 once decoded",
             )
         })?;
-        return Pin::checked(text, "the pkcs11: URI pin-value").map(Some);
+        return Pin::checked(text.to_string(), "the pkcs11: URI pin-value").map(Some);
     }
     let Some(source) = uri.pin_source() else {
         return Ok(None);
@@ -181,8 +181,9 @@ pub(crate) fn from_uri(uri: &crate::pkcs11_uri::Pkcs11Uri) -> Result<Option<Pin>
         return Err(not_a_pin(ErrorCode::Usage, &what, "is longer than 256 bytes"));
     }
     let mut text = Zeroizing::new(
-        String::from_utf8(bytes.to_vec())
-            .map_err(|_| not_a_pin(ErrorCode::Usage, &what, "is not UTF-8 text"))?,
+        std::str::from_utf8(&bytes)
+            .map_err(|_| not_a_pin(ErrorCode::Usage, &what, "is not UTF-8 text"))?
+            .to_string(),
     );
     if text.ends_with('\n') {
         text.pop();

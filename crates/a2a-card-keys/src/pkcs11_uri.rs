@@ -393,6 +393,18 @@ impl fmt::Display for Pkcs11Uri {
     }
 }
 
+/// The `pin-value` is wiped from memory when the URI is dropped.
+impl Drop for Pkcs11Uri {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        for (name, value) in &mut self.query {
+            if name == "pin-value" {
+                value.zeroize();
+            }
+        }
+    }
+}
+
 /// Like `Display`: the PIN is never shown.
 impl fmt::Debug for Pkcs11Uri {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -11,8 +11,10 @@
 //!
 //! The plugin inherits no variable a secret was read from: the signing key's variable
 //! (`A2A_CARD_SIGNING_KEY`), the PIN variable (`A2A_CARD_PKCS11_PIN`), and every variable
-//! marked with [`withhold_variable`] (every `env://` variable this process read a key from is);
-//! nothing secret is ever on its command line.
+//! marked with [`withhold_variable`] (every `env://` variable this process read a key from is).
+//! No key or PIN of a2a-card's is ever on its command line; the key id is (argument 2, as the
+//! protocol has it), so a token in a key id's query is visible to the processes of the machine,
+//! as with sigstore's own client.
 
 use a2a_card::{Error, ErrorCode};
 use std::io::{Read, Write};
