@@ -34,7 +34,7 @@ pub mod pkcs11_uri;
 pub mod plugin;
 pub mod reference;
 
-pub use pin::Pin;
+pub use pin::{Pin, MAX_PIN_BYTES};
 pub use plugin::PluginKey;
 pub use reference::{KeyRef, PluginRef};
 

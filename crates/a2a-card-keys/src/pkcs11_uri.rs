@@ -168,9 +168,9 @@ impl Pkcs11Uri {
                 continue;
             }
             let separator = if in_query { '&' } else { ';' };
-            for attr in part.split(separator) {
+            for (i, attr) in part.split(separator).enumerate() {
                 let is_pin = attr.starts_with("pin-value=") || attr == "pin-value";
-                if let Err(e) = uri.push_attr(attr, in_query) {
+                if let Err(e) = uri.push_attr(attr, in_query, i + 1) {
                     return Err(if pin_started {
                         usage(AFTER_PIN.to_string())
                     } else if is_pin && in_query {
@@ -220,11 +220,17 @@ impl Pkcs11Uri {
     }
 
     /// Reads one `NAME=VALUE` part of the path (`in_query` false) or the query into the URI.
-    fn push_attr(&mut self, attr: &str, in_query: bool) -> Result<(), Error> {
+    /// `index` counts from 1; a part that is not `NAME=VALUE` is named by it, not shown (it may
+    /// be a PIN whose `pin-value=` was left out).
+    fn push_attr(&mut self, attr: &str, in_query: bool, index: usize) -> Result<(), Error> {
         let (name, value) = attr.split_once('=').ok_or_else(|| {
             usage(format!(
-                "the pkcs11: URI part {:?} is not NAME=VALUE",
-                if attr.len() > 40 { "(long)" } else { attr }
+                "part {index} of the pkcs11: URI's {} is not NAME=VALUE (it is not shown)",
+                if in_query {
+                    "query (after ?, separated by &)"
+                } else {
+                    "path (separated by ;)"
+                }
             ))
         })?;
         let known = if in_query {

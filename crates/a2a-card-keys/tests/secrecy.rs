@@ -162,6 +162,21 @@ fn the_issues_examples_show_nothing_after_the_pin_value_began() {
 }
 
 #[test]
+fn a_part_that_is_not_name_value_is_not_shown() {
+    // A PIN whose pin-value= was left out is such a part.
+    for reference in [
+        "pkcs11:token=ci;object=k?4711-secret",
+        "pkcs11:token=ci;object=k?module-name=m&4711-secret",
+        "pkcs11:token=ci;4711-secret",
+    ] {
+        let e = KeyRef::parse(reference).unwrap_err();
+        assert_eq!(e.code().as_str(), "usage");
+        assert!(!e.message().contains("4711"), "{reference}: {e}");
+        assert!(e.message().contains("NAME=VALUE"), "{reference}: {e}");
+    }
+}
+
+#[test]
 fn a_lone_offending_character_of_a_pin_value_is_not_named() {
     // The same message whichever character it is: the message shows none.
     let mut messages = std::collections::BTreeMap::new();
