@@ -42,7 +42,10 @@ impl ExternalKeyArgs {
     /// The library's options, with the variables read.
     pub(crate) fn options(&self, alg: Option<Algorithm>) -> Result<KeyOptions, Failure> {
         let pin = match std::env::var(PIN_ENV) {
-            Ok(p) if !p.is_empty() => Some(Pin::new(p)),
+            Ok(p) if !p.is_empty() => Some(
+                Pin::checked(p, &format!("the variable {PIN_ENV}"))
+                    .map_err(|e| Failure::new(e, format!("${PIN_ENV}")))?,
+            ),
             Ok(_) | Err(std::env::VarError::NotPresent) => None,
             Err(std::env::VarError::NotUnicode(_)) => {
                 return Err(Failure::usage(format!("{PIN_ENV} is not UTF-8 text")));
@@ -85,9 +88,15 @@ impl ExternalKeyArgs {
     }
 }
 
-/// Reads a `--key` / `KEY` argument as a reference.
+/// Reads a `--key` / `KEY` argument as a reference. The variable of an `env://` reference is
+/// withheld from every plugin from now on, before any key is opened (a `jwks` may name a plugin
+/// key before the `env://` one).
 pub(crate) fn parse(arg: &OsStr) -> Result<KeyRef, Failure> {
-    KeyRef::parse_os(arg).map_err(|e| Failure::new(e, crate::io::COMMAND_LINE))
+    let reference = KeyRef::parse_os(arg).map_err(|e| Failure::new(e, crate::io::COMMAND_LINE))?;
+    if let KeyRef::Env(var) = &reference {
+        a2a_card_keys::plugin::withhold_variable(var);
+    }
+    Ok(reference)
 }
 
 /// The failure for an error of the key `source`: usage errors exit 2, the rest 3.

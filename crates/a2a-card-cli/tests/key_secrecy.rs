@@ -97,3 +97,106 @@ fn a_key_whose_line_breaks_were_lost_still_signs() {
         expect_code(&v, 0, shape);
     }
 }
+
+/// Characters no message of the binary contains; every other character of a secret below is
+/// one, so that every two-character run of a secret holds one.
+const MARKERS: [char; 2] = ['Z', 'ж'];
+
+/// A secret whose every two-character run holds a marker, with `hostile` between them.
+fn marked(hostile: &str) -> String {
+    let mut s = String::new();
+    for (i, c) in hostile.chars().enumerate() {
+        s.push(MARKERS[i % 2]);
+        s.push(c);
+    }
+    s.push(MARKERS[0]);
+    s
+}
+
+/// Asserts that no two-character run of `secret` is on stdout or stderr.
+fn assert_hidden(out: &std::process::Output, secret: &str, what: &str) {
+    let chars: Vec<char> = secret.chars().collect();
+    for stream in [stdout(out), stderr(out)] {
+        for w in chars.windows(2) {
+            let w: String = w.iter().collect();
+            assert!(
+                !stream.contains(&w),
+                "{what}: shows {w:?} of the secret: {stream}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_pin_value_or_kms_secret_never_reaches_output_whatever_surrounds_it() {
+    let (_dir, card, _key, _jwks) = card_and_key("pin-value-secrecy", "ES256", &[]);
+    let c = s(&card);
+    // The issue's shapes: the rest of a PIN after & or =, a space, a ;, a broken escape, and
+    // the pin-value given twice or in the path.
+    let hostile = [
+        "4711&SECRET",
+        "ab&cd=ef",
+        "12 34",
+        "12;34",
+        "ab%zz",
+        "a#b",
+        "x&objet=y",
+        "x&&module-path=/m",
+        "x&pin-value=y",
+        "é\t\"<>",
+    ];
+    let mut runs = 0;
+    for h in hostile {
+        let secret = marked(h);
+        for template in [
+            "pkcs11:token=ci;object=k?pin-value={S}",
+            "pkcs11:token=ci;object=k?module-path=/nonexistent/m.so&pin-value={S}",
+            "pkcs11:token=ci;object=k;pin-value={S}",
+            "nosuchkms://transit/card?token={S}",
+            "nosuchkms://ops:{S}@vault.example/transit/card",
+        ] {
+            let reference = template.replace("{S}", &secret);
+            for args in [
+                vec!["sign", "--unknown", "exclude", c, "--key", reference.as_str()],
+                vec!["jwks", reference.as_str()],
+            ] {
+                let out = run(&args, None);
+                assert!(!out.status.success(), "{reference}: accepted");
+                assert_hidden(&out, &secret, &reference);
+                assert!(error_line(&out).starts_with("error["), "{reference}");
+                runs += 1;
+            }
+        }
+    }
+    assert_eq!(runs, hostile.len() * 5 * 2);
+}
+
+#[test]
+fn a_private_jwk_that_is_not_json_is_not_quoted() {
+    let (_dir, card, _key, _jwks) = card_and_key("jwk-secrecy", "ES256", &[]);
+    let secret = marked("ab\"cd\\e");
+    let text = format!("{{\"kty\":\"EC\",\"crv\":\"P-256\",\"d\":\"{secret}\"}}");
+    let bad_b64 = format!("{{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\",\"d\":\"{}\"}}", marked("abcdefgh"));
+    for (what, text, secret) in [
+        ("not JSON", text.as_str(), secret.as_str()),
+        ("bad d", bad_b64.as_str(), ""),
+    ] {
+        let out = run_env(
+            &[
+                "sign",
+                "--unknown",
+                "exclude",
+                s(&card),
+                "--key",
+                "env://A2A_TEST_JWK",
+            ],
+            None,
+            &[("A2A_TEST_JWK", text)],
+        );
+        assert!(!out.status.success(), "{what}");
+        assert_hidden(&out, secret, what);
+        for m in MARKERS {
+            assert!(!stderr(&out).contains(m), "{what}: {}", stderr(&out));
+        }
+    }
+}

@@ -19,6 +19,7 @@ use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use std::time::{Duration, Instant};
 
 /// The user PIN of every test token: distinctive, so that a leak anywhere is found.
 const PIN: &str = "73915-0rbit";
@@ -581,4 +582,125 @@ fn a_pkcs11_uri_that_cannot_be_read_is_a_usage_error_naming_the_command_line() {
     let bad = format!("pkcs11:token=ci;object=%zz?pin-value={PIN}");
     let out = run_token(&token, &dir, &["sign", s(&card), "--key", &bad], &[]);
     expect_code(&out, 2, "bad URI with a PIN");
+}
+
+/// Runs the binary with the token's environment, killing it when it has not ended within
+/// `limit` (a test of a hang fails instead of hanging).
+fn run_bounded(token: &Token, dir: &Path, args: &[&str], limit: Duration) -> Output {
+    let mut child = bin()
+        .current_dir(dir)
+        .args(args)
+        .env("SOFTHSM2_CONF", &token.conf)
+        .env_remove("A2A_CARD_PKCS11_PIN")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{args:?} did not end within {limit:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_pin_source_that_cannot_hold_a_pin_is_refused_without_reaching_the_token() {
+    let Some((dir, token, card)) = setup("pkcs11-pin-source-shapes") else {
+        return;
+    };
+    token.keypairgen("EC:prime256v1", "k", "01");
+    let module = token.module.display().to_string();
+    let fifo = dir.join("pin.fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let pem = std::fs::read_to_string(keygen(&dir, "other", "ES256", &[]).0).unwrap();
+    let pem_body = a2a_card_testkit::pem::body(&pem);
+    let file = |name: &str, content: &[u8]| write(&dir, name, content);
+    let sources: Vec<(PathBuf, &str, Option<&str>)> = vec![
+        (fifo.clone(), "a FIFO", None),
+        (dir.clone(), "a directory", None),
+        (PathBuf::from("/dev/null"), "a device", None),
+        (
+            file("pem.txt", pem.as_bytes()),
+            "a PEM block",
+            Some(pem_body.as_str()),
+        ),
+        (
+            file("lines.txt", format!("{PIN}\n{PIN}\n").as_bytes()),
+            "more than one line",
+            None,
+        ),
+        (
+            file("nul.txt", format!("{PIN}\0x").as_bytes()),
+            "a NUL byte",
+            None,
+        ),
+        (
+            file("long.txt", "9".repeat(400).as_bytes()),
+            "longer than 256 bytes",
+            Some("999"),
+        ),
+    ];
+    for (source, words, secret) in &sources {
+        let uri = format!(
+            "pkcs11:token=ci;object=k?pin-source=file:{}&module-path={module}",
+            source.display()
+        );
+        for args in [
+            vec![
+                "sign",
+                s(&card),
+                "--key",
+                &uri,
+                "--unknown",
+                "exclude",
+                "--in-place",
+            ],
+            vec!["jwks", &uri],
+        ] {
+            let out = run_bounded(&token, &dir, &args, Duration::from_secs(20));
+            expect_code(&out, 2, &format!("{words}: {args:?}"));
+            let line = error_line(&out);
+            assert!(line.starts_with("error[usage]: "), "{line}");
+            assert_mentions(&line, &[words]);
+            for stream in [stdout(&out), stderr(&out)] {
+                assert!(!stream.contains(PIN), "{words}: {stream}");
+                if let Some(secret) = secret {
+                    a2a_card_testkit::pem::assert_no_material(&stream, secret, words);
+                }
+            }
+        }
+    }
+    // The PIN variable holding a key (a PEM block) is refused the same way, naming the variable.
+    let bare = format!("pkcs11:token=ci;object=k?module-path={module}");
+    let out = bin()
+        .current_dir(&dir)
+        .args(["jwks", &bare])
+        .env("SOFTHSM2_CONF", &token.conf)
+        .env("A2A_CARD_PKCS11_PIN", &pem)
+        .output()
+        .unwrap();
+    expect_code(&out, 2, "A2A_CARD_PKCS11_PIN holding a PEM key");
+    assert_mentions(&error_line(&out), &["A2A_CARD_PKCS11_PIN", "a PEM block"]);
+    a2a_card_testkit::pem::assert_no_material(&stderr(&out), &pem_body, "PIN variable");
+    // The token was never given a wrong PIN: the right one still works at once.
+    let pin_file = file("pin.txt", format!("{PIN}\n").as_bytes());
+    let uri = format!(
+        "pkcs11:token=ci;object=k?pin-source=file:{}&module-path={module}",
+        pin_file.display()
+    );
+    let out = run_bounded(&token, &dir, &["jwks", &uri], Duration::from_secs(20));
+    expect_code(&out, 0, "the right PIN");
 }

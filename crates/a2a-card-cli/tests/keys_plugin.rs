@@ -685,3 +685,146 @@ fn a_card_that_lints_with_errors_is_refused_before_the_plugin_signs() {
         .collect();
     assert_eq!(methods, ["publicKey"], "nothing was signed");
 }
+
+/// The processes of process group `pgid` still running (zombies, which have ended and wait for
+/// init to reap them, left out).
+fn running_in_group(pgid: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some(after) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        if fields.get(2) == Some(&pgid) && fields.first() != Some(&"Z") {
+            found.push(stat.clone());
+        }
+    }
+    found
+}
+
+#[test]
+fn a_plugin_child_holding_stdin_does_not_stretch_the_key_timeout() {
+    // A card far above a pipe's 64 KiB: the message fills the pipe that only the plugin's child
+    // (a `sleep 60` that never reads) holds, after the plugin has answered and exited.
+    let (dir, _, pem, jwks) = setup("plugin-stdin-child", "ES256", &[]);
+    let mut card: Value = read_json(testvectors_dir().join("cards/sample-8.5-unsigned.json"));
+    card["description"] = Value::from("a long description. ".repeat(8 * 1024));
+    let card = write(&dir, "big.json", serde_json::to_vec_pretty(&card).unwrap());
+    assert!(std::fs::metadata(&card).unwrap().len() > 150 * 1024);
+    let pgid_file = dir.join("pgid");
+    let signed = dir.join("signed.json");
+    let key = reference(&pem);
+    let start = Instant::now();
+    let out = run_plugin(
+        &dir,
+        &[
+            "sign",
+            s(&card),
+            "--key",
+            &key,
+            "--unknown",
+            "exclude",
+            "--key-timeout",
+            "2",
+            "-o",
+            s(&signed),
+        ],
+        &[
+            ("SIGSTORE_KMS_TEST_MODE", "stdin-child"),
+            ("SIGSTORE_KMS_TEST_PGID_FILE", s(&pgid_file)),
+        ],
+    );
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "sign --key-timeout 2 took {took:?}: {}",
+        stderr(&out)
+    );
+    // The plugin answered a good signature of the digest: the card is signed.
+    expect_code(&out, 0, "stdin-child");
+    expect_code(&verify(&signed, &jwks, &[]), 0, "verify");
+    let pgid = std::fs::read_to_string(&pgid_file).unwrap();
+    let mut left = running_in_group(&pgid);
+    for _ in 0..100 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        left = running_in_group(&pgid);
+    }
+    assert!(left.is_empty(), "left running in the plugin's group: {left:?}");
+}
+
+#[test]
+fn no_plugin_inherits_an_env_variable_a_key_is_read_from() {
+    // `jwks` opens its keys in order: the plugin key first, then env://RELEASE_KEY; the plugin
+    // must not be given RELEASE_KEY all the same, nor the variables of other sources.
+    let (dir, _, pem, _) = setup("plugin-env-withheld", "ES256", &[]);
+    let log = dir.join("calls.log");
+    let key = reference(&pem);
+    let pem_text = std::fs::read_to_string(&pem).unwrap();
+    let out = run_plugin(
+        &dir,
+        &["jwks", &key, "env://RELEASE_KEY"],
+        &[
+            ("SIGSTORE_KMS_TEST_LOG", s(&log)),
+            ("RELEASE_KEY", &pem_text),
+            ("HARMLESS_SETTING", "1"),
+        ],
+    );
+    expect_code(&out, 0, "jwks plugin env://");
+    let lines = std::fs::read_to_string(&log).unwrap();
+    assert!(!lines.is_empty());
+    for line in lines.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let names: Vec<&str> = v["all_env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"HARMLESS_SETTING"), "{names:?}");
+        assert!(
+            !names.contains(&"RELEASE_KEY"),
+            "the plugin was given RELEASE_KEY"
+        );
+    }
+}
+
+#[test]
+fn a_plugin_only_in_a_relative_path_entry_is_not_run() {
+    let (dir, card, pem, _) = setup("plugin-relative", "ES256", &[]);
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    let plugin = plugins_dir().join("sigstore-kms-test");
+    std::os::unix::fs::symlink(&plugin, dir.join("bin/sigstore-kms-test")).unwrap();
+    std::os::unix::fs::symlink(&plugin, dir.join("sigstore-kms-test")).unwrap();
+    let system = std::env::var("PATH").unwrap_or_default();
+    let key = reference(&pem);
+    let before = std::fs::read(&card).unwrap();
+    for (path, shown) in [
+        (format!("bin:{system}"), "\"bin\""),
+        (format!(".:{system}"), "\".\""),
+        (format!(":{system}"), "\".\""),
+    ] {
+        let out = run_in(
+            Some(&dir),
+            &[
+                "sign",
+                s(&card),
+                "--key",
+                &key,
+                "--unknown",
+                "exclude",
+                "--in-place",
+            ],
+            None,
+            &[("PATH", &path)],
+        );
+        let line = refused(&out, 3, "key-unavailable");
+        assert_mentions(&line, &["sigstore-kms-test", "relative PATH entry", shown]);
+        assert_eq!(std::fs::read(&card).unwrap(), before);
+    }
+}

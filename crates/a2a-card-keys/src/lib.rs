@@ -34,7 +34,7 @@ pub mod pkcs11_uri;
 pub mod plugin;
 pub mod reference;
 
-pub use pin::Pin;
+pub use pin::{Pin, MAX_PIN_BYTES};
 pub use plugin::PluginKey;
 pub use reference::{KeyRef, PluginRef};
 
@@ -139,7 +139,9 @@ fn read_bounded(mut reader: impl Read, what: &str) -> Result<String, Error> {
 }
 
 /// The key text of an environment variable (`env://VAR`): `invalid-key` when it is unset,
-/// empty or not UTF-8.
+/// empty or not UTF-8. The variable is marked as holding a secret
+/// ([`plugin::withhold_variable`]): no plugin run afterwards inherits it. Messages name the
+/// variable, never its text.
 ///
 /// ```
 /// std::env::set_var("DOC_KEY_TEXT", "-----BEGIN PUBLIC KEY-----");
@@ -147,6 +149,7 @@ fn read_bounded(mut reader: impl Read, what: &str) -> Result<String, Error> {
 /// assert_eq!(a2a_card_keys::env_text("DOC_NO_SUCH_VARIABLE").unwrap_err().code().as_str(), "invalid-key");
 /// ```
 pub fn env_text(var: &str) -> Result<String, Error> {
+    plugin::withhold_variable(var);
     match std::env::var(var) {
         Ok(text) if !text.trim().is_empty() => Ok(text),
         Ok(_) => Err(Error::new(

@@ -241,6 +241,14 @@ fn find_slot(ctx: &Pkcs11, uri: &Pkcs11Uri, module: &Path) -> Result<(Slot, Stri
 
 /// Opens a session on the URI's token, logged in with the PIN when there is one.
 fn open_session(uri: &Pkcs11Uri, opts: &Pkcs11Options, read_write: bool) -> Result<(Session, String), Error> {
+    // The PIN first: a pin-source that cannot hold one is refused before any module is loaded.
+    let pin = match crate::pin::from_uri(uri)? {
+        Some(pin) => Some(pin),
+        None => match &opts.pin {
+            Some(pin) => Some(Pin::checked(pin.expose().to_string(), "the PIN given")?),
+            None => None,
+        },
+    };
     let module = module_path(uri, opts.module.as_deref())?;
     let ctx = load(&module)?;
     let (slot, label, login_required) = find_slot(&ctx, uri, &module)?;
@@ -255,10 +263,6 @@ fn open_session(uri: &Pkcs11Uri, opts: &Pkcs11Options, read_write: bool) -> Resu
             describe(&e)
         ))
     })?;
-    let pin = match crate::pin::from_uri(uri)? {
-        Some(pin) => Some(pin),
-        None => opts.pin.clone(),
-    };
     match pin {
         Some(pin) => {
             let secret = AuthPin::new(pin.expose().into());

@@ -60,6 +60,16 @@ pub enum ObjectType {
     Other,
 }
 
+/// The error for any part of a URI after its `pin-value` began: none of it is shown, since it
+/// may be a piece of the PIN.
+const AFTER_PIN: &str = "the pkcs11: URI has a part after its pin-value (not shown) that is not a valid \
+     attribute; a &, ;, =, %, # or space in a PIN is written percent-encoded (%26, %3B, %3D, %25, %23, %20)";
+
+/// The error for a `pin-value` whose text is not valid URI text.
+const PIN_VALUE_BYTES: &str =
+    "the pin-value (not shown) holds a byte that must be percent-encoded, or a % not \
+     followed by two hex digits; write a PIN's &, ;, %, # and spaces as %26, %3B, %25, %23, %20";
+
 fn usage(message: String) -> Error {
     Error::new(ErrorCode::Usage, message)
 }
@@ -150,45 +160,26 @@ impl Pkcs11Uri {
             path: Vec::new(),
             query: Vec::new(),
         };
+        // Once a `pin-value` has begun, nothing after it is shown: a `&`, `;` or `=` in a PIN that
+        // should have been percent-encoded makes its pieces look like parts of the URI.
+        let mut pin_started = false;
         for (part, in_query) in [(path, false), (query.unwrap_or(""), true)] {
             if part.is_empty() {
                 continue;
             }
             let separator = if in_query { '&' } else { ';' };
-            for attr in part.split(separator) {
-                let (name, value) = attr.split_once('=').ok_or_else(|| {
-                    usage(format!(
-                        "the pkcs11: URI part {:?} is not NAME=VALUE",
-                        if attr.len() > 40 { "(long)" } else { attr }
-                    ))
-                })?;
-                let known = if in_query {
-                    QUERY_ATTRIBUTES
-                } else {
-                    PATH_ATTRIBUTES
-                };
-                if !known.contains(&name) {
-                    let (other, where_) = if in_query {
-                        (PATH_ATTRIBUTES, "path (before ?, separated by ;)")
+            for (i, attr) in part.split(separator).enumerate() {
+                let is_pin = attr.starts_with("pin-value=") || attr == "pin-value";
+                if let Err(e) = uri.push_attr(attr, in_query, i + 1) {
+                    return Err(if pin_started {
+                        usage(AFTER_PIN.to_string())
+                    } else if is_pin && in_query {
+                        usage(PIN_VALUE_BYTES.to_string())
                     } else {
-                        (QUERY_ATTRIBUTES, "query (after ?, separated by &)")
-                    };
-                    let hint = if other.contains(&name) {
-                        format!("; it belongs in the {where_}")
-                    } else {
-                        format!(" (known: {})", known.join(", "))
-                    };
-                    return Err(usage(format!(
-                        "the pkcs11: URI attribute {:?} is not one RFC 7512 defines here{hint}",
-                        shorten(name)
-                    )));
+                        e
+                    });
                 }
-                let list = if in_query { &mut uri.query } else { &mut uri.path };
-                if list.iter().any(|(n, _)| n == name) {
-                    return Err(usage(format!("the pkcs11: URI gives {name} twice")));
-                }
-                let value = decode(value, in_query, name)?;
-                list.push((name.to_string(), value));
+                pin_started |= is_pin;
             }
         }
         if uri.query_attr("pin-value").is_some() && uri.query_attr("pin-source").is_some() {
@@ -226,6 +217,50 @@ impl Pkcs11Uri {
             }
         }
         Ok(uri)
+    }
+
+    /// Reads one `NAME=VALUE` part of the path (`in_query` false) or the query into the URI.
+    /// `index` counts from 1; a part that is not `NAME=VALUE` is named by it, not shown (it may
+    /// be a PIN whose `pin-value=` was left out).
+    fn push_attr(&mut self, attr: &str, in_query: bool, index: usize) -> Result<(), Error> {
+        let (name, value) = attr.split_once('=').ok_or_else(|| {
+            usage(format!(
+                "part {index} of the pkcs11: URI's {} is not NAME=VALUE (it is not shown)",
+                if in_query {
+                    "query (after ?, separated by &)"
+                } else {
+                    "path (separated by ;)"
+                }
+            ))
+        })?;
+        let known = if in_query {
+            QUERY_ATTRIBUTES
+        } else {
+            PATH_ATTRIBUTES
+        };
+        if !known.contains(&name) {
+            let (other, where_) = if in_query {
+                (PATH_ATTRIBUTES, "path (before ?, separated by ;)")
+            } else {
+                (QUERY_ATTRIBUTES, "query (after ?, separated by &)")
+            };
+            let hint = if other.contains(&name) {
+                format!("; it belongs in the {where_}")
+            } else {
+                format!(" (known: {})", known.join(", "))
+            };
+            return Err(usage(format!(
+                "the pkcs11: URI attribute {:?} is not one RFC 7512 defines here{hint}",
+                shorten(name)
+            )));
+        }
+        let list = if in_query { &mut self.query } else { &mut self.path };
+        if list.iter().any(|(n, _)| n == name) {
+            return Err(usage(format!("the pkcs11: URI gives {name} twice")));
+        }
+        let value = decode(value, in_query, name)?;
+        list.push((name.to_string(), value));
+        Ok(())
     }
 
     fn path_attr(&self, name: &str) -> Option<&[u8]> {
@@ -361,6 +396,18 @@ impl fmt::Display for Pkcs11Uri {
             }
         }
         f.write_str(&out)
+    }
+}
+
+/// The `pin-value` is wiped from memory when the URI is dropped.
+impl Drop for Pkcs11Uri {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        for (name, value) in &mut self.query {
+            if name == "pin-value" {
+                value.zeroize();
+            }
+        }
     }
 }
 

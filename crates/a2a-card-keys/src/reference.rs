@@ -31,7 +31,8 @@ use std::path::PathBuf;
 pub const PLUGIN_PREFIX: &str = "sigstore-kms-";
 
 /// A key reference. `Display` names it for people and error lines: a PKCS#11 URI with its
-/// `pin-value` replaced by `***`, an environment variable by name, never a key.
+/// `pin-value` replaced by `***`, a KMS key id without its query or user information, an
+/// environment variable by name, never a key.
 #[derive(Clone, PartialEq, Eq)]
 pub enum KeyRef {
     /// A key file.
@@ -47,8 +48,17 @@ pub enum KeyRef {
 }
 
 /// `NAME://KEY-ID`: the plugin `sigstore-kms-NAME` and the key id it is handed (the text after
-/// `://`, as sigstore's client sends it).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `://`, as sigstore's client sends it). A key id may carry a secret (a token in its query, a
+/// password before an `@`), so `Display` and `Debug` show it without its query, fragment and
+/// user information:
+///
+/// ```
+/// use a2a_card_keys::KeyRef;
+/// let r = KeyRef::parse("hashivault://ops:hunter2@vault.example/transit/card?token=s.3cr3t").unwrap();
+/// assert_eq!(r.to_string(), "hashivault://***@vault.example/transit/card?***");
+/// assert!(!format!("{r:?}").contains("3cr3t"));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
 pub struct PluginRef {
     /// `NAME`.
     pub name: String,
@@ -60,6 +70,54 @@ impl PluginRef {
     /// The executable's name, `sigstore-kms-NAME`.
     pub fn executable(&self) -> String {
         format!("{PLUGIN_PREFIX}{}", self.name)
+    }
+
+    /// The key id as it may be shown: a query or fragment (from the first `?` or `#`) becomes
+    /// `?***` or `#***`, user information (up to the last `@`) `***@`; when an `@` follows a `?`
+    /// or `#`, which of them begins the secret cannot be told, and the whole key id is `***`.
+    ///
+    /// ```
+    /// use a2a_card_keys::PluginRef;
+    /// let r = |id: &str| PluginRef { name: "kms".into(), key_id: id.into() }.shown_key_id();
+    /// assert_eq!(r("transit/card"), "transit/card");
+    /// assert_eq!(r("transit/card?token=s3cr3t"), "transit/card?***");
+    /// assert_eq!(r("ops:pw@vault/card"), "***@vault/card");
+    /// assert_eq!(r("card?token=a@b"), "***");
+    /// ```
+    pub fn shown_key_id(&self) -> String {
+        shown_key_id(&self.key_id)
+    }
+}
+
+/// [`PluginRef::shown_key_id`] of a key id.
+pub(crate) fn shown_key_id(id: &str) -> String {
+    let cut = id.find(['?', '#']).unwrap_or(id.len());
+    if id[cut..].contains('@') {
+        return "***".to_string();
+    }
+    let tail = match id[cut..].chars().next() {
+        Some('?') => "?***",
+        Some(_) => "#***",
+        None => "",
+    };
+    let body = &id[..cut];
+    match body.rfind('@') {
+        Some(at) => format!("***{}{tail}", &body[at..]),
+        None => format!("{body}{tail}"),
+    }
+}
+
+/// `NAME://KEY-ID` with the key id as [`PluginRef::shown_key_id`] shows it.
+impl fmt::Display for PluginRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}://{}", self.name, self.shown_key_id())
+    }
+}
+
+/// Like `Display`: no secret of the key id is shown.
+impl fmt::Debug for PluginRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PluginRef({self})")
     }
 }
 
@@ -134,7 +192,7 @@ impl fmt::Display for KeyRef {
             KeyRef::Stdin => f.write_str("<stdin>"),
             KeyRef::Env(v) => write!(f, "env://{v}"),
             KeyRef::Pkcs11(uri) => write!(f, "{uri}"),
-            KeyRef::Plugin(p) => write!(f, "{}://{}", p.name, p.key_id),
+            KeyRef::Plugin(p) => write!(f, "{p}"),
         }
     }
 }

@@ -19,7 +19,7 @@
 pub mod protocol;
 mod runner;
 
-pub use runner::SCRUBBED_ENV;
+pub use runner::{withheld_variables, withhold_variable, SCRUBBED_ENV};
 
 use crate::reference::PluginRef;
 use a2a_card::jose::signer::ecdsa_to_jws;
@@ -43,8 +43,8 @@ pub struct PluginKey {
     default_alg: Algorithm,
 }
 
-/// The plugin and the key id it is asked about.
-#[derive(Debug)]
+/// The plugin and the key id it is asked about. Its `Debug` leaves the key id out (it may hold
+/// a token).
 struct Plugin {
     executable: PathBuf,
     key_id: String,
@@ -52,14 +52,44 @@ struct Plugin {
     timeout: Duration,
 }
 
-/// Finds `name` in the directories of `$PATH` (an executable regular file).
-fn find_on_path(name: &str) -> Option<PathBuf> {
+/// Where a plugin was looked for.
+enum Found {
+    /// An executable regular file in an absolute directory of `$PATH`.
+    At(PathBuf),
+    /// None there; the relative entries of `$PATH` that hold one, which are not searched.
+    Missing { relative: Vec<PathBuf> },
+}
+
+fn executable_file(p: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .map(|dir| dir.join(name))
-        .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Finds `name` in the absolute directories of `$PATH` (an executable regular file). Relative
+/// entries (`.`, `..`, `bin`, and the empty entry, which means `.`) are skipped, as sigstore's
+/// client refuses a plugin found through one (Go's `exec.LookPath` and `ErrDot`): which program
+/// runs would depend on the directory a2a-card is started in.
+fn find_on_path(name: &str) -> Found {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut relative = Vec::new();
+    for dir in std::env::split_paths(&path) {
+        if dir.is_absolute() {
+            let candidate = dir.join(name);
+            if executable_file(&candidate) {
+                return Found::At(candidate);
+            }
+        } else {
+            let shown = if dir.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                dir.clone()
+            };
+            if executable_file(&dir.join(name)) && !relative.contains(&shown) {
+                relative.push(shown);
+            }
+        }
+    }
+    Found::Missing { relative }
 }
 
 /// cosign's built-in KMS schemes, which a2a-card reaches only through a plugin.
@@ -71,6 +101,9 @@ impl PluginKey {
     /// caller will sign with, if it knows it (its hash goes in `initOptions.hashFunc`, as the
     /// hash a sigstore client is loaded with; SHA-256 otherwise, cosign's default).
     ///
+    /// The plugin is looked for in the absolute directories of the PATH only; relative entries
+    /// (`.`, `bin`, an empty entry) are skipped, and the error says so when one holds it.
+    ///
     /// Errors: `key-unavailable` (no such plugin on the PATH, it cannot be run),
     /// `external-signer-failed` (its answer is an error, not the protocol's JSON, too large, or
     /// no PEM public key), `timeout` (no answer within `timeout`).
@@ -80,7 +113,27 @@ impl PluginKey {
         timeout: Duration,
     ) -> Result<PluginKey, Error> {
         let name = reference.executable();
-        let executable = find_on_path(&name).ok_or_else(|| {
+        let executable = match find_on_path(&name) {
+            Found::At(path) => Ok(path),
+            Found::Missing { relative } => Err(relative),
+        }
+        .map_err(|relative| {
+            if !relative.is_empty() {
+                let dirs: Vec<String> = relative
+                    .iter()
+                    .map(|d| format!("{:?}", d.display().to_string()))
+                    .collect();
+                return Error::new(
+                    ErrorCode::KeyUnavailable,
+                    format!(
+                        "{name} is only in the relative PATH entry {}, which is not searched (which \
+                         program ran would depend on the current directory, and sigstore's client \
+                         refuses it too): put its directory on the PATH as an absolute path, for the \
+                         key {reference}",
+                        dirs.join(", ")
+                    ),
+                );
+            }
             let built_in = if COSIGN_BUILT_IN.contains(&reference.name.as_str()) {
                 format!(
                     " ({}:// is built into cosign; a2a-card reaches a KMS only through a plugin: install one \
@@ -92,10 +145,7 @@ impl PluginKey {
             };
             Error::new(
                 ErrorCode::KeyUnavailable,
-                format!(
-                    "no executable {name} on the PATH for the key {}://{}{built_in}",
-                    reference.name, reference.key_id
-                ),
+                format!("no executable {name} on the PATH for the key {reference}{built_in}"),
             )
         })?;
         Self::open_at(&executable, &reference.key_id, alg, timeout)
@@ -183,6 +233,15 @@ impl PluginKey {
                     .collect()
             })
             .unwrap_or_default())
+    }
+}
+
+impl std::fmt::Debug for Plugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plugin")
+            .field("executable", &self.executable)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
     }
 }
 

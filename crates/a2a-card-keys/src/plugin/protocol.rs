@@ -83,8 +83,9 @@ pub fn rfc3339(t: SystemTime) -> String {
     out
 }
 
-/// Everything a request carries besides the method.
-#[derive(Clone, Debug)]
+/// Everything a request carries besides the method. `Debug` shows the key id as
+/// [`crate::PluginRef::shown_key_id`] does (without a token in its query).
+#[derive(Clone)]
 pub struct Init<'a> {
     /// `initOptions.keyResourceID`: the text after `NAME://`.
     pub key_resource_id: &'a str,
@@ -92,6 +93,19 @@ pub struct Init<'a> {
     pub hash_func: u8,
     /// The call's deadline, sent as `ctxDeadline` (in `initOptions` and in `rpcOptions`).
     pub deadline: SystemTime,
+}
+
+impl std::fmt::Debug for Init<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Init")
+            .field(
+                "key_resource_id",
+                &crate::reference::shown_key_id(self.key_resource_id),
+            )
+            .field("hash_func", &self.hash_func)
+            .field("deadline", &self.deadline)
+            .finish()
+    }
 }
 
 /// The request (`PluginArgs`) for `method`, as the JSON text of argument 2. For `signMessage`,

@@ -239,6 +239,9 @@ pub(super) const OKP_FOREIGN: &[&str] = &["y", "n", "e", "p", "q", "dp", "dq", "
 pub(super) const EC_FOREIGN: &[&str] = &["n", "e", "p", "q", "dp", "dq", "qi", "oth", "k"];
 pub(super) const RSA_FOREIGN: &[&str] = &["crv", "x", "y", "k"];
 
+/// The JWK members that hold private key material (RFC 7518 section 6).
+const PRIVATE_MEMBERS: &[&str] = &["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
+
 pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
     let src = Src::Jwk(prefix);
     let at = |m: &str| format!("{prefix}/{m}");
@@ -260,9 +263,16 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
         match string(name)? {
             None => Ok(None),
             Some(s) => b64::decode_strict(s).map(Some).map_err(|e| {
+                // The reason names the offending character: not for a private member, whose
+                // text is key material.
+                let why = if PRIVATE_MEMBERS.contains(&name) {
+                    " (which character is not shown: it is private key material)".to_string()
+                } else {
+                    format!(": {}", e.message())
+                };
                 Error::new(
                     ErrorCode::InvalidKey,
-                    format!("JWK member \"{name}\" is not strict base64url: {}", e.message()),
+                    format!("JWK member \"{name}\" is not strict base64url{why}"),
                 )
                 .at(at(name))
             }),
