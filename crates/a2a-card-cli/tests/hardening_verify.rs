@@ -171,4 +171,20 @@ fn small_order_trust_roots_are_weak_keys() {
         let out = run(&["jwks", s(&key)], None);
         expect_error(&out, 3, "weak-key", s(&key));
     }
+
+    // A CA certificate on the identity point as a trust anchor: anyone could issue under it.
+    let root = a2a_card_testkit::pki::Cert::root("Test Root");
+    let weak_ca = root.issue_for_ed25519_bytes(&a2a_card_testkit::pki::Spec::ca("Weak CA", None), &identity);
+    let pem = format!(
+        "-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n",
+        base64::engine::general_purpose::STANDARD.encode(&weak_ca)
+    );
+    let anchors = write(&dir, "weak-ca.pem", pem);
+    let card = write(&dir, "card.json", CARD);
+    let out = run(&["verify", s(&card), "--trust-anchors", s(&anchors)], None);
+    let line = expect_error(&out, 3, "weak-key", s(&anchors));
+    assert!(
+        line.contains("trust anchor") && line.contains("small order"),
+        "{line}"
+    );
 }

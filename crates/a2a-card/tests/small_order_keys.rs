@@ -305,3 +305,66 @@ fn ed448_small_order_keys_are_weak_everywhere() {
         assert_refused_everywhere("Ed448", 0x71, &a, what);
     }
 }
+
+/// Certificates on a small-order key. A CA that checks a request's proof of possession with a
+/// verifier that does not refuse small-order keys certifies the identity point (R = identity,
+/// S = 0 signs the request); a card "signed" under that leaf with the same forged signature
+/// verified before keys were checked. The leaf, an intermediate and a trust anchor on such a
+/// key are each refused as `weak-key`.
+#[test]
+fn certificates_on_small_order_keys_are_weak() {
+    use a2a_card::signature::TrustAnchor;
+    use a2a_card::{verify_card, VerifyOptions};
+    use a2a_card_testkit::cards::{signed_entry, with_signatures};
+    use a2a_card_testkit::pki::{Cert, Spec};
+    use base64::Engine as _;
+    let std_b64 = |d: &[u8]| base64::engine::general_purpose::STANDARD.encode(d);
+    let card: serde_json::Value =
+        serde_json::from_str(r#"{"name":"Agent","description":"d","version":"1","skills":[]}"#).unwrap();
+    let mut identity = vec![0u8; 32];
+    identity[0] = 1;
+    let mut forged = identity.clone();
+    forged.extend_from_slice(&[0u8; 32]);
+
+    let root = Cert::root("Test Root");
+    let mut trust = TrustStore::new();
+    trust.add_anchor(TrustAnchor::from_der(root.der.clone(), "root.pem").unwrap());
+    let opts = VerifyOptions {
+        origin: Some("https://agent.example".into()),
+        ..VerifyOptions::default()
+    };
+    let forged_card = |chain: &[&[u8]]| {
+        let x5c: Vec<String> = chain.iter().map(|d| std_b64(d)).collect();
+        let protected =
+            serde_json::json!({"alg": "EdDSA", "typ": "JOSE", "kid": "leaf", "x5c": x5c}).to_string();
+        let entry = signed_entry(b"any payload", &protected, None, |_| forged.clone());
+        with_signatures(&card, vec![entry])
+    };
+
+    // The leaf.
+    let leaf = root.issue_for_ed25519_bytes(&Spec::leaf("agent").dns("agent.example"), &identity);
+    let r = verify_card(&forged_card(&[&leaf]), &trust, &opts).unwrap();
+    let v = &r.signatures[0].verdict;
+    assert!(!r.ok, "{}", v.message);
+    assert_eq!(v.code.to_string(), "weak-key", "{}", v.message);
+    assert!(v.message.contains("small order"), "{}", v.message);
+
+    // An intermediate (the leaf under it is an ordinary one: only the intermediate is weak).
+    let weak_int = root.issue_for_ed25519_bytes(&Spec::ca("Weak Intermediate", Some(0)), &identity);
+    let ok_leaf = root.issue(&Spec::leaf("agent").dns("agent.example").ed25519());
+    let r = verify_card(&forged_card(&[&ok_leaf.der, &weak_int]), &trust, &opts).unwrap();
+    let v = &r.signatures[0].verdict;
+    assert_eq!(v.code.to_string(), "weak-key", "{}", v.message);
+    assert!(v.message.contains("intermediate"), "{}", v.message);
+
+    // A trust anchor, from DER and from PEM.
+    let weak_ca = root.issue_for_ed25519_bytes(&Spec::ca("Weak CA", None), &identity);
+    let e = TrustAnchor::from_der(weak_ca.clone(), "ca.pem").unwrap_err();
+    assert_eq!(e.code(), ErrorCode::WeakKey, "{e}");
+    let pem = format!(
+        "-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n",
+        std_b64(&weak_ca)
+    );
+    let e = TrustStore::new().add_anchors_pem(&pem, "ca.pem").unwrap_err();
+    assert_eq!(e.code(), ErrorCode::WeakKey, "{e}");
+}
