@@ -228,7 +228,8 @@ const ED448_P: &str = "fffffffffffffffffffffffffffffffffffffffffffffffffffffffef
 ///
 /// Under such a key A, the verification equation [S]B = R + [k]A loses its dependence on the
 /// message whenever [k]A is the identity (always for the identity, one message in 2, 4 or 8
-/// otherwise), so the signature R = identity, S = 0 verifies for any card an attacker can
+/// otherwise, and every message under a cofactored check such as OpenSSL's Ed448), so a fixed
+/// signature (R = identity, S = 0; or R = B, S = 1) verifies for any card an attacker can
 /// retouch a few times. Only the y coordinate decides: the small-order points are exactly
 /// those with y in {1, p - 1, 0} (and, on Ed25519, {Y8, p - Y8}), whatever the sign of x.
 pub(super) fn okp_small_order(kind: KeyType, encoded: &[u8]) -> bool {
