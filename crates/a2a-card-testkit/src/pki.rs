@@ -223,6 +223,13 @@ impl Cert {
     /// The DER of a certificate of `spec` for the raw Ed25519 public key `x` (32 bytes, any
     /// value: no private key is needed, none is made), issued by this one. For keys no one
     /// holds the private half of, such as a small-order point.
+    ///
+    /// ```
+    /// use a2a_card_testkit::pki::{Cert, Spec};
+    /// let root = Cert::root("Test Root");
+    /// let der = root.issue_for_ed25519_bytes(&Spec::leaf("agent"), &[9u8; 32]);
+    /// assert_eq!(der[0], 0x30);
+    /// ```
     pub fn issue_for_ed25519_bytes(&self, spec: &Spec, x: &[u8]) -> Vec<u8> {
         struct Raw<'a>(&'a [u8]);
         impl rcgen::PublicKeyData for Raw<'_> {
