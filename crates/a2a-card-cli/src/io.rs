@@ -339,6 +339,12 @@ impl Output {
 /// socket or a directory is refused, also behind a link, and so is a file no one may write to
 /// (mode without any write bit) unless `force`.
 pub(crate) fn check_output(path: &Path, force: bool) -> Result<Output, Failure> {
+    check_output_or(path, force, "use --force to replace it")
+}
+
+/// [`check_output`] for a command that has no `--force`: a read-only file is refused with
+/// `read_only_hint` (what the user can do instead) after the reason.
+pub(crate) fn check_output_or(path: &Path, force: bool, read_only_hint: &str) -> Result<Output, Failure> {
     let source = path.display().to_string();
     let resolved = match resolve(path) {
         Ok(resolved) => resolved,
@@ -387,10 +393,7 @@ pub(crate) fn check_output(path: &Path, force: bool) -> Result<Output, Failure> 
     }
     if !force && is_read_only(&meta) {
         return Err(io_failure(
-            format!(
-                "{what} is read-only{}; use --force to replace it",
-                mode_note(&meta)
-            ),
+            format!("{what} is read-only{}; {read_only_hint}", mode_note(&meta)),
             source,
         ));
     }
@@ -490,6 +493,60 @@ pub(crate) fn replace_file(path: &Path, bytes: &[u8], mode: Option<u32>, force: 
 
 /// [`replace_file`] on an output already checked.
 fn replace_output(output: &Output, bytes: &[u8], mode: Option<u32>) -> Result<(), Failure> {
+    stage(output, bytes, mode)?.commit()
+}
+
+/// A file written in full to a temporary file beside the one it will replace, not yet renamed
+/// into place: [`Staged::commit`] renames it. Dropped without a commit, the temporary file is
+/// removed, so that a command writing several files can write all of them or none.
+pub(crate) struct Staged {
+    /// The temporary file, until it is renamed or removed.
+    temp: Option<PathBuf>,
+    /// The path as given, for error lines.
+    source: String,
+    /// The file it replaces or creates.
+    file: PathBuf,
+}
+
+impl Staged {
+    /// Renames the temporary file over the file it replaces, after checking once more that
+    /// the file is still a regular file (or absent).
+    pub(crate) fn commit(mut self) -> Result<(), Failure> {
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        // The check again just before the rename, so that the window in which something else
+        // could take the file's place stays as short as it can be.
+        let result = match std::fs::symlink_metadata(&self.file) {
+            Ok(meta) if !meta.file_type().is_file() => Err(std::io::Error::other(format!(
+                "{} became {} while it was being written; it was not replaced",
+                self.file.display(),
+                kind_of(meta.file_type())
+            ))),
+            _ => std::fs::rename(&temp, &self.file),
+        };
+        if let Err(e) = result {
+            let _ = std::fs::remove_file(&temp);
+            return Err(io_failure(
+                format!("cannot write {}: {e}", self.source),
+                self.source.clone(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}
+
+/// Writes `bytes` to a new temporary file in the directory of `output` (with `mode`, or the
+/// permissions of the file it replaces), synced to disk, ready for [`Staged::commit`].
+pub(crate) fn stage(output: &Output, bytes: &[u8], mode: Option<u32>) -> Result<Staged, Failure> {
     let source = output.source.clone();
     let Some(name) = output.file.file_name() else {
         return Err(io_failure(format!("{source} does not name a file"), source));
@@ -530,6 +587,12 @@ fn replace_output(output: &Output, bytes: &[u8], mode: Option<u32>) -> Result<()
             source,
         ));
     };
+    // From here on the temporary file is removed if anything fails (Staged's drop).
+    let staged = Staged {
+        temp: Some(temp_path),
+        source: source.clone(),
+        file: output.file.clone(),
+    };
     let result = (|| -> std::io::Result<()> {
         file.write_all(bytes)?;
         if mode.is_none() {
@@ -537,27 +600,13 @@ fn replace_output(output: &Output, bytes: &[u8], mode: Option<u32>) -> Result<()
                 file.set_permissions(meta.permissions())?;
             }
         }
-        file.sync_all()?;
-        drop(file);
-        // The check again just before the rename, so that the window in which something else
-        // could take the file's place stays as short as it can be.
-        match std::fs::symlink_metadata(&output.file) {
-            Ok(meta) if !meta.file_type().is_file() => {
-                return Err(std::io::Error::other(format!(
-                    "{} became {} while it was being written; it was not replaced",
-                    output.file.display(),
-                    kind_of(meta.file_type())
-                )))
-            }
-            _ => {}
-        }
-        std::fs::rename(&temp_path, &output.file)
+        file.sync_all()
     })();
+    drop(file);
     if let Err(e) = result {
-        let _ = std::fs::remove_file(&temp_path);
         return Err(io_failure(format!("cannot write {source}: {e}"), source));
     }
-    Ok(())
+    Ok(staged)
 }
 
 #[cfg(unix)]

@@ -7,6 +7,7 @@
 mod common;
 
 use common::*;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 #[test]
@@ -375,14 +376,38 @@ fn an_empty_batch_is_refused_unless_allowed() {
     let empty_dir = dir.join("cards");
     std::fs::create_dir(&empty_dir).unwrap();
     let empty_lines = write(&dir, "cards.jsonl", "\n\n");
-    for batch in [&empty_dir, &empty_lines] {
+    // A directory batch reads *.json files, never *.jsonl: the message says so, and names no
+    // *.jsonl file as something the directory could have held.
+    let jsonl_dir = dir.join("lines");
+    std::fs::create_dir(&jsonl_dir).unwrap();
+    write(&jsonl_dir, "cards.jsonl", "{}\n");
+    let expected: [(&Path, &[&str], &[&str]); 3] = [
+        (&empty_dir, &["the directory has no *.json file"], &["jsonl"]),
+        (
+            &empty_lines,
+            &["the JSON Lines file has no non-empty line"],
+            &["*.json file"],
+        ),
+        (
+            &jsonl_dir,
+            &[
+                "no *.json file",
+                "a *.jsonl file, which a directory batch does not read",
+            ],
+            &[],
+        ),
+    ];
+    for (batch, says, not) in expected {
         let out = run(&["verify", "--batch", s(batch), "--jwks", s(&jwks)], None);
         expect_code(&out, 2, "empty batch");
-        assert!(
-            stderr(&out).contains("error[usage]: the batch holds no card"),
-            "{}",
-            stderr(&out)
-        );
+        let err = stderr(&out);
+        assert!(err.contains("error[usage]: the batch holds no card"), "{err}");
+        for needle in says {
+            assert!(err.contains(needle), "{needle}: {err}");
+        }
+        for needle in not {
+            assert!(!err.contains(needle), "{needle}: {err}");
+        }
         let out = run(
             &["verify", "--batch", s(batch), "--jwks", s(&jwks), "--allow-empty"],
             None,

@@ -606,3 +606,52 @@ fn fetch_out_may_not_be_the_ca_file_and_migrate_out_not_the_card() {
     expect_usage(&out, &["-o", "the card", "same file"], "migrate -o the card");
     assert_eq!(std::fs::read(&f.v03).unwrap(), before);
 }
+
+/// `man --out-dir` writes every page or none: a read-only page, or a page path that is a
+/// directory, is refused before anything is written (no page replaced, no temporary file
+/// left), and the refusal says what works instead of naming an option `man` does not have.
+#[test]
+fn man_out_dir_writes_all_pages_or_none() {
+    let dir = scratch("man-all-or-none");
+    let man1 = dir.join("man1");
+    std::fs::create_dir(&man1).unwrap();
+    let main = write(&man1, "a2a-card.1", "old main page\n");
+    let verify = write(&man1, "a2a-card-verify.1", "old verify page\n");
+    std::fs::set_permissions(&verify, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let before = listing(&man1);
+    let out = run(&["man", "--out-dir", s(&man1)], None);
+    let line = expect_error(&out, 2, "io", s(&verify));
+    assert!(!line.contains("--force"), "man has no --force: {line}");
+    assert!(
+        line.contains("read-only") && line.contains("chmod u+w") && line.contains("no page was written"),
+        "{line}"
+    );
+    assert_eq!(std::fs::read_to_string(&main).unwrap(), "old main page\n");
+    assert_eq!(std::fs::read_to_string(&verify).unwrap(), "old verify page\n");
+    assert_eq!(listing(&man1), before, "nothing added, no temporary file left");
+
+    // A page's path taken by a directory: the same, nothing written.
+    std::fs::set_permissions(&verify, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let sign = man1.join("a2a-card-sign.1");
+    std::fs::create_dir(&sign).unwrap();
+    let before = listing(&man1);
+    let out = run(&["man", "--out-dir", s(&man1)], None);
+    expect_error(&out, 2, "io", s(&sign));
+    assert_eq!(std::fs::read_to_string(&main).unwrap(), "old main page\n");
+    assert_eq!(listing(&man1), before, "nothing added, no temporary file left");
+
+    // Once the way is clear, every page is written, and nothing else.
+    std::fs::remove_dir(&sign).unwrap();
+    let out = run(&["man", "--out-dir", s(&man1)], None);
+    expect_code(&out, 0, "man --out-dir");
+    let pages = listing(&man1);
+    assert!(
+        pages.iter().all(|p| p.ends_with(".1") && !p.starts_with('.')),
+        "{pages:?}"
+    );
+    assert!(pages.contains(&"a2a-card-sign.1".to_string()), "{pages:?}");
+    assert!(std::fs::read_to_string(&main).unwrap().contains(".TH a2a-card 1"));
+    assert!(std::fs::read_to_string(&verify)
+        .unwrap()
+        .contains(".TH a2a-card-verify 1"));
+}

@@ -112,3 +112,79 @@ fn the_work_limits_are_bounded_options() {
     let line = expect_error(&out, 2, "usage", "<command line>");
     assert!(line.contains("--max-jwks-keys applies only"), "{line}");
 }
+
+/// A small-order Ed25519 point as a trust root: under the identity, R = identity, S = 0 is a
+/// signature of every card. Every way `verify` is given a key refuses it as `weak-key` (exit 3,
+/// as any key file the CLI cannot use), so the forged card never gets to verification; `jwks`
+/// refuses it too. The same for an Ed448 point of order 4, under which OpenSSL's cofactored
+/// check accepts R = B, S = 1 for every card.
+#[test]
+fn small_order_trust_roots_are_weak_keys() {
+    use base64::Engine as _;
+    let b64u = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+    let dir = scratch("harden-small-order");
+    let mut identity = vec![0u8; 32];
+    identity[0] = 1;
+    let mut forged = identity.clone();
+    forged.extend_from_slice(&[0u8; 32]);
+    // The Ed448 base point, then S = 1.
+    let mut forged448 = (0..57)
+        .map(|i| {
+            let h = "14fa30f25b790898adc8d74e2c13bdfdc4397ce61cffd33ad7c2a0051e9c78874098a36c7373ea4b62c7c9563720768824bcb66e71463f6900";
+            u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap()
+        })
+        .collect::<Vec<u8>>();
+    forged448.push(1);
+    forged448.extend_from_slice(&[0u8; 56]);
+    // Ed25519 identity, its non-canonical spelling p + 1, and the Ed448 point (1, 0).
+    let mut p_plus_1 = vec![0xffu8; 32];
+    p_plus_1[0] = 0xee;
+    p_plus_1[31] = 0x7f;
+    let cases = [
+        ("Ed25519", identity.clone(), forged.clone()),
+        ("Ed25519", p_plus_1, forged.clone()),
+        ("Ed448", vec![0u8; 57], forged448),
+    ];
+    for (n, (crv, x, sig)) in cases.into_iter().enumerate() {
+        let jwk = serde_json::json!({"kty": "OKP", "crv": crv, "x": b64u(&x), "kid": "weak"});
+        let mut card: serde_json::Value = serde_json::from_str(CARD).unwrap();
+        let protected = b64u(br#"{"alg":"EdDSA","kid":"weak","typ":"JOSE"}"#);
+        card["signatures"] = serde_json::json!([{"protected": protected, "signature": b64u(&sig)}]);
+        let card = write(&dir, &format!("forged{n}.json"), card.to_string());
+        let key = write(&dir, &format!("weak{n}.jwk.json"), jwk.to_string());
+        let jwks = write(
+            &dir,
+            &format!("weak{n}.jwks.json"),
+            serde_json::json!({"keys": [jwk]}).to_string(),
+        );
+        let trust = write(
+            &dir,
+            &format!("weak{n}.trust.json"),
+            serde_json::json!({"keys": [{"jwk": jwk, "origins": ["https://agent.example"]}]}).to_string(),
+        );
+        for (flag, file) in [("--key", &key), ("--jwks", &jwks), ("--trust", &trust)] {
+            let out = run(&["verify", s(&card), flag, s(file)], None);
+            let line = expect_error(&out, 3, "weak-key", s(file));
+            assert!(line.contains("small order"), "{line}");
+            assert!(!line.contains(&b64u(&x)), "key material in {line}");
+        }
+        let out = run(&["jwks", s(&key)], None);
+        expect_error(&out, 3, "weak-key", s(&key));
+    }
+
+    // A CA certificate on the identity point as a trust anchor: anyone could issue under it.
+    let root = a2a_card_testkit::pki::Cert::root("Test Root");
+    let weak_ca = root.issue_for_ed25519_bytes(&a2a_card_testkit::pki::Spec::ca("Weak CA", None), &identity);
+    let pem = format!(
+        "-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n",
+        base64::engine::general_purpose::STANDARD.encode(&weak_ca)
+    );
+    let anchors = write(&dir, "weak-ca.pem", pem);
+    let card = write(&dir, "card.json", CARD);
+    let out = run(&["verify", s(&card), "--trust-anchors", s(&anchors)], None);
+    let line = expect_error(&out, 3, "weak-key", s(&anchors));
+    assert!(
+        line.contains("trust anchor") && line.contains("small order"),
+        "{line}"
+    );
+}

@@ -215,6 +215,38 @@ fn unreadable_cards_exit_2_with_the_place() {
     );
 }
 
+/// A 0.3 card with an ill-typed member (the `err-*-not-*` vectors, and one already 1.0) is
+/// refused with the member's place in the input, exit 2, and no card is written: migrate never
+/// writes a card that canonicalize and sign would refuse.
+#[test]
+fn ill_typed_cards_are_refused_and_nothing_is_written() {
+    let dir = scratch("migrate-ill-typed");
+    let ids = [
+        "err-description-not-string",
+        "err-name-not-string",
+        "err-input-mode-not-string",
+        "err-provider-url-not-string",
+        "err-skill-tags-not-array",
+        "err-streaming-not-boolean",
+        "err-extension-params-not-object",
+        "err-v1-description-not-string",
+    ];
+    for id in ids {
+        let v = vector(id);
+        let card = write(&dir, &format!("{id}.json"), input_of(&v));
+        let out_path = dir.join(format!("{id}.out.json"));
+        let out = run(&["migrate", s(&card), "-o", s(&out_path)], None);
+        let code = v["expected_error"]["code"].as_str().unwrap();
+        let line = expect_error(&out, 2, code, s(&card));
+        let pointer = v["expected_error"]["pointer"].as_str().unwrap();
+        assert!(line.contains(&format!(" at {pointer} ")), "{id}: {line}");
+        assert!(!out_path.exists(), "{id}: a card was written");
+        // To stdout, the same refusal.
+        let out = run(&["migrate", s(&card)], None);
+        expect_error(&out, 2, code, s(&card));
+    }
+}
+
 #[test]
 fn help_documents_exit_codes_and_note_format() {
     assert_mentions(

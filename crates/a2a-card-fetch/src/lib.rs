@@ -7,7 +7,8 @@
 //! - **HTTPS only**, TLS through rustls with the Mozilla roots ([`Roots::WebPki`]) or a private
 //!   CA ([`Roots::CaFile`]); HTTP/2 where the server offers it by ALPN, HTTP/1.1 otherwise.
 //! - **Limits**, each with a default: connect 10 s, total 30 s, body 1 MiB (counted after
-//!   decoding a gzip or brotli body), 3 redirects. The content type must be JSON
+//!   decoding a gzip or brotli body, which must be one whole stream with nothing after it),
+//!   3 redirects. The content type must be JSON
 //!   (`application/json` or `application/*+json`).
 //! - **SSRF guard** ([`guard`]) on every hop and every address a name resolves to; the
 //!   connection goes to an address that was checked. Loopback opens only with
@@ -70,8 +71,7 @@
 //!
 //! The transport is **reqwest 0.12** (over hyper 1, hyper-util and h2) with rustls on ring and
 //! no default features, and the cache rules are **http-cache-semantics**: maintained code for
-//! HTTP/1.1 and HTTP/2 framing, connection pooling, CONNECT tunnels, gzip and brotli, and RFC
-//! 9111, where this crate used to carry its own HTTP/1.1 client. reqwest rather than hyper
+//! HTTP/1.1 and HTTP/2 framing, connection pooling, CONNECT tunnels, and RFC 9111, where this crate used to carry its own HTTP/1.1 client. reqwest rather than hyper
 //! with hyper-util directly: it exposes every hook the guard needs (a DNS resolver that
 //! returns only checked addresses, a connector layer that sees each connection's peer address
 //! before a request is written on it, redirects left to the caller, proxies only when set), so
@@ -80,9 +80,12 @@
 //! toolkit; and it is the client most tokio programs that talk to agents already carry, so it
 //! adds little to their build ([`Fetcher::with_client_builder`] takes their builder). 0.12
 //! rather than 0.13 because 0.13 builds on aws-lc-rs or the platform verifier, and the
-//! toolkit's TLS is rustls on ring with the roots it chooses. What this crate still writes
-//! itself is what no client does for it: the address rules ([`guard`]), the checks of IP
-//! literals and of each redirect target before a request, and which `jku` may be fetched.
+//! toolkit's TLS is rustls on ring with the roots it chooses. Bodies are decoded here
+//! (`flate2`, `brotli-decompressor`), not by reqwest's decompression layer, which reads the
+//! first gzip member or brotli stream and never looks at what follows it. What this crate
+//! still writes itself is what no client does for it: the address rules ([`guard`]), the
+//! checks of IP literals and of each redirect target before a request, and which `jku` may be
+//! fetched.
 //!
 //! ## Proxies
 //!
@@ -115,6 +118,7 @@ struct ReadmeDoctests;
 pub mod blocking;
 pub mod cache;
 mod client;
+mod decode;
 pub mod guard;
 mod options;
 mod proxy;

@@ -162,9 +162,11 @@ pub struct FetchOptions {
     /// Offer HTTP/2 by ALPN (default true); a server that does not take it is spoken to in
     /// HTTP/1.1.
     pub http2: bool,
-    /// Ask for compressed bodies (`Accept-Encoding: gzip, br`, default true); `false` sends
-    /// `Accept-Encoding: identity`. Either way a gzip or brotli body is decoded and the body
-    /// limit counts the decoded bytes.
+    /// Ask for compressed bodies (`Accept-Encoding: gzip, br`, default true): a gzip or brotli
+    /// body is decoded, the body limit counts the decoded bytes, and the body must be exactly
+    /// one whole stream (bytes after it, a second gzip member, or a stream cut short are
+    /// refused as `http-protocol`). `false` sends `Accept-Encoding: identity` and refuses a
+    /// coded body.
     pub compression: bool,
 }
 

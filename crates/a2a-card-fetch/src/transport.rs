@@ -21,6 +21,7 @@
 //! - With `A2A_CARD_FETCH_LOOPBACK_ONLY` set (the test suites set it), nothing but plain
 //!   loopback is dialled, proxy included: a safety net under the guard.
 
+use crate::decode::{BodyDecoder, Coding, DecodeError};
 use crate::guard;
 use crate::options::{FetchOptions, MAX_TIMEOUT};
 use crate::proxy::{ProxyHost, ProxyRoute};
@@ -41,7 +42,7 @@ use url::{Host, Url};
 
 /// The `Accept` of every request.
 const ACCEPT_JSON: &str = "application/json, application/*+json;q=0.9";
-/// The `Accept-Encoding` when compression is on (what reqwest decodes).
+/// The `Accept-Encoding` when compression is on (what `decode` decodes).
 pub(crate) const ACCEPT_COMPRESSED: &str = "gzip, br";
 /// The most a body buffer is sized in advance from a `Content-Length`, whatever the limit: a
 /// peer's number never decides an allocation.
@@ -294,8 +295,6 @@ impl Transport {
             .redirect(reqwest::redirect::Policy::none())
             .referer(false)
             .connect_timeout(opts.connect_timeout.min(MAX_TIMEOUT))
-            .gzip(opts.compression)
-            .brotli(opts.compression)
             .no_proxy()
             .dns_resolver(Arc::new(GuardedResolver {
                 allow_loopback: opts.allow_loopback,
@@ -513,52 +512,66 @@ impl Exchange {
 
     /// Reads the body before `deadline`, refusing more than `max` bytes; a compressed body is
     /// decoded as it arrives and the limit counts decoded bytes, so a small body that expands
-    /// past the limit (a decompression bomb) is refused as soon as it passes it.
+    /// past the limit (a decompression bomb) is refused as soon as it passes it. A coded body
+    /// must be one whole gzip member or brotli stream with nothing after it (`decode`).
     pub(crate) async fn read_body(mut self, max: usize, deadline: Instant) -> Result<Vec<u8>, Error> {
-        // What is left is a coding reqwest does not decode (or compression is off).
-        if let Some(enc) = self.header("content-encoding") {
-            if !enc.split(',').all(|e| e.trim().eq_ignore_ascii_case("identity")) {
-                return Err(self.fail(
-                    ErrorCode::HttpProtocol,
-                    format!(
-                        "the response uses content encoding {enc:?}, which this fetcher does not decode \
-                         (it asked for {})",
-                        String::from_utf8_lossy(self.asked.as_bytes())
-                    ),
-                ));
-            }
-        }
-        // Present only when the body is not being decoded.
+        let encoding = self.header("content-encoding");
+        // A coding is decoded only when it was asked for; else only what this fetcher decodes.
+        let coding = Coding::of(encoding.as_deref())
+            .filter(|c| *c == Coding::Identity || self.asked.as_bytes() == ACCEPT_COMPRESSED.as_bytes());
+        let Some(coding) = coding else {
+            return Err(self.fail(
+                ErrorCode::HttpProtocol,
+                format!(
+                    "the response uses content encoding {:?}, which this fetcher does not decode \
+                     (it asked for {})",
+                    encoding.unwrap_or_default(),
+                    String::from_utf8_lossy(self.asked.as_bytes())
+                ),
+            ));
+        };
+        // The length of the bytes that travel (coded, when there is a coding).
         let declared = self.response.content_length();
-        if let Some(n) = declared.filter(|&n| n > max as u64) {
+        if let Some(n) = declared.filter(|&n| coding == Coding::Identity && n > max as u64) {
             return Err(self.fail(
                 ErrorCode::BodyTooLarge,
                 format!("the body is {n} bytes, more than the limit of {max}"),
             ));
         }
         let url = self.url.clone();
-        let mut body = Vec::with_capacity(
-            usize::try_from(declared.unwrap_or(0))
+        let capacity = match coding {
+            Coding::Identity => usize::try_from(declared.unwrap_or(0))
                 .unwrap_or(0)
                 .min(PREALLOCATE_MAX),
-        );
+            _ => 0,
+        };
+        let mut body = BodyDecoder::new(coding, max, capacity);
+        let mut received = 0usize;
         loop {
             let chunk = within(deadline, &url, "reading the body", self.response.chunk()).await?;
-            match chunk {
+            let result = match chunk {
                 Ok(Some(bytes)) => {
-                    if body.len().saturating_add(bytes.len()) > max {
-                        return Err(self.fail(
-                            ErrorCode::BodyTooLarge,
-                            format!(
-                                "the body is larger than the limit of {max} bytes (counted after decoding)"
-                            ),
-                        ));
-                    }
-                    body.extend_from_slice(&bytes);
+                    received = received.saturating_add(bytes.len());
+                    body.push(&bytes)
                 }
-                Ok(None) => return Ok(body),
-                Err(e) => return Err(self.body_error(&e, body.len(), declared)),
-            }
+                Ok(None) => break,
+                Err(e) => return Err(self.body_error(&e, received, declared)),
+            };
+            result.map_err(|e| self.decode_error(e, max))?;
+        }
+        body.finish().map_err(|e| self.decode_error(e, max))
+    }
+
+    fn decode_error(&self, e: DecodeError, max: usize) -> Error {
+        match e {
+            DecodeError::TooLarge => self.fail(
+                ErrorCode::BodyTooLarge,
+                format!("the body is larger than the limit of {max} bytes (counted after decoding)"),
+            ),
+            DecodeError::Malformed(why) => self.fail(
+                ErrorCode::HttpProtocol,
+                format!("the body cannot be decoded: {why}"),
+            ),
         }
     }
 
@@ -575,8 +588,8 @@ impl Exchange {
                 "the connection closed without TLS close_notify: the body may be cut short",
             );
         }
-        // reqwest reports every failure of a body it decodes as a decoding one; hyper's own
-        // errors are the transport's.
+        // hyper's errors are the transport's; reqwest decodes no body here (see `decode`), so
+        // a decoding error from it is unexpected, and reported as such if it ever comes.
         if find::<hyper::Error>(e).is_some() {
             return self.fail(
                 ErrorCode::HttpProtocol,

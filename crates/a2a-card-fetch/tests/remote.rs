@@ -214,6 +214,43 @@ fn a_jku_under_the_allowlist_supplies_the_key() {
     assert_eq!(agent.server.count("/keys/jwks.json"), 1);
 }
 
+/// An allowed `jku` whose JWK Set holds the Ed25519 identity point: under it the signature
+/// R = identity, S = 0 verifies for any card, so an allowlisted key server that serves it
+/// (compromised, or careless) would vouch for every card. The set is refused as `weak-key`
+/// and the forged card does not verify.
+#[test]
+fn a_jku_serving_a_small_order_key_is_refused() {
+    use base64::Engine as _;
+    let b64u = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+    let agent = Agent::new();
+    let jku = agent.server.url("localhost", "/keys/jwks.json");
+    let mut identity = vec![0u8; 32];
+    identity[0] = 1;
+    let mut forged = identity.clone();
+    forged.extend_from_slice(&[0u8; 32]);
+    let protected = serde_json::json!({"alg": "EdDSA", "kid": "weak", "typ": "JOSE", "jku": jku}).to_string();
+    let mut card: serde_json::Value = serde_json::from_slice(UNSIGNED).unwrap();
+    card["signatures"] =
+        serde_json::json!([{"protected": b64u(protected.as_bytes()), "signature": b64u(&forged)}]);
+    agent.serve(serde_json::to_vec(&card).unwrap());
+    *agent.jwks.lock().unwrap() = serde_json::to_vec(&serde_json::json!({"keys": [
+        {"kty": "OKP", "crv": "Ed25519", "x": b64u(&identity), "kid": "weak"}
+    ]}))
+    .unwrap();
+
+    let allow = [agent.server.url("localhost", "/keys/")];
+    let r = agent.verify(&agent.origin("localhost"), &TrustStore::new(), &allow);
+    assert!(!r.report.ok, "{}", r.report.reason);
+    match &r.jku[0].status {
+        JkuStatus::Failed { code, message } => {
+            assert_eq!(code, "weak-key", "{message}");
+            assert!(message.contains("small order"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(agent.server.count("/keys/jwks.json"), 1);
+}
+
 #[test]
 fn a_jku_off_the_allowlist_is_reported_and_not_fetched() {
     let agent = Agent::new();

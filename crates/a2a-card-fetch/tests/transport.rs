@@ -49,9 +49,38 @@ fn routes(req: &Req) -> Resp {
         "/bomb-gzip" => bomb(Coding::Gzip),
         "/bomb-br" => bomb(Coding::Br),
         "/deflate" => Resp::json(CARD).header("Content-Encoding", "deflate"),
+        // A coded body must be one whole stream and nothing after it.
+        p if p.starts_with("/tail/") => {
+            let (coding, tail) = tails(&p["/tail/".len()..]);
+            let mut body = coding.encode(CARD);
+            if p.ends_with("-cut") {
+                body.truncate(body.len() - 3);
+            }
+            body.extend_from_slice(&tail);
+            Resp::json(&body).header("Content-Encoding", coding.name())
+        }
         "/slow" => Resp::json(&padded(50)).framing(Framing::Slow(Duration::from_millis(100))),
         _ => Resp::new(404),
     }
+}
+
+/// The coded bodies with something after (or missing from) the stream: `/tail/CODING-KIND`.
+/// Returns the coding and the bytes appended after the whole encoded card.
+fn tails(name: &str) -> (Coding, Vec<u8>) {
+    let (coding, kind) = name.split_once('-').unwrap();
+    let coding = if coding == "gzip" {
+        Coding::Gzip
+    } else {
+        Coding::Br
+    };
+    let tail = match kind {
+        "garbage" => b"garbage".to_vec(),
+        "zero" => vec![0],
+        // A second stream: what a reader of the first alone never sees.
+        "second" => coding.encode(br#"{"name":"Other Agent"}"#),
+        _ => Vec::new(),
+    };
+    (coding, tail)
 }
 
 /// The three servers: one request per connection (HTTP/1.1), keep-alive HTTP/1.1, HTTP/2.
@@ -200,6 +229,37 @@ fn compressed_bodies_are_decoded_and_the_limit_counts_decoded_bytes() {
         assert!(e.message().contains("identity"), "{e}");
         let req = server.requests().pop().unwrap();
         assert_eq!(req.header("accept-encoding"), Some("identity"), "{name}");
+    }
+}
+
+/// A gzip or brotli body with bytes after its stream (garbage, a zero byte, a second gzip
+/// member or brotli stream) is refused as a malformed coding, not read on the bytes of the first
+/// stream; so is a stream cut short. A whole stream alone is read.
+#[test]
+fn coded_bodies_with_anything_after_the_stream_are_refused() {
+    let fx = Fixture::new();
+    for (name, server) in servers(&fx) {
+        for coding in ["gzip", "br"] {
+            for kind in ["garbage", "zero", "second"] {
+                let url = server.url("localhost", &format!("/tail/{coding}-{kind}"));
+                let e = fetch_card(&url, &fx.options()).unwrap_err();
+                assert_eq!(e.code(), ErrorCode::HttpProtocol, "{name} {coding} {kind}: {e}");
+                assert!(
+                    e.message().contains("after the end of the") && e.message().contains(coding),
+                    "{name} {coding} {kind}: {e}"
+                );
+            }
+            let url = server.url("localhost", &format!("/tail/{coding}-cut"));
+            let e = fetch_card(&url, &fx.options()).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::HttpProtocol, "{name} {coding} cut: {e}");
+            assert!(e.message().contains("cut short"), "{name} {coding} cut: {e}");
+            let url = server.url("localhost", &format!("/tail/{coding}-none"));
+            assert_eq!(
+                fetch_card(&url, &fx.options()).unwrap().bytes,
+                CARD,
+                "{name} {coding}"
+            );
+        }
     }
 }
 

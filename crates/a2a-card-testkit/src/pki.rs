@@ -220,6 +220,30 @@ impl Cert {
         Cert::of(cert, key)
     }
 
+    /// The DER of a certificate of `spec` for the raw Ed25519 public key `x` (32 bytes, any
+    /// value: no private key is needed, none is made), issued by this one. For keys no one
+    /// holds the private half of, such as a small-order point.
+    ///
+    /// ```
+    /// use a2a_card_testkit::pki::{Cert, Spec};
+    /// let root = Cert::root("Test Root");
+    /// let der = root.issue_for_ed25519_bytes(&Spec::leaf("agent"), &[9u8; 32]);
+    /// assert_eq!(der[0], 0x30);
+    /// ```
+    pub fn issue_for_ed25519_bytes(&self, spec: &Spec, x: &[u8]) -> Vec<u8> {
+        struct Raw<'a>(&'a [u8]);
+        impl rcgen::PublicKeyData for Raw<'_> {
+            fn der_bytes(&self) -> &[u8] {
+                self.0
+            }
+            fn algorithm(&self) -> &rcgen::SignatureAlgorithm {
+                &rcgen::PKCS_ED25519
+            }
+        }
+        let cert = spec.params().signed_by(&Raw(x), &self.cert, &self.key).unwrap();
+        cert.der().to_vec()
+    }
+
     /// A v2 CRL issued by this CA listing `serials`, valid 2020 to 2099.
     pub fn crl(&self, serials: &[u64]) -> Vec<u8> {
         let params = CertificateRevocationListParams {

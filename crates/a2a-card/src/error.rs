@@ -34,7 +34,8 @@ pub enum ErrorCode {
     InvalidKey,
     /// A PEM that is encrypted; decrypt it first.
     EncryptedKey,
-    /// A key that is too weak to be used (for example RSA under 2048 bits).
+    /// A key that is too weak to be used: RSA under 2048 bits, or an Ed25519 or Ed448 point of
+    /// small order (under which a forged signature verifies).
     WeakKey,
     /// A JWK whose members contradict its `kty` or `crv`.
     JwkInconsistent,

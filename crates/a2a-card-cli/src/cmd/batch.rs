@@ -130,15 +130,42 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     ))?;
     if total == 0 && !args.allow_empty {
         return Err(Failure::new(
-            a2a_card::Error::new(
-                a2a_card::ErrorCode::Usage,
-                "the batch holds no card (no *.json or *.jsonl file, or no non-empty line); a wrong path? \
-                 --allow-empty accepts an empty batch",
-            ),
+            a2a_card::Error::new(a2a_card::ErrorCode::Usage, empty_batch_message(path)),
             path.display().to_string(),
         ));
     }
     Ok(if counts.valid == total { 0 } else { 1 })
+}
+
+/// Why a batch holds no card, in the terms of what was given: a directory batch reads its
+/// `*.json` files only (not `*.jsonl` files, which are batches of their own), a JSON Lines
+/// file its non-empty lines.
+fn empty_batch_message(path: &Path) -> String {
+    let tail = "a wrong path? --allow-empty accepts an empty batch";
+    if !path.is_dir() {
+        return format!("the batch holds no card: the JSON Lines file has no non-empty line; {tail}");
+    }
+    let jsonl = std::fs::read_dir(path)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| {
+                    e.path()
+                        .extension()
+                        .is_some_and(|x| x.eq_ignore_ascii_case("jsonl"))
+                })
+                .count()
+        })
+        .unwrap_or(0);
+    let note = match jsonl {
+        0 => String::new(),
+        1 => " (it holds a *.jsonl file, which a directory batch does not read: give that file to --batch)"
+            .to_string(),
+        n => format!(
+            " (it holds {n} *.jsonl files, which a directory batch does not read: give each file to --batch)"
+        ),
+    };
+    format!("the batch holds no card: the directory has no *.json file{note}; {tail}")
 }
 
 /// The options that do not go with `--batch`.

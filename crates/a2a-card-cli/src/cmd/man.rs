@@ -1,7 +1,7 @@
 //! `a2a-card man`: the man pages, generated from the command's own clap definitions
 //! (clap_mangen): `a2a-card(1)` and one page per subcommand, `a2a-card-sign(1)` and so on.
 
-use crate::io::{io_failure, replace_file, write_stdout};
+use crate::io::{check_output_or, io_failure, stage, write_stdout};
 use crate::Failure;
 use std::path::PathBuf;
 
@@ -17,7 +17,8 @@ Exit codes: 0 written, 2 the directory cannot be written.";
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Write a2a-card.1 and a2a-card-SUBCOMMAND.1 for every subcommand into DIR (created when
-    /// missing; existing pages are replaced) instead of printing a2a-card(1) to stdout.
+    /// missing; existing pages are replaced, unless one is read-only: then none is written)
+    /// instead of printing a2a-card(1) to stdout. All pages are written or none.
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
 }
@@ -39,16 +40,37 @@ pub(crate) fn run(args: Args, cmd: clap::Command) -> Result<(), Failure> {
     let Some(dir) = args.out_dir else {
         return write_stdout(&render(&cmd, "a2a-card")?);
     };
+    let mut pages = vec![("a2a-card".to_string(), render(&cmd, "a2a-card")?)];
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("a2a-card-{}", sub.get_name());
+        let page = render(sub, &name)?;
+        pages.push((name, page));
+    }
     std::fs::create_dir_all(&dir).map_err(|e| {
         io_failure(
             format!("cannot create the directory: {e}"),
             dir.display().to_string(),
         )
     })?;
-    replace_file(&dir.join("a2a-card.1"), &render(&cmd, "a2a-card")?, None, false)?;
-    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
-        let name = format!("a2a-card-{}", sub.get_name());
-        replace_file(&dir.join(format!("{name}.1")), &render(sub, &name)?, None, false)?;
+    // All pages or none: every target is checked first, then each page is written to a
+    // temporary file in the directory, and only when all are written are they renamed into
+    // place. A failure before the renames removes the temporary files (Staged's drop) and
+    // leaves the directory as it was.
+    let outputs = pages
+        .iter()
+        .map(|(name, _)| check_output_or(&dir.join(format!("{name}.1")), false, READ_ONLY_HINT))
+        .collect::<Result<Vec<_>, _>>()?;
+    let staged = outputs
+        .iter()
+        .zip(&pages)
+        .map(|(output, (_, page))| stage(output, page, None))
+        .collect::<Result<Vec<_>, _>>()?;
+    for page in staged {
+        page.commit()?;
     }
     Ok(())
 }
+
+/// What to do about a read-only page, `man` having no option to replace one.
+const READ_ONLY_HINT: &str = "man does not replace read-only pages: make it writable (chmod u+w) or \
+     remove it, or write to another directory; no page was written";

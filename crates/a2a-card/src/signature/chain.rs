@@ -169,14 +169,32 @@ pub(crate) fn check_chain(
     let chain: Vec<&[u8]> = certs.iter().map(|(d, _)| d.as_slice()).collect();
     let leaf = &summaries[0];
     let key = PublicKey::from_spki_der(&leaf.spki).map_err(|e| {
+        // A weak key keeps its own code: the certificate names a key no signature should be
+        // trusted under (a small-order point: anyone can sign any card under it).
+        let code = match e.code() {
+            ErrorCode::WeakKey => ErrorCode::WeakKey,
+            _ => ErrorCode::CertificateKeyMismatch,
+        };
         err(
-            ErrorCode::CertificateKeyMismatch,
+            code,
             format!(
                 "the leaf certificate's key cannot be used for a JWS: {}",
                 e.message()
             ),
         )
     })?;
+    // Nor may an intermediate have a weak key: anyone could issue leaves under it.
+    for (i, s) in summaries.iter().enumerate().skip(1) {
+        crate::jose::keys::refuse_weak_spki(&s.spki).map_err(|e| {
+            err(
+                ErrorCode::WeakKey,
+                format!(
+                    "the key of certificate {i} of the chain (an intermediate) is refused: {}",
+                    e.message()
+                ),
+            )
+        })?;
+    }
     key.check_algorithm(alg).map_err(|_| {
         err(
             ErrorCode::CertificateKeyMismatch,

@@ -98,8 +98,13 @@ pub struct TrustAnchor {
 impl TrustAnchor {
     /// An anchor from a DER certificate, without extra policy; `certificate-malformed` when it
     /// does not decode or path validation cannot use it.
+    /// A certificate whose key is weak (a small-order Ed25519 or Ed448 point, under which
+    /// anyone can make a signature that verifies, so anyone could issue certificates under it;
+    /// RSA under 2048 bits) is refused with `weak-key`.
     pub fn from_der(der: Vec<u8>, source: impl Into<KeySource>) -> Result<TrustAnchor, Error> {
         let summary = crate::jose::x509::summary(&der)?;
+        crate::jose::keys::refuse_weak_spki(&summary.spki)
+            .map_err(|e| e.context("the trust anchor's key"))?;
         webpki::anchor_from_trusted_cert(&rustls_pki_types::CertificateDer::from(der.as_slice())).map_err(
             |e| {
                 Error::new(

@@ -23,7 +23,8 @@
 //! Members that are neither A2A 0.3 nor A2A 1.0 members are dropped with a note. Every note
 //! names the JSON Pointer of the member in the input card. A card that is already 1.0 (it has
 //! `supportedInterfaces` and none of the 0.3-only members) is returned byte for byte with one
-//! note, not an error.
+//! note, not an error. No card is returned that could not be canonicalized and signed: an
+//! ill-typed member is refused at its place in the input.
 //!
 //! ```
 //! use a2a_card::migrate::{migrate_card, MigrateOptions, NoteKind};
@@ -53,13 +54,26 @@ pub use notes::{MigrateOptions, Migration, MigrationNote, NoteKind};
 use self::migrator::{Migrator, V03_ONLY};
 use self::pretty::write_pretty;
 use crate::canonical::value::Value;
+use crate::canonical::{CanonicalizeOptions, Limits, UnknownMembers, MAX_DEPTH_LIMIT};
 use crate::error::{Error, ErrorCode};
 
 /// Rewrites an A2A 0.3 Agent Card as an A2A 1.0 card (see the [module](self) for the mappings).
 ///
 /// Errors: the reader's (`invalid-json`, `duplicate-member`, ... with their pointer);
 /// `type-mismatch` where a member the migration reads has the wrong JSON type; `malformed-card`
-/// for a card that mixes `supportedInterfaces` with 0.3-only members.
+/// for a card that mixes `supportedInterfaces` with 0.3-only members. The card returned always
+/// passes the checks canonicalization, signing and [`crate::model::AgentCard::from_json`] make:
+/// a member the input gave the wrong type (`"description": 5`), which the migration would carry
+/// over as it is, is refused (`type-mismatch`, or `malformed-card` for an empty oneof) at its
+/// pointer in the input card, also for a card that is already 1.0.
+///
+/// ```
+/// use a2a_card::migrate::{migrate_card, MigrateOptions};
+/// let bad = br#"{"name":"A","description":5,"url":"https://a.example"}"#;
+/// let err = migrate_card(bad, &MigrateOptions::default()).unwrap_err();
+/// assert_eq!(err.code().as_str(), "type-mismatch");
+/// assert_eq!(err.pointer(), Some("/description"));
+/// ```
 ///
 /// ```
 /// use a2a_card::migrate::{migrate_card, MigrateOptions, NoteKind};
@@ -100,6 +114,9 @@ pub fn migrate_card(bytes: &[u8], opts: &MigrateOptions) -> Result<Migration, Er
             )
             .at(format!("/{v1_name}")));
         }
+        // Returned unchanged only when it could be signed as it stands (its unknown members
+        // left out, as sign leaves them by choice).
+        check_signable(bytes, opts, UnknownMembers::Exclude, &[])?;
         return Ok(Migration {
             card: bytes.to_vec(),
             notes: vec![MigrationNote {
@@ -121,9 +138,60 @@ pub fn migrate_card(bytes: &[u8], opts: &MigrateOptions) -> Result<Migration, Er
     let mut card = Vec::new();
     write_pretty(&mut card, &Value::Object(out), 0);
     card.push(b'\n');
+    // The migration drops every member A2A 1.0 does not define, so none is left to reject.
+    check_signable(&card, opts, UnknownMembers::Reject, &m.notes)?;
     Ok(Migration {
         card,
         notes: m.notes,
         already_v1: false,
     })
+}
+
+/// Refuses to return a card that canonicalize, sign and the typed model would refuse: a member
+/// the 0.3 card gave the wrong type (`"description": 5`) is carried over as it is, so the
+/// refusal names it in the input card (through the note whose target holds it, when it moved).
+/// The limits are the caller's, widened to the card's own size and to the deepest nesting
+/// allowed, as the 1.0 shapes are longer and deeper than the 0.3 ones they come from.
+fn check_signable(
+    card: &[u8],
+    opts: &MigrateOptions,
+    unknown: UnknownMembers,
+    notes: &[MigrationNote],
+) -> Result<(), Error> {
+    let copts = CanonicalizeOptions {
+        unknown,
+        limits: Limits {
+            max_input_bytes: opts.limits.max_input_bytes.max(card.len()),
+            max_depth: MAX_DEPTH_LIMIT,
+        },
+        ..CanonicalizeOptions::default()
+    };
+    crate::card::model::check_card_json(card, &copts).map_err(|e| {
+        let out = e.pointer().unwrap_or("").to_string();
+        let input = input_pointer(&out, notes);
+        Error::new(
+            e.code(),
+            format!(
+                "{}; migrate writes no card that could not be signed, so correct it in the input card",
+                e.message()
+            ),
+        )
+        .at(input)
+    })
+}
+
+/// The input card's pointer for `out`, a pointer into the migrated card: through the note whose
+/// target is the longest prefix of `out` when the member moved, else `out` itself (members
+/// copied as they are keep their place).
+fn input_pointer(out: &str, notes: &[MigrationNote]) -> String {
+    notes
+        .iter()
+        .filter_map(|n| {
+            let target = n.target.as_deref()?;
+            let rest = out.strip_prefix(target)?;
+            (rest.is_empty() || rest.starts_with('/')).then_some((target.len(), n, rest))
+        })
+        .filter(|(len, n, _)| *len > 0 && !n.pointer.is_empty())
+        .max_by_key(|(len, _, _)| *len)
+        .map_or_else(|| out.to_string(), |(_, n, rest)| format!("{}{rest}", n.pointer))
 }

@@ -15,6 +15,24 @@ use crate::jose::signer::Signer;
 use crate::signature::{sign_card, SignOptions, Signed};
 use serde::Serialize;
 
+/// The checks [`AgentCard::from_json`] makes before it builds the typed card: the strict reader
+/// and the canonical walk under `opts` (I-JSON, types, dual names, oneof conflicts, unknown
+/// members as `opts` says), then no `SecurityScheme` or `OAuthFlows` without a member set.
+/// A card that passes can be canonicalized and signed; `migrate` checks what it returns with it.
+pub(crate) fn check_card_json(bytes: &[u8], opts: &CanonicalizeOptions) -> Result<(), Error> {
+    let doc = crate::canonical::Doc::parse(bytes, &opts.limits)?;
+    crate::canonical::canonicalize_doc(&doc, opts)?;
+    let value = doc.to_value();
+    if let Some((name, ptr)) = empty_oneof(&value, &table::AGENT_CARD, &mut String::new()) {
+        return Err(Error::new(
+            ErrorCode::MalformedCard,
+            format!("{name} sets none of its members; exactly one member of the oneof must be set"),
+        )
+        .at(ptr));
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checking REQUIRED members, against the presence table
 // ---------------------------------------------------------------------------------------------
@@ -255,16 +273,7 @@ impl AgentCard {
     /// assert_eq!(err.pointer(), Some("/skills/0/tags"));
     /// ```
     pub fn from_json(bytes: &[u8]) -> Result<AgentCard, Error> {
-        let doc = crate::canonical::Doc::parse(bytes, &crate::canonical::Limits::default())?;
-        crate::canonical::canonicalize_doc(&doc, &CanonicalizeOptions::default())?;
-        let value = doc.to_value();
-        if let Some((name, ptr)) = empty_oneof(&value, &table::AGENT_CARD, &mut String::new()) {
-            return Err(Error::new(
-                ErrorCode::MalformedCard,
-                format!("{name} sets none of its members; exactly one member of the oneof must be set"),
-            )
-            .at(ptr));
-        }
+        check_card_json(bytes, &CanonicalizeOptions::default())?;
         serde_json::from_slice(bytes).map_err(|e| {
             Error::new(
                 ErrorCode::MalformedCard,

@@ -68,6 +68,7 @@ mod schema;
 mod types;
 
 pub use builder::*;
+pub(crate) use check::check_card_json;
 pub use check::{Message, API_KEY_LOCATIONS};
 pub use schema::{json_schema, schema_id, SchemaDraft, SCHEMA_DESCRIPTION};
 pub use types::*;

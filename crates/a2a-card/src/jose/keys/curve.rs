@@ -60,7 +60,6 @@ pub(super) fn add(a: &Big, b: &Big) -> Big {
 }
 
 /// a - b for a >= b.
-#[cfg(test)]
 pub(super) fn sub(a: &Big, b: &Big) -> Big {
     let mut out = Vec::with_capacity(a.len());
     let mut borrow = 0i128;
@@ -213,6 +212,48 @@ pub(super) fn scalar_in_range(kind: KeyType, d: &[u8]) -> bool {
     !d.is_empty() && cmp(&d, &from_hex(c.n)) == Ordering::Less
 }
 
+/// The field prime of Ed25519, 2^255 - 19.
+const ED25519_P: &str = "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed";
+/// The y coordinate of two of the four points of order 8 on Ed25519 (the other two have
+/// p - y): a root of d y^4 + 2 y^2 - 1, the condition for the double of (x, y) to have y = 0
+/// (order 4). The unit tests check it against that equation, and the key tests prove every
+/// blocked encoding is of small order with an actual forged signature.
+const ED25519_Y8: &str = "05fc536d880238b13933c6d305acdfd5f098eff289f4c345b027b2c28f95e826";
+/// The field prime of Ed448, 2^448 - 2^224 - 1.
+const ED448_P: &str = "fffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffffffffffffffffffffffffffffffffffffffffffffffffffff";
+
+/// True when `encoded`, an Ed25519 or Ed448 public key as RFC 8032 encodes it, names a point
+/// of small order (the identity, or a point whose order divides the cofactor 8 or 4), in any
+/// spelling: canonical, with y >= p, or with the sign bit set on a point whose x is 0.
+///
+/// Under such a key A, the verification equation [S]B = R + [k]A loses its dependence on the
+/// message whenever [k]A is the identity (always for the identity, one message in 2, 4 or 8
+/// otherwise, and every message under a cofactored check such as OpenSSL's Ed448), so a fixed
+/// signature (R = identity, S = 0; or R = B, S = 1) verifies for any card an attacker can
+/// retouch a few times. Only the y coordinate decides: the small-order points are exactly
+/// those with y in {1, p - 1, 0} (and, on Ed25519, {Y8, p - Y8}), whatever the sign of x.
+pub(super) fn okp_small_order(kind: KeyType, encoded: &[u8]) -> bool {
+    let p = match kind {
+        KeyType::Ed25519 => from_hex(ED25519_P),
+        KeyType::Ed448 => from_hex(ED448_P),
+        _ => return false,
+    };
+    // Little-endian, the sign of x in the top bit of the last byte.
+    let mut be: Vec<u8> = encoded.iter().rev().copied().collect();
+    if let Some(top) = be.first_mut() {
+        *top &= 0x7f;
+    }
+    let y = reduce(&from_be(&be), &p);
+    let one = from_hex("01");
+    let mut small = vec![Vec::new(), one.clone(), sub(&p, &one)];
+    if kind == KeyType::Ed25519 {
+        let y8 = from_hex(ED25519_Y8);
+        small.push(sub(&p, &y8));
+        small.push(y8);
+    }
+    small.iter().any(|s| cmp(s, &y) == Ordering::Equal)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -286,5 +327,78 @@ mod tests {
             yb[31] ^= 1;
             assert!(!on_curve(kind, &xb, &yb), "{kind}");
         }
+    }
+
+    /// The constants of the small-order check, derived again rather than trusted: d from its
+    /// definition -121665/121666, Y8 from the order-8 condition d y^4 + 2 y^2 - 1 = 0, and the
+    /// Ed448 points with x = 0 or y = 0 on x^2 + y^2 = 1 + d x^2 y^2 (d = -39081).
+    #[test]
+    fn small_order_constants_are_what_they_claim() {
+        let p = from_hex(ED25519_P);
+        assert_eq!(
+            add(
+                &sub(
+                    &from_hex("8000000000000000000000000000000000000000000000000000000000000000"),
+                    &from_hex("13")
+                ),
+                &Vec::new()
+            ),
+            p
+        );
+        let d = from_hex("52036cee2b6ffe738cc740797779e89800700a4d4141d8ab75eb4dca135978a3");
+        // d * 121666 + 121665 = 0 (mod p)
+        let check = reduce(&add(&mul(&d, &from_hex("01db42")), &from_hex("01db41")), &p);
+        assert!(check.is_empty());
+        for y in [from_hex(ED25519_Y8), sub(&p, &from_hex(ED25519_Y8))] {
+            let y2 = reduce(&mul(&y, &y), &p);
+            let dy4 = reduce(&mul(&d, &reduce(&mul(&y2, &y2), &p)), &p);
+            // d y^4 + 2 y^2 - 1 = 0 (mod p), written d y^4 + 2 y^2 + (p - 1)
+            let q = reduce(&add(&add(&dy4, &add(&y2, &y2)), &sub(&p, &from_hex("01"))), &p);
+            assert!(q.is_empty(), "{y:x?}");
+        }
+        let p448 = from_hex(ED448_P);
+        let two448 = from_hex(&format!("1{}", "0".repeat(112)));
+        let two224 = from_hex(&format!("1{}", "0".repeat(56)));
+        assert_eq!(add(&add(&p448, &two224), &from_hex("01")), two448);
+    }
+
+    #[test]
+    fn small_order_spellings() {
+        let le = |hex_be: &str, len: usize| -> Vec<u8> {
+            let mut v = vec![0u8; len];
+            let b: Vec<u8> = (0..hex_be.len() / 2)
+                .map(|i| u8::from_str_radix(&hex_be[2 * i..2 * i + 2], 16).unwrap())
+                .collect();
+            for (i, byte) in b.iter().rev().enumerate() {
+                v[i] = *byte;
+            }
+            v
+        };
+        let mut identity = vec![0u8; 32];
+        identity[0] = 1;
+        assert!(okp_small_order(KeyType::Ed25519, &identity));
+        identity[31] |= 0x80;
+        assert!(okp_small_order(KeyType::Ed25519, &identity));
+        // p + 1, a non-canonical identity
+        assert!(okp_small_order(
+            KeyType::Ed25519,
+            &le(
+                "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffee",
+                32
+            )
+        ));
+        // The RFC 8032 test 1 public key is an ordinary point.
+        // (its encoding d75a98...511a read as a big-endian number backwards)
+        let ordinary = le(
+            "1a5107f7681a02af2523a6daf372e10e3a0764c9d3fe4bd5b70ab18201985ad7",
+            32,
+        );
+        assert_eq!(ordinary[0], 0xd7);
+        assert!(!okp_small_order(KeyType::Ed25519, &ordinary));
+        let mut id448 = vec![0u8; 57];
+        id448[0] = 1;
+        assert!(okp_small_order(KeyType::Ed448, &id448));
+        assert!(!okp_small_order(KeyType::Ed448, &[2u8; 57]));
+        assert!(!okp_small_order(KeyType::P256, &identity));
     }
 }

@@ -46,6 +46,7 @@ pub(crate) use pem::{pem_blocks, shown_label};
 pub(crate) use private::KeyPair;
 pub use private::PrivateKey;
 pub use public::{PublicKey, PublicMaterial};
+pub(crate) use spki::refuse_weak_spki;
 
 use crate::error::{Error, ErrorCode};
 use jwk::strict_json;

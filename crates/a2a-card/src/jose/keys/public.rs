@@ -225,6 +225,18 @@ pub(super) fn weak_rsa(bits: u32) -> Error {
     )
 }
 
+/// A small-order Edwards point as a public key: under it a fixed signature verifies for any
+/// card (see `curve::okp_small_order`).
+pub(super) fn weak_okp(kind: KeyType) -> Error {
+    Error::new(
+        ErrorCode::WeakKey,
+        format!(
+            "{kind} key refused: its point is of small order (the identity or a point of order dividing \
+             the cofactor, in some spelling), under which a forged signature verifies for any card"
+        ),
+    )
+}
+
 /// Checks public material; `src` decides the error code for contradictions.
 pub(super) fn validate_public(kind: KeyType, material: &PublicMaterial, src: Src<'_>) -> Result<(), Error> {
     match material {
@@ -238,6 +250,9 @@ pub(super) fn validate_public(kind: KeyType, material: &PublicMaterial, src: Src
                         x.len()
                     ),
                 ));
+            }
+            if curve::okp_small_order(kind, x) {
+                return Err(weak_okp(kind));
             }
         }
         PublicMaterial::Ec { x, y } => {

@@ -105,3 +105,15 @@ pub(super) fn parse_rsa_public(der_bytes: &[u8]) -> Result<(Vec<u8>, Vec<u8>), E
     r.finish("RSAPublicKey")?;
     Ok((n, e))
 }
+
+/// Refuses a certificate's SubjectPublicKeyInfo whose key the key rules call weak (`weak-key`:
+/// RSA under 2048 bits, a small-order Ed25519 or Ed448 point), and nothing else: a key of a
+/// kind this crate does not read is left to the certificate path validation, which decides
+/// whether it can sign. For trust anchors and intermediate certificates, whose keys sign
+/// certificates rather than cards.
+pub(crate) fn refuse_weak_spki(der_bytes: &[u8]) -> Result<(), Error> {
+    match parse_spki(der_bytes) {
+        Err(e) if e.code() == ErrorCode::WeakKey => Err(e),
+        _ => Ok(()),
+    }
+}
