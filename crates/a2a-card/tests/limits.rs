@@ -667,7 +667,7 @@ fn verify_options_out_of_bounds_are_refused_by_every_verification() {
         (|o| o.max_chain_len = 9, "max_chain_len must be 1 to 8, got 9"),
         (
             |o| o.max_header_bytes = 0,
-            "max_header_bytes must be 1 to 65536, got 0",
+            "max_header_bytes must be 1 to 1048576, got 0",
         ),
         (
             |o| o.limits.max_input_bytes = 1 << 40,
@@ -744,4 +744,55 @@ fn an_algorithm_allowlist_with_hmac_or_nothing_is_refused() {
         ..VerifyOptions::default()
     };
     assert!(verify_card(&signed, &trust, &opts).unwrap().ok);
+}
+
+/// The reader limits have the same bounds wherever they are given: every function that reads a
+/// document refuses `max_input_bytes` 0 or past 1 GiB and `max_depth` 0 with `usage` before
+/// reading a byte (0 used to read as "every input is too large", 2**40 as "no limit").
+#[test]
+fn reader_limits_out_of_bounds_are_refused_by_every_reader() {
+    let k = key();
+    for (limits, message) in [
+        (
+            Limits {
+                max_input_bytes: 0,
+                ..Limits::default()
+            },
+            "max_input_bytes must be 1 to 1073741824, got 0",
+        ),
+        (
+            Limits {
+                max_input_bytes: 1 << 40,
+                ..Limits::default()
+            },
+            "max_input_bytes must be 1 to 1073741824, got 1099511627776",
+        ),
+        (
+            Limits {
+                max_depth: 0,
+                ..Limits::default()
+            },
+            "max_depth must be 1 to 512, got 0",
+        ),
+    ] {
+        let canon = CanonicalizeOptions {
+            limits,
+            ..Default::default()
+        };
+        let sign = SignOptions {
+            canonicalize: canon,
+            ..lenient()
+        };
+        let errors = [
+            parse_json(CARD.as_bytes(), &limits).unwrap_err(),
+            canonicalize(CARD.as_bytes(), &canon).unwrap_err(),
+            sign_card(CARD.as_bytes(), &k, &sign).unwrap_err(),
+            a2a_card::inspect_card(CARD.as_bytes(), &canon).unwrap_err(),
+            a2a_card::card::lint::lint_card(CARD.as_bytes(), &a2a_card::card::lint::LintOptions { limits })
+                .unwrap_err(),
+        ];
+        for e in errors {
+            assert_eq!((e.code(), e.message()), (ErrorCode::Usage, message));
+        }
+    }
 }

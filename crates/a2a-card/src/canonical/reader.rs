@@ -58,8 +58,9 @@ impl Default for Limits {
 impl Limits {
     /// The bounds of limits a caller chooses: `max_input_bytes` from 1 to
     /// [`MAX_INPUT_BYTES_LIMIT`] and `max_depth` from 1 to [`MAX_DEPTH_LIMIT`], each refused
-    /// otherwise with `usage` naming the option. Every front end checks its limits with it
-    /// before reading anything, and every verification checks those of its options.
+    /// otherwise with `usage` naming the option. [`Doc::parse`] (and so every function that
+    /// reads a document) applies it before reading a byte; front ends call it when they build
+    /// their options, to refuse them up front.
     ///
     /// ```
     /// use a2a_card::Limits;
@@ -79,16 +80,9 @@ impl Limits {
 impl<'a> Doc<'a> {
     /// Reads one JSON document with the given limits (the strict I-JSON rules of this module).
     pub fn parse(input: &'a [u8], limits: &Limits) -> Result<Doc<'a>, Error> {
-        if limits.max_depth > MAX_DEPTH_LIMIT {
-            return Err(Error::new(
-                ErrorCode::Usage,
-                format!(
-                    "a nesting limit of {} is more than the library allows ({MAX_DEPTH_LIMIT}: deeper \
-                     documents could exhaust the stack)",
-                    limits.max_depth
-                ),
-            ));
-        }
+        // Every reader, in every package, applies the same bounds to the limits it is given
+        // (a deeper nesting limit could exhaust the stack).
+        limits.check()?;
         if input.len() > limits.max_input_bytes.min(MAX_DOC_BYTES) {
             return Err(Error::new(
                 ErrorCode::InputTooLarge,

@@ -29,9 +29,10 @@ pub const MAX_KEYS_PER_KID_LIMIT: usize = 256;
 /// The largest [`VerifyOptions::max_signature_checks`] an interface accepts.
 pub const MAX_SIGNATURE_CHECKS_LIMIT: usize = 4096;
 
-/// The largest [`VerifyOptions::max_header_bytes`] an interface accepts (64 KiB: room for an
-/// `x5c` chain at [`MAX_CHAIN_LEN_LIMIT`] certificates).
-pub const MAX_HEADER_BYTES_LIMIT: usize = 64 * 1024;
+/// The largest [`VerifyOptions::max_header_bytes`] an interface accepts (1 MiB: room for an
+/// `x5c` chain of [`MAX_CHAIN_LEN_LIMIT`] certificates of
+/// [`MAX_CERTIFICATE_BYTES`](crate::jose::x509::MAX_CERTIFICATE_BYTES) each).
+pub const MAX_HEADER_BYTES_LIMIT: usize = 1024 * 1024;
 
 /// Default limit on the certificates of an `x5c` chain (the leaf and up to three
 /// intermediates); a longer chain is refused with `certificate-untrusted` before path building.
