@@ -119,7 +119,9 @@ def test_a_redirect_to_another_origin_keeps_the_requested_origin(tmp_path: Any) 
     signed = json.dumps(CardSigner(kp).sign(make_card(target))).encode()
 
     async def redirect(request: Any) -> Response:
-        del request
+        # Two hops: the card's path to /hop (same origin), /hop to the other origin.
+        if request.url.path == CARD_PATH:
+            return RedirectResponse(requested + "/hop", status_code=301)
         return RedirectResponse(target + "/acard", status_code=302)
 
     async def card(request: Any) -> Response:
@@ -132,7 +134,8 @@ def test_a_redirect_to_another_origin_keeps_the_requested_origin(tmp_path: Any) 
     tls = ssl.create_default_context(cafile=ca)
 
     async def main() -> None:
-        async with serve_tls([Route(CARD_PATH, redirect)], "127.0.0.1", first, cert, key):
+        routes = [Route(CARD_PATH, redirect), Route("/hop", redirect)]
+        async with serve_tls(routes, "127.0.0.1", first, cert, key):
             async with serve_tls([Route("/acard", card)], "127.0.0.2", second, cert, key):
                 # A key bound to the redirect target's origin only: refused.
                 verifier = CardVerifier(trust=bound_to(target))
@@ -140,8 +143,12 @@ def test_a_redirect_to_another_origin_keeps_the_requested_origin(tmp_path: Any) 
                     with pytest.raises(CardInvalidError) as e:
                         await A2ACardResolver(http, requested).get_agent_card(signature_verifier=verifier)
                     assert [s.verdict.code for s in e.value.report.signatures] == ["untrusted-key"]
-                    # The served bytes were verified (not the SDK's reading of them).
                     assert e.value.report.verified_content is None
+                    # One hop as well.
+                    with pytest.raises(CardInvalidError):
+                        await A2ACardResolver(http, requested, agent_card_path="/hop").get_agent_card(
+                            signature_verifier=verifier
+                        )
                 # A key bound to the origin that was requested: accepted, the redirect changes
                 # nothing.
                 verifier = CardVerifier(trust=bound_to(requested))

@@ -385,8 +385,12 @@ class CardVerifier:
         if response.request.method != "GET":
             return
         if response.has_redirect_location:
-            target = response.request.url.join(response.headers["location"])
-            _REDIRECTED.set((self._requested_url(response), _without_fragment(str(target))))
+            try:
+                target = _without_fragment(str(response.request.url.join(response.headers["location"])))
+            except Exception:  # noqa: BLE001 - httpx refuses such a redirect itself
+                _REDIRECTED.set(None)
+                return
+            _REDIRECTED.set((self._requested_url(response), target))
             return
         requested = self._requested_url(response)
         _REDIRECTED.set(None)
