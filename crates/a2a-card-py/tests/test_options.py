@@ -230,6 +230,10 @@ def test_no_exception_holds_key_material() -> None:
             lambda: CardSigner(key).sign(json.loads(CLEAN)),
             lambda: a2a_card.verify(CLEAN, keys=[key]),
             lambda: a2a_card.Verifier(keys=key),
+            lambda: a2a_card.jwks(key),
+            lambda: a2a_card.Verifier(jwks={"keys": [key]}),
+            lambda: a2a_card.Verifier(trust={"keys": [{"jwk": key}]}),
+            lambda: a2a_card.Verifier(trust={"keys": [{"pem": key}]}),
         ):
             try:
                 call()
