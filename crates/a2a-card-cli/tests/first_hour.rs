@@ -266,10 +266,16 @@ fn values_that_would_match_nothing_are_refused_up_front() {
         "agent.example.com",
         "https://agent.example.com/path",
         "http://agent.example.com",
+        // The core's one origin rule: no control character, space or percent sign in a host.
+        "https://agent.example.com\u{1}",
+        "https://agent\u{7f}.example.com",
+        "https://agent .example.com",
+        "https://agent%2eexample.com",
     ] {
         let out = verify(&signed, &jwks, &["--origin", origin]);
         let line = expect_error(&out, 2, "usage", "<command line>");
         assert!(line.contains("--origin"), "{line}");
+        assert!(!line.contains(['\u{1}', '\u{7f}']), "{line:?}");
     }
     for alg in ["HS256", "HS384", "HS512"] {
         let out = verify(&signed, &jwks, &["--alg", alg]);

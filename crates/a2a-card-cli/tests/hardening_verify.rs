@@ -188,3 +188,66 @@ fn small_order_trust_roots_are_weak_keys() {
         "{line}"
     );
 }
+
+/// The bounds of the work-limit flags are the core's (`VerifyOptions::check`, `Limits::check`),
+/// the ones the Python and npm packages apply: each flag accepts its core bound and refuses one
+/// past it and 0, and HMAC in `--alg` is refused as the core refuses it in `algorithms`.
+#[test]
+fn the_limit_flags_and_the_core_agree() {
+    use a2a_card::canonical::{MAX_DEPTH_LIMIT, MAX_INPUT_BYTES_LIMIT};
+    use a2a_card::signature::{
+        MAX_CHAIN_LEN_LIMIT, MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT, MAX_SIGNATURE_CHECKS_LIMIT,
+    };
+    let (dir, card, key, jwks) = card_and_key("harden-bounds", "ES256", &[]);
+    let signed = dir.join("signed.json");
+    expect_code(&sign_to(&card, &key, &[], &signed), 0, "sign");
+    for (flag, limit) in [
+        ("--max-signatures", MAX_SIGNATURES_LIMIT),
+        ("--max-keys-per-kid", MAX_KEYS_PER_KID_LIMIT),
+        ("--max-signature-checks", MAX_SIGNATURE_CHECKS_LIMIT),
+        ("--max-chain", MAX_CHAIN_LEN_LIMIT),
+        ("--max-input-bytes", MAX_INPUT_BYTES_LIMIT),
+        ("--max-depth", MAX_DEPTH_LIMIT),
+    ] {
+        let at = limit.to_string();
+        expect_code(&verify(&signed, &jwks, &[flag, &at]), 0, &format!("{flag} {at}"));
+        for bad in [(limit + 1).to_string(), "0".into()] {
+            let out = verify(&signed, &jwks, &[flag, &bad]);
+            expect_code(&out, 2, &format!("{flag} {bad}"));
+            assert!(
+                stderr(&out).contains(&format!("from 1 to {limit}")),
+                "{}",
+                stderr(&out)
+            );
+        }
+        // The core refuses the same values in its options, naming the option its own way.
+        let name = flag.trim_start_matches("--").replace('-', "_");
+        let name = if name == "max_chain" {
+            "max_chain_len".to_string()
+        } else {
+            name
+        };
+        let mut opts = a2a_card::VerifyOptions::default();
+        let set = |o: &mut a2a_card::VerifyOptions, n: usize| match flag {
+            "--max-signatures" => o.max_signatures = n,
+            "--max-keys-per-kid" => o.max_keys_per_kid = n,
+            "--max-signature-checks" => o.max_signature_checks = n,
+            "--max-chain" => o.max_chain_len = n,
+            "--max-input-bytes" => o.limits.max_input_bytes = n,
+            _ => o.limits.max_depth = n,
+        };
+        set(&mut opts, limit);
+        assert!(opts.check().is_ok(), "{flag}");
+        set(&mut opts, limit + 1);
+        let e = opts.check().unwrap_err();
+        assert_eq!(
+            e.message(),
+            format!("{name} must be 1 to {limit}, got {}", limit + 1)
+        );
+    }
+    for alg in ["HS256", "ES256,HS384"] {
+        let out = verify(&signed, &jwks, &["--alg", alg]);
+        let line = expect_error(&out, 2, "usage", "<command line>");
+        assert!(line.contains("shared secret"), "{line}");
+    }
+}

@@ -646,6 +646,24 @@ fn origin_bound_trust_entries_count_only_for_their_origin() {
         &["--trust", s(&here), "--origin", &t.agent.origin()],
     );
     expect_error(&out, 2, "usage", "<command line>");
+
+    // A redirect to another origin keeps the origin asked for: a key bound to the redirect
+    // target's origin only does not sign for it; a key bound to the first origin does.
+    let there = trust_for("there.json", std::slice::from_ref(&by_ip));
+    t.agent.route(
+        "/away",
+        Resp::redirect(302, &t.agent.server.url("127.0.0.1", WELL_KNOWN)),
+    );
+    let away = t.agent.url("/away");
+    let out = run(&away, &there);
+    expect_code(&out, 1, "redirected to the key's origin");
+    has_line(&out, &format!("origin: {}", t.agent.origin()));
+    let sig = lines(&out)
+        .into_iter()
+        .find(|l| l.starts_with("signature 0: "))
+        .unwrap();
+    assert!(sig.contains(": untrusted-key: "), "{sig}");
+    expect_code(&run(&away, &here), 0, "redirected, key of the origin asked for");
 }
 
 #[test]

@@ -238,7 +238,11 @@ impl Fetcher {
         a2a_card::canonical::Doc::parse(
             &fetched.bytes,
             &a2a_card::Limits {
-                max_input_bytes: fetched.bytes.len(),
+                // Within the reader's bounds: an empty body is the reader's "input is empty".
+                max_input_bytes: fetched
+                    .bytes
+                    .len()
+                    .clamp(1, a2a_card::canonical::MAX_INPUT_BYTES_LIMIT),
                 max_depth: a2a_card::canonical::MAX_DEPTH_LIMIT,
             },
         )

@@ -351,6 +351,13 @@ impl Fetcher {
         trust: &TrustStore,
         opts: &RemoteOptions,
     ) -> Result<RemoteReport, Error> {
+        // The core's one reading of the verify options (bounds, algorithms, profiles), before
+        // any request; the origin is the URL's, set below.
+        a2a_card::VerifyOptions {
+            origin: None,
+            ..opts.verify.clone()
+        }
+        .check()?;
         let prefixes = opts
             .jku_allow
             .iter()

@@ -44,6 +44,17 @@ impl Agent {
         let server = Server::start(&fx.leaf, move |req| match req.path.as_str() {
             "/.well-known/agent-card.json" => Resp::json(&c.lock().unwrap()),
             "/moved" => Resp::redirect(302, "/.well-known/agent-card.json"),
+            // To the other origin of the same server (localhost:PORT -> 127.0.0.1:PORT).
+            "/away" => {
+                let port = req
+                    .header("host")
+                    .and_then(|h| h.rsplit(':').next())
+                    .unwrap_or("");
+                Resp::redirect(
+                    302,
+                    &format!("https://127.0.0.1:{port}/.well-known/agent-card.json"),
+                )
+            }
             "/keys/jwks.json" | "/other/jwks.json" => Resp::new(200)
                 .header("Content-Type", "application/jwk-set+json")
                 .body(&j.lock().unwrap()),
@@ -181,6 +192,37 @@ fn origin_bound_trust_entries_follow_the_requested_origin() {
         [agent.server.url("localhost", "/.well-known/agent-card.json")]
     );
     assert_eq!(r.origin, agent.origin("localhost"));
+
+    // A redirect to another origin keeps it too: a key bound to the redirect target's origin
+    // only does not sign for a card asked for at the first origin; one bound to the first does.
+    let away = agent.server.url("localhost", "/away");
+    let r = agent.verify(&away, &for_ip, &[]);
+    assert_eq!(
+        r.redirects,
+        [agent.server.url("127.0.0.1", "/.well-known/agent-card.json")]
+    );
+    assert_eq!(r.origin, agent.origin("localhost"));
+    assert!(!r.report.ok);
+    assert_eq!(r.report.signatures[0].verdict.code, "untrusted-key");
+    let r = agent.verify(&away, &for_localhost, &[]);
+    assert!(r.report.ok, "{}", r.report.reason);
+}
+
+#[test]
+fn verify_options_out_of_bounds_are_refused_before_any_request() {
+    let agent = Agent::new();
+    let mut opts = RemoteOptions::default();
+    opts.verify.max_signatures = 1_000_000_000_000;
+    let e = verify_remote(
+        &agent.origin("localhost"),
+        &TrustStore::new(),
+        &opts,
+        &agent.fx.options(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), ErrorCode::Usage);
+    assert_eq!(e.message(), "max_signatures must be 1 to 256, got 1000000000000");
+    assert_eq!(agent.server.requests().len(), 0);
 }
 
 #[test]

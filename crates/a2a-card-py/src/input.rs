@@ -322,6 +322,8 @@ pub(crate) fn limits(
     if let Some(n) = opt_count(max_depth, "max_depth")? {
         limits.max_depth = n;
     }
+    // The core's bounds (max_input_bytes 1 to 1 GiB, max_depth 1 to 512), as every front end.
+    Python::attach(|py| limits.check().or_raise(py))?;
     Ok(limits)
 }
 

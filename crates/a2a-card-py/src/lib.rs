@@ -220,13 +220,15 @@ fn sign(
 /// `spiffe://TRUST-DOMAIN/` prefix, or a list), `require_eku` ("serverAuth", "clientAuth",
 /// "codeSigning" or a dotted OID), `max_chain` (1 to 8, default 4); with none of the identity options
 /// the leaf must name `origin`'s host.
-/// `algorithms` limits the algorithms; `mode` is "require" (default: one valid signature),
+/// `algorithms` limits the algorithms (at least one, none of them HMAC); `mode` is "require"
+/// (default: one valid signature),
 /// "all" or "if-present"; `profile` (or `profiles`, tried in order) the profiles accepted
 /// (default "spec"; "auto" is all three); `unknown` as for `canonicalize`; `now` (seconds since
 /// the epoch, or an aware datetime) the time for validity windows (default: the clock);
 /// `origin` the https origin the card came from, for origin-bound trust entries;
 /// `max_signatures`, `max_keys_per_kid`, `max_signature_checks`, `max_input_bytes` and
-/// `max_depth` the limits (defaults 16, 4, 64, 8 MiB, 128). The GIL is released while the
+/// `max_depth` the limits (defaults 16, 4, 64, 8 MiB, 128; bounds 1 to 256, 256, 4096, 1 GiB,
+/// 512, the CLI's, refused past them with `UsageError`). The GIL is released while the
 /// card is verified. A card that cannot be read at all raises `CardError`; a bad signature is a
 /// verdict in the report.
 ///

@@ -111,6 +111,9 @@ impl Policy {
             origin: opt_string(a.origin, "origin")?,
             ..VerifyOptions::default()
         };
+        // The core's one reading of the options, as the CLI and the npm package apply it: every
+        // limit within its bounds, no HMAC in `algorithms`, the origin's form.
+        opts.check().or_raise(py)?;
         Ok(Policy { trust, opts })
     }
 

@@ -91,7 +91,7 @@ def test_not_an_object_and_not_utf8() -> None:
         ({"max_input_bytes": -1}, 'option "max_input_bytes" must be a non-negative int'),
         ({"max_input_bytes": True}, 'option "max_input_bytes" must be a non-negative int'),
         ({"max_depth": 1.5}, 'option "max_depth" must be a non-negative int'),
-        ({"max_depth": 513}, "a nesting limit of 513 is more than the library allows"),
+        ({"max_depth": 513}, "max_depth must be 1 to 512, got 513"),
     ],
 )
 def test_bad_canonicalize_options_are_refused_naming_the_option(options: dict, words: str) -> None:

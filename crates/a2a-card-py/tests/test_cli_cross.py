@@ -81,3 +81,34 @@ def test_the_same_canonical_bytes_and_inspection(cli, tmp_path: Path) -> None:  
     (tmp_path / "k.pem").write_text(kp.private_pem)
     out = cli(["jwks", "k.pem"], cwd=str(tmp_path))
     assert json.loads(out.stdout) == a2a_card.jwks(kp.private_pem)
+
+
+@pytest.mark.parametrize(
+    "option,flag,limit",
+    [
+        ("max_signatures", "--max-signatures", 256),
+        ("max_keys_per_kid", "--max-keys-per-kid", 256),
+        ("max_signature_checks", "--max-signature-checks", 4096),
+        ("max_input_bytes", "--max-input-bytes", 1 << 30),
+        ("max_depth", "--max-depth", 512),
+    ],
+)
+def test_the_cli_and_python_bound_each_limit_alike(cli, tmp_path: Path, option: str, flag: str, limit: int) -> None:  # type: ignore[no-untyped-def]
+    kp = a2a_card.keygen("ES256", kid="bounds")
+    (tmp_path / "card.json").write_text(a2a_card.sign(card("sample-8.5-unsigned.json"), kp, unknown="exclude"))
+    (tmp_path / "jwks.json").write_text(json.dumps(kp.jwks))
+    for value in (limit, limit + 1, 0):
+        out = cli(["verify", "card.json", "--jwks", "jwks.json", flag, str(value)], cwd=str(tmp_path))
+        try:
+            ok = a2a_card.verify((tmp_path / "card.json").read_bytes(), jwks=kp.jwks, **{option: value}).ok
+        except a2a_card.UsageError as e:
+            assert e.message == f"{option} must be 1 to {limit}, got {value}"
+            assert out.code == 2 and f"from 1 to {limit}" in out.stderr, out.stderr
+        else:
+            assert ok and out.code == 0, (value, out.stderr)
+            assert value == limit
+    for algs in ("HS256", "ES256,HS384"):
+        out = cli(["verify", "card.json", "--jwks", "jwks.json", "--alg", algs], cwd=str(tmp_path))
+        assert out.code == 2 and "shared secret" in out.stderr
+        with pytest.raises(a2a_card.UsageError, match="shared secret"):
+            a2a_card.verify((tmp_path / "card.json").read_bytes(), jwks=kp.jwks, algorithms=algs.split(","))

@@ -17,13 +17,10 @@ pub(crate) mod sign;
 pub(crate) mod verify;
 pub(crate) mod version;
 
-use a2a_card::canonical::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES};
+use a2a_card::canonical::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES_LIMIT};
 use a2a_card::Algorithm;
 use a2a_card::{CanonicalizeOptions, Limits, Mode, Profile, UnknownMembers};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-
-/// The largest `--max-input-bytes` (1 GiB).
-pub(crate) const MAX_INPUT_BYTES_LIMIT: usize = 1024 * 1024 * 1024;
 
 /// The largest `--max-depth`: the library's cap, deeper cards are refused whatever the flag says.
 pub(crate) use a2a_card::canonical::MAX_DEPTH_LIMIT;

@@ -12,15 +12,13 @@ use a2a_card::canonical::accepted_profiles;
 use a2a_card::jose::keys::{parse_jwks, PublicKey};
 use a2a_card::signature::{
     TextForm, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
+    MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT, MAX_SIGNATURE_CHECKS_LIMIT,
 };
 use a2a_card::Algorithm;
 use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
 use a2a_card_fetch::{verify_remote, RemoteOptions};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
-
-/// The largest `--max-signatures`.
-pub(crate) const MAX_SIGNATURES_LIMIT: usize = 256;
 
 /// How the CLI names its trust options, in the core's "no trust roots" message.
 const TRUST_OPTIONS: &str = "--key, --jwks, --trust or --trust-anchors file";
@@ -191,13 +189,13 @@ pub(crate) struct Args {
 
     /// Refuse a signature whose kid selects more trusted keys than this, trying none (1 to 256).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_KEYS_PER_KID,
-          value_parser = super::count_parser(1, 256, "keys"))]
+          value_parser = super::count_parser(1, MAX_KEYS_PER_KID_LIMIT, "keys"))]
     max_keys_per_kid: usize,
 
     /// The most signature checks (one key over one profile's bytes) for the card; the
     /// signatures left when they are spent are refused unchecked (1 to 4096).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SIGNATURE_CHECKS,
-          value_parser = super::count_parser(1, 4096, "checks"))]
+          value_parser = super::count_parser(1, MAX_SIGNATURE_CHECKS_LIMIT, "checks"))]
     max_signature_checks: usize,
 
     /// `text` (a summary for people) or `json` (the full report).
@@ -262,16 +260,10 @@ impl Args {
                  allow asymmetric algorithms only"
             )));
         }
-        if let Some(origin) = &self.origin {
-            if a2a_card::signature::trust::normalize_origin(origin).is_none() {
-                return Err(Failure::usage(format!(
-                    "--origin {}: {}",
-                    crate::io::quoted(origin),
-                    a2a_card::signature::trust::ORIGIN_FORM
-                )));
-            }
-        }
         let cli = |e: a2a_card::Error| Failure::new(e, crate::io::COMMAND_LINE);
+        if let Some(origin) = &self.origin {
+            a2a_card::signature::trust::check_origin(origin).map_err(|e| cli(e.context("--origin")))?;
+        }
         let mut identities = Vec::new();
         for id in &self.identities {
             identities.push(a2a_card::signature::Identity::parse(id).map_err(cli)?);
@@ -290,7 +282,7 @@ impl Args {
                     .map_err(|e| Failure::new(e, &source).key_retrieval())?,
             );
         }
-        Ok(VerifyOptions {
+        let opts = VerifyOptions {
             identities,
             required_eku: self.require_eku.clone(),
             crls,
@@ -305,7 +297,11 @@ impl Args {
             limits: self.limits.limits(),
             origin: self.origin.clone(),
             ..VerifyOptions::default()
-        })
+        };
+        // The core's one reading of the options (the flags' bounds are its constants, so this
+        // refuses nothing the flags let through; it keeps the two from drifting apart).
+        opts.check().map_err(cli)?;
+        Ok(opts)
     }
 
     /// Checks the --emit-verified file before any work: it must be a file that may be written

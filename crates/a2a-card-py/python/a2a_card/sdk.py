@@ -164,7 +164,9 @@ class CardSigner:
         transition: bool = False,
     ) -> None:
         if isinstance(key, (bytes, bytearray)):
-            key = bytes(key).decode("utf-8")
+            # Kept as bytes: the native reader refuses bytes that are not UTF-8 with a message
+            # that holds none of them (a UnicodeDecodeError here would carry the whole key).
+            key = bytes(key)
         self._key = key
         self._options: Dict[str, Any] = {
             "alg": alg,
@@ -296,6 +298,12 @@ class CardInvalidError(CardSignatureError, InvalidSignaturesError):
 _CAPTURED: "contextvars.ContextVar[Optional[Tuple[str, bytes]]]" = contextvars.ContextVar(
     "a2a_card_sdk_captured", default=None
 )
+# The redirect chain of the current task's fetch: (the URL first requested, the URL the last
+# redirect points to). httpx runs response hooks before it records a response's history, so the
+# hook keeps the URL that was requested itself, across every redirect it sees.
+_REDIRECTED: "contextvars.ContextVar[Optional[Tuple[str, str]]]" = contextvars.ContextVar(
+    "a2a_card_sdk_redirected", default=None
+)
 _LAST_REPORT: "contextvars.ContextVar[Optional[a2a_card.Report]]" = contextvars.ContextVar(
     "a2a_card_sdk_last_report", default=None
 )
@@ -306,16 +314,24 @@ def _is_json(content_type: str) -> bool:
     return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
 
 
+def _without_fragment(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
 def _https_origin(url: str) -> Optional[str]:
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        return None
     if parts.scheme != "https" or not parts.hostname:
         return None
     host = parts.hostname
     if ":" in host:
         host = f"[{host}]"
-    return f"https://{host}" + (f":{parts.port}" if parts.port and parts.port != 443 else "")
+    return f"https://{host}" + (f":{port}" if port and port != 443 else "")
 
 
 class CardVerifier:
@@ -333,7 +349,8 @@ class CardVerifier:
     to verify the bytes that were served: a response hook keeps the body of each JSON ``GET``
     response of the current task, and the verifier uses it when the SDK's reading of it is the
     card it was given. For a card fetched over ``https`` without an ``origin`` option, the
-    origin of its URL is the origin for origin-bound trust entries.
+    origin of the URL that was requested is the origin for origin-bound trust entries: a
+    redirect, to another origin or not, never changes it.
     """
 
     def __init__(self, **options: Any) -> None:
@@ -348,15 +365,42 @@ class CardVerifier:
 
     # -- the httpx side -------------------------------------------------------------------
 
+    @staticmethod
+    def _requested_url(response: Any) -> str:
+        """The URL first requested for ``response``: a redirect never changes a card's origin.
+        Kept across the redirects this hook saw in this task (httpx calls response hooks before
+        it fills ``response.history``); ``history`` when it is there."""
+        history = getattr(response, "history", None) or []
+        if history:
+            return str(history[0].request.url)
+        here = _without_fragment(str(response.request.url))
+        chain = _REDIRECTED.get()
+        if chain is not None and chain[1] == here:
+            return chain[0]
+        return here
+
     async def _capture(self, response: Any) -> None:
-        """httpx response hook: keeps the body of a JSON GET response for this task."""
-        if response.request.method != "GET" or not _is_json(response.headers.get("content-type", "")):
+        """httpx response hook: keeps the body of a JSON GET response for this task, with the
+        URL that was requested (before any redirect)."""
+        if response.request.method != "GET":
+            return
+        if response.has_redirect_location:
+            try:
+                target = _without_fragment(str(response.request.url.join(response.headers["location"])))
+            except Exception:  # noqa: BLE001 - httpx refuses such a redirect itself
+                _REDIRECTED.set(None)
+                return
+            _REDIRECTED.set((self._requested_url(response), target))
+            return
+        requested = self._requested_url(response)
+        _REDIRECTED.set(None)
+        if not _is_json(response.headers.get("content-type", "")):
             return
         length = response.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > self._max_input_bytes:
             return
         await response.aread()
-        _CAPTURED.set((str(response.url), bytes(response.content)))
+        _CAPTURED.set((requested, bytes(response.content)))
 
     @property
     def event_hooks(self) -> Dict[str, List[Callable[..., Any]]]:

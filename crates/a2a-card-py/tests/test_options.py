@@ -1,0 +1,249 @@
+"""The Python package reads its options by the core's rules, as the CLI's flags and the npm
+package's options are: every bound (the CLI's clap bounds are the same core constants), the
+refusal of HMAC in an algorithm allowlist, the one reading of an origin. And no exception of the
+package (its message, repr, args, attributes, cause or traceback) holds a piece of a private
+key, whatever shape the key was given in."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import traceback
+from typing import Any, Iterator, List, Set
+
+import pytest
+
+import a2a_card
+from a2a_card.sdk import CardSigner, CardVerifier
+
+CLEAN = '{"name":"Recipe Agent","description":"","version":"1.0.0","skills":[]}'
+
+# The core's bounds (a2a_card::signature::MAX_*_LIMIT, a2a_card::canonical::MAX_*_LIMIT).
+BOUNDS = [
+    ("max_signatures", 256),
+    ("max_keys_per_kid", 256),
+    ("max_signature_checks", 4096),
+    ("max_input_bytes", 1 << 30),
+    ("max_depth", 512),
+]
+
+
+@pytest.fixture(scope="module")
+def kp() -> a2a_card.KeyPair:
+    return a2a_card.keygen("ES256", kid="release-2026")
+
+
+@pytest.fixture(scope="module")
+def signed(kp: a2a_card.KeyPair) -> str:
+    return a2a_card.sign(CLEAN, kp)
+
+
+# ----------------------------------------------------------------------------------- bounds
+
+
+@pytest.mark.parametrize("name,limit", BOUNDS)
+def test_every_limit_has_the_cores_bounds(kp: a2a_card.KeyPair, signed: str, name: str, limit: int) -> None:
+    for bad in (0, limit + 1, 10**9, 10**12, 2**40):
+        if bad <= limit and bad != 0:
+            continue
+        calls = [
+            lambda: a2a_card.verify(signed, jwks=kp.jwks, **{name: bad}),
+            lambda: a2a_card.Verifier(jwks=kp.jwks, **{name: bad}),
+            lambda: a2a_card.verify_many([signed], jwks=kp.jwks, **{name: bad}),
+            lambda: CardVerifier(jwks=kp.jwks, **{name: bad}),
+        ]
+        for call in calls:
+            with pytest.raises(a2a_card.UsageError) as e:
+                call()
+            assert e.value.code == "usage"
+            assert e.value.message == f"{name} must be 1 to {limit}, got {bad}"
+            assert "--" not in str(e.value)
+    assert a2a_card.verify(signed, jwks=kp.jwks, **{name: limit}).ok
+    assert a2a_card.Verifier(jwks=kp.jwks, **{name: limit}).verify(signed).ok
+
+
+def test_the_reader_limits_are_bounded_for_every_function(kp: a2a_card.KeyPair) -> None:
+    for name, limit in BOUNDS[3:]:
+        for bad in (0, limit + 1):
+            for call in (
+                lambda: a2a_card.canonicalize(CLEAN, **{name: bad}),
+                lambda: a2a_card.inspect(CLEAN, **{name: bad}),
+                lambda: a2a_card.lint(CLEAN, **{name: bad}),
+                lambda: a2a_card.migrate(CLEAN, **{name: bad}),
+                lambda: a2a_card.sign(CLEAN, kp, **{name: bad}),
+            ):
+                with pytest.raises(a2a_card.UsageError) as e:
+                    call()
+                assert e.value.message == f"{name} must be 1 to {limit}, got {bad}"
+
+
+@pytest.mark.parametrize("algorithms", [["HS256"], ["ES256", "HS384"], ["HS512", "EdDSA"], []])
+def test_an_algorithm_allowlist_with_hmac_or_nothing_is_refused(
+    kp: a2a_card.KeyPair, signed: str, algorithms: List[str]
+) -> None:
+    for call in (
+        lambda: a2a_card.verify(signed, jwks=kp.jwks, algorithms=algorithms),
+        lambda: a2a_card.Verifier(jwks=kp.jwks, algorithms=algorithms),
+        lambda: CardVerifier(jwks=kp.jwks, algorithms=algorithms),
+    ):
+        with pytest.raises(a2a_card.UsageError) as e:
+            call()
+        assert e.value.message.startswith("algorithms"), e.value.message
+        assert "--alg" not in str(e.value)
+    assert a2a_card.verify(signed, jwks=kp.jwks, algorithms=["ES256"]).ok
+
+
+BAD_ORIGINS = [
+    "https://agent.example\0",
+    "https://agent\0.example",
+    "https://agent.example\0.evil.example",
+    "https://agent.example/\0",
+    "https://agent.exa\x7fmple",
+    "https://agent .example",
+    "https://agent%2eexample",
+    "https://agent.example/path",
+    "https://agent.example?q",
+    "https://user@agent.example",
+    "http://agent.example",
+    "agent.example",
+    "https://agent.example:65536",
+]
+
+
+@pytest.mark.parametrize("origin", BAD_ORIGINS)
+def test_an_origin_that_is_not_one_is_refused(kp: a2a_card.KeyPair, signed: str, origin: str) -> None:
+    bound = {"keys": [{"jwk": kp.public_jwk, "origins": ["https://agent.example"]}]}
+    verifier = a2a_card.Verifier(trust=bound)
+    for call in (
+        lambda: a2a_card.verify(signed, trust=bound, origin=origin),
+        lambda: a2a_card.Verifier(trust=bound, origin=origin),
+        lambda: verifier.verify(signed, origin=origin),
+        lambda: CardVerifier(trust=bound, origin=origin),
+    ):
+        with pytest.raises(a2a_card.UsageError) as e:
+            call()
+        assert e.value.message.startswith("origin: "), e.value.message
+        assert "\0" not in str(e.value) and "\x7f" not in str(e.value)
+    assert verifier.verify(signed, origin="https://Agent.example:443").ok
+
+
+# ---------------------------------------------------------------------- no key material
+
+
+def _texts(exc: BaseException) -> Iterator[str]:
+    """Every text an exception shows: str, repr, args, attributes, the traceback, and the same
+    of its cause and context."""
+    seen: Set[int] = set()
+    todo: List[Any] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield str(e)
+        yield repr(e)
+        yield "".join(traceback.format_exception(type(e), e, e.__traceback__))
+        for a in e.args:
+            yield repr(a)
+        for name in dir(e):
+            if name.startswith("__"):
+                continue
+            try:
+                yield repr(getattr(e, name))
+            except Exception:  # noqa: BLE001 - an attribute that cannot be read shows nothing
+                pass
+        todo += [e.__cause__, e.__context__]
+
+
+def _pieces(secret: str, n: int = 8) -> Set[str]:
+    """Every run of n characters of the base64 text of a secret (newlines dropped)."""
+    flat = re.sub(r"\s", "", secret)
+    return {flat[i : i + n] for i in range(len(flat) - n + 1)}
+
+
+def _pem_body(pem: str) -> str:
+    return "".join(line for line in pem.strip().splitlines() if not line.startswith("-----"))
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _bad_keys() -> Iterator[Any]:
+    """(label, key as given, the secret texts it holds) for keys in bad shapes."""
+    for alg in ("ES256", "EdDSA", "RS256"):
+        kp = a2a_card.keygen(alg, kid="k")
+        pem, body = kp.private_pem, _pem_body(kp.private_pem)
+        head, foot = pem.strip().splitlines()[0], pem.strip().splitlines()[-1]
+        cut = len(body) // 2
+        yield f"{alg} PEM truncated", f"{head}\n{body[:cut]}\n{foot}\n", [body]
+        yield f"{alg} PEM one character changed", f"{head}\n{body[:cut]}{'A' if body[cut] != 'A' else 'B'}{body[cut + 1:]}\n{foot}\n", [body]
+        yield f"{alg} PEM foreign character", f"{head}\n{body[:cut]}*{body[cut:]}\n{foot}\n", [body]
+        yield f"{alg} PEM wrong label", pem.replace("PRIVATE KEY", "RSA PRIVATE KEY" if alg != "RS256" else "EC PRIVATE KEY"), [body]
+        yield f"{alg} PEM as a public key", pem.replace("PRIVATE KEY", "PUBLIC KEY"), [body]
+        yield f"{alg} PEM without its end", f"{head}\n{body}\n", [body]
+        yield f"{alg} PEM with trailing garbage", pem + "garbage" + body[:40], [body]
+        yield f"{alg} PEM in bytes not UTF-8", (pem.replace(body[10:20], body[10:20] + "\udcff")).encode("utf-8", "surrogateescape"), [body]
+        jwk = dict(kp.private_jwk)
+        secrets = [v for k, v in jwk.items() if k in ("d", "p", "q", "dp", "dq", "qi")]
+        d = jwk["d"]
+        yield f"{alg} JWK d truncated", {**jwk, "d": d[: len(d) // 2]}, secrets
+        yield f"{alg} JWK d padded", {**jwk, "d": d + "="}, secrets
+        yield f"{alg} JWK d foreign character", {**jwk, "d": d[:10] + "+" + d[11:]}, secrets
+        yield f"{alg} JWK d a number", {**jwk, "d": 12345678901234567890}, secrets
+        yield f"{alg} JWK wrong kty", {**jwk, "kty": "oct"}, secrets
+        yield f"{alg} JWK unknown member", {**jwk, "extra": d}, secrets
+        text = json.dumps(jwk)
+        yield f"{alg} JWK text cut", text[: text.index(d) + len(d) // 2], secrets
+        yield f"{alg} JWK text with a control character in d", text.replace(d, d[:12] + "\n" + d[12:]), secrets
+        yield f"{alg} JWK text with d twice", text[:-1] + f', "d": "{d}"}}', secrets
+    # An EC private key whose d is not below the group order, and one whose public part is
+    # another key's.
+    kp, other = a2a_card.keygen("ES256"), a2a_card.keygen("ES256")
+    big = _b64url(b"\xff" * 32)
+    yield "ES256 JWK d past the order", {**kp.private_jwk, "d": big}, [big, kp.private_jwk["d"]]
+    mixed = {**kp.private_jwk, "x": other.public_jwk["x"], "y": other.public_jwk["y"]}
+    yield "ES256 JWK d of another key", mixed, [kp.private_jwk["d"]]
+    # An RSA key under 2048 bits (weak-key), when cryptography can make one.
+    try:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        small = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+        pem = small.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()
+        ).decode()
+        yield "RS256 PKCS#1 PEM of 1024 bits", pem, [_pem_body(pem)]
+    except ImportError:
+        pass
+
+
+def test_no_exception_holds_key_material() -> None:
+    tried = 0
+    for label, key, secrets in _bad_keys():
+        pieces: Set[str] = set()
+        for s in secrets:
+            pieces |= _pieces(s)
+        for call in (
+            lambda: a2a_card.sign(CLEAN, key),
+            lambda: CardSigner(key).sign(json.loads(CLEAN)),
+            lambda: a2a_card.verify(CLEAN, keys=[key]),
+            lambda: a2a_card.Verifier(keys=key),
+            lambda: a2a_card.jwks(key),
+            lambda: a2a_card.Verifier(jwks={"keys": [key]}),
+            lambda: a2a_card.Verifier(trust={"keys": [{"jwk": key}]}),
+            lambda: a2a_card.Verifier(trust={"keys": [{"pem": key}]}),
+        ):
+            try:
+                call()
+            except Exception as e:  # noqa: BLE001 - every exception is looked at
+                tried += 1
+                for text in _texts(e):
+                    found = [p for p in pieces if p in text]
+                    assert not found, f"{label}: {type(e).__name__} shows key material {found[:3]}: {text[:300]!r}"
+            else:
+                # A public half read from a private key is fine for keys=; a signing key must
+                # not be accepted in a bad shape.
+                pass
+    assert tried > 100
