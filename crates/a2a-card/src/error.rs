@@ -371,6 +371,28 @@ struct Detail {
     caller_input: bool,
 }
 
+/// The rule for a count a caller chooses (a limit of the library's options): a whole number
+/// from `min` to `max`, refused otherwise with `usage` and a message naming the option as the
+/// library spells it. Every front end (the CLI's flags, the Python and npm options) applies
+/// the same bounds through the `check` of the options it fills.
+///
+/// ```
+/// use a2a_card::error::check_count;
+/// assert!(check_count("max_signatures", 16, 1, 256).is_ok());
+/// let e = check_count("max_signatures", 1_000_000_000_000, 1, 256).unwrap_err();
+/// assert_eq!(e.code().as_str(), "usage");
+/// assert_eq!(e.message(), "max_signatures must be 1 to 256, got 1000000000000");
+/// ```
+pub fn check_count(option: &str, n: usize, min: usize, max: usize) -> Result<(), Error> {
+    if (min..=max).contains(&n) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::Usage,
+        format!("{option} must be {min} to {max}, got {n}"),
+    ))
+}
+
 impl Error {
     /// A new error with a code and a message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {

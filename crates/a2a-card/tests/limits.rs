@@ -625,3 +625,123 @@ fn a_nesting_limit_above_the_cap_is_refused_before_reading() {
         assert!(e.message().contains("512"), "{e}");
     }
 }
+
+/// Options a caller chooses are read one way, by `VerifyOptions::check`, in every verification
+/// (and so in every front end): each limit from 1 to its bound, named as the library spells it.
+/// Before the bounds lived in the core, the CLI's flags had them and the Python and npm
+/// packages verified with `max_signatures` 10**12 or `max_keys_per_kid` 0.
+#[test]
+fn verify_options_out_of_bounds_are_refused_by_every_verification() {
+    let k = key();
+    let signed = sign_card(CARD.as_bytes(), &k, &SignOptions::default())
+        .unwrap()
+        .card;
+    let trust = trust_of(&k);
+    type Change = fn(&mut VerifyOptions);
+    let cases: [(Change, &str); 12] = [
+        (
+            |o| o.max_signatures = 1_000_000_000_000,
+            "max_signatures must be 1 to 256, got 1000000000000",
+        ),
+        (|o| o.max_signatures = 0, "max_signatures must be 1 to 256, got 0"),
+        (
+            |o| o.max_signatures = 257,
+            "max_signatures must be 1 to 256, got 257",
+        ),
+        (
+            |o| o.max_keys_per_kid = 0,
+            "max_keys_per_kid must be 1 to 256, got 0",
+        ),
+        (
+            |o| o.max_keys_per_kid = 1_000_000_000,
+            "max_keys_per_kid must be 1 to 256, got 1000000000",
+        ),
+        (
+            |o| o.max_signature_checks = 1_000_000_000,
+            "max_signature_checks must be 1 to 4096, got 1000000000",
+        ),
+        (
+            |o| o.max_signature_checks = 0,
+            "max_signature_checks must be 1 to 4096, got 0",
+        ),
+        (|o| o.max_chain_len = 9, "max_chain_len must be 1 to 8, got 9"),
+        (
+            |o| o.max_header_bytes = 0,
+            "max_header_bytes must be 1 to 65536, got 0",
+        ),
+        (
+            |o| o.limits.max_input_bytes = 1 << 40,
+            "max_input_bytes must be 1 to 1073741824, got 1099511627776",
+        ),
+        (
+            |o| o.limits.max_input_bytes = 0,
+            "max_input_bytes must be 1 to 1073741824, got 0",
+        ),
+        (|o| o.limits.max_depth = 0, "max_depth must be 1 to 512, got 0"),
+    ];
+    for (change, message) in cases {
+        let mut opts = VerifyOptions::default();
+        change(&mut opts);
+        let e = verify_card(&signed, &trust, &opts).unwrap_err();
+        assert_eq!((e.code(), e.message()), (ErrorCode::Usage, message));
+        let doc = a2a_card::Doc::parse(&signed, &Limits::default()).unwrap();
+        let e = a2a_card::signature::verify_doc(&doc, &trust, &opts).unwrap_err();
+        assert_eq!(e.message(), message);
+        let e = a2a_card::signature::DeferredVerification::new(signed.clone(), &trust, &opts)
+            .err()
+            .unwrap();
+        assert_eq!(e.message(), message);
+    }
+    // At each bound the card verifies.
+    let opts = VerifyOptions {
+        max_signatures: a2a_card::signature::MAX_SIGNATURES_LIMIT,
+        max_keys_per_kid: a2a_card::signature::MAX_KEYS_PER_KID_LIMIT,
+        max_signature_checks: a2a_card::signature::MAX_SIGNATURE_CHECKS_LIMIT,
+        max_chain_len: a2a_card::signature::MAX_CHAIN_LEN_LIMIT,
+        max_header_bytes: a2a_card::signature::MAX_HEADER_BYTES_LIMIT,
+        limits: Limits {
+            max_input_bytes: a2a_card::canonical::MAX_INPUT_BYTES_LIMIT,
+            max_depth: a2a_card::canonical::MAX_DEPTH_LIMIT,
+        },
+        ..VerifyOptions::default()
+    };
+    assert!(verify_card(&signed, &trust, &opts).unwrap().ok);
+    let ones = VerifyOptions {
+        max_signatures: 1,
+        max_keys_per_kid: 1,
+        max_signature_checks: 1,
+        max_chain_len: 1,
+        ..VerifyOptions::default()
+    };
+    assert!(verify_card(&signed, &trust, &ones).unwrap().ok);
+}
+
+/// An algorithm allowlist naming HMAC is refused as an option, not quietly narrowed to its
+/// asymmetric members: HMAC needs a shared secret, never a trust root for a published card.
+#[test]
+fn an_algorithm_allowlist_with_hmac_or_nothing_is_refused() {
+    let k = key();
+    let signed = sign_card(CARD.as_bytes(), &k, &SignOptions::default())
+        .unwrap()
+        .card;
+    let trust = trust_of(&k);
+    for algs in [
+        vec![Algorithm::HS256],
+        vec![Algorithm::EdDSA, Algorithm::HS384],
+        vec![],
+    ] {
+        let opts = VerifyOptions {
+            algorithms: Some(algs.clone()),
+            ..VerifyOptions::default()
+        };
+        let e = verify_card(&signed, &trust, &opts).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::Usage, "{algs:?}");
+        assert!(e.message().starts_with("algorithms"), "{}", e.message());
+        assert!(!e.message().contains("--"), "{}", e.message());
+    }
+    let opts = VerifyOptions {
+        algorithms: Some(vec![Algorithm::EdDSA]),
+        ..VerifyOptions::default()
+    };
+    assert!(verify_card(&signed, &trust, &opts).unwrap().ok);
+}

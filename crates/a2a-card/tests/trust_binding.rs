@@ -247,3 +247,45 @@ fn trust_entry_origins_are_canonical_or_refused() {
         assert!(e.message().contains("A-label"), "{e}");
     }
 }
+
+/// The origin of a verification is read by the core's one rule (`trust::check_origin`): a NUL
+/// or other control character, a space, a path, a query or userinfo is refused with `usage`
+/// before any signature is looked at, and the refused text is quoted escaped, never raw.
+#[test]
+fn an_origin_that_is_not_one_is_refused() {
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let card = signed_with_kid(&key, "release");
+    let trust = store(&key, |_| {});
+    for bad in [
+        "https://a.example\0",
+        "https://a\0.example",
+        "https://a.example\0.evil",
+        "https://a.exa\u{7f}mple",
+        "https://a .example",
+        "https://a%2e.example",
+        "https://a.example/keys",
+        "https://a.example?x",
+        "https://a.example#x",
+        "https://u@a.example",
+        "https://a.example:99999",
+        "ftp://a.example",
+        "https://",
+    ] {
+        let opts = VerifyOptions {
+            origin: Some(bad.into()),
+            ..opts()
+        };
+        let e = a2a_card::verify_card(&card, &trust, &opts).unwrap_err();
+        assert_eq!(e.code().as_str(), "usage", "{bad:?}");
+        assert!(e.message().starts_with("origin: "), "{bad:?}: {}", e.message());
+        assert!(
+            !e.message().contains('\0') && !e.message().contains('\u{7f}'),
+            "{bad:?}"
+        );
+        assert!(a2a_card::signature::trust::check_origin(bad).is_err(), "{bad:?}");
+    }
+    assert_eq!(
+        a2a_card::signature::trust::check_origin("HTTPS://A.example:443/").unwrap(),
+        "https://a.example"
+    );
+}

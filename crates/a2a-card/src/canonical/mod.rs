@@ -25,7 +25,9 @@ pub use number::MAX_SAFE_INTEGER;
 pub use profile::{
     accepted_profiles, profiles_option, Canonical, CanonicalizeOptions, Profile, UnknownMembers,
 };
-pub use reader::{Limits, DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH_LIMIT};
+pub use reader::{
+    Limits, DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH_LIMIT, MAX_INPUT_BYTES_LIMIT,
+};
 
 use crate::error::Error;
 pub(crate) use profile::quoted_names;

@@ -12,7 +12,7 @@
 use super::doc::{span_str, Doc, Node, RootLayout, Span, MAX_DOC_BYTES};
 use super::number::{decimal_is_zero, is_jcs_spelling, jcs_spelling, same_decimal, MAX_SAFE_INTEGER};
 use super::scan::scan_plain;
-use crate::error::{pointer_token, Error, ErrorCode};
+use crate::error::{check_count, pointer_token, Error, ErrorCode};
 
 /// Default maximum input size: 8 MiB.
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 8 * 1024 * 1024;
@@ -26,6 +26,9 @@ pub const DEFAULT_MAX_DEPTH: usize = 128;
 /// any thread of 2 MiB (the default of Rust threads and tokio workers) and in WebAssembly's
 /// 1 MiB stack. A larger limit is refused with `usage` before anything is read.
 pub const MAX_DEPTH_LIMIT: usize = 512;
+
+/// The largest [`Limits::max_input_bytes`] an interface accepts: 1 GiB (see [`Limits::check`]).
+pub const MAX_INPUT_BYTES_LIMIT: usize = 1024 * 1024 * 1024;
 
 /// Limits applied while reading.
 ///
@@ -49,6 +52,27 @@ impl Default for Limits {
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
         }
+    }
+}
+
+impl Limits {
+    /// The bounds of limits a caller chooses: `max_input_bytes` from 1 to
+    /// [`MAX_INPUT_BYTES_LIMIT`] and `max_depth` from 1 to [`MAX_DEPTH_LIMIT`], each refused
+    /// otherwise with `usage` naming the option. Every front end checks its limits with it
+    /// before reading anything, and every verification checks those of its options.
+    ///
+    /// ```
+    /// use a2a_card::Limits;
+    /// assert!(Limits::default().check().is_ok());
+    /// let big = Limits { max_input_bytes: 1 << 40, ..Default::default() };
+    /// assert_eq!(big.check().unwrap_err().message(),
+    ///            "max_input_bytes must be 1 to 1073741824, got 1099511627776");
+    /// let flat = Limits { max_depth: 0, ..Default::default() };
+    /// assert_eq!(flat.check().unwrap_err().message(), "max_depth must be 1 to 512, got 0");
+    /// ```
+    pub fn check(&self) -> Result<(), Error> {
+        check_count("max_input_bytes", self.max_input_bytes, 1, MAX_INPUT_BYTES_LIMIT)?;
+        check_count("max_depth", self.max_depth, 1, MAX_DEPTH_LIMIT)
     }
 }
 

@@ -137,6 +137,7 @@ impl DeferredVerification {
         trust: &TrustStore,
         opts: &VerifyOptions,
     ) -> Result<DeferredVerification, Error> {
+        opts.check()?;
         let (plan, forms) = {
             let doc = Doc::parse(&card, &opts.limits)?;
             let (plan, forms) = plan_card(doc.root(), trust, opts)?;

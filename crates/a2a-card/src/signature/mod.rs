@@ -24,8 +24,9 @@ mod verify;
 
 pub use deferred::{CheckId, DeferredVerification};
 pub use options::{
-    check_max_chain_len, Identity, VerifyOptions, DEFAULT_MAX_CHAIN_LEN, DEFAULT_MAX_KEYS_PER_KID,
-    DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS, MAX_CHAIN_LEN_LIMIT,
+    check_algorithms, check_max_chain_len, Identity, VerifyOptions, DEFAULT_MAX_CHAIN_LEN,
+    DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS, MAX_CHAIN_LEN_LIMIT,
+    MAX_HEADER_BYTES_LIMIT, MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT, MAX_SIGNATURE_CHECKS_LIMIT,
 };
 pub use report::{
     printable, quoted, sha256_hex, CertificateUsed, ChainCert, KeySource, KeyUsed, Mode, Report,

@@ -19,6 +19,20 @@ pub const DEFAULT_MAX_KEYS_PER_KID: usize = 4;
 /// `too-many-checks` unchecked.
 pub const DEFAULT_MAX_SIGNATURE_CHECKS: usize = 64;
 
+/// The largest [`VerifyOptions::max_signatures`] an interface accepts (see
+/// [`VerifyOptions::check`]).
+pub const MAX_SIGNATURES_LIMIT: usize = 256;
+
+/// The largest [`VerifyOptions::max_keys_per_kid`] an interface accepts.
+pub const MAX_KEYS_PER_KID_LIMIT: usize = 256;
+
+/// The largest [`VerifyOptions::max_signature_checks`] an interface accepts.
+pub const MAX_SIGNATURE_CHECKS_LIMIT: usize = 4096;
+
+/// The largest [`VerifyOptions::max_header_bytes`] an interface accepts (64 KiB: room for an
+/// `x5c` chain at [`MAX_CHAIN_LEN_LIMIT`] certificates).
+pub const MAX_HEADER_BYTES_LIMIT: usize = 64 * 1024;
+
 /// Default limit on the certificates of an `x5c` chain (the leaf and up to three
 /// intermediates); a longer chain is refused with `certificate-untrusted` before path building.
 pub const DEFAULT_MAX_CHAIN_LEN: usize = 4;
@@ -175,6 +189,98 @@ impl Default for VerifyOptions {
             max_chain_len: DEFAULT_MAX_CHAIN_LEN,
         }
     }
+}
+
+impl VerifyOptions {
+    /// The one reading of options a caller chose, applied by every verification before it
+    /// reads a signature and by every front end when it builds its options: each limit within
+    /// its bounds (`max_signatures` 1 to [`MAX_SIGNATURES_LIMIT`], `max_keys_per_kid` 1 to
+    /// [`MAX_KEYS_PER_KID_LIMIT`], `max_signature_checks` 1 to [`MAX_SIGNATURE_CHECKS_LIMIT`],
+    /// `max_chain_len` 1 to [`MAX_CHAIN_LEN_LIMIT`], `max_header_bytes` 1 to
+    /// [`MAX_HEADER_BYTES_LIMIT`], and [`Limits::check`]), an `algorithms` allowlist that is not
+    /// empty and names no HMAC algorithm (a shared secret is never a trust root for a published
+    /// card), at least one profile, and an `origin` in the form
+    /// [`check_origin`](crate::signature::trust::check_origin) reads. Refusals are `usage`
+    /// errors naming the option as the library spells it.
+    ///
+    /// ```
+    /// use a2a_card::{Algorithm, VerifyOptions};
+    /// assert!(VerifyOptions::default().check().is_ok());
+    /// let many = VerifyOptions { max_signatures: 1_000_000_000_000, ..Default::default() };
+    /// assert_eq!(many.check().unwrap_err().message(),
+    ///            "max_signatures must be 1 to 256, got 1000000000000");
+    /// let none = VerifyOptions { max_keys_per_kid: 0, ..Default::default() };
+    /// assert_eq!(none.check().unwrap_err().code().as_str(), "usage");
+    /// let hmac = VerifyOptions { algorithms: Some(vec![Algorithm::ES256, Algorithm::HS384]), ..Default::default() };
+    /// assert!(hmac.check().unwrap_err().message().starts_with("algorithms: HS384 needs a shared secret"));
+    /// ```
+    pub fn check(&self) -> Result<(), crate::Error> {
+        use crate::error::check_count;
+        check_count("max_signatures", self.max_signatures, 1, MAX_SIGNATURES_LIMIT)?;
+        check_count(
+            "max_keys_per_kid",
+            self.max_keys_per_kid,
+            1,
+            MAX_KEYS_PER_KID_LIMIT,
+        )?;
+        check_count(
+            "max_signature_checks",
+            self.max_signature_checks,
+            1,
+            MAX_SIGNATURE_CHECKS_LIMIT,
+        )?;
+        check_count("max_chain_len", self.max_chain_len, 1, MAX_CHAIN_LEN_LIMIT)?;
+        check_count(
+            "max_header_bytes",
+            self.max_header_bytes,
+            1,
+            MAX_HEADER_BYTES_LIMIT,
+        )?;
+        self.limits.check()?;
+        if let Some(algs) = &self.algorithms {
+            check_algorithms(algs)?;
+        }
+        if self.profiles.is_empty() {
+            return Err(crate::Error::new(
+                crate::ErrorCode::Usage,
+                "no profile is accepted; name at least one",
+            ));
+        }
+        if let Some(origin) = &self.origin {
+            crate::signature::trust::check_origin(origin).map_err(|e| e.context("origin"))?;
+        }
+        Ok(())
+    }
+}
+
+/// The rule for an algorithm allowlist of a verification: not empty (an empty list would
+/// fail every signature without saying why) and no HMAC algorithm. Refused with `usage`.
+///
+/// ```
+/// use a2a_card::Algorithm;
+/// use a2a_card::signature::check_algorithms;
+/// assert!(check_algorithms(&[Algorithm::EdDSA, Algorithm::ES256]).is_ok());
+/// assert_eq!(check_algorithms(&[]).unwrap_err().code().as_str(), "usage");
+/// assert!(check_algorithms(&[Algorithm::HS256]).is_err());
+/// ```
+pub fn check_algorithms(algs: &[Algorithm]) -> Result<(), crate::Error> {
+    if algs.is_empty() {
+        return Err(crate::Error::new(
+            crate::ErrorCode::Usage,
+            "algorithms must name at least one algorithm (leave it unset to allow every asymmetric one)",
+        ));
+    }
+    if let Some(alg) = algs.iter().find(|a| a.is_hmac()) {
+        return Err(crate::Error::new(
+            crate::ErrorCode::Usage,
+            format!(
+                "algorithms: {} needs a shared secret, which is never a trust root for a published \
+                 card; allow asymmetric algorithms only",
+                alg.as_str()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 pub(crate) fn now_seconds(opts: &VerifyOptions) -> Option<i64> {

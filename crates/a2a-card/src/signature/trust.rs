@@ -543,6 +543,32 @@ pub const ORIGIN_FORM: &str =
     "an origin is \"https://host\" or \"https://host:port\" (no path), with a host \
      that is not ASCII written as its A-label (xn--...) and an IPv4 address as four decimal numbers";
 
+/// The one reading of an origin a caller gives (a verification's `origin`, the CLI's, the
+/// Python and npm packages' option): its canonical spelling by [`normalize_origin`], or a
+/// `usage` error saying how an origin is written ([`ORIGIN_FORM`]). A scheme other than
+/// `https`, a path, query, fragment or userinfo, an empty host, a character outside a host
+/// name (a control character such as NUL, a space, a percent sign) and a port past 65535 are
+/// all refused. The message quotes the value escaped, never raw.
+///
+/// ```
+/// use a2a_card::signature::trust::check_origin;
+/// assert_eq!(check_origin("https://Agent.Example:443/").unwrap(), "https://agent.example");
+/// assert_eq!(check_origin("https://agent.example\0.evil").unwrap_err().code().as_str(), "usage");
+/// assert!(check_origin("https://agent.example/path").is_err());
+/// assert!(check_origin("https://user@agent.example").is_err());
+/// ```
+pub fn check_origin(s: &str) -> Result<String, Error> {
+    normalize_origin(s).ok_or_else(|| {
+        Error::new(
+            ErrorCode::Usage,
+            format!(
+                "\"{}\" is not an origin: {ORIGIN_FORM}",
+                crate::signature::report::printable(s)
+            ),
+        )
+    })
+}
+
 /// The canonical spelling of an https origin, as a browser (and the fetcher, through the `url`
 /// crate) serializes it: scheme and host lower-cased, the default port dropped, the port
 /// written as a plain number, an IPv6 address in its RFC 5952 form (`[0:0::1]` -> `[::1]`).
@@ -609,7 +635,13 @@ pub fn normalize_origin(s: &str) -> Option<String> {
 /// label a number: `127.1`, `0x7f.0.0.1`, `2130706433`).
 fn canonical_host(host: &str) -> Option<String> {
     let host = host.to_ascii_lowercase();
-    if host.is_empty() {
+    // A host name's characters only: no control character (NUL), space, percent sign or
+    // anything else a URL parser would refuse or rewrite.
+    if host.is_empty()
+        || !host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'))
+    {
         return None;
     }
     let last = host.trim_end_matches('.').rsplit('.').next().unwrap_or("");

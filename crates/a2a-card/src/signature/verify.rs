@@ -16,7 +16,7 @@ use crate::signature::entries::{read_signatures_of, Signatures};
 use crate::signature::options::{now_seconds, VerifyOptions};
 use crate::signature::plan::{self, fallback_profile, Answer, Context, Forms, Plan};
 use crate::signature::report::Report;
-use crate::signature::trust::{normalize_origin, TrustStore};
+use crate::signature::trust::{check_origin, TrustStore};
 
 /// Verifies a card given as bytes against trusted keys.
 ///
@@ -74,6 +74,7 @@ pub fn verify_card_with(
     opts: &VerifyOptions,
     backend: Option<&dyn SignatureBackend>,
 ) -> Result<Report, Error> {
+    opts.check()?;
     let doc = Doc::parse(card, &opts.limits)?;
     verify_tree(doc.root(), trust, opts, backend)
 }
@@ -92,13 +93,15 @@ pub fn verify_doc(doc: &Doc<'_>, trust: &TrustStore, opts: &VerifyOptions) -> Re
     verify_tree(doc.root(), trust, opts, None)
 }
 
-/// The checks every verification makes on the card itself before its signatures: it is an
-/// object, a profile is accepted, the `signatures` member reads, the origin has its form.
-/// Returns the signature entries and the normalized origin.
+/// The checks every verification makes before its signatures: the options are within their
+/// bounds ([`VerifyOptions::check`]: limits, algorithms, profiles, the origin's form), the card
+/// is an object and its `signatures` member reads. Returns the signature entries and the
+/// normalized origin.
 pub(crate) fn read_card<'t, N: Tree<'t>>(
     card: N,
     opts: &VerifyOptions,
 ) -> Result<(Signatures, Option<String>), Error> {
+    opts.check()?;
     if !matches!(card.shape(), Shape::Object(_)) {
         return Err(Error::new(
             ErrorCode::TypeMismatch,
@@ -109,27 +112,10 @@ pub(crate) fn read_card<'t, N: Tree<'t>>(
         )
         .at(""));
     }
-    if opts.profiles.is_empty() {
-        return Err(Error::new(
-            ErrorCode::Usage,
-            "no profile is accepted; name at least one",
-        ));
-    }
     // The signature entries are small: they are read as values, the card itself is not.
     let signatures =
         read_signatures_of(card, opts.max_signatures)?.with_max_header_bytes(opts.max_header_bytes);
-    let origin = match opts.origin.as_deref() {
-        None => None,
-        Some(o) => Some(normalize_origin(o).ok_or_else(|| {
-            Error::new(
-                ErrorCode::Usage,
-                format!(
-                    "the card's origin {o:?} cannot be used: {}",
-                    crate::signature::trust::ORIGIN_FORM
-                ),
-            )
-        })?),
-    };
+    let origin = opts.origin.as_deref().map(check_origin).transpose()?;
     Ok((signatures, origin))
 }
 
