@@ -264,6 +264,7 @@ impl Options {
         }
     }
 
+    /// The reader limits, within the core's bounds (`Limits::check`, as for the CLI).
     pub(crate) fn limits(&self) -> Result<Limits, JsValue> {
         let mut limits = Limits::default();
         if let Some(n) = self.count("maxInputBytes")? {
@@ -272,7 +273,35 @@ impl Options {
         if let Some(n) = self.count("maxDepth")? {
             limits.max_depth = n;
         }
+        limits.check().map_err(|e| self.refused(&e))?;
         Ok(limits)
+    }
+
+    /// A refusal of the core's option checks (`Limits::check`, `VerifyOptions::check`), whose
+    /// message names the option as the Rust library spells it, with the package's name of the
+    /// option in front.
+    pub(crate) fn refused(&self, e: &Error) -> JsValue {
+        const NAMES: &[(&str, &str)] = &[
+            ("max_signatures", "maxSignatures"),
+            ("max_keys_per_kid", "maxKeysPerKid"),
+            ("max_signature_checks", "maxSignatureChecks"),
+            ("max_chain_len", "maxChain"),
+            ("max_input_bytes", "maxInputBytes"),
+            ("max_depth", "maxDepth"),
+            ("algorithms", "algorithms"),
+            ("origin", "origin"),
+        ];
+        let message = e.message();
+        match NAMES.iter().find(|(lib, _)| {
+            message.starts_with(lib)
+                && !message[lib.len()..].starts_with(|c: char| c == '_' || c.is_alphanumeric())
+        }) {
+            Some((_, js)) => crate::errors::js_error(&Error::new(
+                e.code(),
+                format!("option {js:?} of {}: {message}", self.what),
+            )),
+            None => crate::errors::js_error(e),
+        }
     }
 
     pub(crate) fn unknown(&self) -> Result<UnknownMembers, JsValue> {

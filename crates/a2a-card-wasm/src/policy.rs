@@ -99,6 +99,9 @@ impl Policy {
             origin: o.string("origin")?,
             ..VerifyOptions::default()
         };
+        // The core's bounds and rules for every option of a verification (the CLI's too): read
+        // now, so that a Verifier refuses them when it is made.
+        opts.check().map_err(|e| o.refused(&e))?;
         let host = o.boolean("hostCrypto")?.unwrap_or(true);
         Ok(Policy {
             trust,

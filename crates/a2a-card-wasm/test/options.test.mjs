@@ -7,7 +7,9 @@
 // module's memory (which never shrinks).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { generateKeyPair, loadNode, loadWeb, thrown } from "./helpers.mjs";
+import fs from "node:fs";
+import path from "node:path";
+import { cli, generateKeyPair, loadNode, loadWeb, scratch, thrown } from "./helpers.mjs";
 
 const lib = loadNode();
 const web = await loadWeb();
@@ -93,6 +95,62 @@ test("counts are refused by their true value when not integers or too large", ()
     assert.ok(e.message.includes(String(value)), `${name} ${value}: ${e.message}`);
     assert.ok(!e.message.includes("4294967295"), `${name} ${value}: ${e.message}`);
   }
+});
+
+// The bounds of the options are the core's (VerifyOptions::check, Limits::check), the same the
+// CLI applies: what one refuses the other refuses, what one takes the other takes.
+test("option bounds and the HMAC refusal are the CLI's", (t) => {
+  const run = cli(t);
+  if (!run) return;
+  const k = ed25519();
+  const signed = lib.sign(CARD, k.priv);
+  const dir = scratch("bounds");
+  const cardFile = path.join(dir, "card.json");
+  const jwksFile = path.join(dir, "jwks.json");
+  fs.writeFileSync(cardFile, signed);
+  fs.writeFileSync(jwksFile, JSON.stringify({ keys: [k.pub] }));
+  const cases = [
+    // [npm option, value, CLI flag, CLI value, accepted]
+    ["algorithms", ["EdDSA", "HS384"], "--alg", "EdDSA,HS384", false],
+    ["algorithms", ["HS256"], "--alg", "HS256", false],
+    ["algorithms", ["EdDSA", "ES256"], "--alg", "EdDSA,ES256", true],
+    ["maxSignatures", 0, "--max-signatures", "0", false],
+    ["maxSignatures", 256, "--max-signatures", "256", true],
+    ["maxSignatures", 257, "--max-signatures", "257", false],
+    ["maxSignatures", 1e12, "--max-signatures", "1000000000000", false],
+    ["maxKeysPerKid", 0, "--max-keys-per-kid", "0", false],
+    ["maxKeysPerKid", 256, "--max-keys-per-kid", "256", true],
+    ["maxKeysPerKid", 1e9, "--max-keys-per-kid", "1000000000", false],
+    ["maxSignatureChecks", 0, "--max-signature-checks", "0", false],
+    ["maxSignatureChecks", 4096, "--max-signature-checks", "4096", true],
+    ["maxSignatureChecks", 1e9, "--max-signature-checks", "1000000000", false],
+    ["maxInputBytes", 0, "--max-input-bytes", "0", false],
+    ["maxInputBytes", 2 ** 30, "--max-input-bytes", String(2 ** 30), true],
+    ["maxInputBytes", 2 ** 30 + 1, "--max-input-bytes", String(2 ** 30 + 1), false],
+    ["maxInputBytes", 2 ** 40, "--max-input-bytes", String(2 ** 40), false],
+    ["maxDepth", 0, "--max-depth", "0", false],
+    ["maxDepth", 512, "--max-depth", "512", true],
+  ];
+  for (const [name, value, flag, text, accepted] of cases) {
+    const out = run(["verify", cardFile, "--jwks", jwksFile, flag, text]);
+    assert.equal(out.code === 0, accepted, `CLI ${flag} ${text}: exit ${out.code} ${out.stderr}`);
+    for (const call of [
+      () => lib.verify(signed, { jwks: { keys: [k.pub] }, [name]: value }),
+      () => new lib.Verifier({ jwks: { keys: [k.pub] }, [name]: value }).verify(signed),
+    ]) {
+      if (accepted) {
+        assert.equal(call().ok, true, `npm ${name} ${JSON.stringify(value)}`);
+      } else {
+        const e = thrown(call);
+        assert.equal(e.code, "usage", `npm ${name} ${JSON.stringify(value)}: ${e.message}`);
+        assert.match(e.message, new RegExp(`"${name}"`), e.message);
+      }
+    }
+  }
+  // The reader limits of the other functions are bounded alike.
+  assert.equal(thrown(() => lib.canonicalize(CARD, { maxInputBytes: 2 ** 30 + 1 })).code, "usage");
+  assert.equal(thrown(() => lib.lint(CARD, { maxDepth: 0 })).code, "usage");
+  assert.match(thrown(() => lib.sign(CARD, k.priv, { maxInputBytes: 0 })).message, /"maxInputBytes"/);
 });
 
 // What refusing large cards may add: the web build's WebAssembly memory (initSync gives its
