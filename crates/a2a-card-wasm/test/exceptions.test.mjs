@@ -52,6 +52,11 @@ function triggers(m, k) {
     ["a detached ArrayBuffer as the card", () => m.canonicalize(detached()), /card/],
     ["a list whose element getter throws", () => m.verify(CARD, { keys: [k.pub], profiles: Object.defineProperty([], 0, { get() { throw new Error("x"); } }) }), /"profiles"/],
     ["a card whose toJSON throws", () => m.lint({ toJSON() { throw new Error("no"); } }), /card/],
+    ["a signing key whose toJSON throws", () => m.sign(CARD, { toJSON() { throw new Error("no"); } }), /key/],
+    ["a revoked Proxy given to new Verifier", () => new m.Verifier(revoked()), /options of Verifier/],
+    ["a throwing getter given to generateKey", () => m.generateKey("EdDSA", { get kid() { throw new Error("x"); } }), /"kid"/],
+    ["a Proxy given to schema", () => m.schema(new Proxy({}, { ownKeys() { throw new Error("x"); } })), /options of schema/],
+    ["a throwing getter given to migrate", () => m.migrate(CARD, { get protocolVersion() { throw new Error("x"); } }), /"protocolVersion"/],
     ["a Uint8Array subclass whose length throws", () => m.canonicalize(new Liar(new TextEncoder().encode("{"))), /invalid-json|JSON|input/],
   ];
 }
