@@ -100,6 +100,8 @@ test("a private key in a bad shape: no piece of it in the error's message, stack
   const { privateKey } = generateKeyPair("ec", { namedCurve: "P-256" });
   const jwk = privateKey.export({ format: "jwk" });
   const d = jwk.d;
+  // d written as a decimal number (its characters as digits), which the JSON reader refuses.
+  const digits = "1" + [...d].map((c) => c.charCodeAt(0) % 10).join("");
   const shapes = [
     ["PEM, one line, no END", key.slice(0, key.indexOf("-----END")).replaceAll("\n", ""), secret],
     ["PEM, body cut in two", key.slice(0, 80) + "\n-----END PRIVATE KEY-----\n", secret.slice(0, 40)],
@@ -112,7 +114,8 @@ test("a private key in a bad shape: no piece of it in the error's message, stack
     ["JWK, d cut short", { ...jwk, d: d.slice(0, 30) }, d.slice(0, 30)],
     ["JWK, wrong curve", { ...jwk, crv: "P-384" }, d],
     ["JWK, kty OKP", { ...jwk, kty: "OKP" }, d],
-    ["JWK, d a number", JSON.stringify(jwk).replace(`"${d}"`, "12345678901234567890"), d],
+    ["JWK, d a number", JSON.stringify(jwk).replace(`"${d}"`, digits), digits],
+    ["JWK, d a number past a double", JSON.stringify(jwk).replace(`"${d}"`, `${digits}e400`), digits],
     ["JWK, x of another key", { ...jwk, x: generateKeyPair("ec", { namedCurve: "P-256" }).publicKey.export({ format: "jwk" }).x }, d],
     ["JWK, bad JSON after d", JSON.stringify(jwk).replace(`"${d}"`, `"${d}" ,,`), d],
     ["JWK inside a JWKS", { keys: [jwk] }, d],
