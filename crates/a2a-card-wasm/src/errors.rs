@@ -3,7 +3,6 @@
 use a2a_card::{Error, ErrorCode};
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// The JavaScript `Error` for a library error: `name` "A2ACardError", the message with its
 /// place, and `code`, `pointer` and `offset` properties.
@@ -36,12 +35,4 @@ impl<T> OrThrow<T> for Result<T, Error> {
     fn or_throw(self) -> Result<T, JsValue> {
         self.map_err(|e| js_error(&e))
     }
-}
-
-/// The message of a JavaScript exception, for wrapping it in a usage error.
-pub(crate) fn js_message(v: &JsValue) -> String {
-    v.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| v.as_string())
-        .unwrap_or_else(|| "unknown JavaScript exception".to_string())
 }

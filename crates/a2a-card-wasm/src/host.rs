@@ -75,11 +75,36 @@ function isWellFormed(s) {
 export function utf8(s) {
   return isWellFormed(s) ? encoder.encode(s) : null;
 }
-// The UTF-8 bytes of a well-formed string written into `out` (a view of the module's memory,
-// at least 3 bytes per UTF-16 unit of `s`): their length, or -1 for a string with a lone
-// surrogate.
+// The UTF-8 bytes of `s` written into `out` (a view of the module's memory): their length, or -1
+// when they do not all fit. A lone surrogate is written as its three-byte (WTF-8) sequence.
 export function utf8_into(s, out) {
-  return isWellFormed(s) ? encoder.encodeInto(s, out).written : -1;
+  if (isWellFormed(s)) {
+    const r = encoder.encodeInto(s, out);
+    return r.read === s.length ? r.written : -1;
+  }
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.codePointAt(i);
+    if (c > 0xffff) i++;
+    const need = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    if (n + need > out.length) return -1;
+    if (need === 1) {
+      out[n++] = c;
+    } else if (need === 2) {
+      out[n++] = 0xc0 | (c >> 6);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else if (need === 3) {
+      out[n++] = 0xe0 | (c >> 12);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else {
+      out[n++] = 0xf0 | (c >> 18);
+      out[n++] = 0x80 | ((c >> 12) & 0x3f);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return n;
 }
 function wellFormed(s) {
   for (let i = 0; i < s.length; i++) {
@@ -149,13 +174,36 @@ export function make_report(json, canonical, hash) {
 }
 "#)]
 extern "C" {
-    pub(crate) fn host_available() -> bool;
-    pub(crate) fn host_import_key(jwk: &str) -> JsValue;
-    pub(crate) fn host_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> i32;
-    pub(crate) fn utf8(s: &JsString) -> JsValue;
-    pub(crate) fn utf8_into(s: &JsString, out: &mut [u8]) -> i32;
-    pub(crate) fn make_report(json: &str, canonical: &[u8], hash: bool) -> JsValue;
-    pub(crate) fn make_report_flat(flat: &str, canonical: &[u8], hash: bool) -> JsValue;
+    // Every import is `catch` (see js.rs): an exception comes back as an `Err`.
+    #[wasm_bindgen(catch, js_name = host_available)]
+    fn js_host_available() -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_name = host_import_key)]
+    fn js_host_import_key(jwk: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = host_verify)]
+    fn js_host_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> Result<i32, JsValue>;
+    #[wasm_bindgen(catch)]
+    pub(crate) fn utf8(s: &JsString) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
+    pub(crate) fn utf8_into(s: &JsString, out: &mut [u8]) -> Result<i32, JsValue>;
+    #[wasm_bindgen(catch)]
+    pub(crate) fn make_report(json: &str, canonical: &[u8], hash: bool) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
+    pub(crate) fn make_report_flat(flat: &str, canonical: &[u8], hash: bool) -> Result<JsValue, JsValue>;
+}
+
+/// True when node:crypto is there (false if asking threw).
+pub(crate) fn host_available() -> bool {
+    js_host_available().unwrap_or(false)
+}
+
+/// The host's handle of a public JWK (text), `null` when it does not import it.
+fn host_import_key(jwk: &str) -> JsValue {
+    js_host_import_key(jwk).unwrap_or(JsValue::NULL)
+}
+
+/// 1 valid, 0 invalid, -1 not checked by the host.
+fn host_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> i32 {
+    js_host_verify(handle, alg, msg, sig).unwrap_or(-1)
 }
 
 /// True when the host verifies signatures natively and synchronously (Node.js >= 20.16).

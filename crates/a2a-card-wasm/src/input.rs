@@ -1,140 +1,120 @@
 //! JavaScript values in: cards as text, bytes or values, and the options objects.
 
-use crate::errors::{js_message, usage, OrThrow};
+use crate::errors::{usage, OrThrow};
 use crate::host::{utf8, utf8_into};
+use crate::js;
 use a2a_card::Algorithm;
-use a2a_card::{CanonicalizeOptions, Limits, Profile, UnknownMembers};
-use js_sys::{Array, ArrayBuffer, JsString, Object, Reflect, Uint8Array, JSON};
+use a2a_card::{CanonicalizeOptions, Error, ErrorCode, Limits, Profile, UnknownMembers};
+use js_sys::{Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen]
-extern "C" {
-    /// A JavaScript string, seen through the one method below.
-    type WellFormed;
-    /// `String.prototype.isWellFormed` (ES2024); missing on older engines, hence `catch`.
-    #[wasm_bindgen(method, catch, js_name = isWellFormed)]
-    pub(crate) fn is_well_formed(this: &WellFormed) -> Result<bool, JsValue>;
-}
-
-/// Strings up to this many UTF-16 units are encoded straight into the module's memory.
+/// Strings longer than this many UTF-16 units are encoded by the host first and then copied in
+/// (so that the module's buffer is not three times their size); shorter ones are encoded
+/// straight into the module's memory.
 pub(crate) const DIRECT_UTF8_UNITS: usize = 1 << 20;
 
-/// The UTF-8 bytes of a JavaScript string. A string with a lone surrogate has no UTF-8 form;
-/// its surrogates are written as their three-byte (WTF-8) sequences, which the core's strict
-/// reader refuses as `invalid-json` at the member that holds them, instead of being replaced
-/// by U+FFFD on the way in.
-pub(crate) fn string_bytes(s: &JsString) -> Vec<u8> {
-    // A card-sized string is written by TextEncoder.encodeInto straight into a buffer of this
-    // module (3 bytes per UTF-16 unit always suffice); a larger one is encoded first and then
-    // copied in, so that the buffer is not three times its size. Both are much faster than a
-    // string argument, which wasm-bindgen copies one character at a time.
-    let units = s.length() as usize;
-    if units <= DIRECT_UTF8_UNITS {
-        let mut buf = vec![0u8; units * 3];
-        if let Ok(written) = usize::try_from(utf8_into(s, &mut buf)) {
-            buf.truncate(written);
-            return buf;
-        }
-    } else if let Some(bytes) = utf8(s).dyn_ref::<Uint8Array>() {
-        return bytes.to_vec();
-    }
-    let well_formed = match s.unchecked_ref::<WellFormed>().is_well_formed() {
-        Ok(b) => b,
-        Err(_) => s.is_valid_utf16(),
-    };
-    if well_formed {
-        return String::from(s).into_bytes();
-    }
-    let units: Vec<u16> = s.iter().collect();
-    let mut out = Vec::with_capacity(units.len() * 3);
-    for unit in char::decode_utf16(units.iter().copied()) {
-        match unit {
-            Ok(c) => {
-                let mut buf = [0u8; 4];
-                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-            }
-            Err(e) => {
-                let u = u32::from(e.unpaired_surrogate());
-                out.push(0xE0 | (u >> 12) as u8);
-                out.push(0x80 | ((u >> 6) & 0x3F) as u8);
-                out.push(0x80 | (u & 0x3F) as u8);
-            }
-        }
-    }
-    out
+/// The largest document the core reads, whatever `maxInputBytes` says.
+const MAX_DOC_BYTES: usize = 0x7FFF_FFFF;
+
+/// `input-too-large`, as the core's reader says it, before anything was copied in.
+fn too_large(what: String, max: usize) -> JsValue {
+    crate::errors::js_error(
+        &Error::new(
+            ErrorCode::InputTooLarge,
+            format!("the input is {what}, more than the limit of {max} bytes"),
+        )
+        .at(""),
+    )
 }
 
-/// JSON text of a value that is not a string: `JSON.stringify`, refusing what it cannot write.
-pub(crate) fn stringify(value: &JsValue, what: &str) -> Result<JsString, JsValue> {
-    let text = JSON::stringify(value).map_err(|e| {
-        usage(format!(
-            "{what} cannot be serialized with JSON.stringify: {}",
-            js_message(&e)
-        ))
-    })?;
-    // JSON.stringify answers `undefined` (typed here as a JsString) for undefined, functions
-    // and symbols.
-    if !JsValue::from(text.clone()).is_string() {
-        return Err(usage(format!(
-            "{what} is {}; give JSON text, UTF-8 bytes or a JSON-serializable value",
-            type_name(value)
-        )));
+/// The UTF-8 bytes of a JavaScript string, refused by its length before it is copied into the
+/// module's memory (which never shrinks) when it must be longer than `max` bytes: a string of
+/// n UTF-16 units has between n and 3n bytes of UTF-8. A string with a lone surrogate has no
+/// UTF-8 form; its surrogates are written as their three-byte (WTF-8) sequences, which the
+/// core's strict reader refuses as `invalid-json` at the member that holds them, instead of
+/// being replaced by U+FFFD on the way in.
+pub(crate) fn string_bytes(s: &JsString, max: usize) -> Result<Vec<u8>, JsValue> {
+    let units = js::length(s);
+    if units > max {
+        return Err(too_large(
+            format!("a string of {units} UTF-16 code units (at least {units} bytes of UTF-8)"),
+            max,
+        ));
     }
-    Ok(text)
-}
-
-/// `typeof`, as people read it.
-pub(crate) fn type_name(v: &JsValue) -> String {
-    if v.is_null() {
-        "null".into()
-    } else if Array::is_array(v) {
-        "an array".into()
-    } else {
-        v.js_typeof().as_string().unwrap_or_else(|| "unknown".into())
+    // A large string is encoded by the host first (null: it has a lone surrogate), its length
+    // checked, and then copied in.
+    if units > DIRECT_UTF8_UNITS {
+        if let Some(bytes) = utf8(s).ok().and_then(|v| v.dyn_into::<Uint8Array>().ok()) {
+            let n = js::length(&bytes);
+            if n > max {
+                return Err(too_large(format!("{n} bytes"), max));
+            }
+            let mut out = vec![0u8; n];
+            js::copy_bytes(&bytes, &mut out)?;
+            return Ok(out);
+        }
+    }
+    // Written by TextEncoder.encodeInto straight into a buffer of this module: 3 bytes per
+    // UTF-16 unit always suffice, and a few bytes over the limit tell that it is over.
+    let cap = units.saturating_mul(3).min(max.saturating_add(4));
+    let mut buf = vec![0u8; cap];
+    match utf8_into(s, &mut buf) {
+        Ok(written) if written >= 0 => {
+            buf.truncate(written as usize);
+            Ok(buf)
+        }
+        Ok(_) => Err(too_large(format!("more than {cap} bytes"), max)),
+        Err(e) => Err(js::refusal(e)),
     }
 }
 
 /// The bytes of a card: a string (its UTF-8), a Uint8Array or ArrayBuffer (as is), or any
-/// other value (JSON.stringify).
-pub(crate) fn card_bytes(card: &JsValue) -> Result<Vec<u8>, JsValue> {
-    if let Some(s) = card.dyn_ref::<JsString>() {
-        return Ok(string_bytes(s));
+/// other value (JSON.stringify), refused before it is copied into the module's memory when it
+/// is longer than the limit.
+pub(crate) fn card_bytes(card: &JsValue, limits: &Limits) -> Result<Vec<u8>, JsValue> {
+    let max = limits.max_input_bytes.min(MAX_DOC_BYTES);
+    let value = js::card(card)?;
+    if let Some(s) = value.dyn_ref::<JsString>() {
+        return string_bytes(s, max);
     }
-    if let Some(bytes) = card.dyn_ref::<Uint8Array>() {
-        return Ok(bytes.to_vec());
+    let view: Uint8Array = value.unchecked_into();
+    let n = js::length(&view);
+    if n > max {
+        return Err(too_large(format!("{n} bytes"), max));
     }
-    if let Some(buffer) = card.dyn_ref::<ArrayBuffer>() {
-        return Ok(Uint8Array::new(buffer).to_vec());
-    }
-    if card.is_undefined() {
-        return Err(usage("no card given"));
-    }
-    Ok(string_bytes(&stringify(card, "the card")?))
+    let mut out = vec![0u8; n];
+    js::copy_bytes(&view, &mut out)?;
+    Ok(out)
 }
 
 /// Text of a key, JWKS or trust store: a string as it is, an object through JSON.stringify.
 pub(crate) fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
     if let Some(s) = value.as_string() {
+        if !js::well_formed(value) {
+            return Err(usage(format!(
+                "{what} holds a lone surrogate (a UTF-16 code unit that is half of a pair), which has no UTF-8 form"
+            )));
+        }
         return Ok(s);
     }
     if !value.is_object() {
         return Err(usage(format!(
             "{what} must be text or an object, not {}",
-            type_name(value)
+            js::type_name(value)
         )));
     }
-    Ok(String::from(stringify(value, what)?))
+    Ok(String::from(js::stringify(value, what)?))
 }
 
 /// An options object, checked against the names it may hold so that a misspelt option is an
-/// error, not a silent default.
+/// error, not a silent default. Read once, in JavaScript (`js::options`): the object's own
+/// properties, enumerable or not, and those of its prototypes before `Object.prototype` or
+/// `null`; every exception a getter or a Proxy throws is a `usage` error naming the option.
 pub(crate) struct Options {
-    obj: Option<Object>,
-    /// The members of a plain object (its prototype `Object.prototype` or `null`), read in one
-    /// call instead of one `Reflect.get` per option name; `None` for other objects, whose
-    /// options are read with `Reflect.get` (getters and inherited members included).
-    members: Option<Vec<(String, JsValue)>>,
+    /// The options given, in the order read, with their values (`undefined` ones left out;
+    /// strings well formed; lists as fresh arrays).
+    members: Vec<(String, JsValue)>,
     what: &'static str,
 }
 
@@ -142,73 +122,40 @@ impl Options {
     pub(crate) fn read(value: &JsValue, what: &'static str, known: &[&str]) -> Result<Options, JsValue> {
         if value.is_undefined() || value.is_null() {
             return Ok(Options {
-                obj: None,
-                members: None,
+                members: Vec::new(),
                 what,
             });
         }
-        if !value.is_object() || Array::is_array(value) {
+        if !value.is_object() || js::is_array(value) {
             return Err(usage(format!(
                 "the options of {what} must be an object, not {}",
-                type_name(value)
+                js::type_name(value)
             )));
         }
-        let obj: Object = value.clone().unchecked_into();
-        let proto = Object::get_prototype_of(&obj);
-        let plain = proto.is_null() || Object::is(&proto, &Object::get_prototype_of(&Object::new()));
-        let mut members = Vec::new();
-        let check = |name: &str| {
-            if known.contains(&name) {
-                Ok(())
-            } else {
-                Err(usage(format!(
-                    "unknown option {name:?} of {what} (known: {})",
-                    known.join(", ")
-                )))
-            }
-        };
-        if plain {
-            for entry in Object::entries(&obj).iter() {
-                let entry: Array = entry.unchecked_into();
-                let name = entry.get(0).as_string().unwrap_or_default();
-                check(&name)?;
-                members.push((name, entry.get(1)));
-            }
-        } else {
-            for name in Object::keys(&obj).iter() {
-                check(&name.as_string().unwrap_or_default())?;
-            }
-        }
         Ok(Options {
-            obj: Some(obj),
-            members: plain.then_some(members),
+            members: js::options(value, what, known)?,
             what,
         })
     }
 
-    /// The members of a plain options object whose values are all primitives (strings,
-    /// numbers, booleans, `null`, `undefined`), which is what was read from it entirely; `None`
-    /// for other objects and for members holding objects, arrays or functions.
+    /// The options when their values are all primitives (strings, numbers, booleans), which
+    /// is what was read from them entirely; `None` when one holds an object, an array or a
+    /// function.
     pub(crate) fn primitive_members(&self) -> Option<&[(String, JsValue)]> {
-        let members = self.members.as_deref()?;
-        members
+        self.members
             .iter()
             .all(|(_, v)| !v.is_object() && !v.is_function() && !v.is_symbol() && !v.is_bigint())
-            .then_some(members)
+            .then_some(&self.members)
     }
 
     /// The option's value; `undefined` counts as absent.
     pub(crate) fn get(&self, name: &str) -> Result<Option<JsValue>, JsValue> {
-        if let Some(members) = &self.members {
-            return Ok(members
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.clone())
-                .filter(|v| !v.is_undefined()));
-        }
-        let Some(obj) = &self.obj else { return Ok(None) };
-        let v = Reflect::get(obj, &JsValue::from_str(name)).map_err(|e| usage(js_message(&e)))?;
-        Ok((!v.is_undefined()).then_some(v))
+        Ok(self
+            .members
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .filter(|v| !v.is_undefined()))
     }
 
     pub(crate) fn string(&self, name: &str) -> Result<Option<String>, JsValue> {
@@ -218,7 +165,7 @@ impl Options {
                 usage(format!(
                     "option {name:?} of {} must be a string, not {}",
                     self.what,
-                    type_name(&v)
+                    js::type_name(&v)
                 ))
             }),
         }
@@ -231,7 +178,7 @@ impl Options {
                 usage(format!(
                     "option {name:?} of {} must be a boolean, not {}",
                     self.what,
-                    type_name(&v)
+                    js::type_name(&v)
                 ))
             }),
         }
@@ -250,13 +197,18 @@ impl Options {
         }
     }
 
-    /// A non-negative integer count.
+    /// A non-negative integer count; a number that is not one, or that this build cannot hold,
+    /// is refused by its true value (never saturated).
     pub(crate) fn count(&self, name: &str) -> Result<Option<usize>, JsValue> {
         match self.number(name)? {
             None => Ok(None),
-            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => Ok(Some(n as usize)),
-            Some(_) => Err(usage(format!(
-                "option {name:?} of {} must be a non-negative integer",
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= usize::MAX as f64 => Ok(Some(n as usize)),
+            Some(n) if n >= 0.0 && n.fract() == 0.0 => Err(usage(format!(
+                "option {name:?} of {} is {n}, more than this build can count",
+                self.what
+            ))),
+            Some(n) => Err(usage(format!(
+                "option {name:?} of {} must be a non-negative integer, not {n}",
                 self.what
             ))),
         }
@@ -280,7 +232,7 @@ impl Options {
                 self.what
             ))
         };
-        if !Array::is_array(&v) {
+        if !js::is_array(&v) {
             return Err(err());
         }
         let array: Array = v.unchecked_into();
@@ -296,13 +248,13 @@ impl Options {
         let Some(v) = self.get(name)? else {
             return Ok(Vec::new());
         };
-        if !v.is_object() || Array::is_array(&v) {
+        if !v.is_object() || js::is_array(&v) {
             return Err(usage(format!(
                 "option {name:?} of {} must be an object",
                 self.what
             )));
         }
-        let text = String::from(stringify(&v, name)?);
+        let text = String::from(js::stringify(&v, &format!("option {name:?} of {}", self.what))?);
         match a2a_card::canonical::parse_json(text.as_bytes(), &Limits::default()).or_throw()? {
             serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
             _ => Err(usage(format!(
@@ -312,6 +264,7 @@ impl Options {
         }
     }
 
+    /// The reader limits, within the core's bounds (`Limits::check`, as for the CLI).
     pub(crate) fn limits(&self) -> Result<Limits, JsValue> {
         let mut limits = Limits::default();
         if let Some(n) = self.count("maxInputBytes")? {
@@ -320,7 +273,35 @@ impl Options {
         if let Some(n) = self.count("maxDepth")? {
             limits.max_depth = n;
         }
+        limits.check().map_err(|e| self.refused(&e))?;
         Ok(limits)
+    }
+
+    /// A refusal of the core's option checks (`Limits::check`, `VerifyOptions::check`), whose
+    /// message names the option as the Rust library spells it, with the package's name of the
+    /// option in front.
+    pub(crate) fn refused(&self, e: &Error) -> JsValue {
+        const NAMES: &[(&str, &str)] = &[
+            ("max_signatures", "maxSignatures"),
+            ("max_keys_per_kid", "maxKeysPerKid"),
+            ("max_signature_checks", "maxSignatureChecks"),
+            ("max_chain_len", "maxChain"),
+            ("max_input_bytes", "maxInputBytes"),
+            ("max_depth", "maxDepth"),
+            ("algorithms", "algorithms"),
+            ("origin", "origin"),
+        ];
+        let message = e.message();
+        match NAMES.iter().find(|(lib, _)| {
+            message.starts_with(lib)
+                && !message[lib.len()..].starts_with(|c: char| c == '_' || c.is_alphanumeric())
+        }) {
+            Some((_, js)) => crate::errors::js_error(&Error::new(
+                e.code(),
+                format!("option {js:?} of {}: {message}", self.what),
+            )),
+            None => crate::errors::js_error(e),
+        }
     }
 
     pub(crate) fn unknown(&self) -> Result<UnknownMembers, JsValue> {

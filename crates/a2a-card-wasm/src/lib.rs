@@ -13,7 +13,8 @@
 //! object out), `policy` (trust roots and verify options read once, and their caches), `host`
 //! (the host's native crypto, the key cache and the inline JavaScript), `webcrypto`
 //! (`verifyAsync` over WebCrypto), `tools` (lint, migrate, schema, generateKey), `errors`
-//! (JavaScript `Error` objects), `typescript` (the declarations).
+//! (JavaScript `Error` objects), `js` (every read of a caller's JavaScript value, each one
+//! catching what JavaScript throws), `typescript` (the declarations).
 //!
 //! The core is built without its `native-algs` feature here (josekit does not build for
 //! wasm32), so ES512, ES256K and Ed448 keys are not available in the package.
@@ -49,6 +50,7 @@ use wasm_bindgen::prelude::*;
 mod errors;
 mod host;
 mod input;
+mod js;
 mod output;
 mod policy;
 mod tools;
@@ -59,7 +61,7 @@ mod webcrypto;
 #[wasm_bindgen(skip_typescript)]
 pub fn canonicalize(card: JsValue, options: JsValue) -> Result<String, JsValue> {
     let opts = Options::read(&options, "canonicalize", CANONICALIZE_OPTIONS)?.canonicalize_options()?;
-    let bytes = card_bytes(&card)?;
+    let bytes = card_bytes(&card, &opts.limits)?;
     let c = core_canonicalize(&bytes, &opts).or_throw()?;
     Ok(text_of(c.bytes))
 }
@@ -69,7 +71,7 @@ pub fn canonicalize(card: JsValue, options: JsValue) -> Result<String, JsValue> 
 pub fn canonicalize_with_report(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let opts =
         Options::read(&options, "canonicalizeWithReport", CANONICALIZE_OPTIONS)?.canonicalize_options()?;
-    let bytes = card_bytes(&card)?;
+    let bytes = card_bytes(&card, &opts.limits)?;
     let c = core_canonicalize(&bytes, &opts).or_throw()?;
     let report = serde_json::json!({
         "canonical": text_of(c.bytes.clone()),
@@ -116,7 +118,7 @@ pub fn sign(card: JsValue, key: JsValue, options: JsValue) -> Result<String, JsV
         },
         ..SignOptions::default()
     };
-    let bytes = card_bytes(&card)?;
+    let bytes = card_bytes(&card, &opts.canonicalize.limits)?;
     let signed = sign_card(&bytes, &key, &opts).or_throw()?;
     Ok(text_of(signed.card))
 }
@@ -125,7 +127,7 @@ pub fn sign(card: JsValue, key: JsValue, options: JsValue) -> Result<String, JsV
 #[wasm_bindgen(skip_typescript)]
 pub fn inspect(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let opts = Options::read(&options, "inspect", CANONICALIZE_OPTIONS)?.canonicalize_options()?;
-    let bytes = card_bytes(&card)?;
+    let bytes = card_bytes(&card, &opts.limits)?;
     let inspection = inspect_card(&bytes, &opts).or_throw()?;
     to_js(&serde_json::to_value(&inspection).map_err(|e| usage(format!("cannot serialize: {e}")))?)
 }

@@ -1,7 +1,8 @@
 //! Results out: text, JavaScript values, and the verification report object.
 
-use crate::errors::{js_message, usage};
+use crate::errors::usage;
 use crate::host::{make_report, make_report_flat};
+use crate::js;
 use a2a_card::Report;
 use js_sys::JSON;
 use wasm_bindgen::prelude::*;
@@ -23,7 +24,7 @@ pub(crate) fn text_of(bytes: Vec<u8>) -> String {
 
 /// A serde value handed to JavaScript through JSON text and `JSON.parse`.
 pub(crate) fn to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
-    JSON::parse(&value.to_string()).map_err(|e| usage(js_message(&e)))
+    JSON::parse(&value.to_string()).map_err(|e| usage(js::message(&e)))
 }
 
 /// The small members of a report as NUL-terminated fields for `make_report_flat` (read with one
@@ -103,7 +104,7 @@ pub(crate) fn report_fields(report: &Report, digest: &Digest) -> Option<String> 
 pub(crate) fn report_to_js(report: &Report, digest: &Digest) -> Result<JsValue, JsValue> {
     let host_hash = matches!(digest, Digest::Host);
     if let Some(flat) = report_fields(report, digest) {
-        return Ok(make_report_flat(&flat, &report.canonical, host_hash));
+        return make_report_flat(&flat, &report.canonical, host_hash).map_err(|e| usage(js::message(&e)));
     }
     // The core's JSON form, with `canonical` (and, for the host's hash, `canonical_sha256`) as
     // null placeholders filled in on the JavaScript side.
@@ -115,7 +116,7 @@ pub(crate) fn report_to_js(report: &Report, digest: &Digest) -> Result<JsValue, 
         Digest::Module => {}
     }
     let json = members.to_string();
-    Ok(make_report(&json, &report.canonical, host_hash))
+    make_report(&json, &report.canonical, host_hash).map_err(|e| usage(js::message(&e)))
 }
 
 #[cfg(test)]

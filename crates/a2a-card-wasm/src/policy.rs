@@ -99,6 +99,9 @@ impl Policy {
             origin: o.string("origin")?,
             ..VerifyOptions::default()
         };
+        // The core's bounds and rules for every option of a verification (the CLI's too): read
+        // now, so that a Verifier refuses them when it is made.
+        opts.check().map_err(|e| o.refused(&e))?;
         let host = o.boolean("hostCrypto")?.unwrap_or(true);
         Ok(Policy {
             trust,
@@ -125,7 +128,7 @@ impl Policy {
         now: Option<i64>,
         origin: Option<String>,
     ) -> Result<JsValue, JsValue> {
-        let bytes = card_bytes(card)?;
+        let bytes = card_bytes(card, &self.opts.limits)?;
         let opts = self.options_at(now, origin);
         let backend: Option<&dyn SignatureBackend> = if self.host { Some(&HostCrypto) } else { None };
         let report = verify_card_with(&bytes, &self.trust, &opts, backend).or_throw()?;
@@ -136,7 +139,7 @@ impl Policy {
     /// read now (so that changing it after the call changes nothing); every error rejects the
     /// promise.
     pub(crate) fn verify_async(&self, card: &JsValue, now: Option<i64>, origin: Option<String>) -> Promise {
-        let bytes = match card_bytes(card) {
+        let bytes = match card_bytes(card, &self.opts.limits) {
             Ok(b) => b,
             Err(e) => return Promise::reject(&e),
         };
@@ -151,7 +154,8 @@ pub(crate) fn trust_store(o: &Options) -> Result<TrustStore, JsValue> {
     let mut given = false;
     if let Some(keys) = o.get("keys")? {
         given = true;
-        let list: Vec<JsValue> = if Array::is_array(&keys) {
+        // A list was copied into a fresh array when the options were read (js.rs).
+        let list: Vec<JsValue> = if crate::js::is_array(&keys) {
             keys.unchecked_into::<Array>().iter().collect()
         } else {
             vec![keys]

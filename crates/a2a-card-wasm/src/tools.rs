@@ -26,7 +26,7 @@ fn serialized(value: impl serde::Serialize) -> Result<JsValue, JsValue> {
 pub fn lint(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let o = Options::read(&options, "lint", LINT_OPTIONS)?;
     let opts = LintOptions { limits: o.limits()? };
-    let report = lint_card(&card_bytes(&card)?, &opts).or_throw()?;
+    let report = lint_card(&card_bytes(&card, &opts.limits)?, &opts).or_throw()?;
     serialized(&report)
 }
 
@@ -41,7 +41,7 @@ pub fn migrate(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     };
     opts.check()
         .map_err(|e| usage(format!("option \"protocolVersion\" of migrate: {}", e.message())))?;
-    let m = migrate_card(&card_bytes(&card)?, &opts).or_throw()?;
+    let m = migrate_card(&card_bytes(&card, &opts.limits)?, &opts).or_throw()?;
     let lost = m.lost_something();
     let value = serde_json::json!({
         "card": text_of(m.card),
@@ -66,7 +66,7 @@ pub fn schema(options: JsValue) -> Result<JsValue, JsValue> {
         SchemaDraft::Draft2020_12 => include_str!(concat!(env!("OUT_DIR"), "/schema-2020-12.json")),
         SchemaDraft::Draft07 => include_str!(concat!(env!("OUT_DIR"), "/schema-07.json")),
     };
-    js_sys::JSON::parse(text).map_err(|e| usage(crate::errors::js_message(&e)))
+    js_sys::JSON::parse(text).map_err(|e| usage(crate::js::message(&e)))
 }
 
 /// A fresh key pair for `alg` (EdDSA, ES256 or ES384 in this build): `{ alg, kid, privateJwk,

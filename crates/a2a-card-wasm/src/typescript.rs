@@ -33,9 +33,14 @@ export type Mode = "require" | "all" | "if-present";
 /** A key: a JWK object, or text (PEM, or JWK JSON). */
 export type Key = string | Record<string, unknown>;
 
-/** Reader limits (defaults: 8 MiB, 128 levels). */
+/**
+ * Reader limits (defaults: 8 MiB, 128 levels). A card longer than `maxInputBytes` is refused
+ * (input-too-large) before it is copied into the module.
+ */
 export interface ReadOptions {
+  /** 1 to 1073741824 (1 GiB); default 8 MiB. */
   maxInputBytes?: number;
+  /** 1 to 512; default 128. */
   maxDepth?: number;
 }
 
@@ -88,7 +93,7 @@ export interface VerifyOptions extends ReadOptions {
   keys?: Key | Key[];
   /** A trust store: a JWKS whose entries may carry algorithms, origins, notBefore, notAfter, revoked. */
   trust?: string | object;
-  /** Allowed algorithms; default every asymmetric algorithm of this build. */
+  /** Allowed algorithms (not empty, no HMAC); default every asymmetric algorithm of this build. */
   algorithms?: Algorithm[];
   /** Default "require". */
   mode?: Mode;
@@ -101,11 +106,11 @@ export interface VerifyOptions extends ReadOptions {
   now?: number;
   /** The origin the card was fetched from (https://host[:port]), for origin-bound trust entries. */
   origin?: string;
-  /** Refuse cards with more signatures than this (default 16). */
+  /** Refuse cards with more signatures than this, 1 to 256 (default 16). */
   maxSignatures?: number;
-  /** Refuse a signature whose kid selects more trusted keys than this, trying none (default 4). */
+  /** Refuse a signature whose kid selects more trusted keys than this, trying none, 1 to 256 (default 4). */
   maxKeysPerKid?: number;
-  /** The most signature checks (one key over one profile's bytes) for a card (default 64). */
+  /** The most signature checks (one key over one profile's bytes) for a card, 1 to 4096 (default 64). */
   maxSignatureChecks?: number;
   /**
    * Check signatures with the host's crypto instead of the module's own `ring` code: in

@@ -105,17 +105,46 @@ export function web_verify(handle, alg, msg, sig) {
 }
 "#)]
 extern "C" {
-    fn web_available() -> bool;
-    fn web_key_handle(jwk: &str) -> JsValue;
-    fn web_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> Promise;
-    fn web_digest(bytes: &[u8]) -> Promise;
-    fn web_round(promises: &Array, next: &JsValue) -> Promise;
+    // Every import is `catch` (see js.rs): an exception comes back as an `Err`.
+    #[wasm_bindgen(catch, js_name = web_available)]
+    fn js_web_available() -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_name = web_key_handle)]
+    fn js_web_key_handle(jwk: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = web_verify)]
+    fn js_web_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_name = web_digest)]
+    fn js_web_digest(bytes: &[u8]) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch)]
+    fn web_round(promises: &Array, next: &JsValue) -> Result<Promise, JsValue>;
 }
 
 /// True where WebCrypto's `crypto.subtle.verify` exists.
 #[wasm_bindgen(skip_typescript, js_name = webCryptoAvailable)]
 pub fn web_crypto_available() -> bool {
-    web_available()
+    js_web_available().unwrap_or(false)
+}
+
+/// A promise of -1: the check is not made by WebCrypto.
+fn declined() -> Promise {
+    Promise::resolve(&JsValue::from(-1))
+}
+
+/// WebCrypto's handle of a public JWK; `null` (every check declined) when it cannot be made.
+fn web_key_handle(jwk: &str) -> JsValue {
+    js_web_key_handle(jwk).unwrap_or(JsValue::NULL)
+}
+
+/// A promise of 1, 0 or -1 (see `web_verify` above); it never rejects.
+fn web_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> Promise {
+    if handle.is_null() {
+        return declined();
+    }
+    js_web_verify(handle, alg, msg, sig).unwrap_or_else(|_| declined())
+}
+
+/// A promise of the SHA-256 in hex, or of null; it never rejects.
+fn web_digest(bytes: &[u8]) -> Promise {
+    js_web_digest(bytes).unwrap_or_else(|_| Promise::resolve(&JsValue::NULL))
 }
 
 thread_local! {
@@ -226,7 +255,9 @@ fn advance(mut run: Run) -> Result<JsValue, JsValue> {
                 advance(run)
             },
         );
-        return Ok(web_round(&promises, &next).into());
+        return web_round(&promises, &next)
+            .map(JsValue::from)
+            .map_err(|e| crate::errors::usage(crate::js::message(&e)));
     }
 }
 

@@ -346,7 +346,7 @@ test("options objects: plain, null-prototype and class instances are read alike"
       return [k.publicJwk];
     }
   }
-  // A getter on the prototype is read (not an own member, so not checked as a name either).
+  // A getter on the prototype is read, and its name checked as an own member's is.
   assert.deepEqual(lib.verify(signed, new Options()), plain);
   assert.match(thrown(() => lib.verify(signed, Object.assign(Object.create(null), { key: [k.publicJwk] }))).message, /unknown option "key"/);
   // An own member whose value is undefined counts as absent.

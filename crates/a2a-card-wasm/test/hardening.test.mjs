@@ -82,3 +82,63 @@ test("keys per kid and checks per card are bounded options", () => {
   const budget = lib.verify(signed, { keys, maxKeysPerKid: 5, maxSignatureChecks: 2 });
   assert.equal(budget.signatures[0].verdict.code, "too-many-checks");
 });
+
+// Every string an error carries: its message, its stack and each own property (enumerable or
+// not), read once.
+function errorTexts(e) {
+  const texts = [String(e.message), String(e.stack)];
+  for (const name of Reflect.ownKeys(e)) {
+    const v = Object.getOwnPropertyDescriptor(e, name).value;
+    texts.push(typeof v === "string" ? v : JSON.stringify(v) ?? String(v));
+  }
+  return texts.join("\n");
+}
+
+test("a private key in a bad shape: no piece of it in the error's message, stack or properties", () => {
+  const key = pem();
+  const secret = body(key);
+  const { privateKey } = generateKeyPair("ec", { namedCurve: "P-256" });
+  const jwk = privateKey.export({ format: "jwk" });
+  const d = jwk.d;
+  // d written as a decimal number (its characters as digits), which the JSON reader refuses.
+  const digits = "1" + [...d].map((c) => c.charCodeAt(0) % 10).join("");
+  const shapes = [
+    ["PEM, one line, no END", key.slice(0, key.indexOf("-----END")).replaceAll("\n", ""), secret],
+    ["PEM, body cut in two", key.slice(0, 80) + "\n-----END PRIVATE KEY-----\n", secret.slice(0, 40)],
+    ["PEM, a foreign character", key.replace(secret.slice(20, 21), "*"), secret],
+    ["PEM under a public label", key.replaceAll("PRIVATE KEY", "PUBLIC KEY"), secret],
+    ["PEM twice", key + key, secret],
+    ["JWK text, trailing garbage", JSON.stringify(jwk) + " x", d],
+    ["JWK text, a member twice", JSON.stringify(jwk).replace("{", `{"d":"${d}",`), d],
+    ["JWK, d with padding", { ...jwk, d: d + "=" }, d],
+    ["JWK, d cut short", { ...jwk, d: d.slice(0, 30) }, d.slice(0, 30)],
+    ["JWK, wrong curve", { ...jwk, crv: "P-384" }, d],
+    ["JWK, kty OKP", { ...jwk, kty: "OKP" }, d],
+    ["JWK, d a number", JSON.stringify(jwk).replace(`"${d}"`, digits), digits],
+    ["JWK, d a number past a double", JSON.stringify(jwk).replace(`"${d}"`, `${digits}e400`), digits],
+    ["JWK, x of another key", { ...jwk, x: generateKeyPair("ec", { namedCurve: "P-256" }).publicKey.export({ format: "jwk" }).x }, d],
+    ["JWK, bad JSON after d", JSON.stringify(jwk).replace(`"${d}"`, `"${d}" ,,`), d],
+    ["JWK inside a JWKS", { keys: [jwk] }, d],
+  ];
+  for (const [shape, value, material] of shapes) {
+    for (const [what, call] of [
+      ["sign", () => lib.sign(CARD, value)],
+      ["verify keys", () => lib.verify(CARD, { keys: [value] })],
+      ["verify jwks", () => lib.verify(CARD, { jwks: typeof value === "string" ? value : { keys: [value] } })],
+    ]) {
+      let e;
+      try {
+        call();
+        continue;
+      } catch (err) {
+        e = err;
+      }
+      assert.equal(e.name, "A2ACardError", `${shape} through ${what}: ${e.message}`);
+      const texts = errorTexts(e);
+      for (let i = 0; i + 12 <= material.length; i++) {
+        const run = material.slice(i, i + 12);
+        assert.ok(!texts.includes(run), `${shape} through ${what} shows ${run}: ${texts}`);
+      }
+    }
+  }
+});

@@ -54,10 +54,16 @@ export const hostCryptoOff = process.env.A2A_CARD_HOST_CRYPTO === "0";
 function withHostCrypto(lib) {
   if (!hostCryptoOff) return lib;
   const off = (o) => {
-    if (o === null || typeof o !== "object" || Array.isArray(o) || "hostCrypto" in o) return o;
-    const proto = Object.getPrototypeOf(o);
-    // A class instance keeps its prototype (getters and all), with hostCrypto as its own member.
-    return proto === Object.prototype || proto === null ? { ...o, hostCrypto: false } : Object.assign(Object.create(o), { hostCrypto: false });
+    try {
+      if (o === null || typeof o !== "object" || Array.isArray(o) || "hostCrypto" in o) return o;
+      // The options themselves become the prototype of an object holding hostCrypto: the package
+      // reads a prototype's members (getters, non-enumerable ones and all) as the object's own,
+      // and no getter runs here.
+      return Object.assign(Object.create(o), { hostCrypto: false });
+    } catch (_) {
+      // A revoked Proxy: given as it is.
+      return o;
+    }
   };
   class Verifier extends lib.Verifier {
     constructor(options) {

@@ -5,7 +5,9 @@
 // - a card signed in the page verifies with the native CLI, and a card signed by the CLI
 //   verifies in the page, with the CLI's report;
 // - verify (the module's own code) and verifyAsync (the page's WebCrypto) give byte-identical
-//   reports on tampered signatures of every algorithm, and WebCrypto is really used.
+//   reports on tampered signatures of every algorithm, and WebCrypto is really used;
+// - 10,000 calls meeting a JavaScript exception (a throwing getter, a revoked Proxy, a detached
+//   ArrayBuffer) each throw an A2ACardError and leave the module working.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -245,5 +247,50 @@ test("tampered signatures of every algorithm in the page: verify and verifyAsync
   assert.ok(webChecks > cases.length, `WebCrypto made ${webChecks} checks for ${cases.length} cases`);
   for (const code of ["valid", "signature-invalid", "key-algorithm-mismatch"]) assert.ok(verdicts.has(code), [...verdicts].join(" "));
   t.diagnostic(`${cases.length} cases, ${webChecks} WebCrypto checks`);
+  assert.deepEqual(errors, []);
+});
+
+test("in the page, exceptions from JavaScript are A2ACardErrors and leave the module working", async (t) => {
+  const p = inPage(t);
+  if (!p) return;
+  const result = await p.evaluate(async () => {
+    const lib = window.a2a.lib;
+    const card = '{"name":"A","description":"d","version":"1","skills":[]}';
+    const key = lib.generateKey("ES256");
+    const signed = lib.sign(card, key.privateJwk);
+    const revoked = () => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      return proxy;
+    };
+    const detached = () => {
+      const buffer = new TextEncoder().encode(card).buffer;
+      structuredClone(buffer, { transfer: [buffer] });
+      return buffer;
+    };
+    const calls = [
+      () => lib.verify(signed, { jwks: key.jwks, get algorithms() { throw new Error("config not loaded"); } }),
+      () => lib.verify(signed, revoked()),
+      () => lib.canonicalize(detached()),
+      () => lib.canonicalize(card, new Proxy({}, { ownKeys() { throw new Error("trap"); } })),
+    ];
+    const names = new Set();
+    for (let i = 0; i < 10000; i++) {
+      try {
+        calls[i % calls.length]();
+      } catch (e) {
+        names.add(e.name);
+      }
+    }
+    let asyncThrew = false;
+    let rejection = null;
+    try {
+      await lib.verifyAsync(signed, revoked()).catch((e) => (rejection = e.name));
+    } catch (_) {
+      asyncThrew = true;
+    }
+    return { names: [...names], ok: lib.verify(signed, { jwks: key.jwks }).ok, asyncOk: (await lib.verifyAsync(signed, { jwks: key.jwks })).ok, asyncThrew, rejection };
+  });
+  assert.deepEqual(result, { names: ["A2ACardError"], ok: true, asyncOk: true, asyncThrew: false, rejection: "A2ACardError" });
   assert.deepEqual(errors, []);
 });

@@ -456,7 +456,34 @@ pub(super) fn json_type(v: &Json) -> &'static str {
 /// Reads JSON text with the crate's strict reader (duplicates, lone surrogates refused) and
 /// converts it to a `serde_json::Value`.
 pub(super) fn strict_json(text: &str) -> Result<Json, Error> {
-    Ok(crate::canonical::value::to_serde(
-        &crate::canonical::value::parse(text.as_bytes())?,
-    ))
+    let value = crate::canonical::value::parse(text.as_bytes()).map_err(|e| unquoted(e, text))?;
+    Ok(crate::canonical::value::to_serde(&value))
+}
+
+/// A reader error about key text, without any run of that text: key text may be a private key,
+/// and the JSON reader's messages repeat what they refuse (a number, say, which could be a
+/// private member written as one). A message that holds a run of six or more characters of the
+/// text is replaced by one that names only the code and the place.
+fn unquoted(e: Error, text: &str) -> Error {
+    let repeats = e
+        .message()
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '.' | '/')))
+        .any(|word| word.len() >= 6 && text.contains(word));
+    if !repeats {
+        return e;
+    }
+    let mut plain = Error::new(
+        e.code(),
+        format!(
+            "the key text is refused ({}); its content is not repeated here",
+            e.code().as_str()
+        ),
+    );
+    if let Some(pointer) = e.pointer() {
+        plain = plain.at(pointer);
+    }
+    if let Some(offset) = e.offset() {
+        plain = plain.at_offset(offset);
+    }
+    plain
 }
