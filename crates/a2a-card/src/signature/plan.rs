@@ -27,7 +27,7 @@ use crate::jose::keys::PublicKey;
 use crate::jose::Algorithm;
 use crate::signature::entries::{SignatureEntry, Signatures};
 use crate::signature::options::VerifyOptions;
-use crate::signature::policy::bound_policy;
+use crate::signature::policy::{bound_policy, key_policy};
 use crate::signature::report::{KeyUsed, Mode, Report, SignatureReport, Verdict};
 use crate::signature::trust::{TrustStore, TrustedKey};
 use std::borrow::Cow;
@@ -224,6 +224,9 @@ pub(crate) struct Context<'a, 'k> {
     pub(crate) opts: &'a VerifyOptions,
     pub(crate) now: Option<i64>,
     pub(crate) origin: Option<&'a str>,
+    /// The trusted kids as `untrusted-key` messages name them, made once per verification
+    /// however many signatures name an unknown kid.
+    pub(crate) kids: std::cell::OnceCell<String>,
 }
 
 /// Plans the verification of the signature entries `signatures`; `fallback` is the first
@@ -314,12 +317,20 @@ fn entry_steps<'k>(
     match x5c_steps(entry, &header, ctx, report) {
         None => {}
         Some(Ok((key, used))) => {
+            // The leaf's key is bound by every entry holding it, as if it came from a store.
+            let candidate = match key_policy(trust, &key, alg, ctx.now, ctx.origin) {
+                Ok(()) => Ok(candidate_of(key, used, checks)),
+                Err(e) => {
+                    report.certificate = None;
+                    Err(e)
+                }
+            };
             return Ok(Steps {
                 alg,
                 protected,
                 signature,
-                candidates: vec![Ok(candidate_of(key, used, checks))],
-            })
+                candidates: vec![candidate],
+            });
         }
         Some(Err(e)) if trust.by_kid(kid).next().is_none() => return Err(e),
         Some(Err(_)) => {}
@@ -343,7 +354,7 @@ fn entry_steps<'k>(
             format!(
                 "no trusted key has kid {} (kid selects among trusted keys only); the trusted kids are {}",
                 crate::signature::quoted(kid),
-                trust.kid_list(8)
+                ctx.kids.get_or_init(|| trust.kid_list(8))
             ),
         ));
     }
