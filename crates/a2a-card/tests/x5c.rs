@@ -273,10 +273,10 @@ fn basic_constraints_and_path_length_are_enforced() {
         "certificate-untrusted",
         "pathLenConstraint",
     );
-    // A leaf that is a CA signs nothing here.
+    // A leaf that is a CA signs nothing here (and sign_card refuses to make one: by hand).
     let ca_leaf = p.int.issue(&Spec::ca("agent", None).dns("agent.example"));
     refused(
-        &sign_with(&ca_leaf, &[&ca_leaf, &p.int]),
+        &hand_signed(&[&ca_leaf, &p.int], &key_of(&ca_leaf), Algorithm::ES256),
         &trust,
         &at_origin(),
         "certificate-untrusted",
@@ -342,10 +342,11 @@ fn a_required_eku_must_be_listed() {
 #[test]
 fn a_leaf_whose_key_usage_lacks_digital_signature_is_untrusted() {
     let p = pki();
-    let card = dns_card(
-        &p,
-        Spec::leaf("agent").dns("agent.example").no_digital_signature(),
-    );
+    // sign_card refuses to make this card (the same rule): written by hand.
+    let leaf = p
+        .int
+        .issue(&Spec::leaf("agent").dns("agent.example").no_digital_signature());
+    let card = hand_signed(&[&leaf, &p.int], &key_of(&leaf), Algorithm::ES256);
     refused(
         &card,
         &anchors(&[&p.root]),
@@ -420,6 +421,174 @@ fn signing_refuses_a_chain_of_another_key_and_verifying_refuses_a_leaf_that_cann
         sign_card(CARD, &other, &sneaky).unwrap_err().code().as_str(),
         "usage"
     );
+}
+
+#[test]
+fn signing_refuses_the_chain_shapes_verification_refuses() {
+    let p = pki();
+    // root -> 4 intermediates -> leaf: five certificates, one past the default limit.
+    let mut issuers = vec![p.root.issue(&Spec::ca("Long 1", None))];
+    for i in 2..=4 {
+        let next = issuers
+            .last()
+            .unwrap()
+            .issue(&Spec::ca(&format!("Long {i}"), None));
+        issuers.push(next);
+    }
+    let leaf = issuers
+        .last()
+        .unwrap()
+        .issue(&Spec::leaf("agent").dns("agent.example"));
+    let mut chain = vec![leaf.der.clone()];
+    chain.extend(issuers.iter().rev().map(|c| c.der.clone()));
+    let key = key_of(&leaf);
+    let opts = SignOptions {
+        x5c: chain.clone(),
+        ..SignOptions::default()
+    };
+    let e = sign_card(CARD, &key, &opts).unwrap_err();
+    assert_eq!(e.code().as_str(), "certificate-untrusted", "{e}");
+    assert!(
+        e.message().contains("5 certificates, more than the limit of 4"),
+        "{e}"
+    );
+    assert!(opts.check(&key).is_err(), "checked before signing");
+    // The verifier refuses the same chain, by the same rule, when it is written by hand.
+    let card = hand_signed(
+        &[&leaf, &issuers[3], &issuers[2], &issuers[1], &issuers[0]],
+        &key,
+        Algorithm::ES256,
+    );
+    refused(
+        &card,
+        &anchors(&[&p.root]),
+        &at_origin(),
+        "certificate-untrusted",
+        "more than the limit of 4",
+    );
+    // A signer whose verifiers accept five says so, and its card verifies with that limit.
+    let five = SignOptions {
+        max_chain_len: 5,
+        ..opts.clone()
+    };
+    let card = sign_card(CARD, &key, &five).unwrap().card;
+    let wide = VerifyOptions {
+        max_chain_len: 5,
+        ..at_origin()
+    };
+    assert!(verify_card(&card, &anchors(&[&p.root]), &wide).unwrap().ok);
+    let zero = SignOptions {
+        max_chain_len: 0,
+        ..opts.clone()
+    };
+    assert_eq!(sign_card(CARD, &key, &zero).unwrap_err().code().as_str(), "usage");
+    // A leaf without digitalSignature, a leaf that is a CA: refused before signing, as verifying refuses them.
+    for (spec, words) in [
+        (
+            Spec::leaf("agent").dns("agent.example").no_digital_signature(),
+            "digitalSignature",
+        ),
+        (Spec::ca("agent", None).dns("agent.example"), "CA certificate"),
+    ] {
+        let leaf = p.int.issue(&spec);
+        let opts = SignOptions {
+            x5c: vec![leaf.der.clone(), p.int.der.clone()],
+            ..SignOptions::default()
+        };
+        let e = sign_card(CARD, &key_of(&leaf), &opts).unwrap_err();
+        assert_eq!(e.code().as_str(), "certificate-untrusted", "{e}");
+        assert!(
+            e.message().starts_with("a verifier would refuse this chain: "),
+            "{e}"
+        );
+        assert!(e.message().contains(words), "{e}");
+    }
+}
+
+#[test]
+fn spiffe_ids_follow_the_spiffe_specification_in_leaves_options_and_anchors() {
+    let p = pki();
+    let prefix = VerifyOptions {
+        identities: vec![Identity::prefix("spiffe://td/ns/").unwrap()],
+        ..VerifyOptions::default()
+    };
+    let trust = anchors(&[&p.root]);
+    let card = dns_card(&p, Spec::leaf("svid").uri("spiffe://td/ns/a"));
+    let r = verify_card(&card, &trust, &prefix).unwrap();
+    assert!(r.ok, "{:?}", r.signatures[0].verdict);
+    // The report names the SAN that matched, and the rule.
+    assert_eq!(
+        r.signatures[0].certificate.as_ref().unwrap().identity,
+        "URI SAN spiffe://td/ns/a (under spiffe://td/ns/)"
+    );
+    for san in [
+        "spiffe://td/ns/../admin",
+        "spiffe://td/ns/%2e%2e/admin",
+        "spiffe://td/ns/./admin",
+        "spiffe://td/ns//admin",
+        "spiffe://td/ns/admin/",
+        "spiffe://td/ns/a?q",
+        "spiffe://td/ns/a#f",
+        "spiffe://td/ns/a%2Fb",
+    ] {
+        let card = dns_card(&p, Spec::leaf("svid").uri(san));
+        refused(
+            &card,
+            &trust,
+            &prefix,
+            "certificate-identity-mismatch",
+            "no SPIFFE ID",
+        );
+        // An exact rule spelled like the SAN is no SPIFFE ID either: refused as an option.
+        assert_eq!(
+            Identity::parse(san).unwrap_err().code().as_str(),
+            "usage",
+            "{san}"
+        );
+    }
+    // A trust domain in upper case is not the same trust domain.
+    let card = dns_card(&p, Spec::leaf("svid").uri("spiffe://TD/ns/a"));
+    refused(
+        &card,
+        &trust,
+        &prefix,
+        "certificate-identity-mismatch",
+        "lower-case",
+    );
+    for bad in [
+        "spiffe://td/ns/../",
+        "spiffe://TD/",
+        "spiffe://td:443/",
+        "spiffe://u@td/",
+        "spiffe:///",
+    ] {
+        assert_eq!(
+            Identity::prefix(bad).unwrap_err().code().as_str(),
+            "usage",
+            "{bad}"
+        );
+    }
+    assert!(Identity::prefix("spiffe://td/").is_ok());
+    assert!(
+        Identity::parse("spiffe://td").is_err(),
+        "a workload's ID has a path"
+    );
+    // The same rules in a trust store's anchor entries.
+    let entry = |member: &str, id: &str| {
+        let text = serde_json::json!({ "keys": [{ "certificate": p.root.pem, member: [id] }] }).to_string();
+        TrustStore::from_json(&text, "trust.json")
+    };
+    let e = entry("identities", "spiffe://td/ns/%2e%2e/admin").unwrap_err();
+    assert_eq!(
+        (e.code().as_str(), e.pointer()),
+        ("invalid-trust-store", Some("/keys/0/identities/0"))
+    );
+    let e = entry("identityPrefixes", "spiffe://td/../").unwrap_err();
+    assert_eq!(
+        (e.code().as_str(), e.pointer()),
+        ("invalid-trust-store", Some("/keys/0/identityPrefixes/0"))
+    );
+    assert!(entry("identityPrefixes", "spiffe://td/ns/").is_ok());
 }
 
 /// A card whose one signature is by `key` with `x5c` of `chain`, written by hand.

@@ -22,7 +22,7 @@ use crate::error::{Error, ErrorCode};
 use crate::jose::keys::PublicKey;
 use crate::jose::x509::{self, CertSummary};
 use crate::jose::Algorithm;
-use crate::signature::options::{Identity, VerifyOptions};
+use crate::signature::options::{check_spiffe_id, is_spiffe, Identity, VerifyOptions};
 use crate::signature::policy::{EntryCodes, EntryRules};
 use crate::signature::report::{CertificateUsed, ChainCert};
 use crate::signature::trust::{TrustAnchor, TrustStore};
@@ -135,39 +135,24 @@ pub(crate) struct ChainContext<'a> {
     pub(crate) origin: Option<&'a str>,
 }
 
-/// Checks an `x5c` chain (DER, leaf first) for a signature of `alg`: see the module.
-/// `header_jwk` and `x5t_s256` are the header's own statements about the key, checked
-/// against the leaf when present.
-pub(crate) fn check_chain(
-    certs: &[(Vec<u8>, CertSummary)],
-    alg: Algorithm,
-    header_jwk: Option<&serde_json::Value>,
-    x5t_s256: Option<&str>,
-    ctx: &ChainContext<'_>,
-) -> Result<CheckedChain, Error> {
-    let untrusted = |msg: String| err(ErrorCode::CertificateUntrusted, msg);
-    if ctx.trust.anchors().is_empty() {
-        return Err(untrusted(
-            "the header carries x5c but the verifier has no trust anchors (--trust-anchors, or \
-             certificate entries of a trust store); a chain in the card is never a trust root by itself"
-                .into(),
+/// The rules of a chain's shape that need no trust anchor, which signing applies as
+/// verification does (a signer is refused what a verifier would refuse): the chain holds at
+/// most `limit` certificates (the leaf and intermediates; `certificate-untrusted`).
+pub(crate) fn check_chain_len(n: usize, limit: usize) -> Result<(), Error> {
+    if n > limit {
+        return Err(err(
+            ErrorCode::CertificateUntrusted,
+            format!(
+                "header parameter \"x5c\" holds {n} certificates, more than the limit of {limit} (leaf and intermediates)"
+            ),
         ));
     }
-    let limit = ctx.opts.max_chain_len;
-    if certs.len() > limit {
-        return Err(untrusted(format!(
-            "header parameter \"x5c\" holds {} certificates, more than the limit of {limit} (leaf and intermediates)",
-            certs.len()
-        )));
-    }
-    let Some(now) = ctx.now else {
-        return Err(untrusted(
-            "a certificate chain is checked at a time and no clock was given (VerifyOptions::now)".into(),
-        ));
-    };
-    let summaries: Vec<&CertSummary> = certs.iter().map(|(_, s)| s).collect();
-    let chain: Vec<&[u8]> = certs.iter().map(|(d, _)| d.as_slice()).collect();
-    let leaf = &summaries[0];
+    Ok(())
+}
+
+/// The leaf certificate's key, which must be one a JWS of `alg` can be checked with
+/// (`certificate-key-mismatch`); see [`check_chain_len`].
+pub(crate) fn leaf_key(leaf: &CertSummary, alg: Algorithm) -> Result<PublicKey, Error> {
     let key = PublicKey::from_spki_der(&leaf.spki).map_err(|e| {
         err(
             ErrorCode::CertificateKeyMismatch,
@@ -187,6 +172,98 @@ pub(crate) fn check_chain(
             ),
         )
     })?;
+    Ok(key)
+}
+
+/// The leaf is a signer's certificate: an end entity (not a CA) whose key usage, when it has
+/// one, allows `digitalSignature` (`certificate-untrusted`); see [`check_chain_len`].
+pub(crate) fn check_leaf_use(leaf: &CertSummary) -> Result<(), Error> {
+    if leaf.is_ca {
+        return Err(err(
+            ErrorCode::CertificateUntrusted,
+            "the leaf certificate is a CA certificate (basicConstraints CA:TRUE); a signer's certificate is an end entity",
+        ));
+    }
+    if !leaf.may_sign() {
+        return Err(err(
+            ErrorCode::CertificateUntrusted,
+            format!(
+                "the leaf certificate's keyUsage ({}) lacks digitalSignature",
+                leaf.key_usage.as_deref().unwrap_or_default().join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The rules a signer's `x5c` chain (DER, leaf first) must meet before anything is signed, the
+/// verifier's own: at most `limit` certificates ([`check_chain_len`], before any is decoded),
+/// each a certificate, the leaf's key one `alg` fits ([`leaf_key`]) and the signing key
+/// `signer` itself (`certificate-key-mismatch`), the leaf an end entity that may sign
+/// ([`check_leaf_use`]). Whether it builds to an anchor is the verifier's to say.
+pub(crate) fn check_signing_chain(
+    chain: &[Vec<u8>],
+    limit: usize,
+    alg: Algorithm,
+    signer: &PublicKey,
+) -> Result<(), Error> {
+    check_chain_len(chain.len(), limit)?;
+    let mut summaries = Vec::with_capacity(chain.len());
+    for (i, der) in chain.iter().enumerate() {
+        summaries.push(x509::summary(der).map_err(|e| {
+            err(
+                ErrorCode::CertificateMalformed,
+                format!(
+                    "certificate {i} of the x5c chain is not DER X.509: {}",
+                    e.message()
+                ),
+            )
+        })?);
+    }
+    let Some(leaf) = summaries.first() else {
+        return Err(err(ErrorCode::Usage, "the x5c chain is empty"));
+    };
+    let key = leaf_key(leaf, alg)?;
+    if key.thumbprint_str() != signer.thumbprint_str() {
+        return Err(err(
+            ErrorCode::CertificateKeyMismatch,
+            format!(
+                "the leaf certificate of the x5c chain ({}) certifies another key than the signing key; give the chain of this key, leaf first",
+                crate::signature::printable(&leaf.subject)
+            ),
+        ));
+    }
+    check_leaf_use(leaf)
+}
+
+/// Checks an `x5c` chain (DER, leaf first) for a signature of `alg`: see the module.
+/// `header_jwk` and `x5t_s256` are the header's own statements about the key, checked
+/// against the leaf when present.
+pub(crate) fn check_chain(
+    certs: &[(Vec<u8>, CertSummary)],
+    alg: Algorithm,
+    header_jwk: Option<&serde_json::Value>,
+    x5t_s256: Option<&str>,
+    ctx: &ChainContext<'_>,
+) -> Result<CheckedChain, Error> {
+    let untrusted = |msg: String| err(ErrorCode::CertificateUntrusted, msg);
+    if ctx.trust.anchors().is_empty() {
+        return Err(untrusted(
+            "the header carries x5c but the verifier has no trust anchors (--trust-anchors, or \
+             certificate entries of a trust store); a chain in the card is never a trust root by itself"
+                .into(),
+        ));
+    }
+    check_chain_len(certs.len(), ctx.opts.max_chain_len)?;
+    let Some(now) = ctx.now else {
+        return Err(untrusted(
+            "a certificate chain is checked at a time and no clock was given (VerifyOptions::now)".into(),
+        ));
+    };
+    let summaries: Vec<&CertSummary> = certs.iter().map(|(_, s)| s).collect();
+    let chain: Vec<&[u8]> = certs.iter().map(|(d, _)| d.as_slice()).collect();
+    let leaf = &summaries[0];
+    let key = leaf_key(leaf, alg)?;
     if let Some(jwk) = header_jwk {
         let named = PublicKey::from_jwk(jwk).map_err(|e| e.context("header parameter \"jwk\""))?;
         if named.thumbprint_str() != key.thumbprint_str() {
@@ -205,15 +282,7 @@ pub(crate) fn check_chain(
             ));
         }
     }
-    if leaf.is_ca {
-        return Err(untrusted("the leaf certificate is a CA certificate (basicConstraints CA:TRUE); a signer's certificate is an end entity".into()));
-    }
-    if !leaf.may_sign() {
-        return Err(untrusted(format!(
-            "the leaf certificate's keyUsage ({}) lacks digitalSignature",
-            leaf.key_usage.as_deref().unwrap_or_default().join(", ")
-        )));
-    }
+    check_leaf_use(leaf)?;
     let required_eku = match &ctx.opts.required_eku {
         Some(name) => Some(eku_oid(name)?),
         None => None,
@@ -405,18 +474,30 @@ fn names_of(leaf: &CertSummary) -> String {
     shown.join(", ")
 }
 
-fn matches_rule(leaf: &CertSummary, ee: &EndEntityCert<'_>, rule: &Identity) -> bool {
+/// The SAN of `leaf` that `rule` matches, as the report names it; `None` when none does. A URI
+/// SAN that claims to be a SPIFFE ID (`spiffe://`) and is not one by the SPIFFE ID
+/// specification ([`check_spiffe_id`]: no `.` or `..` segment, no percent-encoding, a
+/// lower-case trust domain, ...) matches no rule: `spiffe://td/ns/../admin` is not under
+/// `spiffe://td/ns/`.
+fn matches_rule(leaf: &CertSummary, ee: &EndEntityCert<'_>, rule: &Identity) -> Option<String> {
+    let valid = |u: &str| !is_spiffe(u) || check_spiffe_id(u, true).is_ok();
     // A SPIFFE X509-SVID carries exactly one URI SAN: its SPIFFE ID.
-    let uri = |want: &dyn Fn(&str) -> bool| match leaf.uris.as_slice() {
-        [one] => want(one),
-        many => !many.iter().any(|u| u.starts_with("spiffe://")) && many.iter().any(|u| want(u)),
+    let uri = |want: &dyn Fn(&str) -> bool| -> Option<String> {
+        let found = match leaf.uris.as_slice() {
+            [one] => want(one).then_some(one),
+            many if many.iter().any(|u| is_spiffe(u)) => None,
+            many => many.iter().find(|u| want(u)),
+        };
+        found.filter(|u| valid(u)).map(|u| format!("URI SAN {u}"))
     };
     match rule {
         Identity::Uri(u) => uri(&|s| s == u),
-        Identity::UriPrefix(p) => uri(&|s| s.starts_with(p.as_str()) && s.len() > p.len()),
-        Identity::Dns(d) => {
-            ServerName::try_from(d.as_str()).is_ok_and(|n| ee.verify_is_valid_for_subject_name(&n).is_ok())
+        Identity::UriPrefix(p) => {
+            uri(&|s| s.starts_with(p.as_str()) && s.len() > p.len()).map(|san| format!("{san} (under {p})"))
         }
+        Identity::Dns(d) => ServerName::try_from(d.as_str())
+            .is_ok_and(|n| ee.verify_is_valid_for_subject_name(&n).is_ok())
+            .then(|| rule.to_string()),
     }
 }
 
@@ -463,14 +544,20 @@ fn identity(
     }
     let mut matched = Vec::new();
     for (what, rules) in sets {
-        match rules.iter().find(|r| matches_rule(leaf, ee, r)) {
-            Some(r) => matched.push(r.to_string()),
+        match rules.iter().find_map(|r| matches_rule(leaf, ee, r)) {
+            Some(san) => matched.push(san),
             None => {
                 let wanted: Vec<String> = rules.iter().map(Identity::to_string).collect();
+                let not_spiffe = leaf
+                    .uris
+                    .iter()
+                    .find_map(|u| check_spiffe_id(u, true).err().filter(|_| is_spiffe(u)))
+                    .map(|why| format!(" (its URI SAN is no SPIFFE ID: {why})"))
+                    .unwrap_or_default();
                 return Err(err(
                     ErrorCode::CertificateIdentityMismatch,
                     format!(
-                        "the leaf certificate names {}, none of {what} ({})",
+                        "the leaf certificate names {}, none of {what} ({}){not_spiffe}",
                         names_of(leaf),
                         crate::signature::printable(&wanted.join(", "))
                     ),

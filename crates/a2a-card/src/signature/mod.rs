@@ -24,8 +24,8 @@ mod verify;
 
 pub use deferred::{CheckId, DeferredVerification};
 pub use options::{
-    check_max_chain_len, Identity, VerifyOptions, DEFAULT_MAX_CHAIN_LEN, DEFAULT_MAX_KEYS_PER_KID,
-    DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS, MAX_CHAIN_LEN_LIMIT,
+    check_max_chain_len, check_spiffe_id, Identity, VerifyOptions, DEFAULT_MAX_CHAIN_LEN,
+    DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS, MAX_CHAIN_LEN_LIMIT,
 };
 pub use report::{
     printable, quoted, sha256_hex, CertificateUsed, ChainCert, KeySource, KeyUsed, Mode, Report,
