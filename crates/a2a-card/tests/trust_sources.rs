@@ -287,3 +287,34 @@ fn unknown_members_of_trust_entries_are_refused_and_registered_jwk_members_kept(
     .unwrap();
     assert_eq!(store.keys().len(), 2);
 }
+
+#[test]
+fn a_jwk_whose_key_ops_exclude_verifying_is_not_trusted_to_verify() {
+    let key = PrivateKey::generate(a2a_card::Algorithm::ES256).unwrap();
+    let mut jwk = key.public().to_jwk();
+    jwk["key_ops"] = json!(["encrypt"]);
+    // A trust-store entry or a single key says the key may not verify: refused, not ignored.
+    let e = read(&json!({ "jwk": jwk.clone() }));
+    assert_eq!(e.pointer(), Some("/keys/0/jwk/key_ops"), "{e}");
+    let e = a2a_card::jose::keys::PublicKey::parse(&jwk.to_string()).unwrap_err();
+    assert_eq!(
+        (e.code().as_str(), e.pointer()),
+        ("invalid-key", Some("/key_ops"))
+    );
+    // A JWK Set skips it, as it skips "use": "enc" keys: the set trusts nothing of it.
+    let set = json!({ "keys": [jwk.clone()] }).to_string();
+    assert!(parse_jwks(&set).unwrap().is_empty());
+    // Policy written on a key the set skips is refused all the same.
+    let mut enc = jwk.clone();
+    enc["use"] = json!("enc");
+    enc["revoked"] = json!(true);
+    let set = json!({ "keys": [enc] }).to_string();
+    assert_eq!(parse_jwks(&set).unwrap_err().pointer(), Some("/keys/0/revoked"));
+    // "verify" (or "sign", on a private JWK) is a signature key.
+    for ops in [json!(["verify"]), json!(["sign", "verify"]), json!(["sign"])] {
+        jwk["key_ops"] = ops;
+        assert!(a2a_card::jose::keys::PublicKey::parse(&jwk.to_string()).is_ok());
+    }
+    jwk["key_ops"] = json!("verify");
+    assert!(a2a_card::jose::keys::PublicKey::parse(&jwk.to_string()).is_err());
+}

@@ -122,11 +122,26 @@ pub fn jwks_from_value(v: &Json) -> Result<Vec<PublicKey>, Error> {
 
 /// One JWK read with the members `members` allows; `prefix` is its JSON Pointer.
 pub(super) fn public_jwk_with(jwk: &Json, prefix: &str, members: Members) -> Result<PublicKey, Error> {
-    if let (Members::Registered, Json::Object(obj)) = (members, jwk) {
-        check_members(obj.keys().map(String::as_str), members, ErrorCode::InvalidKey)
-            .map_err(|e| e.under(prefix))?;
-    }
+    jwk_members(jwk, prefix, members)?;
     public_from_jwk_at(jwk, prefix)
+}
+
+/// [`check_members`] on one JWK at `prefix`, with the `invalid-key` code.
+fn jwk_members(jwk: &Json, prefix: &str, members: Members) -> Result<(), Error> {
+    match jwk {
+        Json::Object(obj) => check_members(obj.keys().map(String::as_str), members, ErrorCode::InvalidKey)
+            .map_err(|e| e.under(prefix)),
+        _ => Ok(()),
+    }
+}
+
+/// Whether a JWK is for something else than signatures, which a JWK Set skips: `"use": "enc"`,
+/// or a `key_ops` list naming neither `verify` nor `sign` (RFC 7517 section 4.3).
+fn not_for_signatures(jwk: &Json) -> bool {
+    let ops_without_signing = jwk.get("key_ops").and_then(Json::as_array).is_some_and(|ops| {
+        ops.iter().all(Json::is_string) && !ops.iter().any(|o| matches!(o.as_str(), Some("verify" | "sign")))
+    });
+    jwk.get("use").and_then(Json::as_str) == Some("enc") || ops_without_signing
 }
 
 fn jwks_read(v: &Json, members: Members) -> Result<Vec<PublicKey>, Error> {
@@ -146,10 +161,13 @@ fn jwks_read(v: &Json, members: Members) -> Result<Vec<PublicKey>, Error> {
             )
             .at(format!("/keys/{i}")));
         }
-        if jwk.get("use").and_then(Json::as_str) == Some("enc") {
+        // Every key of the set says only what it means, the keys it skips too.
+        let at = format!("/keys/{i}");
+        jwk_members(jwk, &at, members)?;
+        if not_for_signatures(jwk) {
             continue;
         }
-        out.push(public_jwk_with(jwk, &format!("/keys/{i}"), members)?);
+        out.push(public_jwk_with(jwk, &at, members)?);
     }
     Ok(out)
 }
@@ -405,6 +423,29 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
                 format!("JWK \"use\" is {u:?}; a signature key has \"use\":\"sig\" or no \"use\""),
             )
             .at(at("use")));
+        }
+    }
+    if let Some(ops) = obj.get("key_ops") {
+        let names: Option<Vec<&str>> = match ops {
+            Json::Array(items) => items.iter().map(Json::as_str).collect(),
+            _ => None,
+        };
+        let Some(names) = names else {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                "JWK member \"key_ops\" must be an array of strings",
+            )
+            .at(at("key_ops")));
+        };
+        if !names.iter().any(|o| matches!(*o, "verify" | "sign")) {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                format!(
+                    "JWK \"key_ops\" is {}; a signature key lists \"verify\" (or \"sign\", for a private key)",
+                    Json::from(names.iter().map(|n| Json::from(*n)).collect::<Vec<_>>())
+                ),
+            )
+            .at(at("key_ops")));
         }
     }
     let kid = string("kid")?.map(str::to_string);
