@@ -135,6 +135,81 @@ pub(crate) struct ChainContext<'a> {
     pub(crate) origin: Option<&'a str>,
 }
 
+/// Where a header's certificate parameters are refused: the protected header, or the
+/// unprotected `header` member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HeaderPart {
+    Protected,
+    Unprotected,
+}
+
+/// The certificate parameters of a header that a verifier refuses whatever its anchors: an
+/// `x5u` (never fetched: a URL in the card is not a trust root) and an `x5c` outside the
+/// protected header (the signature does not cover it). Returns the protected `x5c` value, if
+/// any; a refusal says in which part of the header it is. Signing applies the same rule.
+pub(crate) fn header_certificates(
+    header: &crate::jose::header::Header,
+) -> Result<Option<&crate::canonical::value::Value>, (Error, HeaderPart)> {
+    let param = |name: &str| header.protected.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    let unprotected = |name: &str| header.unprotected.iter().any(|(k, _)| k == name);
+    if param("x5u").is_some() || unprotected("x5u") {
+        return Err((
+            err(
+                ErrorCode::CertificateUntrusted,
+                "header parameter \"x5u\" is never fetched (a URL in the card is not a trust root); carry the chain in x5c",
+            ),
+            HeaderPart::Protected,
+        ));
+    }
+    if unprotected("x5c") {
+        return Err((
+            err(
+                ErrorCode::CertificateUntrusted,
+                "header parameter \"x5c\" is in the unprotected header, which the signature does not cover; put it in the protected header",
+            ),
+            HeaderPart::Unprotected,
+        ));
+    }
+    Ok(param("x5c"))
+}
+
+/// The header's own statements about the key of an `x5c` chain, checked against its leaf:
+/// `jwk` must be the leaf's key `key`, `x5t#S256` the SHA-256 thumbprint of the leaf's DER
+/// (`certificate-key-mismatch`). Signing applies the same rule to the header it writes.
+pub(crate) fn check_leaf_statements(
+    header: &crate::jose::header::Header,
+    leaf_der: &[u8],
+    key: &PublicKey,
+) -> Result<(), Error> {
+    let param = |name: &str| header.protected.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    if let Some(jwk) = param("jwk") {
+        let jwk = crate::canonical::value::to_serde(jwk);
+        let named = PublicKey::from_jwk(&jwk).map_err(|e| e.context("header parameter \"jwk\""))?;
+        if named.thumbprint_str() != key.thumbprint_str() {
+            return Err(err(
+                ErrorCode::CertificateKeyMismatch,
+                "header parameter \"jwk\" is not the leaf certificate's key",
+            ));
+        }
+    }
+    if let Some(v) = param("x5t#S256") {
+        let t = v.as_str().ok_or_else(|| {
+            err(
+                ErrorCode::MalformedHeader,
+                "header parameter \"x5t#S256\" must be a string",
+            )
+        })?;
+        let digest = ring::digest::digest(&ring::digest::SHA256, leaf_der);
+        if crate::jose::b64::encode(digest.as_ref()) != t {
+            return Err(err(
+                ErrorCode::CertificateKeyMismatch,
+                "header parameter \"x5t#S256\" is not the SHA-256 thumbprint of x5c [0]",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The rules of a chain's shape that need no trust anchor, which signing applies as
 /// verification does (a signer is refused what a verifier would refuse): the chain holds at
 /// most `limit` certificates (the leaf and intermediates; `certificate-untrusted`).
@@ -236,14 +311,12 @@ pub(crate) fn check_signing_chain(
     check_leaf_use(leaf)
 }
 
-/// Checks an `x5c` chain (DER, leaf first) for a signature of `alg`: see the module.
-/// `header_jwk` and `x5t_s256` are the header's own statements about the key, checked
-/// against the leaf when present.
+/// Checks an `x5c` chain (DER, leaf first) for a signature whose header is `header`: see the
+/// module. The header's own statements about the key (`jwk`, `x5t#S256`) are checked against
+/// the leaf ([`check_leaf_statements`]).
 pub(crate) fn check_chain(
     certs: &[(Vec<u8>, CertSummary)],
-    alg: Algorithm,
-    header_jwk: Option<&serde_json::Value>,
-    x5t_s256: Option<&str>,
+    header: &crate::jose::header::Header,
     ctx: &ChainContext<'_>,
 ) -> Result<CheckedChain, Error> {
     let untrusted = |msg: String| err(ErrorCode::CertificateUntrusted, msg);
@@ -263,25 +336,9 @@ pub(crate) fn check_chain(
     let summaries: Vec<&CertSummary> = certs.iter().map(|(_, s)| s).collect();
     let chain: Vec<&[u8]> = certs.iter().map(|(d, _)| d.as_slice()).collect();
     let leaf = &summaries[0];
+    let alg = header.alg;
     let key = leaf_key(leaf, alg)?;
-    if let Some(jwk) = header_jwk {
-        let named = PublicKey::from_jwk(jwk).map_err(|e| e.context("header parameter \"jwk\""))?;
-        if named.thumbprint_str() != key.thumbprint_str() {
-            return Err(err(
-                ErrorCode::CertificateKeyMismatch,
-                "header parameter \"jwk\" is not the leaf certificate's key",
-            ));
-        }
-    }
-    if let Some(t) = x5t_s256 {
-        let digest = ring::digest::digest(&ring::digest::SHA256, chain[0]);
-        if crate::jose::b64::encode(digest.as_ref()) != t {
-            return Err(err(
-                ErrorCode::CertificateKeyMismatch,
-                "header parameter \"x5t#S256\" is not the SHA-256 thumbprint of x5c [0]",
-            ));
-        }
-    }
+    check_leaf_statements(header, chain[0], &key)?;
     check_leaf_use(leaf)?;
     let required_eku = match &ctx.opts.required_eku {
         Some(name) => Some(eku_oid(name)?),
@@ -474,6 +531,16 @@ fn names_of(leaf: &CertSummary) -> String {
     shown.join(", ")
 }
 
+/// Whether what follows a URI prefix names a place under it whatever reads the URI: path
+/// segments, none empty, `.` or `..`, with no percent-encoding, backslash, query or fragment
+/// (`https://id.example/ns/../admin` is not under `https://id.example/ns/`).
+fn plain_path(rest: &str) -> bool {
+    !rest.is_empty()
+        && rest
+            .split('/')
+            .all(|seg| !matches!(seg, "" | "." | "..") && !seg.contains(['%', '?', '#', '\\']))
+}
+
 /// The SAN of `leaf` that `rule` matches, as the report names it; `None` when none does. A URI
 /// SAN that claims to be a SPIFFE ID (`spiffe://`) and is not one by the SPIFFE ID
 /// specification ([`check_spiffe_id`]: no `.` or `..` segment, no percent-encoding, a
@@ -492,9 +559,8 @@ fn matches_rule(leaf: &CertSummary, ee: &EndEntityCert<'_>, rule: &Identity) -> 
     };
     match rule {
         Identity::Uri(u) => uri(&|s| s == u),
-        Identity::UriPrefix(p) => {
-            uri(&|s| s.starts_with(p.as_str()) && s.len() > p.len()).map(|san| format!("{san} (under {p})"))
-        }
+        Identity::UriPrefix(p) => uri(&|s| s.strip_prefix(p.as_str()).is_some_and(plain_path))
+            .map(|san| format!("{san} (under {p})")),
         Identity::Dns(d) => ServerName::try_from(d.as_str())
             .is_ok_and(|n| ee.verify_is_valid_for_subject_name(&n).is_ok())
             .then(|| rule.to_string()),

@@ -109,6 +109,10 @@ impl Identity {
         if is_spiffe(s) {
             let id = s.strip_suffix('/').unwrap_or(s);
             check_spiffe_id(id, false).map_err(|why| usage(&why))?;
+        } else if s.contains(['%', '?', '#', '\\']) || s.contains("/./") || s.contains("/../") {
+            return Err(usage(
+                "a URI prefix has no '.' or '..' segment, percent-encoding, backslash, query or fragment",
+            ));
         }
         Ok(Identity::UriPrefix(s.to_string()))
     }

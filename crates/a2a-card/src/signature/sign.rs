@@ -234,7 +234,18 @@ impl SignOptions {
             unprotected_value.as_ref(),
             jws::DEFAULT_MAX_HEADER_BYTES,
         )
-        .and_then(|h| jws::check_card_header(&h))
+        .and_then(|h| {
+            jws::check_card_header(&h)?;
+            // The certificate parameters as a verifier reads them: no x5u, no x5c outside the
+            // protected header, and the header's jwk and x5t#S256 those of the chain's leaf.
+            let chain = crate::signature::chain::header_certificates(&h).map_err(|(e, _)| e)?;
+            match (chain, self.x5c.first()) {
+                (Some(_), Some(leaf)) => {
+                    crate::signature::chain::check_leaf_statements(&h, leaf, key.public_key())
+                }
+                _ => Ok(()),
+            }
+        })
         .map_err(|e| {
             Error::new(
                 e.code(),
