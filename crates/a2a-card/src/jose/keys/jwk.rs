@@ -349,7 +349,7 @@ pub fn check_members<'a>(
                     "JWK member {} is trust policy, which a JWK cannot carry (it would be ignored, and the key \
                      trusted without it): write the key as a trust-store entry with the policy beside the JWK, \
                      {{\"jwk\": {{...}}, \"{member}\": {example}}}",
-                    Json::from(name).to_string()
+                    Json::from(name)
                 ),
             )
             .at(at));
@@ -361,7 +361,7 @@ pub fn check_members<'a>(
                     "JWK member {} is not a JWK parameter of RFC 7517 or its registries, and a key read as \
                      a trust root carries no member whose meaning would be ignored (known: {}); policy \
                      goes beside the JWK in a trust-store entry, {{\"jwk\": {{...}}, \"revoked\": true}}",
-                    Json::from(name).to_string(),
+                    Json::from(name),
                     REGISTERED_MEMBERS.join(", ")
                 ),
             )
