@@ -162,6 +162,53 @@ fn signing_refuses_the_chain_shapes_verification_refuses() {
 }
 
 #[test]
+fn a_chain_past_the_validators_depth_is_refused_by_signing_as_by_verifying() {
+    let p = pki();
+    // root -> 7 intermediates -> leaf: within a chain limit of 8, past the 6 intermediates a
+    // path is built through.
+    let mut issuers = vec![p.root.issue(&Spec::ca("Deep 1", None))];
+    for i in 2..=7 {
+        let next = issuers
+            .last()
+            .unwrap()
+            .issue(&Spec::ca(&format!("Deep {i}"), None));
+        issuers.push(next);
+    }
+    let leaf = issuers
+        .last()
+        .unwrap()
+        .issue(&Spec::leaf("agent").dns("agent.example"));
+    let key = key_of(&leaf);
+    let mut chain = vec![leaf.der.clone()];
+    chain.extend(issuers.iter().rev().map(|c| c.der.clone()));
+    let opts = SignOptions {
+        x5c: chain,
+        max_chain_len: 8,
+        ..SignOptions::default()
+    };
+    let e = sign_card(CARD, &key, &opts).unwrap_err();
+    assert_eq!(e.code().as_str(), "certificate-untrusted", "{e}");
+    assert!(e.message().contains("7 intermediate certificates"), "{e}");
+    // (Eight certificates do not fit the default header limit of 4 KiB: a verifier that takes
+    // them raises both limits.)
+    let wide = VerifyOptions {
+        max_chain_len: 8,
+        max_header_bytes: 16 * 1024,
+        ..at_origin()
+    };
+    let mut certs: Vec<&Cert> = vec![&leaf];
+    certs.extend(issuers.iter().rev());
+    let card = hand_signed(&certs, &key, Algorithm::ES256);
+    refused(
+        &card,
+        &anchors(&[&p.root]),
+        &wide,
+        "certificate-untrusted",
+        "7 intermediate certificates",
+    );
+}
+
+#[test]
 fn spiffe_ids_follow_the_spiffe_specification_in_leaves_options_and_anchors() {
     let p = pki();
     let prefix = VerifyOptions {

@@ -225,6 +225,26 @@ pub(crate) fn check_chain_len(n: usize, limit: usize) -> Result<(), Error> {
     Ok(())
 }
 
+/// The most intermediate certificates a path may use: rustls-webpki's own limit (its
+/// `MAX_SUB_CA_COUNT`), past which no chain builds whatever the chain limit allows.
+pub(crate) const MAX_INTERMEDIATES: usize = 6;
+
+/// The intermediates of a chain (every certificate after the leaf that is not self-issued: a
+/// root carried at the end is never part of the path) are at most [`MAX_INTERMEDIATES`]
+/// (`certificate-untrusted`); see [`check_chain_len`].
+pub(crate) fn check_intermediates(chain: &[&CertSummary]) -> Result<(), Error> {
+    let n = chain.iter().skip(1).filter(|c| c.subject != c.issuer).count();
+    if n > MAX_INTERMEDIATES {
+        return Err(err(
+            ErrorCode::CertificateUntrusted,
+            format!(
+                "header parameter \"x5c\" holds {n} intermediate certificates; a path is built through at most {MAX_INTERMEDIATES}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The leaf certificate's key, which must be one a JWS of `alg` can be checked with
 /// (`certificate-key-mismatch`); see [`check_chain_len`].
 pub(crate) fn leaf_key(leaf: &CertSummary, alg: Algorithm) -> Result<PublicKey, Error> {
@@ -295,6 +315,7 @@ pub(crate) fn check_signing_chain(
             )
         })?);
     }
+    check_intermediates(&summaries.iter().collect::<Vec<_>>())?;
     let Some(leaf) = summaries.first() else {
         return Err(err(ErrorCode::Usage, "the x5c chain is empty"));
     };
@@ -334,6 +355,7 @@ pub(crate) fn check_chain(
         ));
     };
     let summaries: Vec<&CertSummary> = certs.iter().map(|(_, s)| s).collect();
+    check_intermediates(&summaries)?;
     let chain: Vec<&[u8]> = certs.iter().map(|(d, _)| d.as_slice()).collect();
     let leaf = &summaries[0];
     let alg = header.alg;
