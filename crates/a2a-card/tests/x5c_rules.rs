@@ -386,3 +386,42 @@ fn signing_refuses_the_header_certificate_parameters_verification_refuses() {
     let card = sign_card(CARD, &key, &opts).unwrap().card;
     assert!(verify_card(&card, &anchors(&[&p.root]), &at_origin()).unwrap().ok);
 }
+
+#[test]
+fn the_report_names_the_dns_or_ip_san_that_matched() {
+    let p = pki();
+    let trust = anchors(&[&p.root]);
+    let identity = |card: &[u8], opts: &VerifyOptions| {
+        let r = verify_card(card, &trust, opts).unwrap();
+        assert!(r.ok, "{:?}", r.signatures[0].verdict);
+        r.signatures[0].certificate.as_ref().unwrap().identity.clone()
+    };
+    let exact = dns_card(&p, Spec::leaf("agent").dns("other.example").dns("agent.example"));
+    assert_eq!(
+        identity(&exact, &at_origin()),
+        "DNS SAN agent.example (the card's origin)"
+    );
+    let wild = dns_card(&p, Spec::leaf("agent").dns("*.agents.example"));
+    let at_a = VerifyOptions {
+        origin: Some("https://a.agents.example".into()),
+        ..VerifyOptions::default()
+    };
+    assert_eq!(
+        identity(&wild, &at_a),
+        "DNS SAN *.agents.example for a.agents.example (the card's origin)"
+    );
+    let by_rule = VerifyOptions {
+        identities: vec![Identity::parse("B.Agents.Example").unwrap()],
+        ..VerifyOptions::default()
+    };
+    assert_eq!(
+        identity(&wild, &by_rule),
+        "DNS SAN *.agents.example for b.agents.example"
+    );
+    let ip = dns_card(&p, Spec::leaf("agent").ip("10.0.0.7".parse().unwrap()));
+    let at_ip = VerifyOptions {
+        origin: Some("https://10.0.0.7".into()),
+        ..VerifyOptions::default()
+    };
+    assert_eq!(identity(&ip, &at_ip), "IP SAN 10.0.0.7 (the card's origin)");
+}

@@ -585,7 +585,30 @@ fn matches_rule(leaf: &CertSummary, ee: &EndEntityCert<'_>, rule: &Identity) -> 
             .map(|san| format!("{san} (under {p})")),
         Identity::Dns(d) => ServerName::try_from(d.as_str())
             .is_ok_and(|n| ee.verify_is_valid_for_subject_name(&n).is_ok())
-            .then(|| rule.to_string()),
+            .then(|| dns_san(leaf, d)),
+    }
+}
+
+/// The SAN of `leaf` that made it valid for `name` (rustls-webpki decided that; this says which,
+/// for the report): `DNS SAN a.example`, `DNS SAN *.example for a.example`, `IP SAN 10.0.0.1`.
+fn dns_san(leaf: &CertSummary, name: &str) -> String {
+    let name = name.to_ascii_lowercase();
+    let ip: Option<std::net::IpAddr> = name.trim_start_matches('[').trim_end_matches(']').parse().ok();
+    if let Some(found) = leaf.ips.iter().find(|a| ip.is_some() && a.parse().ok() == ip) {
+        return format!("IP SAN {found}");
+    }
+    let exact = leaf.dns_names.iter().find(|n| n.eq_ignore_ascii_case(&name));
+    let wildcard = || {
+        let tail = name.split_once('.').map(|(_, t)| t)?;
+        leaf.dns_names.iter().find(|n| {
+            n.strip_prefix("*.")
+                .is_some_and(|rest| rest.eq_ignore_ascii_case(tail))
+        })
+    };
+    match (exact, wildcard()) {
+        (Some(n), _) => format!("DNS SAN {}", crate::signature::printable(n)),
+        (None, Some(w)) => format!("DNS SAN {} for {name}", crate::signature::printable(w)),
+        (None, None) => format!("DNS/IP SAN {name}"),
     }
 }
 
@@ -628,7 +651,7 @@ fn identity(
                 ),
             ));
         }
-        return Ok(format!("DNS/IP SAN {host} (the card's origin)"));
+        return Ok(format!("{} (the card's origin)", dns_san(leaf, host)));
     }
     let mut matched = Vec::new();
     for (what, rules) in sets {
