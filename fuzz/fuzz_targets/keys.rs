@@ -71,9 +71,15 @@ fn jwks_of(text: &str) -> Vec<serde_json::Map<String, serde_json::Value>> {
 fn says_what_it_means(text: &str, registered: bool) {
     for jwk in jwks_of(text) {
         for name in jwk.keys() {
-            assert!(policy_member(name).is_none(), "policy member {name:?} on a JWK was accepted");
+            assert!(
+                policy_member(name).is_none(),
+                "policy member {name:?} on a JWK was accepted"
+            );
             if registered {
-                assert!(REGISTERED_MEMBERS.contains(&name.as_str()), "unknown JWK member {name:?} was accepted");
+                assert!(
+                    REGISTERED_MEMBERS.contains(&name.as_str()),
+                    "unknown JWK member {name:?} was accepted"
+                );
             }
         }
     }
