@@ -279,6 +279,12 @@ pub(super) fn public_from_jwk_at(jwk: &Json, prefix: &str) -> Result<PublicKey, 
 /// 8037, and the IANA "JSON Web Key Parameters" registry (`ext` of Web Cryptography, `iat`). A
 /// JWK read as a trust root carries only these (and none of the policy members of
 /// [`policy_member`]).
+///
+/// ```
+/// use a2a_card::jose::keys::REGISTERED_MEMBERS;
+/// assert!(REGISTERED_MEMBERS.contains(&"x5t#S256"));
+/// assert!(!REGISTERED_MEMBERS.contains(&"revoked"));
+/// ```
 pub const REGISTERED_MEMBERS: &[&str] = &[
     "kty", "use", "key_ops", "alg", "kid", "x5u", "x5c", "x5t", "x5t#S256", "crv", "x", "y", "d", "n", "e",
     "p", "q", "dp", "dq", "qi", "oth", "k", "ext", "iat",
@@ -309,6 +315,13 @@ pub fn policy_member(name: &str) -> Option<(&'static str, &'static str)> {
 }
 
 /// Which JWK members a reader accepts besides the key's own.
+///
+/// ```
+/// use a2a_card::jose::keys::{check_members, Members};
+/// let names = ["kty", "crv", "x", "issuer"];
+/// assert!(check_members(names.into_iter(), Members::Any, a2a_card::ErrorCode::InvalidKey).is_ok());
+/// assert!(check_members(names.into_iter(), Members::Registered, a2a_card::ErrorCode::InvalidKey).is_err());
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Members {
     /// Only the [`REGISTERED_MEMBERS`]: a key the verifier chose as a trust root (a key or JWK
