@@ -93,3 +93,19 @@ def test_the_entry_form_means_what_it_says() -> None:
     # Without anchors, the same entry and card: the kid names no trusted key but the chain is
     # not a root, so the card is not valid either way.
     assert not a2a_card.verify(card, trust={"keys": [entry]}, now=NOW).ok
+
+
+def test_sign_refuses_a_chain_a_verifier_refuses_unless_told_its_limit() -> None:
+    card = '{"name":"Travel","description":"d","skills":[]}'
+    key, chain = x5c_file("leaf.key.pem"), x5c_file("chain.pem")
+    # The vectors' chain is two certificates: a limit of one refuses it, as verify does.
+    with pytest.raises(a2a_card.Error) as e:
+        a2a_card.sign(card, key, x5c=chain, max_chain=1)
+    assert e.value.code == "certificate-untrusted", repr(e.value)
+    assert "more than the limit of 1" in e.value.message
+    signed = a2a_card.sign(card, key, x5c=chain, max_chain=2)
+    r = a2a_card.verify(signed, trust_anchors=x5c_file("root.pem"), identity=SPIFFE, max_chain=2)
+    assert r.ok, r.reason
+    assert not a2a_card.verify(signed, trust_anchors=x5c_file("root.pem"), identity=SPIFFE, max_chain=1).ok
+    with pytest.raises(a2a_card.UsageError):
+        a2a_card.sign(card, key, x5c=chain, max_chain=9)
