@@ -112,6 +112,71 @@ fn a_trust_entry_binds_its_key_when_it_comes_as_an_x5c_leaf() {
 }
 
 #[test]
+fn a_trust_entry_binds_its_key_from_every_key_option() {
+    let c = signed("every-source", Spec::leaf("agent").uri(SPIFFE));
+    // The leaf's key under the card's kid, as each key option gives it.
+    let mut pinned = c.jwk.clone();
+    pinned["kid"] = serde_json::json!("leaf");
+    let one = write(&c.dir, "leaf.jwk.json", pinned.to_string());
+    let set = write(
+        &c.dir,
+        "leaf.jwks.json",
+        serde_json::json!({ "keys": [pinned] }).to_string(),
+    );
+    let other = write(
+        &c.dir,
+        "other-trust.json",
+        serde_json::json!({ "keys": [{ "jwk": pinned }] }).to_string(),
+    );
+    let sources: [(&str, &Path); 3] = [("--key", &one), ("--jwks", &set), ("--trust", &other)];
+    for (member, value, code) in [
+        ("revoked", serde_json::json!(true), "key-revoked"),
+        (
+            "notAfter",
+            serde_json::json!("2020-01-01T00:00:00Z"),
+            "key-expired",
+        ),
+        (
+            "notBefore",
+            serde_json::json!("2099-01-01T00:00:00Z"),
+            "key-expired",
+        ),
+        (
+            "origins",
+            serde_json::json!(["https://other.example"]),
+            "untrusted-key",
+        ),
+        ("algorithms", serde_json::json!([]), "algorithm-not-allowed"),
+    ] {
+        let mut entry = serde_json::json!({ "jwk": c.jwk, "kid": "release" });
+        entry[member] = value;
+        let policy = write(
+            &c.dir,
+            "policy.json",
+            serde_json::json!({ "keys": [entry] }).to_string(),
+        );
+        for (flag, file) in sources {
+            // Without anchors the key is the one the option gives; with them, the x5c leaf.
+            for anchors in [false, true] {
+                let mut args = vec!["verify", s(&c.card), flag, s(file), "--trust", s(&policy)];
+                args.extend(["--origin", "https://agent.example", "--format", "json"]);
+                if anchors {
+                    args.extend(["--trust-anchors", s(&c.root), "--identity", SPIFFE]);
+                }
+                let out = run(&args, None);
+                expect_code(&out, 1, &format!("{flag} {member} anchors={anchors}"));
+                assert_eq!(
+                    verdict(&out),
+                    code,
+                    "{flag} {member} anchors={anchors}: {}",
+                    stdout(&out)
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn policy_written_on_a_jwk_is_refused_in_every_key_file() {
     let c = signed("on-jwk", Spec::leaf("agent").uri(SPIFFE));
     let mut jwk = c.jwk.clone();
