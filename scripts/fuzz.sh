@@ -207,6 +207,17 @@ seed() {
                     origins: ["https://agent.example.com:443"], notBefore: "2026-01-01T00:00:00Z",
                     notAfter: 1900000000, revoked: false}]}' \
                 "$corpora/a2a/a2a-card-sign-v01/testkey_jwks.json" | put keys trust-store ""
+            # Policy outside its place (on a bare JWK, inside "jwk", exp on a JWK Set's key) and
+            # unknown members, so that the refusals of TrustStore::from_json and parse_jwks run.
+            local filter
+            for filter in '{keys: [.keys[0] + {revoked: true}]}' \
+                '{keys: [{jwk: (.keys[0] + {notAfter: "2020-01-01T00:00:00Z"}), kid: "k"}]}' \
+                '{keys: [.keys[0] + {exp: 1600000000, nbf: 1500000000}]}' \
+                '{keys: [{jwk: .keys[0], revokd: true}, (.keys[0] + {issuer: "x", iat: 1})]}' \
+                '{keys: [{jwk: (.keys[0] + {origins: ["https://a.example"], algorithms: ["ES256"]})}]}'; do
+                seq_no=$((seq_no + 1))
+                jq -c "$filter" "$corpora/a2a/a2a-card-sign-v01/testkey_jwks.json" | put keys trust-policy ""
+            done
         fi
     fi
     # The same bytes under two names: keep one.

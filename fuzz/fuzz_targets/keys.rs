@@ -5,9 +5,12 @@
 //! and as a trust store file (`TrustStore::from_json`). A key that loads must survive its own
 //! encodings: the public key written as JWK and as SPKI (DER and PEM) reads back as the same key,
 //! and a private key written as PKCS#8 and as a private JWK reads back with the same public half.
+//! A trust file never means less than it says: a trust store or JWK Set that loads has no
+//! policy member (`revoked`, `exp`, `notAfter`, ...) on a JWK, where it would be ignored, and
+//! a trust store's JWKs carry only the registered JWK members.
 #![no_main]
 
-use a2a_card::jose::keys::{self, PrivateKey, PublicKey};
+use a2a_card::jose::keys::{self, policy_member, PrivateKey, PublicKey, REGISTERED_MEMBERS};
 use a2a_card::signature::trust::TrustStore;
 use libfuzzer_sys::fuzz_target;
 
@@ -45,6 +48,43 @@ fn private_round_trips(key: &PrivateKey) {
     );
 }
 
+/// The JWK objects of a trust store or JWK Set text: bare entries of `keys` (with `kty`), the
+/// `jwk` members of wrapped entries, or the text itself when it is one JWK.
+fn jwks_of(text: &str) -> Vec<serde_json::Map<String, serde_json::Value>> {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let entries = match v.get("keys").and_then(|k| k.as_array()) {
+        Some(items) => items.clone(),
+        None => vec![v],
+    };
+    entries
+        .into_iter()
+        .filter_map(|e| match e.get("jwk") {
+            Some(serde_json::Value::Object(j)) if e.get("kty").is_none() => Some(j.clone()),
+            _ => e.as_object().filter(|o| o.contains_key("kty")).cloned(),
+        })
+        .collect()
+}
+
+/// A set read as the verifier's trust: no JWK of it carries policy or an unregistered member.
+fn says_what_it_means(text: &str, registered: bool) {
+    for jwk in jwks_of(text) {
+        for name in jwk.keys() {
+            assert!(
+                policy_member(name).is_none(),
+                "policy member {name:?} on a JWK was accepted"
+            );
+            if registered {
+                assert!(
+                    REGISTERED_MEMBERS.contains(&name.as_str()),
+                    "unknown JWK member {name:?} was accepted"
+                );
+            }
+        }
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     if let Ok(k) = PrivateKey::from_der(data) {
         private_round_trips(&k);
@@ -63,10 +103,15 @@ fuzz_target!(|data: &[u8]| {
         for k in &set {
             public_round_trips(k);
         }
+        says_what_it_means(&text, true);
+    }
+    if keys::parse_jwks_limited(&text, 64).is_ok() {
+        says_what_it_means(&text, false);
     }
     if let Ok(store) = TrustStore::from_json(&text, "fuzz") {
         for tk in store.keys() {
             public_round_trips(&tk.key);
         }
+        says_what_it_means(&text, true);
     }
 });

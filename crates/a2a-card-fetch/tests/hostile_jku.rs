@@ -90,9 +90,14 @@ fn a_caller_entry_binds_the_same_key_served_by_an_allowed_jku() {
     let cases: Vec<(&str, Policy)> = vec![
         ("key-revoked", Box::new(|e| e.revoked = true)),
         ("key-expired", Box::new(|e| e.not_after = Some(1_000_000_000))),
+        ("key-expired", Box::new(|e| e.not_before = Some(4_000_000_000))),
         (
             "untrusted-key",
             Box::new(move |e| e.origins = Some(vec![other_origin.clone()])),
+        ),
+        (
+            "algorithm-not-allowed",
+            Box::new(|e| e.algorithms = Some(Vec::new())),
         ),
     ];
     for (want, policy) in cases {
@@ -109,6 +114,21 @@ fn a_caller_entry_binds_the_same_key_served_by_an_allowed_jku() {
             r.report.signatures[0].verdict.message
         );
         assert!(matches!(r.jku[0].status, JkuStatus::Fetched { .. }));
+    }
+
+    // A set that marks the key revoked on the JWK itself is not read as trusting it: the set
+    // is refused, with the member's place, and the card is not valid.
+    let mut marked = key.public().to_jwk();
+    marked["revoked"] = serde_json::json!(true);
+    host.route(
+        "/keys/jwks.json",
+        Resp::json(&serde_json::to_vec(&serde_json::json!({ "keys": [marked] })).unwrap()),
+    );
+    let r = host.verify(&TrustStore::new(), &["/keys/"]);
+    assert!(!r.report.ok, "a key its own set calls revoked verified");
+    match &r.jku[0].status {
+        JkuStatus::Failed { code, .. } => assert_eq!(code, "invalid-key"),
+        other => panic!("{other:?}"),
     }
 }
 

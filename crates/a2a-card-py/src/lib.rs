@@ -21,7 +21,7 @@
 
 use crate::errors::{usage, OrRaise};
 use crate::input::{
-    card_bytes, json_text, opt_bool, opt_members, opt_string, opt_strings, opt_time, CanonArgs,
+    card_bytes, json_text, opt_bool, opt_count, opt_members, opt_string, opt_strings, opt_time, CanonArgs,
 };
 use crate::policy::{threads_option, Policy, VerifyArgs};
 use crate::report::{text_of, Report};
@@ -128,7 +128,9 @@ fn canonicalize_with_report<'py>(
 /// `also_profiles=["prune-empty"]` adds one more signature per profile, same key and header,
 /// for verifiers of that profile (a transition aid for today's SDK verifiers). `x5c` is a
 /// certificate chain (PEM text, leaf first) put in the protected header's `x5c`; the leaf's key
-/// must be the signing key (else `certificate-key-mismatch`).
+/// must be the signing key (else `certificate-key-mismatch`), and a chain a verifier refuses by
+/// its shape is refused (`certificate-untrusted`): more than `max_chain` certificates (1 to 8,
+/// default 4, what `verify` accepts by default), a leaf that is a CA or may not sign.
 ///
 /// >>> import a2a_card, json
 /// >>> kp = a2a_card.keygen("EdDSA", kid="k1")
@@ -137,7 +139,8 @@ fn canonicalize_with_report<'py>(
 /// (['name', 'description', 'skills', 'signatures'], ['protected', 'signature'])
 #[pyfunction]
 #[pyo3(signature = (card, key, *, alg=None, kid=None, jku=None, profile=None, unknown=None, header=None,
-    protected_header=None, replace=None, also_profiles=None, x5c=None, max_input_bytes=None, max_depth=None))]
+    protected_header=None, replace=None, also_profiles=None, x5c=None, max_chain=None, max_input_bytes=None,
+    max_depth=None))]
 #[allow(clippy::too_many_arguments)]
 fn sign(
     card: &Bound<'_, PyAny>,
@@ -152,6 +155,7 @@ fn sign(
     replace: Option<&Bound<'_, PyAny>>,
     also_profiles: Option<&Bound<'_, PyAny>>,
     x5c: Option<&Bound<'_, PyAny>>,
+    max_chain: Option<&Bound<'_, PyAny>>,
     max_input_bytes: Option<&Bound<'_, PyAny>>,
     max_depth: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
@@ -193,6 +197,14 @@ fn sign(
         // concerns; without it, a card whose signature would leave members uncovered is refused
         // (`unsigned-members`).
         allow_unsigned: unknown.is_some_and(|u| !u.is_none()),
+        max_chain_len: match opt_count(max_chain, "max_chain")? {
+            None => a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
+            Some(n) => {
+                a2a_card::signature::check_max_chain_len(n)
+                    .map_err(|e| usage(py, format!("option \"max_chain\": {}", e.message())))?;
+                n
+            }
+        },
         x5c: match opt_string(x5c, "x5c")? {
             None => Vec::new(),
             Some(pem) => a2a_card::jose::x509::certificates_from_pem(&pem)

@@ -273,10 +273,10 @@ fn basic_constraints_and_path_length_are_enforced() {
         "certificate-untrusted",
         "pathLenConstraint",
     );
-    // A leaf that is a CA signs nothing here.
+    // A leaf that is a CA signs nothing here (and sign_card refuses to make one: by hand).
     let ca_leaf = p.int.issue(&Spec::ca("agent", None).dns("agent.example"));
     refused(
-        &sign_with(&ca_leaf, &[&ca_leaf, &p.int]),
+        &hand_signed(&[&ca_leaf, &p.int], &key_of(&ca_leaf), Algorithm::ES256),
         &trust,
         &at_origin(),
         "certificate-untrusted",
@@ -342,10 +342,11 @@ fn a_required_eku_must_be_listed() {
 #[test]
 fn a_leaf_whose_key_usage_lacks_digital_signature_is_untrusted() {
     let p = pki();
-    let card = dns_card(
-        &p,
-        Spec::leaf("agent").dns("agent.example").no_digital_signature(),
-    );
+    // sign_card refuses to make this card (the same rule): written by hand.
+    let leaf = p
+        .int
+        .issue(&Spec::leaf("agent").dns("agent.example").no_digital_signature());
+    let card = hand_signed(&[&leaf, &p.int], &key_of(&leaf), Algorithm::ES256);
     refused(
         &card,
         &anchors(&[&p.root]),

@@ -102,6 +102,12 @@ pub(crate) struct Args {
     #[arg(long, value_name = "CHAIN.pem")]
     x5c: Option<PathBuf>,
 
+    /// The most certificates the --x5c chain may hold (1 to 8; default 4, what verifiers
+    /// accept by default): a longer chain is refused, as such a verifier refuses it.
+    #[arg(long, value_name = "N", default_value_t = a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
+          value_parser = super::count_parser(1, a2a_card::signature::MAX_CHAIN_LEN_LIMIT, "certificates"))]
+    max_chain: usize,
+
     /// An unprotected header parameter for the entry's `header` member, as NAME=JSON
     /// (e.g. --header 'x-note="release 7"'). Repeatable.
     #[arg(long = "header", value_name = "NAME=JSON")]
@@ -202,6 +208,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     };
     let opts = SignOptions {
         x5c,
+        max_chain_len: args.max_chain,
         alg: args.alg,
         kid: args.kid,
         jku: args.jku,
@@ -217,7 +224,12 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     opts.check(&key).map_err(|e| {
         let source = if e.code() == ErrorCode::KeyAlgorithmMismatch {
             key_source.clone()
-        } else if e.code() == ErrorCode::CertificateKeyMismatch {
+        } else if matches!(
+            e.code(),
+            ErrorCode::CertificateKeyMismatch
+                | ErrorCode::CertificateUntrusted
+                | ErrorCode::CertificateMalformed
+        ) {
             args.x5c
                 .as_ref()
                 .map_or_else(|| COMMAND_LINE.to_string(), |p| p.display().to_string())

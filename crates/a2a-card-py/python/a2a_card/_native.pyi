@@ -65,6 +65,7 @@ def sign(
     replace: Optional[bool] = None,
     also_profiles: Optional[Sequence[Profile]] = None,
     x5c: Optional[str] = None,
+    max_chain: Optional[int] = None,
     max_input_bytes: Optional[int] = None,
     max_depth: Optional[int] = None,
 ) -> str: ...

@@ -22,7 +22,7 @@ use crate::error::{Error, ErrorCode};
 use crate::jose::keys::PublicKey;
 use crate::jose::x509::{self, CertSummary};
 use crate::jose::Algorithm;
-use crate::signature::options::{Identity, VerifyOptions};
+use crate::signature::options::{check_spiffe_id, is_spiffe, Identity, VerifyOptions};
 use crate::signature::policy::{EntryCodes, EntryRules};
 use crate::signature::report::{CertificateUsed, ChainCert};
 use crate::signature::trust::{TrustAnchor, TrustStore};
@@ -135,39 +135,119 @@ pub(crate) struct ChainContext<'a> {
     pub(crate) origin: Option<&'a str>,
 }
 
-/// Checks an `x5c` chain (DER, leaf first) for a signature of `alg`: see the module.
-/// `header_jwk` and `x5t_s256` are the header's own statements about the key, checked
-/// against the leaf when present.
-pub(crate) fn check_chain(
-    certs: &[(Vec<u8>, CertSummary)],
-    alg: Algorithm,
-    header_jwk: Option<&serde_json::Value>,
-    x5t_s256: Option<&str>,
-    ctx: &ChainContext<'_>,
-) -> Result<CheckedChain, Error> {
-    let untrusted = |msg: String| err(ErrorCode::CertificateUntrusted, msg);
-    if ctx.trust.anchors().is_empty() {
-        return Err(untrusted(
-            "the header carries x5c but the verifier has no trust anchors (--trust-anchors, or \
-             certificate entries of a trust store); a chain in the card is never a trust root by itself"
-                .into(),
+/// Where a header's certificate parameters are refused: the protected header, or the
+/// unprotected `header` member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HeaderPart {
+    Protected,
+    Unprotected,
+}
+
+/// The certificate parameters of a header that a verifier refuses whatever its anchors: an
+/// `x5u` (never fetched: a URL in the card is not a trust root) and an `x5c` outside the
+/// protected header (the signature does not cover it). Returns the protected `x5c` value, if
+/// any; a refusal says in which part of the header it is. Signing applies the same rule.
+pub(crate) fn header_certificates(
+    header: &crate::jose::header::Header,
+) -> Result<Option<&crate::canonical::value::Value>, (Error, HeaderPart)> {
+    let param = |name: &str| header.protected.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    let unprotected = |name: &str| header.unprotected.iter().any(|(k, _)| k == name);
+    if param("x5u").is_some() || unprotected("x5u") {
+        return Err((
+            err(
+                ErrorCode::CertificateUntrusted,
+                "header parameter \"x5u\" is never fetched (a URL in the card is not a trust root); carry the chain in x5c",
+            ),
+            HeaderPart::Protected,
         ));
     }
-    let limit = ctx.opts.max_chain_len;
-    if certs.len() > limit {
-        return Err(untrusted(format!(
-            "header parameter \"x5c\" holds {} certificates, more than the limit of {limit} (leaf and intermediates)",
-            certs.len()
-        )));
-    }
-    let Some(now) = ctx.now else {
-        return Err(untrusted(
-            "a certificate chain is checked at a time and no clock was given (VerifyOptions::now)".into(),
+    if unprotected("x5c") {
+        return Err((
+            err(
+                ErrorCode::CertificateUntrusted,
+                "header parameter \"x5c\" is in the unprotected header, which the signature does not cover; put it in the protected header",
+            ),
+            HeaderPart::Unprotected,
         ));
-    };
-    let summaries: Vec<&CertSummary> = certs.iter().map(|(_, s)| s).collect();
-    let chain: Vec<&[u8]> = certs.iter().map(|(d, _)| d.as_slice()).collect();
-    let leaf = &summaries[0];
+    }
+    Ok(param("x5c"))
+}
+
+/// The header's own statements about the key of an `x5c` chain, checked against its leaf:
+/// `jwk` must be the leaf's key `key`, `x5t#S256` the SHA-256 thumbprint of the leaf's DER
+/// (`certificate-key-mismatch`). Signing applies the same rule to the header it writes.
+pub(crate) fn check_leaf_statements(
+    header: &crate::jose::header::Header,
+    leaf_der: &[u8],
+    key: &PublicKey,
+) -> Result<(), Error> {
+    let param = |name: &str| header.protected.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    if let Some(jwk) = param("jwk") {
+        let jwk = crate::canonical::value::to_serde(jwk);
+        let named = PublicKey::from_jwk(&jwk).map_err(|e| e.context("header parameter \"jwk\""))?;
+        if named.thumbprint_str() != key.thumbprint_str() {
+            return Err(err(
+                ErrorCode::CertificateKeyMismatch,
+                "header parameter \"jwk\" is not the leaf certificate's key",
+            ));
+        }
+    }
+    if let Some(v) = param("x5t#S256") {
+        let t = v.as_str().ok_or_else(|| {
+            err(
+                ErrorCode::MalformedHeader,
+                "header parameter \"x5t#S256\" must be a string",
+            )
+        })?;
+        let digest = ring::digest::digest(&ring::digest::SHA256, leaf_der);
+        if crate::jose::b64::encode(digest.as_ref()) != t {
+            return Err(err(
+                ErrorCode::CertificateKeyMismatch,
+                "header parameter \"x5t#S256\" is not the SHA-256 thumbprint of x5c [0]",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The rules of a chain's shape that need no trust anchor, which signing applies as
+/// verification does (a signer is refused what a verifier would refuse): the chain holds at
+/// most `limit` certificates (the leaf and intermediates; `certificate-untrusted`).
+pub(crate) fn check_chain_len(n: usize, limit: usize) -> Result<(), Error> {
+    if n > limit {
+        return Err(err(
+            ErrorCode::CertificateUntrusted,
+            format!(
+                "header parameter \"x5c\" holds {n} certificates, more than the limit of {limit} (leaf and intermediates)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The most intermediate certificates a path may use: rustls-webpki's own limit (its
+/// `MAX_SUB_CA_COUNT`), past which no chain builds whatever the chain limit allows.
+pub(crate) const MAX_INTERMEDIATES: usize = 6;
+
+/// The intermediates of a chain (every certificate after the leaf that is not self-issued: a
+/// root carried at the end is never part of the path) are at most [`MAX_INTERMEDIATES`]
+/// (`certificate-untrusted`); see [`check_chain_len`].
+pub(crate) fn check_intermediates(chain: &[&CertSummary]) -> Result<(), Error> {
+    let n = chain.iter().skip(1).filter(|c| c.subject != c.issuer).count();
+    if n > MAX_INTERMEDIATES {
+        return Err(err(
+            ErrorCode::CertificateUntrusted,
+            format!(
+                "header parameter \"x5c\" holds {n} intermediate certificates; a path is built through at most {MAX_INTERMEDIATES}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The leaf certificate's key, which must be one a JWS of `alg` can be checked with
+/// (`certificate-key-mismatch`); see [`check_chain_len`].
+pub(crate) fn leaf_key(leaf: &CertSummary, alg: Algorithm) -> Result<PublicKey, Error> {
     let key = PublicKey::from_spki_der(&leaf.spki).map_err(|e| {
         // A weak key keeps its own code: the certificate names a key no signature should be
         // trusted under (a small-order point: anyone can sign any card under it).
@@ -205,33 +285,101 @@ pub(crate) fn check_chain(
             ),
         )
     })?;
-    if let Some(jwk) = header_jwk {
-        let named = PublicKey::from_jwk(jwk).map_err(|e| e.context("header parameter \"jwk\""))?;
-        if named.thumbprint_str() != key.thumbprint_str() {
-            return Err(err(
-                ErrorCode::CertificateKeyMismatch,
-                "header parameter \"jwk\" is not the leaf certificate's key",
-            ));
-        }
-    }
-    if let Some(t) = x5t_s256 {
-        let digest = ring::digest::digest(&ring::digest::SHA256, chain[0]);
-        if crate::jose::b64::encode(digest.as_ref()) != t {
-            return Err(err(
-                ErrorCode::CertificateKeyMismatch,
-                "header parameter \"x5t#S256\" is not the SHA-256 thumbprint of x5c [0]",
-            ));
-        }
-    }
+    Ok(key)
+}
+
+/// The leaf is a signer's certificate: an end entity (not a CA) whose key usage, when it has
+/// one, allows `digitalSignature` (`certificate-untrusted`); see [`check_chain_len`].
+pub(crate) fn check_leaf_use(leaf: &CertSummary) -> Result<(), Error> {
     if leaf.is_ca {
-        return Err(untrusted("the leaf certificate is a CA certificate (basicConstraints CA:TRUE); a signer's certificate is an end entity".into()));
+        return Err(err(
+            ErrorCode::CertificateUntrusted,
+            "the leaf certificate is a CA certificate (basicConstraints CA:TRUE); a signer's certificate is an end entity",
+        ));
     }
     if !leaf.may_sign() {
-        return Err(untrusted(format!(
-            "the leaf certificate's keyUsage ({}) lacks digitalSignature",
-            leaf.key_usage.as_deref().unwrap_or_default().join(", ")
-        )));
+        return Err(err(
+            ErrorCode::CertificateUntrusted,
+            format!(
+                "the leaf certificate's keyUsage ({}) lacks digitalSignature",
+                leaf.key_usage.as_deref().unwrap_or_default().join(", ")
+            ),
+        ));
     }
+    Ok(())
+}
+
+/// The rules a signer's `x5c` chain (DER, leaf first) must meet before anything is signed, the
+/// verifier's own: at most `limit` certificates ([`check_chain_len`], before any is decoded),
+/// each a certificate, the leaf's key one `alg` fits ([`leaf_key`]) and the signing key
+/// `signer` itself (`certificate-key-mismatch`), the leaf an end entity that may sign
+/// ([`check_leaf_use`]). Whether it builds to an anchor is the verifier's to say.
+pub(crate) fn check_signing_chain(
+    chain: &[Vec<u8>],
+    limit: usize,
+    alg: Algorithm,
+    signer: &PublicKey,
+) -> Result<(), Error> {
+    check_chain_len(chain.len(), limit)?;
+    let mut summaries = Vec::with_capacity(chain.len());
+    for (i, der) in chain.iter().enumerate() {
+        summaries.push(x509::summary(der).map_err(|e| {
+            err(
+                ErrorCode::CertificateMalformed,
+                format!(
+                    "certificate {i} of the x5c chain is not DER X.509: {}",
+                    e.message()
+                ),
+            )
+        })?);
+    }
+    check_intermediates(&summaries.iter().collect::<Vec<_>>())?;
+    let Some(leaf) = summaries.first() else {
+        return Err(err(ErrorCode::Usage, "the x5c chain is empty"));
+    };
+    let key = leaf_key(leaf, alg)?;
+    if key.thumbprint_str() != signer.thumbprint_str() {
+        return Err(err(
+            ErrorCode::CertificateKeyMismatch,
+            format!(
+                "the leaf certificate of the x5c chain ({}) certifies another key than the signing key; give the chain of this key, leaf first",
+                crate::signature::printable(&leaf.subject)
+            ),
+        ));
+    }
+    check_leaf_use(leaf)
+}
+
+/// Checks an `x5c` chain (DER, leaf first) for a signature whose header is `header`: see the
+/// module. The header's own statements about the key (`jwk`, `x5t#S256`) are checked against
+/// the leaf ([`check_leaf_statements`]).
+pub(crate) fn check_chain(
+    certs: &[(Vec<u8>, CertSummary)],
+    header: &crate::jose::header::Header,
+    ctx: &ChainContext<'_>,
+) -> Result<CheckedChain, Error> {
+    let untrusted = |msg: String| err(ErrorCode::CertificateUntrusted, msg);
+    if ctx.trust.anchors().is_empty() {
+        return Err(untrusted(
+            "the header carries x5c but the verifier has no trust anchors (--trust-anchors, or \
+             certificate entries of a trust store); a chain in the card is never a trust root by itself"
+                .into(),
+        ));
+    }
+    check_chain_len(certs.len(), ctx.opts.max_chain_len)?;
+    let Some(now) = ctx.now else {
+        return Err(untrusted(
+            "a certificate chain is checked at a time and no clock was given (VerifyOptions::now)".into(),
+        ));
+    };
+    let summaries: Vec<&CertSummary> = certs.iter().map(|(_, s)| s).collect();
+    check_intermediates(&summaries)?;
+    let chain: Vec<&[u8]> = certs.iter().map(|(d, _)| d.as_slice()).collect();
+    let leaf = &summaries[0];
+    let alg = header.alg;
+    let key = leaf_key(leaf, alg)?;
+    check_leaf_statements(header, chain[0], &key)?;
+    check_leaf_use(leaf)?;
     let required_eku = match &ctx.opts.required_eku {
         Some(name) => Some(eku_oid(name)?),
         None => None,
@@ -423,18 +571,62 @@ fn names_of(leaf: &CertSummary) -> String {
     shown.join(", ")
 }
 
-fn matches_rule(leaf: &CertSummary, ee: &EndEntityCert<'_>, rule: &Identity) -> bool {
+/// Whether what follows a URI prefix names a place under it whatever reads the URI: path
+/// segments, none empty, `.` or `..`, with no percent-encoding, backslash, query or fragment
+/// (`https://id.example/ns/../admin` is not under `https://id.example/ns/`).
+fn plain_path(rest: &str) -> bool {
+    !rest.is_empty()
+        && rest
+            .split('/')
+            .all(|seg| !matches!(seg, "" | "." | "..") && !seg.contains(['%', '?', '#', '\\']))
+}
+
+/// The SAN of `leaf` that `rule` matches, as the report names it; `None` when none does. A URI
+/// SAN that claims to be a SPIFFE ID (`spiffe://`) and is not one by the SPIFFE ID
+/// specification ([`check_spiffe_id`]: no `.` or `..` segment, no percent-encoding, a
+/// lower-case trust domain, ...) matches no rule: `spiffe://td/ns/../admin` is not under
+/// `spiffe://td/ns/`.
+fn matches_rule(leaf: &CertSummary, ee: &EndEntityCert<'_>, rule: &Identity) -> Option<String> {
+    let valid = |u: &str| !is_spiffe(u) || check_spiffe_id(u, true).is_ok();
     // A SPIFFE X509-SVID carries exactly one URI SAN: its SPIFFE ID.
-    let uri = |want: &dyn Fn(&str) -> bool| match leaf.uris.as_slice() {
-        [one] => want(one),
-        many => !many.iter().any(|u| u.starts_with("spiffe://")) && many.iter().any(|u| want(u)),
+    let uri = |want: &dyn Fn(&str) -> bool| -> Option<String> {
+        let found = match leaf.uris.as_slice() {
+            [one] => want(one).then_some(one),
+            many if many.iter().any(|u| is_spiffe(u)) => None,
+            many => many.iter().find(|u| want(u)),
+        };
+        found.filter(|u| valid(u)).map(|u| format!("URI SAN {u}"))
     };
     match rule {
         Identity::Uri(u) => uri(&|s| s == u),
-        Identity::UriPrefix(p) => uri(&|s| s.starts_with(p.as_str()) && s.len() > p.len()),
-        Identity::Dns(d) => {
-            ServerName::try_from(d.as_str()).is_ok_and(|n| ee.verify_is_valid_for_subject_name(&n).is_ok())
-        }
+        Identity::UriPrefix(p) => uri(&|s| s.strip_prefix(p.as_str()).is_some_and(plain_path))
+            .map(|san| format!("{san} (under {p})")),
+        Identity::Dns(d) => ServerName::try_from(d.as_str())
+            .is_ok_and(|n| ee.verify_is_valid_for_subject_name(&n).is_ok())
+            .then(|| dns_san(leaf, d)),
+    }
+}
+
+/// The SAN of `leaf` that made it valid for `name` (rustls-webpki decided that; this says which,
+/// for the report): `DNS SAN a.example`, `DNS SAN *.example for a.example`, `IP SAN 10.0.0.1`.
+fn dns_san(leaf: &CertSummary, name: &str) -> String {
+    let name = name.to_ascii_lowercase();
+    let ip: Option<std::net::IpAddr> = name.trim_start_matches('[').trim_end_matches(']').parse().ok();
+    if let Some(found) = leaf.ips.iter().find(|a| ip.is_some() && a.parse().ok() == ip) {
+        return format!("IP SAN {found}");
+    }
+    let exact = leaf.dns_names.iter().find(|n| n.eq_ignore_ascii_case(&name));
+    let wildcard = || {
+        let tail = name.split_once('.').map(|(_, t)| t)?;
+        leaf.dns_names.iter().find(|n| {
+            n.strip_prefix("*.")
+                .is_some_and(|rest| rest.eq_ignore_ascii_case(tail))
+        })
+    };
+    match (exact, wildcard()) {
+        (Some(n), _) => format!("DNS SAN {}", crate::signature::printable(n)),
+        (None, Some(w)) => format!("DNS SAN {} for {name}", crate::signature::printable(w)),
+        (None, None) => format!("DNS/IP SAN {name}"),
     }
 }
 
@@ -477,18 +669,24 @@ fn identity(
                 ),
             ));
         }
-        return Ok(format!("DNS/IP SAN {host} (the card's origin)"));
+        return Ok(format!("{} (the card's origin)", dns_san(leaf, host)));
     }
     let mut matched = Vec::new();
     for (what, rules) in sets {
-        match rules.iter().find(|r| matches_rule(leaf, ee, r)) {
-            Some(r) => matched.push(r.to_string()),
+        match rules.iter().find_map(|r| matches_rule(leaf, ee, r)) {
+            Some(san) => matched.push(san),
             None => {
                 let wanted: Vec<String> = rules.iter().map(Identity::to_string).collect();
+                let not_spiffe = leaf
+                    .uris
+                    .iter()
+                    .find_map(|u| check_spiffe_id(u, true).err().filter(|_| is_spiffe(u)))
+                    .map(|why| format!(" (its URI SAN is no SPIFFE ID: {why})"))
+                    .unwrap_or_default();
                 return Err(err(
                     ErrorCode::CertificateIdentityMismatch,
                     format!(
-                        "the leaf certificate names {}, none of {what} ({})",
+                        "the leaf certificate names {}, none of {what} ({}){not_spiffe}",
                         names_of(leaf),
                         crate::signature::printable(&wanted.join(", "))
                     ),

@@ -24,7 +24,7 @@ mod verify;
 
 pub use deferred::{CheckId, DeferredVerification};
 pub use options::{
-    check_algorithms, check_max_chain_len, Identity, VerifyOptions, DEFAULT_MAX_CHAIN_LEN,
+    check_algorithms, check_max_chain_len, check_spiffe_id, Identity, VerifyOptions, DEFAULT_MAX_CHAIN_LEN,
     DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS, MAX_CHAIN_LEN_LIMIT,
     MAX_HEADER_BYTES_LIMIT, MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT, MAX_SIGNATURE_CHECKS_LIMIT,
 };

@@ -83,13 +83,23 @@ pub enum Identity {
 }
 
 impl Identity {
-    /// A URI (it holds `://`) or else a DNS name or IP address.
+    /// A URI (it holds `://`) or else a DNS name or IP address. A `spiffe://` URI must be a
+    /// SPIFFE ID with a path, as a leaf certificate (an X509-SVID) carries one (see
+    /// [`check_spiffe_id`]).
     pub fn parse(s: &str) -> Result<Identity, crate::Error> {
         if s.is_empty() || s.chars().any(char::is_control) {
             return Err(crate::Error::new(
                 crate::ErrorCode::Usage,
                 "an identity is a non-empty URI or DNS name",
             ));
+        }
+        if is_spiffe(s) {
+            check_spiffe_id(s, true).map_err(|why| {
+                crate::Error::new(
+                    crate::ErrorCode::Usage,
+                    format!("identity {}: {why}", crate::signature::quoted(s)),
+                )
+            })?;
         }
         Ok(if s.contains("://") {
             Identity::Uri(s.to_string())
@@ -99,19 +109,104 @@ impl Identity {
     }
 
     /// A URI prefix, which must end with `/` so that `spiffe://example.org` cannot match
-    /// `spiffe://example.org.evil/...`.
+    /// `spiffe://example.org.evil/...`. A `spiffe://` prefix is a SPIFFE ID (a trust domain,
+    /// with or without a path) followed by `/`, so that it names whole path segments.
     pub fn prefix(s: &str) -> Result<Identity, crate::Error> {
-        if !s.contains("://") || !s.ends_with('/') || s.chars().any(char::is_control) {
-            return Err(crate::Error::new(
+        let usage = |why: &str| {
+            crate::Error::new(
                 crate::ErrorCode::Usage,
-                format!(
-                    "identity prefix {}: a URI prefix ending with / (spiffe://TRUST-DOMAIN/)",
-                    crate::signature::quoted(s)
-                ),
+                format!("identity prefix {}: {why}", crate::signature::quoted(s)),
+            )
+        };
+        if !s.contains("://") || !s.ends_with('/') || s.chars().any(char::is_control) {
+            return Err(usage("a URI prefix ending with / (spiffe://TRUST-DOMAIN/)"));
+        }
+        if is_spiffe(s) {
+            let id = s.strip_suffix('/').unwrap_or(s);
+            check_spiffe_id(id, false).map_err(|why| usage(&why))?;
+        } else if s.contains(['%', '?', '#', '\\']) || s.contains("/./") || s.contains("/../") {
+            return Err(usage(
+                "a URI prefix has no '.' or '..' segment, percent-encoding, backslash, query or fragment",
             ));
         }
         Ok(Identity::UriPrefix(s.to_string()))
     }
+}
+
+/// Whether a URI is meant as a SPIFFE ID (its scheme, in any case, is `spiffe`).
+pub(crate) fn is_spiffe(uri: &str) -> bool {
+    uri.get(..9).is_some_and(|p| p.eq_ignore_ascii_case("spiffe://"))
+}
+
+/// Checks a SPIFFE ID as the SPIFFE ID specification defines it: the scheme `spiffe` in lower
+/// case; a trust domain of lower-case letters, digits, `.`, `-` and `_` (no port, no user
+/// information, no percent-encoding), at most 255 bytes; a path of segments of letters, digits,
+/// `.`, `-` and `_`, none empty, none `.` or `..`, with no trailing `/`; no query or fragment;
+/// at most 2048 bytes in all. `path` says whether the ID must have a path (the SPIFFE ID of a
+/// workload, as a leaf certificate carries it) or may be a trust domain alone. The error is a
+/// sentence saying what is wrong.
+///
+/// ```
+/// use a2a_card::signature::check_spiffe_id;
+/// assert!(check_spiffe_id("spiffe://example.org/ns/a/sa/agent", true).is_ok());
+/// assert!(check_spiffe_id("spiffe://example.org", false).is_ok());
+/// for bad in ["spiffe://example.org/ns/../admin", "spiffe://example.org/ns/%2e%2e/admin",
+///             "spiffe://Example.org/a", "spiffe://example.org//a", "spiffe://example.org/a/",
+///             "spiffe://example.org/a?x", "spiffe://example.org:443/a", "SPIFFE://example.org/a",
+///             "spiffe://example.org"] {
+///     assert!(check_spiffe_id(bad, true).is_err(), "{bad}");
+/// }
+/// ```
+pub fn check_spiffe_id(id: &str, path: bool) -> Result<(), String> {
+    let Some(rest) = id.strip_prefix("spiffe://") else {
+        return Err("a SPIFFE ID starts with spiffe:// (the scheme in lower case)".into());
+    };
+    if id.len() > 2048 {
+        return Err("a SPIFFE ID is at most 2048 bytes".into());
+    }
+    let (domain, tail) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    if domain.is_empty() {
+        return Err("a SPIFFE ID names a trust domain (spiffe://TRUST-DOMAIN/PATH)".into());
+    }
+    if domain.len() > 255 {
+        return Err("a SPIFFE trust domain is at most 255 bytes".into());
+    }
+    if let Some(c) = domain
+        .chars()
+        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '-' | '_')))
+    {
+        return Err(format!(
+            "a SPIFFE trust domain holds lower-case letters, digits, '.', '-' and '_' only, not {}",
+            crate::signature::quoted(&c.to_string())
+        ));
+    }
+    if tail.is_empty() {
+        return match path {
+            true => Err("a workload's SPIFFE ID has a path (spiffe://TRUST-DOMAIN/PATH)".into()),
+            false => Ok(()),
+        };
+    }
+    for segment in tail[1..].split('/') {
+        match segment {
+            "" => return Err("a SPIFFE ID path has no empty segment (no '//' and no trailing '/')".into()),
+            "." | ".." => return Err("a SPIFFE ID path has no '.' or '..' segment".into()),
+            _ => {}
+        }
+        if let Some(c) = segment
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')))
+        {
+            return Err(format!(
+                "a SPIFFE ID path holds letters, digits, '.', '-' and '_' only (no percent-encoding, \
+                 query or fragment), not {}",
+                crate::signature::quoted(&c.to_string())
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl std::fmt::Display for Identity {

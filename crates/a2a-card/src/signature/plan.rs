@@ -27,7 +27,7 @@ use crate::jose::keys::PublicKey;
 use crate::jose::Algorithm;
 use crate::signature::entries::{SignatureEntry, Signatures};
 use crate::signature::options::VerifyOptions;
-use crate::signature::policy::bound_policy;
+use crate::signature::policy::{bound_policy, key_policy};
 use crate::signature::report::{KeyUsed, Mode, Report, SignatureReport, Verdict};
 use crate::signature::trust::{TrustStore, TrustedKey};
 use std::borrow::Cow;
@@ -224,6 +224,9 @@ pub(crate) struct Context<'a, 'k> {
     pub(crate) opts: &'a VerifyOptions,
     pub(crate) now: Option<i64>,
     pub(crate) origin: Option<&'a str>,
+    /// The trusted kids as `untrusted-key` messages name them, made once per verification
+    /// however many signatures name an unknown kid.
+    pub(crate) kids: std::cell::OnceCell<String>,
 }
 
 /// Plans the verification of the signature entries `signatures`; `fallback` is the first
@@ -314,12 +317,20 @@ fn entry_steps<'k>(
     match x5c_steps(entry, &header, ctx, report) {
         None => {}
         Some(Ok((key, used))) => {
+            // The leaf's key is bound by every entry holding it, as if it came from a store.
+            let candidate = match key_policy(trust, &key, alg, ctx.now, ctx.origin) {
+                Ok(()) => Ok(candidate_of(key, used, checks)),
+                Err(e) => {
+                    report.certificate = None;
+                    Err(e)
+                }
+            };
             return Ok(Steps {
                 alg,
                 protected,
                 signature,
-                candidates: vec![Ok(candidate_of(key, used, checks))],
-            })
+                candidates: vec![candidate],
+            });
         }
         Some(Err(e)) if trust.by_kid(kid).next().is_none() => return Err(e),
         Some(Err(_)) => {}
@@ -343,7 +354,7 @@ fn entry_steps<'k>(
             format!(
                 "no trusted key has kid {} (kid selects among trusted keys only); the trusted kids are {}",
                 crate::signature::quoted(kid),
-                trust.kid_list(8)
+                ctx.kids.get_or_init(|| trust.kid_list(8))
             ),
         ));
     }
@@ -392,42 +403,22 @@ fn x5c_steps(
     ctx: &Context<'_, '_>,
     report: &mut SignatureReport,
 ) -> Option<Result<(PublicKey, KeyUsed), Error>> {
+    use crate::signature::chain::{self, HeaderPart};
     let at = |e: Error| e.at(entry.pointer(Some("protected")));
-    let param = |name: &str| header.protected.iter().find(|(k, _)| k == name).map(|(_, v)| v);
-    let unprotected = |name: &str| header.unprotected.iter().any(|(k, _)| k == name);
-    if param("x5u").is_some() || unprotected("x5u") {
-        return Some(Err(at(Error::new(
-            ErrorCode::CertificateUntrusted,
-            "header parameter \"x5u\" is never fetched (a URL in the card is not a trust root); carry the chain in x5c",
-        ))));
-    }
-    if unprotected("x5c") {
-        return Some(Err(Error::new(
-            ErrorCode::CertificateUntrusted,
-            "header parameter \"x5c\" is in the unprotected header, which the signature does not cover; put it in the protected header",
-        )
-        .at(entry.pointer(Some("header")))));
-    }
-    let value = param("x5c")?;
+    let value = match chain::header_certificates(header) {
+        Ok(v) => v?,
+        Err((e, HeaderPart::Protected)) => return Some(Err(at(e))),
+        Err((e, HeaderPart::Unprotected)) => return Some(Err(e.at(entry.pointer(Some("header"))))),
+    };
     let result = (|| {
-        let chain = crate::jose::x509::decode_x5c_summaries(value)?;
-        let jwk = param("jwk").map(crate::canonical::value::to_serde);
-        let x5t = match param("x5t#S256") {
-            None => None,
-            Some(v) => Some(v.as_str().ok_or_else(|| {
-                Error::new(
-                    ErrorCode::MalformedHeader,
-                    "header parameter \"x5t#S256\" must be a string",
-                )
-            })?),
-        };
-        let cctx = crate::signature::chain::ChainContext {
+        let certs = crate::jose::x509::decode_x5c_summaries(value)?;
+        let cctx = chain::ChainContext {
             trust: ctx.trust,
             opts: ctx.opts,
             now: ctx.now,
             origin: ctx.origin,
         };
-        crate::signature::chain::check_chain(&chain, header.alg, jwk.as_ref(), x5t, &cctx)
+        chain::check_chain(&certs, header, &cctx)
     })();
     Some(match result {
         Ok(checked) => {

@@ -4,6 +4,7 @@
 //! same key.
 
 use crate::error::{Error, ErrorCode};
+use crate::jose::keys::PublicKey;
 use crate::jose::Algorithm;
 use crate::signature::trust::{TrustStore, TrustedKey};
 
@@ -19,15 +20,40 @@ pub(crate) fn bound_policy(
     origin: Option<&str>,
 ) -> Result<(), Error> {
     policy(tk, alg, now, origin)?;
-    for other in trust.same_key(tk) {
-        if std::ptr::eq(other, tk) {
+    entries_policy(trust, &tk.key, Some(tk), alg, now, origin)
+}
+
+/// The policy of every entry of the store that holds `key` (by RFC 7638 thumbprint), for a key
+/// that came from outside the store's keys: the leaf of an `x5c` chain that built to an anchor.
+/// An anchor adds a way for a key to arrive, never a right the key's own entries withhold.
+pub(crate) fn key_policy(
+    trust: &TrustStore,
+    key: &PublicKey,
+    alg: Algorithm,
+    now: Option<i64>,
+    origin: Option<&str>,
+) -> Result<(), Error> {
+    entries_policy(trust, key, None, alg, now, origin)
+}
+
+/// The policy of each entry holding `key` but `except`, each refusal naming the entry.
+fn entries_policy(
+    trust: &TrustStore,
+    key: &PublicKey,
+    except: Option<&TrustedKey>,
+    alg: Algorithm,
+    now: Option<i64>,
+    origin: Option<&str>,
+) -> Result<(), Error> {
+    for other in trust.with_thumbprint(key.thumbprint_str()) {
+        if except.is_some_and(|tk| std::ptr::eq(other, tk)) {
             continue;
         }
         policy(other, alg, now, origin).map_err(|e| {
             Error::new(
                 e.code(),
                 format!(
-                    "{} (an entry of {} for the same key binds it, whatever its kid)",
+                    "{} (an entry of {} for the same key binds it, whatever its kid or the way it came)",
                     e.message(),
                     other.source.label()
                 ),

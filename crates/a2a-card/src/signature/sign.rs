@@ -36,6 +36,10 @@ pub struct SignOptions {
     /// protected header as `x5c`; empty means none. The leaf's public key must be the signing
     /// key's, which is checked before signing (`certificate-key-mismatch`).
     pub x5c: Vec<Vec<u8>>,
+    /// Most certificates [`Self::x5c`] may hold (default 4, a verifier's default
+    /// [`crate::signature::VerifyOptions::max_chain_len`]): a longer chain is refused, as a
+    /// verifier with that limit refuses it.
+    pub max_chain_len: usize,
     /// Further protected header parameters (not `alg`, `kid`, `typ`, `jku`, `crit`, `b64`).
     pub extra_protected: Vec<(String, serde_json::Value)>,
     /// Unprotected header parameters (the entry's `header` member); empty means none.
@@ -67,6 +71,7 @@ impl Default for SignOptions {
             kid: None,
             jku: None,
             x5c: Vec::new(),
+            max_chain_len: crate::signature::DEFAULT_MAX_CHAIN_LEN,
             extra_protected: Vec::new(),
             unprotected: Vec::new(),
             canonicalize: CanonicalizeOptions::default(),
@@ -76,38 +81,6 @@ impl Default for SignOptions {
             allow_unsigned: false,
         }
     }
-}
-
-/// The `x5c` chain a signer gave: certificates that decode, the leaf's key the signing key.
-fn check_x5c<S: Signer + ?Sized>(chain: &[Vec<u8>], key: &S) -> Result<(), Error> {
-    for (i, der) in chain.iter().enumerate() {
-        crate::jose::x509::summary(der).map_err(|e| {
-            Error::new(
-                ErrorCode::CertificateMalformed,
-                format!(
-                    "certificate {i} of the x5c chain is not DER X.509: {}",
-                    e.message()
-                ),
-            )
-        })?;
-    }
-    let leaf = crate::jose::x509::summary(&chain[0])?;
-    let leaf_key = crate::jose::keys::PublicKey::from_spki_der(&leaf.spki).map_err(|e| {
-        Error::new(
-            ErrorCode::CertificateKeyMismatch,
-            format!("the leaf certificate's key cannot be read: {}", e.message()),
-        )
-    })?;
-    if leaf_key.thumbprint_str() != key.public_key().thumbprint_str() {
-        return Err(Error::new(
-            ErrorCode::CertificateKeyMismatch,
-            format!(
-                "the leaf certificate of the x5c chain ({}) certifies another key than the signing key; give the chain of this key, leaf first",
-                crate::signature::printable(&leaf.subject)
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// The result of signing.
@@ -200,7 +173,24 @@ impl SignOptions {
         }
         let mut extra = std::borrow::Cow::Borrowed(&self.extra_protected);
         if !self.x5c.is_empty() {
-            check_x5c(&self.x5c, key)?;
+            crate::signature::check_max_chain_len(self.max_chain_len)?;
+            // The verifier's rules of a chain's shape, through the verifier's own functions.
+            crate::signature::chain::check_signing_chain(
+                &self.x5c,
+                self.max_chain_len,
+                alg,
+                key.public_key(),
+            )
+            .map_err(|e| {
+                if e.code() == ErrorCode::CertificateUntrusted {
+                    Error::new(
+                        e.code(),
+                        format!("a verifier would refuse this chain: {}", e.message()),
+                    )
+                } else {
+                    e
+                }
+            })?;
             extra
                 .to_mut()
                 .push(("x5c".into(), crate::jose::x509::encode_x5c(&self.x5c)));
@@ -244,7 +234,18 @@ impl SignOptions {
             unprotected_value.as_ref(),
             jws::DEFAULT_MAX_HEADER_BYTES,
         )
-        .and_then(|h| jws::check_card_header(&h))
+        .and_then(|h| {
+            jws::check_card_header(&h)?;
+            // The certificate parameters as a verifier reads them: no x5u, no x5c outside the
+            // protected header, and the header's jwk and x5t#S256 those of the chain's leaf.
+            let chain = crate::signature::chain::header_certificates(&h).map_err(|(e, _)| e)?;
+            match (chain, self.x5c.first()) {
+                (Some(_), Some(leaf)) => {
+                    crate::signature::chain::check_leaf_statements(&h, leaf, key.public_key())
+                }
+                _ => Ok(()),
+            }
+        })
         .map_err(|e| {
             Error::new(
                 e.code(),

@@ -29,7 +29,7 @@
 
 use crate::canonical::value::Value;
 use crate::error::{Error, ErrorCode};
-use crate::jose::keys::PublicKey;
+use crate::jose::keys::{check_members, Members, PublicKey};
 use crate::jose::Algorithm;
 use crate::signature::report::KeySource;
 
@@ -139,6 +139,16 @@ impl TrustAnchor {
 pub struct TrustStore {
     keys: Vec<TrustedKey>,
     anchors: Vec<TrustAnchor>,
+    /// The index in `keys` of the first key of each distinct kid, in order, kept as keys are
+    /// added so that a message naming the kids costs what it shows, not the store's size.
+    kid_firsts: Vec<usize>,
+    kids_seen: std::collections::HashSet<String>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Kids [`TrustStore::kid_list`] looked at, for the test that bounds its work.
+    pub(crate) static KID_LIST_STEPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl TrustStore {
@@ -149,12 +159,16 @@ impl TrustStore {
 
     /// Adds a key.
     pub fn add(&mut self, key: TrustedKey) {
+        if !self.kids_seen.contains(key.kid()) {
+            self.kids_seen.insert(key.kid().to_string());
+            self.kid_firsts.push(self.keys.len());
+        }
         self.keys.push(key);
     }
 
     /// Adds a key with no extra policy ("pinned").
     pub fn pin(&mut self, key: PublicKey, source: impl Into<KeySource>) {
-        self.keys.push(TrustedKey::new(key, source));
+        self.add(TrustedKey::new(key, source));
     }
 
     /// The keys.
@@ -192,7 +206,9 @@ impl TrustStore {
 
     /// Every key and anchor of `other` added to this store.
     pub fn extend(&mut self, other: &TrustStore) {
-        self.keys.extend(other.keys.iter().cloned());
+        for k in &other.keys {
+            self.add(k.clone());
+        }
         self.anchors.extend(other.anchors.iter().cloned());
     }
 
@@ -220,31 +236,63 @@ impl TrustStore {
     /// assert_eq!(TrustStore::new().kid_list(2), "(none)");
     /// ```
     pub fn kid_list(&self, max: usize) -> String {
-        let mut kids: Vec<&str> = Vec::new();
-        for k in &self.keys {
-            if !kids.contains(&k.kid()) {
-                kids.push(k.kid());
-            }
-        }
-        if kids.is_empty() {
+        if self.kid_firsts.is_empty() {
             return "(none)".to_string();
         }
-        let shown: Vec<String> = kids
+        let shown: Vec<String> = self
+            .kid_firsts
             .iter()
             .take(max)
-            .map(|k| crate::signature::quoted(k))
+            .filter_map(|&i| self.keys.get(i))
+            .map(|k| {
+                #[cfg(test)]
+                KID_LIST_STEPS.with(|c| c.set(c.get() + 1));
+                crate::signature::quoted(k.kid())
+            })
             .collect();
-        match kids.len().saturating_sub(max) {
+        match self.kid_firsts.len().saturating_sub(max) {
             0 => shown.join(", "),
             more => format!("{} and {more} more", shown.join(", ")),
         }
     }
 
+    /// How many distinct kids the store's keys have.
+    ///
+    /// ```
+    /// use a2a_card::{Algorithm, PrivateKey, TrustStore};
+    /// let mut trust = TrustStore::new();
+    /// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    /// for kid in ["a", "b", "a"] {
+    ///     trust.pin(key.public().clone().with_kid(kid), "test");
+    /// }
+    /// assert_eq!((trust.keys().len(), trust.kid_count()), (3, 2));
+    /// ```
+    pub fn kid_count(&self) -> usize {
+        self.kid_firsts.len()
+    }
+
     /// Every entry holding the same key as `key` (by RFC 7638 thumbprint, whatever its `kid`),
     /// `key` itself included: verification applies the policy of each of them.
     pub fn same_key<'a>(&'a self, key: &'a TrustedKey) -> impl Iterator<Item = &'a TrustedKey> + 'a {
-        let t = key.key.thumbprint_str();
-        self.keys.iter().filter(move |k| k.key.thumbprint_str() == t)
+        self.with_thumbprint(key.key.thumbprint_str())
+    }
+
+    /// Every entry whose key has the RFC 7638 thumbprint `thumbprint` (base64url), whatever its
+    /// `kid` or source: the entries whose policy binds that key wherever it comes from (a trusted
+    /// entry, a `jku`, the leaf of an `x5c` chain).
+    ///
+    /// ```
+    /// use a2a_card::{Algorithm, PrivateKey, TrustStore};
+    /// let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+    /// let mut trust = TrustStore::new();
+    /// trust.pin(key.public().clone().with_kid("a"), "one");
+    /// trust.pin(key.public().clone().with_kid("b"), "two");
+    /// assert_eq!(trust.with_thumbprint(key.public().thumbprint_str()).count(), 2);
+    /// ```
+    pub fn with_thumbprint<'a>(&'a self, thumbprint: &'a str) -> impl Iterator<Item = &'a TrustedKey> + 'a {
+        self.keys
+            .iter()
+            .filter(move |k| k.key.thumbprint_str() == thumbprint)
     }
 
     /// The rule that a verifier has trust roots: some were given (`given`: the caller named at
@@ -351,7 +399,18 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
         )
         .at(""));
     };
+    // A JWK in a trust store is a trust root: only the registered JWK members, never policy
+    // written on the JWK (it goes beside it, in the entry).
+    let jwk_members = |jwk: &[(String, Value)], under: &str| {
+        check_members(
+            jwk.iter().map(|(k, _)| k.as_str()),
+            Members::Registered,
+            ErrorCode::InvalidTrustStore,
+        )
+        .map_err(|e| e.context(source).under(under))
+    };
     if entry.get("kty").is_some() {
+        jwk_members(members, "")?;
         let text = value_text(entry);
         let key = PublicKey::from_jwk_str(&text).map_err(|e| e.context(source))?;
         return Ok(TrustedKey::new(
@@ -364,8 +423,9 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
     let err =
         |ptr: &str, msg: String| Error::new(ErrorCode::InvalidTrustStore, format!("{source}: {msg}")).at(ptr);
     let mut key = match (entry.get("jwk"), entry.get("pem")) {
-        (Some(jwk @ Value::Object(_)), None) => {
-            PublicKey::from_jwk_str(&value_text(jwk)).map_err(|e| e.context(source).at("/jwk"))?
+        (Some(jwk @ Value::Object(inner)), None) => {
+            jwk_members(inner, "/jwk")?;
+            PublicKey::from_jwk_str(&value_text(jwk)).map_err(|e| e.context(source).under("/jwk"))?
         }
         (None, Some(Value::String(pem))) => {
             PublicKey::parse(pem).map_err(|e| e.context(source).at("/pem"))?
@@ -780,4 +840,68 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let doy = (153 * mp + 2) / 5 + d - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146097 + doe - 719468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jose::keys::PrivateKey;
+
+    /// A store of `n` trusted keys, each under its own kid.
+    fn crowd(n: usize) -> TrustStore {
+        let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+        let mut trust = TrustStore::new();
+        for i in 0..n {
+            trust.pin(key.public().clone().with_kid(format!("k{i}")), "crowd.json");
+        }
+        trust
+    }
+
+    fn steps() -> usize {
+        KID_LIST_STEPS.with(std::cell::Cell::take)
+    }
+
+    #[test]
+    fn the_kid_list_costs_the_kids_it_shows_not_the_size_of_the_store() {
+        let trust = crowd(20_000);
+        steps();
+        let list = trust.kid_list(8);
+        assert_eq!(
+            list,
+            r#""k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7" and 19992 more"#
+        );
+        assert!(steps() <= 8, "the list looked at more kids than it shows");
+        assert_eq!(trust.kid_count(), 20_000);
+        // Repeated kids count once, in the order they were first added, across extend.
+        let mut twice = crowd(3);
+        twice.extend(&crowd(5));
+        assert_eq!(twice.kid_count(), 5);
+        assert_eq!(twice.kid_list(9), r#""k0", "k1", "k2", "k3", "k4""#);
+    }
+
+    #[test]
+    fn a_card_of_unknown_kids_builds_the_kid_list_once() {
+        let trust = crowd(20_000);
+        let stranger = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+        let mut card = br#"{"name":"A","description":"d","version":"1","skills":[]}"#.to_vec();
+        for i in 0..16 {
+            let opts = crate::SignOptions {
+                kid: Some(format!("unknown-{i}")),
+                ..crate::SignOptions::default()
+            };
+            card = crate::sign_card(&card, &stranger, &opts).unwrap().card;
+        }
+        steps();
+        let report = crate::verify_card(&card, &trust, &crate::VerifyOptions::default()).unwrap();
+        assert!(steps() <= 8, "the kid list was built per signature");
+        assert_eq!(report.signatures.len(), 16);
+        for s in &report.signatures {
+            assert_eq!(s.verdict.code.to_string(), "untrusted-key");
+            assert!(
+                s.verdict.message.ends_with("and 19992 more"),
+                "{}",
+                s.verdict.message
+            );
+        }
+    }
 }

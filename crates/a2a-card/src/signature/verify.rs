@@ -153,6 +153,7 @@ pub(crate) fn plan_card<'t, 'k, N: Tree<'t>>(
         opts,
         now: now_seconds(opts),
         origin: origin.as_deref(),
+        kids: Default::default(),
     };
     Ok((
         plan::plan(&signatures, &ctx, fallback, || every_member(card)),

@@ -111,13 +111,42 @@ pub fn parse_jwks_limited(text: &str, max_keys: usize) -> Result<Vec<PublicKey>,
             .at("/keys"));
         }
     }
-    jwks_from_value(&v)
+    jwks_read(&v, Members::Any)
 }
 
-/// [`parse_jwks`] on an already parsed JSON value.
+/// [`parse_jwks`] on an already parsed JSON value: a set (or a single JWK) the verifier chose,
+/// so each key carries only the [`REGISTERED_MEMBERS`] ([`check_members`]).
 pub fn jwks_from_value(v: &Json) -> Result<Vec<PublicKey>, Error> {
+    jwks_read(v, Members::Registered)
+}
+
+/// One JWK read with the members `members` allows; `prefix` is its JSON Pointer.
+pub(super) fn public_jwk_with(jwk: &Json, prefix: &str, members: Members) -> Result<PublicKey, Error> {
+    jwk_members(jwk, prefix, members)?;
+    public_from_jwk_at(jwk, prefix)
+}
+
+/// [`check_members`] on one JWK at `prefix`, with the `invalid-key` code.
+fn jwk_members(jwk: &Json, prefix: &str, members: Members) -> Result<(), Error> {
+    match jwk {
+        Json::Object(obj) => check_members(obj.keys().map(String::as_str), members, ErrorCode::InvalidKey)
+            .map_err(|e| e.under(prefix)),
+        _ => Ok(()),
+    }
+}
+
+/// Whether a JWK is for something else than signatures, which a JWK Set skips: `"use": "enc"`,
+/// or a `key_ops` list naming neither `verify` nor `sign` (RFC 7517 section 4.3).
+fn not_for_signatures(jwk: &Json) -> bool {
+    let ops_without_signing = jwk.get("key_ops").and_then(Json::as_array).is_some_and(|ops| {
+        ops.iter().all(Json::is_string) && !ops.iter().any(|o| matches!(o.as_str(), Some("verify" | "sign")))
+    });
+    jwk.get("use").and_then(Json::as_str) == Some("enc") || ops_without_signing
+}
+
+fn jwks_read(v: &Json, members: Members) -> Result<Vec<PublicKey>, Error> {
     let Some(keys) = v.get("keys") else {
-        return Ok(vec![PublicKey::from_jwk(v)?]);
+        return Ok(vec![public_jwk_with(v, "", members)?]);
     };
     let Json::Array(keys) = keys else {
         return Err(Error::new(ErrorCode::InvalidKey, "JWKS member \"keys\" must be an array").at("/keys"));
@@ -132,10 +161,13 @@ pub fn jwks_from_value(v: &Json) -> Result<Vec<PublicKey>, Error> {
             )
             .at(format!("/keys/{i}")));
         }
-        if jwk.get("use").and_then(Json::as_str) == Some("enc") {
+        // Every key of the set says only what it means, the keys it skips too.
+        let at = format!("/keys/{i}");
+        jwk_members(jwk, &at, members)?;
+        if not_for_signatures(jwk) {
             continue;
         }
-        out.push(public_from_jwk_at(jwk, &format!("/keys/{i}"))?);
+        out.push(public_jwk_with(jwk, &at, members)?);
     }
     Ok(out)
 }
@@ -226,6 +258,14 @@ pub(super) struct JwkParts {
 }
 
 pub(super) fn public_from_jwk_at(jwk: &Json, prefix: &str) -> Result<PublicKey, Error> {
+    if let Json::Object(obj) = jwk {
+        check_members(
+            obj.keys().map(String::as_str),
+            Members::Any,
+            ErrorCode::InvalidKey,
+        )
+        .map_err(|e| e.under(prefix))?;
+    }
     let parts = jwk_parts(jwk, prefix)?;
     Ok(PublicKey::assemble(
         parts.kind,
@@ -233,6 +273,115 @@ pub(super) fn public_from_jwk_at(jwk: &Json, prefix: &str) -> Result<PublicKey, 
         parts.kid,
         parts.alg,
     ))
+}
+
+/// The JWK members the JOSE registries define: RFC 7517 section 4, RFC 7518 section 6, RFC
+/// 8037, and the IANA "JSON Web Key Parameters" registry (`ext` of Web Cryptography, `iat`). A
+/// JWK read as a trust root carries only these (and none of the policy members of
+/// [`policy_member`]).
+///
+/// ```
+/// use a2a_card::jose::keys::REGISTERED_MEMBERS;
+/// assert!(REGISTERED_MEMBERS.contains(&"x5t#S256"));
+/// assert!(!REGISTERED_MEMBERS.contains(&"revoked"));
+/// ```
+pub const REGISTERED_MEMBERS: &[&str] = &[
+    "kty", "use", "key_ops", "alg", "kid", "x5u", "x5c", "x5t", "x5t#S256", "crv", "x", "y", "d", "n", "e",
+    "p", "q", "dp", "dq", "qi", "oth", "k", "ext", "iat",
+];
+
+/// For a member that says what a key may do (`revoked`, a validity time, origins, algorithms),
+/// the trust-store entry member that says it and an example value; `None` for any other name.
+/// Written on a JWK such a member would be ignored (a JWK is a key, not a policy), so every
+/// reader of a JWK refuses it and shows where it belongs: beside the JWK in a trust-store
+/// entry, `{"jwk": {...}, "revoked": true}`. `exp`, `nbf` and `revoked`, which some JWK Sets
+/// carry for the same meaning, are refused the same way.
+///
+/// ```
+/// use a2a_card::jose::keys::policy_member;
+/// assert_eq!(policy_member("exp"), Some(("notAfter", "\"2027-01-01T00:00:00Z\"")));
+/// assert_eq!(policy_member("revoked"), Some(("revoked", "true")));
+/// assert_eq!(policy_member("kid"), None);
+/// ```
+pub fn policy_member(name: &str) -> Option<(&'static str, &'static str)> {
+    Some(match name {
+        "revoked" => ("revoked", "true"),
+        "notBefore" | "nbf" => ("notBefore", "\"2026-01-01T00:00:00Z\""),
+        "notAfter" | "exp" => ("notAfter", "\"2027-01-01T00:00:00Z\""),
+        "origins" => ("origins", "[\"https://agent.example\"]"),
+        "algorithms" => ("algorithms", "[\"ES256\"]"),
+        _ => return None,
+    })
+}
+
+/// Which JWK members a reader accepts besides the key's own.
+///
+/// ```
+/// use a2a_card::jose::keys::{check_members, Members};
+/// let names = ["kty", "crv", "x", "issuer"];
+/// assert!(check_members(names.into_iter(), Members::Any, a2a_card::ErrorCode::InvalidKey).is_ok());
+/// assert!(check_members(names.into_iter(), Members::Registered, a2a_card::ErrorCode::InvalidKey).is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Members {
+    /// Only the [`REGISTERED_MEMBERS`]: a key the verifier chose as a trust root (a key or JWK
+    /// Set file, a trust-store entry), where a member this library does not know could be a
+    /// rule it would ignore.
+    Registered,
+    /// Any member but a policy member: a key someone else published (a JWK Set served at a
+    /// `jku`, a header's `jwk`), whose other members are no rule of the verifier's.
+    Any,
+}
+
+/// Checks the member names of one JWK: a policy member ([`policy_member`]) is refused
+/// wherever it is, with the trust-store form that says it; with [`Members::Registered`] a
+/// member outside [`REGISTERED_MEMBERS`] is refused too. The error has `code` and the JSON
+/// Pointer of the member (relative to the JWK).
+///
+/// ```
+/// use a2a_card::jose::keys::{check_members, Members};
+/// use a2a_card::ErrorCode;
+/// let e = check_members(["kty", "x", "revoked"].into_iter(), Members::Any, ErrorCode::InvalidKey).unwrap_err();
+/// assert_eq!((e.code().as_str(), e.pointer()), ("invalid-key", Some("/revoked")));
+/// assert!(e.message().contains(r#"{"jwk": {...}, "revoked": true}"#));
+/// assert!(check_members(["kty", "issuer"].into_iter(), Members::Any, ErrorCode::InvalidKey).is_ok());
+/// let e = check_members(["kty", "issuer"].into_iter(), Members::Registered, ErrorCode::InvalidKey).unwrap_err();
+/// assert_eq!(e.pointer(), Some("/issuer"));
+/// ```
+pub fn check_members<'a>(
+    names: impl Iterator<Item = &'a str>,
+    members: Members,
+    code: ErrorCode,
+) -> Result<(), Error> {
+    for name in names {
+        let at = format!("/{}", crate::pointer_token(name));
+        if let Some((member, example)) = policy_member(name) {
+            return Err(Error::new(
+                code,
+                format!(
+                    "JWK member {} is trust policy, which a JWK cannot carry (it would be ignored, and the key \
+                     trusted without it): write the key as a trust-store entry with the policy beside the JWK, \
+                     {{\"jwk\": {{...}}, \"{member}\": {example}}}",
+                    Json::from(name)
+                ),
+            )
+            .at(at));
+        }
+        if members == Members::Registered && !REGISTERED_MEMBERS.contains(&name) {
+            return Err(Error::new(
+                code,
+                format!(
+                    "JWK member {} is not a JWK parameter of RFC 7517 or its registries, and a key read as \
+                     a trust root carries no member whose meaning would be ignored (known: {}); policy \
+                     goes beside the JWK in a trust-store entry, {{\"jwk\": {{...}}, \"revoked\": true}}",
+                    Json::from(name),
+                    REGISTERED_MEMBERS.join(", ")
+                ),
+            )
+            .at(at));
+        }
+    }
+    Ok(())
 }
 
 pub(super) const OKP_FOREIGN: &[&str] = &["y", "n", "e", "p", "q", "dp", "dq", "qi", "oth", "k"];
@@ -297,6 +446,29 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
                 format!("JWK \"use\" is {u:?}; a signature key has \"use\":\"sig\" or no \"use\""),
             )
             .at(at("use")));
+        }
+    }
+    if let Some(ops) = obj.get("key_ops") {
+        let names: Option<Vec<&str>> = match ops {
+            Json::Array(items) => items.iter().map(Json::as_str).collect(),
+            _ => None,
+        };
+        let Some(names) = names else {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                "JWK member \"key_ops\" must be an array of strings",
+            )
+            .at(at("key_ops")));
+        };
+        if !names.iter().any(|o| matches!(*o, "verify" | "sign")) {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                format!(
+                    "JWK \"key_ops\" is {}; a signature key lists \"verify\" (or \"sign\", for a private key)",
+                    Json::from(names.iter().map(|n| Json::from(*n)).collect::<Vec<_>>())
+                ),
+            )
+            .at(at("key_ops")));
         }
     }
     let kid = string("kid")?.map(str::to_string);

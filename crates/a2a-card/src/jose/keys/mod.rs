@@ -40,7 +40,10 @@ mod public;
 mod spki;
 
 pub use generate::{check_kid, GenerateOptions};
-pub use jwk::{jwks_from_value, parse_jwks, parse_jwks_limited};
+pub use jwk::{
+    check_members, jwks_from_value, parse_jwks, parse_jwks_limited, policy_member, Members,
+    REGISTERED_MEMBERS,
+};
 pub use kind::KeyType;
 pub(crate) use pem::{pem_blocks, shown_label};
 pub(crate) use private::KeyPair;
@@ -85,7 +88,7 @@ impl PublicKey {
                     .pop()
                     .ok_or_else(|| Error::new(ErrorCode::InvalidKey, "empty JWKS"));
             }
-            PublicKey::from_jwk(&v)
+            jwk::public_jwk_with(&v, "", jwk::Members::Registered)
         } else {
             PublicKey::from_pem(text)
         }
