@@ -231,7 +231,8 @@ pub(crate) const MAX_INTERMEDIATES: usize = 6;
 
 /// The intermediates of a chain (every certificate after the leaf that is not self-issued: a
 /// root carried at the end is never part of the path) are at most [`MAX_INTERMEDIATES`]
-/// (`certificate-untrusted`); see [`check_chain_len`].
+/// (`certificate-untrusted`), and no certificate after the leaf has a weak key (`weak-key`:
+/// anyone could issue leaves under it); see [`check_chain_len`].
 pub(crate) fn check_intermediates(chain: &[&CertSummary]) -> Result<(), Error> {
     let n = chain.iter().skip(1).filter(|c| c.subject != c.issuer).count();
     if n > MAX_INTERMEDIATES {
@@ -241,6 +242,18 @@ pub(crate) fn check_intermediates(chain: &[&CertSummary]) -> Result<(), Error> {
                 "header parameter \"x5c\" holds {n} intermediate certificates; a path is built through at most {MAX_INTERMEDIATES}"
             ),
         ));
+    }
+    // Nor may an intermediate have a weak key: anyone could issue leaves under it.
+    for (i, s) in chain.iter().enumerate().skip(1) {
+        crate::jose::keys::refuse_weak_spki(&s.spki).map_err(|e| {
+            err(
+                ErrorCode::WeakKey,
+                format!(
+                    "the key of certificate {i} of the chain (an intermediate) is refused: {}",
+                    e.message()
+                ),
+            )
+        })?;
     }
     Ok(())
 }
@@ -263,18 +276,6 @@ pub(crate) fn leaf_key(leaf: &CertSummary, alg: Algorithm) -> Result<PublicKey, 
             ),
         )
     })?;
-    // Nor may an intermediate have a weak key: anyone could issue leaves under it.
-    for (i, s) in summaries.iter().enumerate().skip(1) {
-        crate::jose::keys::refuse_weak_spki(&s.spki).map_err(|e| {
-            err(
-                ErrorCode::WeakKey,
-                format!(
-                    "the key of certificate {i} of the chain (an intermediate) is refused: {}",
-                    e.message()
-                ),
-            )
-        })?;
-    }
     key.check_algorithm(alg).map_err(|_| {
         err(
             ErrorCode::CertificateKeyMismatch,
