@@ -87,9 +87,10 @@ for t in nodejs web; do
     out="$stage/$([ "$t" = nodejs ] && echo node || echo web)"
     wasm-bindgen "$wasm" --out-dir "$out" --out-name a2a_card --target "$t"
 done
-# The crate's inline JavaScript (src/lib.rs, the host-crypto glue) is written by wasm-bindgen as
-# ES module snippets, which the CommonJS Node build require()s: there, each `export function f`
-# becomes `exports.f = f; function f` (a hoisted declaration), and nothing else may be exported.
+# The crate's JavaScript glue (crates/a2a-card-wasm/js/*.js, imported with
+# #[wasm_bindgen(module = "/js/...")]) is copied by wasm-bindgen as ES module snippets, which the
+# CommonJS Node build require()s: there, each `export function f` becomes `exports.f = f;
+# function f` (a hoisted declaration), and nothing else may be exported or imported.
 while IFS= read -r -d '' snippet; do
     perl -pi -e 's/^export function ([A-Za-z_\$][A-Za-z0-9_\$]*)/exports.$1 = $1;\nfunction $1/' "$snippet"
     if grep -nE '^[[:space:]]*(export|import)[[:space:]{*]' "$snippet" >&2; then

@@ -41,8 +41,8 @@ const result = await esbuild.build({
     A2A_CARD_VERSION: JSON.stringify(version),
   },
   logLevel: "warning",
-  // wasm-bindgen lists the module of a crate's inline JavaScript once per Rust module that
-  // imports from it, under the same key and with the same value: harmless.
+  // wasm-bindgen may list the module of a crate's JavaScript snippet (js/*.js) once per Rust
+  // module that imports from it, under the same key and with the same value: harmless.
   logOverride: { "duplicate-object-key": "silent" },
 });
 // A script element's text ends at "</script"; the bundle must not hold one.

@@ -6,15 +6,17 @@
 //!
 //! `scripts/build-wasm.sh` builds it for `wasm32-unknown-unknown` and writes the npm package
 //! (Node and browser builds) to `crates/a2a-card-wasm/pkg/`. The JavaScript API is in this
-//! file, its TypeScript declarations in `typescript.rs`; the Node tests are in
-//! `crates/a2a-card-wasm/test/`.
+//! file; its JavaScript glue and TypeScript declarations are files in `crates/a2a-card-wasm/js/`
+//! (`host.js`, `webcrypto.js`, `read.js`, `types.d.ts`, type-checked by `test/types.test.mjs`);
+//! the Node tests are in `crates/a2a-card-wasm/test/`.
 //!
 //! Modules: `input` (JavaScript values and options in), `output` (results and the report
 //! object out), `policy` (trust roots and verify options read once, and their caches), `host`
-//! (the host's native crypto, the key cache and the inline JavaScript), `webcrypto`
-//! (`verifyAsync` over WebCrypto), `tools` (lint, migrate, schema, generateKey), `errors`
-//! (JavaScript `Error` objects), `js` (every read of a caller's JavaScript value, each one
-//! catching what JavaScript throws), `typescript` (the declarations).
+//! (the host's native crypto and the key cache; its JavaScript is `js/host.js`), `webcrypto`
+//! (`verifyAsync` over WebCrypto; `js/webcrypto.js`), `tools` (lint, migrate, schema,
+//! generateKey), `errors` (JavaScript `Error` objects), `js` (every read of a caller's
+//! JavaScript value, each one catching what JavaScript throws; `js/read.js`), `typescript`
+//! (the declarations, `js/types.d.ts`).
 //!
 //! The core is built without its `native-algs` feature here (josekit does not build for
 //! wasm32), so ES512, ES256K and Ed448 keys are not available in the package.

@@ -21,89 +21,7 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(inline_js = r#"
-function subtle() {
-  const c = globalThis.crypto;
-  const s = c && c.subtle;
-  return s && typeof s.verify === "function" && typeof s.importKey === "function" ? s : null;
-}
-export function web_available() {
-  return subtle() !== null;
-}
-// The handle of a key (a public JWK with its key members only, as text): the JWK, and per
-// algorithm code its CryptoKey (a promise of it while it is imported; null: refused).
-export function web_key_handle(jwk) {
-  return { jwk: JSON.parse(jwk), keys: [] };
-}
-// Algorithm codes as in host.rs (host_alg): 1 EdDSA, 2 ES256, 3 ES384, 4 RS256, 5 RS384, 6 RS512,
-// 7 PS256, 8 PS384, 9 PS512. How WebCrypto imports the key for each, and its verify parameters.
-const RSA = "RSASSA-PKCS1-v1_5";
-const IMPORT = [
-  null, { name: "Ed25519" }, { name: "ECDSA", namedCurve: "P-256" }, { name: "ECDSA", namedCurve: "P-384" },
-  { name: RSA, hash: "SHA-256" }, { name: RSA, hash: "SHA-384" }, { name: RSA, hash: "SHA-512" },
-  { name: "RSA-PSS", hash: "SHA-256" }, { name: "RSA-PSS", hash: "SHA-384" }, { name: "RSA-PSS", hash: "SHA-512" },
-];
-const VERIFY = [
-  null, { name: "Ed25519" }, { name: "ECDSA", hash: "SHA-256" }, { name: "ECDSA", hash: "SHA-384" },
-  { name: RSA }, { name: RSA }, { name: RSA },
-  { name: "RSA-PSS", saltLength: 32 }, { name: "RSA-PSS", saltLength: 48 }, { name: "RSA-PSS", saltLength: 64 },
-];
-const DECLINED = Promise.resolve(-1);
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-// A promise of the SHA-256 of `bytes` (a view of the module's memory, copied first) in lower-case
-// hex, made by WebCrypto; null when it cannot be made here. It never rejects.
-export function web_digest(bytes) {
-  const s = subtle();
-  if (s === null || typeof s.digest !== "function") return Promise.resolve(null);
-  try {
-    return s.digest("SHA-256", bytes.slice()).then(
-      (d) => {
-        let hex = "";
-        for (const b of new Uint8Array(d)) hex += HEX[b];
-        return hex;
-      },
-      () => null,
-    );
-  } catch (_) {
-    return Promise.resolve(null);
-  }
-}
-// A promise of what `next` gives for the answers of one round (`promises`, which never reject).
-export function web_round(promises, next) {
-  return Promise.all(promises).then(next);
-}
-// A promise of 1 (the signature verifies), 0 (it does not) or -1 (not checked here: the module
-// checks it itself); it never rejects. `msg` and `sig` are views of the module's memory, copied
-// before anything else runs.
-export function web_verify(handle, alg, msg, sig) {
-  const s = subtle();
-  if (s === null || VERIFY[alg] === undefined || VERIFY[alg] === null) return DECLINED;
-  const data = msg.slice();
-  const signature = sig.slice();
-  let key = handle.keys[alg];
-  if (key === undefined) {
-    try {
-      key = s.importKey("jwk", handle.jwk, IMPORT[alg], false, ["verify"]).then(
-        (k) => (handle.keys[alg] = k),
-        () => (handle.keys[alg] = null),
-      );
-    } catch (_) {
-      key = null;
-    }
-    handle.keys[alg] = key;
-  }
-  if (key === null) return DECLINED;
-  const run = (k) => {
-    if (k === null) return -1;
-    try {
-      return s.verify(VERIFY[alg], k, signature, data).then((ok) => (ok === true ? 1 : 0), () => -1);
-    } catch (_) {
-      return -1;
-    }
-  };
-  return typeof key.then === "function" ? key.then(run) : run(key);
-}
-"#)]
+#[wasm_bindgen(module = "/js/webcrypto.js")]
 extern "C" {
     // Every import is `catch` (see js.rs): an exception comes back as an `Err`.
     #[wasm_bindgen(catch, js_name = web_available)]
@@ -134,7 +52,7 @@ fn web_key_handle(jwk: &str) -> JsValue {
     js_web_key_handle(jwk).unwrap_or(JsValue::NULL)
 }
 
-/// A promise of 1, 0 or -1 (see `web_verify` above); it never rejects.
+/// A promise of 1, 0 or -1 (see `web_verify` in `js/webcrypto.js`); it never rejects.
 fn web_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> Promise {
     if handle.is_null() {
         return declined();

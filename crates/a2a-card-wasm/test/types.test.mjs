@@ -1,11 +1,17 @@
 // The hand-written TypeScript declarations of both builds compile with tsc --strict against a
-// file that uses every function and option (types/usage.ts), and misuse is a type error.
+// file that uses every function and option (types/usage.ts), and misuse is a type error. The
+// package's JavaScript glue and declarations are files (crates/a2a-card-wasm/js/): they
+// type-check with tsc --checkJs --strict (js/tsconfig.json, the JSDoc types of the .js files),
+// and the built package carries them as written.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { loadNode, migrateVectors, pkgDir, scratch, testDir, x5cFile } from "./helpers.mjs";
+import { crateDir, loadNode, migrateVectors, pkgDir, scratch, testDir, x5cFile } from "./helpers.mjs";
+
+const tscBin = path.join(testDir, "node_modules/typescript/bin/tsc");
+const jsDir = path.join(crateDir, "js");
 
 function tsc(dir, file) {
   const config = {
@@ -25,8 +31,7 @@ function tsc(dir, file) {
     files: [file],
   };
   fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(config));
-  const bin = path.join(testDir, "node_modules/typescript/bin/tsc");
-  return spawnSync(process.execPath, [bin, "-p", dir], { encoding: "utf8", timeout: 120_000 });
+  return spawnSync(process.execPath, [tscBin, "-p", dir], { encoding: "utf8", timeout: 120_000 });
 }
 
 test("the TypeScript declarations compile and reject misuse", () => {
@@ -49,6 +54,39 @@ test("the TypeScript declarations compile and reject misuse", () => {
   assert.notEqual(bad.status, 0);
   const errors = bad.stdout.split("\n").filter((l) => l.includes("error TS"));
   assert.equal(errors.length, 7, bad.stdout);
+});
+
+test("the glue's JavaScript and declarations type-check (tsc --checkJs --strict)", () => {
+  const r = spawnSync(process.execPath, [tscBin, "-p", jsDir], { encoding: "utf8", timeout: 120_000 });
+  assert.equal(r.status, 0, `tsc -p ${jsDir}: ${r.stdout}${r.stderr}`);
+  // Every .js and .d.ts of js/ is in the check, each .js with // @ts-check.
+  const config = JSON.parse(fs.readFileSync(path.join(jsDir, "tsconfig.json"), "utf8"));
+  assert.equal(config.compilerOptions.strict, true);
+  assert.equal(config.compilerOptions.checkJs, true);
+  const sources = fs.readdirSync(jsDir).filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"));
+  assert.deepEqual([...config.files].sort(), sources.sort());
+  for (const f of sources.filter((f) => f.endsWith(".js"))) {
+    assert.match(fs.readFileSync(path.join(jsDir, f), "utf8"), /^\/\/ @ts-check\n/, f);
+  }
+});
+
+test("the built package carries the glue and the declarations of js/ as written", () => {
+  // wasm-bindgen re-indents the declarations it writes: compared line by line, indentation aside.
+  const lines = (text) => text.split("\n").map((l) => l.trim());
+  const dts = lines(fs.readFileSync(path.join(jsDir, "types.d.ts"), "utf8").trimEnd());
+  for (const target of ["node", "web"]) {
+    const built = lines(fs.readFileSync(path.join(pkgDir, target, "a2a_card.d.ts"), "utf8"));
+    const at = built.findIndex((_, i) => dts.every((l, j) => built[i + j] === l));
+    assert.ok(at >= 0, `${target}/a2a_card.d.ts does not hold js/types.d.ts`);
+  }
+  // The web build's snippets are the files themselves (the Node build's are made CommonJS).
+  const snippets = fs.readdirSync(path.join(pkgDir, "web/snippets"), { recursive: true });
+  for (const f of fs.readdirSync(jsDir).filter((f) => f.endsWith(".js"))) {
+    const built = snippets.filter((s) => s.replaceAll("\\", "/").endsWith(`/js/${f}`));
+    assert.equal(built.length, 1, `web/snippets: js/${f}`);
+    const text = fs.readFileSync(path.join(pkgDir, "web/snippets", built[0]), "utf8");
+    assert.equal(text, fs.readFileSync(path.join(jsDir, f), "utf8"), `web/snippets/${built[0]}`);
+  }
 });
 
 /** The member names an `export interface NAME` of a .d.ts declares. */

@@ -1,0 +1,336 @@
+/**
+ * A card: JSON text, its exact UTF-8 bytes (Uint8Array or ArrayBuffer), or a parsed value
+ * (serialized with JSON.stringify first; a JavaScript object cannot hold a duplicate member
+ * name, so pass text or bytes when the exact input matters).
+ */
+export type Card = string | Uint8Array | ArrayBuffer | object;
+
+/** Which rules turn a card into the bytes a signature covers. */
+export type Profile = "spec" | "prune-empty" | "served-as-is";
+
+/** What to do with members the A2A v1.0 schema does not define. */
+export type UnknownMembers = "exclude" | "retain" | "reject";
+
+/**
+ * JWS algorithm names. ES512, ES256K and Ed448 keys exist in the native library only; the
+ * wasm build refuses them (see `algorithms()`).
+ */
+export type Algorithm =
+  | "EdDSA" | "ES256" | "ES384" | "ES512" | "ES256K"
+  | "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512";
+
+/** The pass rule of `verify`. */
+export type Mode = "require" | "all" | "if-present";
+
+/** A key: a JWK object, or text (PEM, or JWK JSON). */
+export type Key = string | Record<string, unknown>;
+
+/**
+ * Reader limits (defaults: 8 MiB, 128 levels). A card longer than `maxInputBytes` is refused
+ * (input-too-large) before it is copied into the module.
+ */
+export interface ReadOptions {
+  /** 1 to 1073741824 (1 GiB); default 8 MiB. */
+  maxInputBytes?: number;
+  /** 1 to 512; default 128. */
+  maxDepth?: number;
+}
+
+export interface CanonicalizeOptions extends ReadOptions {
+  /** Default "spec". */
+  profile?: Profile;
+  /** Default "exclude": left out of the bytes and listed as unsigned. */
+  unknown?: UnknownMembers;
+}
+
+/** The canonical form with what it leaves out (the CLI's `canonicalize --report`). */
+export interface CanonicalReport {
+  /** The canonical bytes, as text. */
+  canonical: string;
+  profile: Profile;
+  /** JSON Pointers of members present in the card but not covered. */
+  unsigned: string[];
+  /** SHA-256 of the canonical bytes, lower-case hex. */
+  sha256: string;
+  /** Length of the canonical bytes in UTF-8. */
+  bytes: number;
+}
+
+export interface SignOptions extends CanonicalizeOptions {
+  /** Default: the key's own (Ed25519 -> EdDSA, P-256 -> ES256, P-384 -> ES384, RSA -> RS256). */
+  alg?: Algorithm;
+  /** Default: the key's kid (its JWK "kid", else its RFC 7638 thumbprint). */
+  kid?: string;
+  /** A jku to name in the protected header (information for verifiers, never a trust root). */
+  jku?: string;
+  /** Unprotected header parameters (the entry's "header" member). */
+  header?: Record<string, unknown>;
+  /** Further protected header parameters (not alg, kid, typ, jku, crit, b64). */
+  protectedHeader?: Record<string, unknown>;
+  /** A certificate chain (PEM, leaf first) for the protected header's x5c; the leaf's key must be the signing key. */
+  x5c?: string;
+  /** Replace existing signatures with the same kid instead of adding one more. */
+  replace?: boolean;
+  /**
+   * One more signature, same key and header, for each of these profiles: a transition aid, so
+   * that SDK verifiers of today (prune-empty) and spec-exact verifiers both find one they check.
+   */
+  alsoProfiles?: Profile[];
+}
+
+export interface VerifyOptions extends ReadOptions {
+  /** A trusted JWK Set ({"keys": [...]}), as an object or JSON text. */
+  jwks?: string | object;
+  /** Trusted public keys (a private key yields its public half). */
+  keys?: Key | Key[];
+  /** A trust store: a JWKS whose entries may carry algorithms, origins, notBefore, notAfter, revoked. */
+  trust?: string | object;
+  /** Allowed algorithms (not empty, no HMAC); default every asymmetric algorithm of this build. */
+  algorithms?: Algorithm[];
+  /** Default "require". */
+  mode?: Mode;
+  /** The profile to accept; "auto" accepts every profile (spec, served-as-is, prune-empty). */
+  profile?: Profile | "auto";
+  /** Profiles to accept, tried in this order (give profile or profiles, not both). */
+  profiles?: (Profile | "auto")[];
+  unknown?: UnknownMembers;
+  /** Seconds since the Unix epoch for key validity windows; default Date.now() / 1000. */
+  now?: number;
+  /** The origin the card was fetched from (https://host[:port]), for origin-bound trust entries. */
+  origin?: string;
+  /** Refuse cards with more signatures than this, 1 to 256 (default 16). */
+  maxSignatures?: number;
+  /** Refuse a signature whose kid selects more trusted keys than this, trying none, 1 to 256 (default 4). */
+  maxKeysPerKid?: number;
+  /** The most signature checks (one key over one profile's bytes) for a card, 1 to 4096 (default 64). */
+  maxSignatureChecks?: number;
+  /**
+   * Check signatures with the host's crypto instead of the module's own `ring` code: in
+   * `verify`, node:crypto where it is available synchronously (Node.js >= 20.16); in
+   * `verifyAsync`, WebCrypto (`crypto.subtle.verify`) wherever it exists. Default true. Every
+   * other check is the library's either way, and so is the result; `false` makes the module do
+   * everything itself.
+   */
+  hostCrypto?: boolean;
+  /**
+   * CA certificates (PEM bundles) trusted as roots for x5c chains: a signature with an x5c is
+   * checked with the leaf's key only when its chain builds to one of them.
+   */
+  trustAnchors?: string | string[];
+  /** URI SANs (spiffe://TRUST-DOMAIN/PATH) or DNS names the x5c leaf must name (any one). */
+  identity?: string | string[];
+  /** URI SAN prefixes ending with "/" (spiffe://TRUST-DOMAIN/) the x5c leaf's must start with. */
+  identityPrefix?: string | string[];
+  /** An EKU every x5c leaf must list: "codeSigning", "serverAuth", "clientAuth" or a dotted OID. */
+  requireEku?: string;
+  /** The most certificates an x5c chain may hold, 1 to 8 (default 4). */
+  maxChain?: number;
+}
+
+export interface ChainCert {
+  subject: string;
+  /** Hex. */
+  serial: string;
+}
+
+/** How trust was reached through an x5c chain. */
+export interface CertificateUsed {
+  /** The path's certificates, leaf first. */
+  chain: ChainCert[];
+  /** The trust anchor's subject. */
+  anchor: string;
+  anchor_source: string;
+  /** The identity rule the leaf met. */
+  identity: string;
+}
+
+export interface Verdict {
+  /** "valid", or the stable error code of the first reason the signature failed. */
+  code: string;
+  message: string;
+  /** The JSON Pointer of the member at fault (e.g. "/signatures/0/protected"), when there is one. */
+  pointer?: string;
+}
+
+export interface KeyUsed {
+  kid: string;
+  thumbprint: string;
+  source: string;
+}
+
+export interface SignatureReport {
+  index: number;
+  kid: string | null;
+  alg: string | null;
+  jku: string | null;
+  key: KeyUsed | null;
+  /** For a signature whose x5c chain built to an anchor: the chain, anchor and identity. */
+  certificate?: CertificateUsed;
+  profile: Profile | null;
+  verdict: Verdict;
+}
+
+/** The Rust library's verification report, plus the canonical bytes as `canonical`. */
+export interface Report {
+  ok: boolean;
+  mode: Mode;
+  reason: string;
+  profile: Profile;
+  canonical_sha256: string;
+  /** The canonical bytes the verdict is about: act on these, not on the served card. */
+  canonical: string;
+  unsigned: string[];
+  signatures: SignatureReport[];
+}
+
+export interface EntryInfo {
+  index: number;
+  /** The decoded protected header, as JSON text (null when it cannot be decoded). */
+  protected: string | null;
+  /** The entry's unprotected `header` member, as JSON text (null when there is none). */
+  header: string | null;
+  alg: string | null;
+  kid: string | null;
+  typ: string | null;
+  jku: string | null;
+  signature_bytes: number | null;
+  problem: string | null;
+}
+
+export interface Inspection {
+  profile: Profile;
+  canonical_sha256: string;
+  canonical_bytes: number;
+  unsigned: string[];
+  signatures: EntryInfo[];
+}
+
+/** One lint finding. */
+export interface Finding {
+  /** A stable kebab-case rule code: "required-missing", "legacy-member", ... */
+  rule: string;
+  severity: "error" | "warning" | "info";
+  /** The JSON Pointer of the member at fault ("" is the whole card); for a missing member, where it should be. */
+  pointer: string;
+  message: string;
+}
+
+/** What `lint` found, in document order (the CLI's `lint --format json`). */
+export interface LintReport {
+  findings: Finding[];
+}
+
+export interface LintOptions extends ReadOptions {}
+
+export interface MigrateOptions extends ReadOptions {
+  /** The protocolVersion of every interface; default the 0.3 card's own, as Major.Minor. */
+  protocolVersion?: string;
+}
+
+/** What happened to one member of the 0.3 card. */
+export interface MigrationNote {
+  /** The JSON Pointer of the member in the input card ("" for the whole card). */
+  pointer: string;
+  kind: "moved" | "rewritten" | "defaulted" | "dropped" | "missing" | "unchanged";
+  /** Its JSON Pointer in the 1.0 card, where it has one. */
+  target?: string;
+  message: string;
+}
+
+/** The result of `migrate` (the CLI's `migrate --format json`, with the card as text). */
+export interface Migration {
+  /** The A2A 1.0 card as the CLI writes it: pretty JSON, two-space indent, trailing newline. */
+  card: string;
+  notes: MigrationNote[];
+  /** The input was already a 1.0 card, returned unchanged. */
+  alreadyV1: boolean;
+  /** Some note says information was dropped or a needed member is missing. */
+  lost: boolean;
+}
+
+/** A key pair made by `generateKey`. The private parts never leave the caller's process. */
+export interface GeneratedKey {
+  alg: Algorithm;
+  /** The kid: the option given, else the RFC 7638 thumbprint of the public key. */
+  kid: string;
+  /** The private key as a JWK (with kid and alg): keep it secret. */
+  privateJwk: Record<string, unknown>;
+  /** The public key as a JWK (with kid and alg). */
+  publicJwk: Record<string, unknown>;
+  /** {"keys": [publicJwk]}, to publish or to pass as `jwks`. */
+  jwks: { keys: Record<string, unknown>[] };
+  /** The private key as PKCS#8 PEM text: keep it secret. */
+  pem: string;
+}
+
+/** Every error thrown by this package is an Error with these properties. */
+export interface A2ACardError extends Error {
+  name: "A2ACardError";
+  /** A stable kebab-case code: "duplicate-member", "invalid-key", "usage", ... */
+  code: string;
+  /** The JSON Pointer of the offending member ("" is the whole document), when there is one. */
+  pointer: string | null;
+  /** The byte offset in the input, when known. */
+  offset: number | null;
+}
+
+/** The canonical bytes of a card (A2A v1.0 section 8.4.1), as text. */
+export function canonicalize(card: Card, options?: CanonicalizeOptions): string;
+
+/** The canonical bytes with the profile, the unsigned members, SHA-256 and length. */
+export function canonicalizeWithReport(card: Card, options?: CanonicalizeOptions): CanonicalReport;
+
+/** Signs a card and returns it as JSON text, every byte but the new signature as it was. */
+export function sign(card: Card, key: Key, options?: SignOptions): string;
+
+/** Verifies a card against the keys the caller trusts (at least one of jwks, keys, trust). */
+export function verify(card: Card, options: VerifyOptions): Report;
+
+/**
+ * `verify`, with the signature checks made by WebCrypto (`crypto.subtle.verify`) where it
+ * exists, and by the module's own code where it does not (or for what it refuses): a promise
+ * of the same report `verify` gives. Every error rejects the promise.
+ */
+export function verifyAsync(card: Card, options: VerifyOptions): Promise<Report>;
+
+/** Decoded signature headers, canonical SHA-256 and unsigned members; trusts and verifies nothing. */
+export function inspect(card: Card, options?: CanonicalizeOptions): Inspection;
+
+/** The algorithms this build signs and verifies with. */
+export function algorithms(): Algorithm[];
+
+/**
+ * True when this host offers native signature verification synchronously (Node.js >= 20.16),
+ * which `verify` and `Verifier` then use unless `hostCrypto: false` is given.
+ */
+export function hostCryptoAvailable(): boolean;
+
+/** True where WebCrypto (`crypto.subtle.verify`) exists, which `verifyAsync` then uses. */
+export function webCryptoAvailable(): boolean;
+
+/** Lints a card against A2A v1.0: every finding with its rule, severity and JSON Pointer. */
+export function lint(card: Card, options?: LintOptions): LintReport;
+
+/** Rewrites an A2A 0.3 card as an A2A 1.0 card, with a note for everything that changed. */
+export function migrate(card: Card, options?: MigrateOptions): Migration;
+
+/** The JSON Schema of an A2A v1.0 Agent Card (default draft 2020-12). */
+export function schema(options?: { draft?: "2020-12" | "07" }): Record<string, unknown>;
+
+/** A fresh key pair (EdDSA, ES256 or ES384 in the wasm build), made inside the module. */
+export function generateKey(alg: Algorithm, options?: { kid?: string }): GeneratedKey;
+
+/** A verifier whose trust roots and policy are read once, for verifying many cards. */
+export class Verifier {
+  constructor(options: VerifyOptions);
+  /** Verifies a card; `now` and `origin` override the constructor's for this call. */
+  verify(card: Card, options?: { now?: number; origin?: string }): Report;
+  /** `verify` with the signature checks made by WebCrypto: a promise of the same report. */
+  verifyAsync(card: Card, options?: { now?: number; origin?: string }): Promise<Report>;
+  /** True when `verify` checks signatures with the host's native crypto (see `hostCrypto`). */
+  readonly hostCrypto: boolean;
+  /** True when `verifyAsync` checks signatures with WebCrypto (see `hostCrypto`). */
+  readonly webCrypto: boolean;
+  /** Releases the wasm memory now instead of when the object is garbage-collected. */
+  free(): void;
+}
