@@ -742,6 +742,9 @@ impl Signer for Pkcs11Key {
     }
 
     fn sign(&self, alg: Algorithm, signing_input: &[u8]) -> Result<Vec<u8>, Error> {
+        // An algorithm the key does not fit is refused here, not sent to the token (which
+        // answers with an error that does not say why, CKR_GENERAL_ERROR from SoftHSM).
+        self.public.check_algorithm(alg)?;
         let mechanism = mechanism_for(alg).ok_or_else(|| {
             Error::new(
                 ErrorCode::KeyAlgorithmMismatch,

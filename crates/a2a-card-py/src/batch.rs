@@ -2,59 +2,34 @@
 //!
 //! The cards are read into bytes first (with the GIL: `bytes` are borrowed, `str` encoded,
 //! dicts written with `json.dumps`), then verified in parallel by a rayon pool of `threads`
-//! threads (default: one per core), kept for the next call with the same number. Each
-//! verifying thread has a 16 MiB stack, as the CLI's `verify --batch` threads do.
+//! threads (default: one per core), kept for the next call with the same number. The pool is
+//! the core's `a2a_card::parallel::Pool`, the one the CLI's `verify --batch` runs on (16 MiB
+//! stack per thread, results in input order, a panic the error of its card alone).
 
 use crate::errors::{py_error, usage};
 use crate::input::{card_bytes, CardBytes};
 use crate::policy::Policy;
 use crate::report::Report;
+use a2a_card::parallel::{default_threads, Pool};
 use a2a_card::{verify_card, Error};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 
-/// The stack of each verifying thread.
-const STACK_BYTES: usize = 16 << 20;
-
 /// The pool of the last `threads=N` call, for the next call with the same N.
-static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+static POOL: Mutex<Option<(usize, Arc<Pool>)>> = Mutex::new(None);
 
-fn pool(py: Python<'_>, threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
-    let n = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+fn pool(py: Python<'_>, threads: Option<usize>) -> PyResult<Arc<Pool>> {
+    let n = threads.unwrap_or_else(default_threads);
     let mut last = POOL.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((m, pool)) = last.as_ref() {
         if *m == n {
             return Ok(Arc::clone(pool));
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .stack_size(STACK_BYTES)
-        .thread_name(|i| format!("a2a-card-verify-{i}"))
-        .build()
-        .map_err(|e| usage(py, format!("cannot start {n} verifying threads: {e}")))?;
-    let pool = Arc::new(pool);
+    let pool = Arc::new(Pool::new(n).map_err(|e| usage(py, e.message()))?);
     *last = Some((n, Arc::clone(&pool)));
     Ok(pool)
-}
-
-/// `verify_card`, with a panic (a bug) turned into an error of this card alone, as the CLI's
-/// batch does: the other cards of the batch are still verified.
-fn verify_caught(
-    card: &[u8],
-    trust: &a2a_card::TrustStore,
-    opts: &a2a_card::VerifyOptions,
-) -> Result<a2a_card::Report, Error> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| verify_card(card, trust, opts))).unwrap_or_else(
-        |_| {
-            Err(Error::new(
-                a2a_card::ErrorCode::MalformedCard,
-                "internal error: verifying this card panicked (a bug in a2a-card; please report it)",
-            ))
-        },
-    )
 }
 
 /// Verifies every card of `cards` (any iterable) with `policy`; the reports in input order. A
@@ -84,14 +59,9 @@ pub(crate) fn verify_many<'py>(
     let opts = policy.options_for(now, origin);
     let trust = &policy.trust;
     let pool = pool(py, threads)?;
-    let results: Vec<Result<a2a_card::Report, Error>> = py.detach(|| {
-        pool.install(|| {
-            slices
-                .par_iter()
-                .map(|card| verify_caught(card, trust, &opts))
-                .collect()
-        })
-    });
+    // A card whose verification panics (a bug) is an error of that card alone.
+    let results: Vec<Result<a2a_card::Report, Error>> =
+        py.detach(|| pool.map(&slices, |card| verify_card(card, trust, &opts)));
     let out = PyList::empty(py);
     let mut first_error: Option<PyErr> = None;
     for result in results {

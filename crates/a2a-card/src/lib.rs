@@ -47,6 +47,9 @@ pub mod canonical;
 pub mod card;
 pub mod error;
 pub mod jose;
+#[cfg(feature = "parallel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
+pub mod parallel;
 pub mod signature;
 
 pub use canonical::{

@@ -1,5 +1,6 @@
-//! `a2a-card verify --batch DIR|FILE.jsonl`: many cards verified in parallel (rayon, on a pool
-//! built here with 16 MiB of stack per worker), against one trust store loaded once and shared.
+//! `a2a-card verify --batch DIR|FILE.jsonl`: many cards verified in parallel (on the core's
+//! `a2a_card::parallel::Pool`, 16 MiB of stack per worker, the one Python's `verify_many` runs
+//! on), against one trust store loaded once and shared.
 //! Each card is read once; the library canonicalizes it once per accepted profile.
 //!
 //! The cards go through in chunks of at most [`CHUNK_ITEMS`] (and, for a JSON Lines file,
@@ -14,8 +15,8 @@
 use super::verify::Args;
 use crate::io::{io_failure, kind_of, quoted, read_input, write_stderr_line, write_stdout};
 use crate::Failure;
+use a2a_card::parallel::{default_threads, Pool, MAX_THREADS};
 use a2a_card::{verify_card, Error, ErrorCode, Report, TrustStore, VerifyOptions};
-use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Write};
@@ -27,10 +28,6 @@ use std::time::{Duration, Instant};
 const CHUNK_ITEMS: usize = 1024;
 /// The most bytes of JSON Lines held in one chunk (at least one line is always taken).
 const CHUNK_BYTES: usize = 64 * 1024 * 1024;
-/// The stack of each verifying thread: as deep a card as the main thread verifies.
-const WORKER_STACK_BYTES: usize = 16 * 1024 * 1024;
-/// The most verifying threads, from --threads or the environment.
-const MAX_THREADS: usize = 1024;
 /// The environment variable that sets the number of threads when --threads is absent.
 const THREADS_ENV: &str = "RAYON_NUM_THREADS";
 /// The read buffer of a JSON Lines file.
@@ -96,23 +93,7 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
         if std::io::stderr().is_terminal() {
             scope.spawn(|| progress(&done, &finished, total));
         }
-        let counts = pool.install(|| -> Result<Counts, Failure> {
-            let mut counts = Counts::default();
-            let mut chunk = cards.next_chunk()?;
-            while !chunk.is_empty() {
-                // This chunk is verified (and its lines written) while the next one is read.
-                let (written, next) = rayon::join(
-                    || verify_chunk(&chunk, &trust, &opts, max_bytes, &done),
-                    || cards.next_chunk(),
-                );
-                let written = written?;
-                counts.valid += written.valid;
-                counts.invalid += written.invalid;
-                counts.errors += written.errors;
-                chunk = next?;
-            }
-            Ok(counts)
-        });
+        let counts = run_chunks(&pool, &mut cards, &trust, &opts, max_bytes, &done);
         finished.store(true, Ordering::Relaxed);
         counts
     })?;
@@ -135,6 +116,32 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
         ));
     }
     Ok(if counts.valid == total { 0 } else { 1 })
+}
+
+/// Verifies the batch a chunk at a time, each chunk while the next one is read; the verdicts.
+fn run_chunks(
+    pool: &Pool,
+    cards: &mut Cards,
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+    max_bytes: usize,
+    done: &AtomicUsize,
+) -> Result<Counts, Failure> {
+    let mut counts = Counts::default();
+    let mut chunk = cards.next_chunk()?;
+    while !chunk.is_empty() {
+        // This chunk is verified (and its lines written) while the next one is read.
+        let (written, next) = pool.join(
+            || verify_chunk(pool, &chunk, trust, opts, max_bytes, done),
+            || cards.next_chunk(),
+        );
+        let written = written?;
+        counts.valid += written.valid;
+        counts.invalid += written.invalid;
+        counts.errors += written.errors;
+        chunk = next?;
+    }
+    Ok(counts)
 }
 
 /// Why a batch holds no card, in the terms of what was given: a directory batch reads its
@@ -193,8 +200,8 @@ fn check_usage(args: &Args) -> Result<(), Failure> {
 
 /// The pool that verifies: `threads` (--threads), else `RAYON_NUM_THREADS` (a whole number from
 /// 1 to 1024, or a usage error naming it), else one thread per core (at most 1024); each
-/// thread with [`WORKER_STACK_BYTES`] of stack.
-fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Failure> {
+/// thread with the core's deep stack (`a2a_card::parallel::WORKER_STACK_BYTES`).
+fn thread_pool(threads: Option<u16>) -> Result<Pool, Failure> {
     let (n, source) = match threads {
         Some(n) => (usize::from(n), "--threads".to_string()),
         None => match std::env::var_os(THREADS_ENV) {
@@ -217,19 +224,10 @@ fn thread_pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Failure> {
                 };
                 (n, format!("${THREADS_ENV}"))
             }
-            None => (
-                std::thread::available_parallelism()
-                    .map_or(1, std::num::NonZeroUsize::get)
-                    .min(MAX_THREADS),
-                "<batch>".to_string(),
-            ),
+            None => (default_threads(), "<batch>".to_string()),
         },
     };
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .stack_size(WORKER_STACK_BYTES)
-        .build()
-        .map_err(|e| io_failure(format!("cannot start {n} threads: {e}"), source))
+    Pool::new(n).map_err(|e| Failure::new(e, source))
 }
 
 /// The cards of the batch, handed out a chunk at a time.
@@ -432,20 +430,16 @@ impl<R: BufRead> Lines<R> {
 /// Verifies one chunk in parallel and writes its lines to stdout in input order; returns its
 /// verdicts.
 fn verify_chunk(
+    pool: &Pool,
     chunk: &[Item],
     trust: &TrustStore,
     opts: &VerifyOptions,
     max_bytes: usize,
     done: &AtomicUsize,
 ) -> Result<Counts, Failure> {
-    let outcomes: Vec<Outcome> = chunk
-        .par_iter()
-        .map(|item| {
-            let outcome = guarded(item, || verify_item(item, trust, opts, max_bytes));
-            done.fetch_add(1, Ordering::Relaxed);
-            outcome
-        })
-        .collect();
+    let outcomes = outcomes(pool, chunk, done, |item| {
+        verify_item(item, trust, opts, max_bytes)
+    });
     let mut out = String::with_capacity(outcomes.iter().map(|o| o.line.len() + 1).sum());
     let mut counts = Counts::default();
     for o in &outcomes {
@@ -461,21 +455,32 @@ fn verify_chunk(
     Ok(counts)
 }
 
-/// Runs `verify` for `item`, turning a panic (a bug) into the item's error line.
-fn guarded(item: &Item, verify: impl FnOnce() -> Outcome) -> Outcome {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(verify)) {
-        Ok(outcome) => outcome,
-        Err(_) => {
-            let e = Error::new(
-                ErrorCode::MalformedCard,
-                "internal error: verifying this card panicked (a bug in a2a-card; please report it with the card); the batch went on",
-            );
-            Outcome {
-                verdict: None,
-                line: error_line(item.source(), &e).to_string(),
-            }
-        }
-    }
+/// `verify` of every item on the pool, in input order; a panic (a bug) becomes the item's error
+/// line and the batch goes on.
+fn outcomes(
+    pool: &Pool,
+    chunk: &[Item],
+    done: &AtomicUsize,
+    verify: impl Fn(&Item) -> Outcome + Sync + Send,
+) -> Vec<Outcome> {
+    let results = pool.map(chunk, |item| {
+        let outcome = verify(item);
+        done.fetch_add(1, Ordering::Relaxed);
+        Ok(outcome)
+    });
+    chunk
+        .iter()
+        .zip(results)
+        .map(|(item, result)| {
+            result.unwrap_or_else(|e| {
+                done.fetch_add(1, Ordering::Relaxed);
+                Outcome {
+                    verdict: None,
+                    line: error_line(item.source(), &e).to_string(),
+                }
+            })
+        })
+        .collect()
 }
 
 /// Reads (for a file) and verifies one card. A directory entry is looked at before it is
@@ -603,8 +608,19 @@ mod tests {
 
     #[test]
     fn a_panic_becomes_the_error_line_of_its_card() {
-        let item = Item::Line(7, b"{}".to_vec());
-        let outcome = guarded(&item, || panic!("a bug"));
+        let items = [Item::Line(6, b"{}".to_vec()), Item::Line(7, b"{}".to_vec())];
+        let done = AtomicUsize::new(0);
+        let pool = Pool::new(2).unwrap();
+        let out = outcomes(&pool, &items, &done, |item| match item {
+            Item::Line(7, _) => panic!("a bug"),
+            _ => Outcome {
+                verdict: Some(true),
+                line: "6".into(),
+            },
+        });
+        assert_eq!(done.load(Ordering::Relaxed), 2);
+        assert_eq!((out[0].verdict, out[0].line.as_str()), (Some(true), "6"));
+        let outcome = &out[1];
         assert_eq!(outcome.verdict, None);
         let line: Value = serde_json::from_str(&outcome.line).unwrap();
         assert_eq!(line["source"], 7);

@@ -4,7 +4,7 @@
 //! plugin written for cosign signs cards unchanged.
 //!
 //! Each method is one run of the plugin (`runner.rs`): argument 1 is `v1`, argument 2 the JSON
-//! request ([`protocol`]), stdin the message to sign (empty otherwise), stdout one JSON answer,
+//! request (`protocol.rs`), stdin the message to sign (empty otherwise), stdout one JSON answer,
 //! the exit status ignored, stderr passed through. A deadline bounds every run (default
 //! 30 s) and its stdout is read up to [`MAX_OUTPUT`] bytes.
 //!
@@ -16,6 +16,9 @@
 //! and is turned into the JWS form (raw r||s). The signature is then checked with the public key
 //! by the core's signing path before it is used.
 
+// The wire format, internal to the plugin key; reachable for the crate's own tests, out of the
+// documented API.
+#[doc(hidden)]
 pub mod protocol;
 mod runner;
 
@@ -283,6 +286,8 @@ impl Signer for PluginKey {
     }
 
     fn sign(&self, alg: Algorithm, signing_input: &[u8]) -> Result<Vec<u8>, Error> {
+        // An algorithm the key does not fit is refused before the plugin is run.
+        self.public_key().check_algorithm(alg)?;
         let hash = protocol::hash_func(alg);
         let digest = protocol::digest(alg, signing_input);
         let answer = self.plugin.call(

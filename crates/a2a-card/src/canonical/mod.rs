@@ -15,6 +15,10 @@ pub(crate) mod number;
 mod profile;
 pub(crate) mod reader;
 pub(crate) mod scan;
+// The presence table is the walk's and the model's internal data; it stays reachable for the
+// crate's own tests (which check the model, the schema and the strategies against it), out of
+// the documented API.
+#[doc(hidden)]
 pub mod table;
 pub(crate) mod value;
 pub(crate) mod walk;

@@ -1,4 +1,4 @@
-//! The presence walk: A2A v1.0 section 5.7's rules over the presence table ([`super::table`]),
+//! The presence walk: A2A v1.0 section 5.7's rules over the presence table (`table.rs`),
 //! `signatures` removed (section 8.4.1), each member written straight into the RFC 8785 output.
 //! This is the one canonicalization path: signing and verifying both reach
 //! [`canonicalize_tree`], for a card read into a [`Doc`] or into an owned `Value`.

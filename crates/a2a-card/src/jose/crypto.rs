@@ -23,25 +23,14 @@
 
 use super::algorithm::Algorithm;
 use super::keys::{KeyPair, KeyType, PrivateKey, PublicKey, PublicMaterial};
+#[cfg(feature = "native-algs")]
+use super::native;
+use super::native::{bad_signature, unavailable};
 use crate::error::{Error, ErrorCode};
 use ring::signature::{self, UnparsedPublicKey};
 
-pub(crate) fn unavailable(what: &str) -> Error {
-    Error::new(
-        ErrorCode::UnknownAlgorithm,
-        format!(
-            "{what} is not available in this build: it needs the `native-algs` feature \
-             (josekit/OpenSSL), which exists on native targets only"
-        ),
-    )
-}
-
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::SignatureInvalid, message)
-}
-
-fn bad_signature(alg: Algorithm) -> Error {
-    invalid(format!("the {alg} signature does not verify with this key"))
 }
 
 fn check_fixed_len(alg: Algorithm, expected: usize, sig: &[u8]) -> Result<(), Error> {
@@ -470,111 +459,4 @@ pub fn sign_hmac(alg: Algorithm, secret: &[u8], msg: &[u8]) -> Result<Vec<u8>, E
 pub fn verify_hmac(alg: Algorithm, secret: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error> {
     let key = hmac_key(alg, secret)?;
     ring::hmac::verify(&key, msg, sig).map_err(|_| invalid(format!("the {alg} tag does not match")))
-}
-
-/// Operations on P-521, secp256k1 and Ed448 through josekit (OpenSSL): raw signing and
-/// verification of the given bytes, key generation, and public-key derivation.
-#[cfg(feature = "native-algs")]
-pub(crate) mod native {
-    use super::Algorithm;
-    use crate::error::{Error, ErrorCode};
-    use josekit::jwk::alg::ec::{EcCurve, EcKeyPair};
-    use josekit::jwk::alg::ed::{EdCurve, EdKeyPair};
-    use josekit::jwk::alg::rsa::RsaKeyPair;
-    use josekit::jwk::KeyPair;
-    use josekit::jws::{JwsSigner, JwsVerifier};
-
-    fn key_err(what: &str, e: josekit::JoseError) -> Error {
-        Error::new(ErrorCode::InvalidKey, format!("{what}: {e}"))
-    }
-
-    pub(crate) fn sign(alg: Algorithm, pkcs8: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
-        let signer: Box<dyn JwsSigner> = match alg {
-            Algorithm::ES512 => Box::new(
-                josekit::jws::ES512
-                    .signer_from_der(pkcs8)
-                    .map_err(|e| key_err("P-521 key refused by OpenSSL", e))?,
-            ),
-            Algorithm::ES256K => Box::new(
-                josekit::jws::ES256K
-                    .signer_from_der(pkcs8)
-                    .map_err(|e| key_err("secp256k1 key refused by OpenSSL", e))?,
-            ),
-            Algorithm::EdDSA => Box::new(
-                josekit::jws::EdDSA
-                    .signer_from_der(pkcs8)
-                    .map_err(|e| key_err("Ed448 key refused by OpenSSL", e))?,
-            ),
-            other => {
-                return Err(Error::new(
-                    ErrorCode::KeyAlgorithmMismatch,
-                    format!("{other} is not signed through the native path"),
-                ))
-            }
-        };
-        signer
-            .sign(msg)
-            .map_err(|e| Error::new(ErrorCode::InvalidKey, format!("{alg} signing failed: {e}")))
-    }
-
-    pub(crate) fn verify(alg: Algorithm, spki: &[u8], msg: &[u8], sig: &[u8]) -> Result<(), Error> {
-        let verifier: Box<dyn JwsVerifier> = match alg {
-            Algorithm::ES512 => Box::new(
-                josekit::jws::ES512
-                    .verifier_from_der(spki)
-                    .map_err(|e| key_err("P-521 public key refused by OpenSSL", e))?,
-            ),
-            Algorithm::ES256K => Box::new(
-                josekit::jws::ES256K
-                    .verifier_from_der(spki)
-                    .map_err(|e| key_err("secp256k1 public key refused by OpenSSL", e))?,
-            ),
-            Algorithm::EdDSA => Box::new(
-                josekit::jws::EdDSA
-                    .verifier_from_der(spki)
-                    .map_err(|e| key_err("Ed448 public key refused by OpenSSL", e))?,
-            ),
-            other => {
-                return Err(Error::new(
-                    ErrorCode::KeyAlgorithmMismatch,
-                    format!("{other} is not verified through the native path"),
-                ))
-            }
-        };
-        verifier.verify(msg, sig).map_err(|_| super::bad_signature(alg))
-    }
-
-    /// A fresh private key in OpenSSL's DER form (PKCS#8, or PKCS#1 / SEC1 for RSA / EC).
-    pub(crate) fn generate_ec(p521: bool) -> Result<Vec<u8>, Error> {
-        let curve = if p521 { EcCurve::P521 } else { EcCurve::Secp256k1 };
-        EcKeyPair::generate(curve)
-            .map(|k| k.to_der_private_key())
-            .map_err(|e| key_err("EC key generation failed", e))
-    }
-
-    pub(crate) fn generate_ed448() -> Result<Vec<u8>, Error> {
-        EdKeyPair::generate(EdCurve::Ed448)
-            .map(|k| k.to_der_private_key())
-            .map_err(|e| key_err("Ed448 key generation failed", e))
-    }
-
-    pub(crate) fn generate_rsa(bits: u32) -> Result<Vec<u8>, Error> {
-        RsaKeyPair::generate(bits)
-            .map(|k| k.to_der_private_key())
-            .map_err(|e| key_err("RSA key generation failed", e))
-    }
-
-    /// The SubjectPublicKeyInfo DER that OpenSSL derives from a PKCS#8 private key.
-    pub(crate) fn derive_public(pkcs8: &[u8], ed448: bool, p521: bool) -> Result<Vec<u8>, Error> {
-        if ed448 {
-            EdKeyPair::from_der(pkcs8)
-                .map(|k| k.to_der_public_key())
-                .map_err(|e| key_err("Ed448 private key refused by OpenSSL", e))
-        } else {
-            let curve = if p521 { EcCurve::P521 } else { EcCurve::Secp256k1 };
-            EcKeyPair::from_der(pkcs8, Some(curve))
-                .map(|k| k.to_der_public_key())
-                .map_err(|e| key_err("EC private key refused by OpenSSL", e))
-        }
-    }
 }

@@ -15,6 +15,7 @@ pub mod crypto;
 pub(crate) mod der;
 pub mod header;
 pub mod keys;
+mod native;
 pub mod signer;
 pub mod x509;
 

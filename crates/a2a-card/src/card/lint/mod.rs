@@ -2,7 +2,7 @@
 //!
 //! Every finding carries a [`Rule`] (a stable kebab-case code), a [`Severity`], the JSON Pointer
 //! of the member at fault and a sentence a person can act on. The REQUIRED members and the
-//! known members come from the presence table ([`crate::canonical::table`]); unknown members are the ones
+//! known members come from the presence table (`canonical/table.rs`); unknown members are the ones
 //! the canonicalizer leaves unsigned ([`crate::canonicalize_doc`]); signature entries are read
 //! with the verifier's own header rules ([`crate::jose::header::decode_header`],
 //! [`crate::jose::header::check_card_header`]).

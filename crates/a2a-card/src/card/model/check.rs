@@ -201,7 +201,7 @@ pub(super) fn to_value<T: Serialize + ?Sized>(v: &T) -> Result<serde_json::Value
 
 /// A message of the model with its row of the presence table.
 pub trait Message: Serialize {
-    /// The message's row of [`crate::canonical::table`].
+    /// The message's row of the presence table (`canonical/table.rs`).
     const DESC: &'static MessageDesc;
 
     /// Checks what the JSON types cannot: every REQUIRED member is set, every REQUIRED list

@@ -1,7 +1,7 @@
 //! A typed model of the A2A v1.0 `AgentCard` tree, a builder for each message, and the JSON
 //! Schema of the card generated from the model.
 //!
-//! The model follows the presence table of [`crate::canonical::table`] (written from `a2a.proto` v1.0), so
+//! The model follows the presence table (`canonical/table.rs`, written from `a2a.proto` v1.0), so
 //! that serializing a value keeps the presence semantics the canonical form depends on:
 //!
 //! - REQUIRED fields, `optional` fields and message fields are `Option`s: `None` is left out,

@@ -176,26 +176,26 @@ impl PrivateKey {
                 }
                 #[cfg(feature = "native-algs")]
                 {
-                    parse_private_der(&crate::jose::crypto::native::generate_rsa(bits)?, None)
+                    parse_private_der(&crate::jose::native::generate_rsa(bits)?, None)
                 }
                 #[cfg(not(feature = "native-algs"))]
                 {
-                    Err(crate::jose::crypto::unavailable("RSA key generation"))
+                    Err(crate::jose::native::unavailable("RSA key generation"))
                 }
             }
             KeyType::P521 | KeyType::Secp256k1 | KeyType::Ed448 => {
                 #[cfg(feature = "native-algs")]
                 {
                     let der = if kind == KeyType::Ed448 {
-                        crate::jose::crypto::native::generate_ed448()?
+                        crate::jose::native::generate_ed448()?
                     } else {
-                        crate::jose::crypto::native::generate_ec(kind == KeyType::P521)?
+                        crate::jose::native::generate_ec(kind == KeyType::P521)?
                     };
                     parse_private_der(&der, Some(kind))
                 }
                 #[cfg(not(feature = "native-algs"))]
                 {
-                    Err(crate::jose::crypto::unavailable(kind.name()))
+                    Err(crate::jose::native::unavailable(kind.name()))
                 }
             }
         }

@@ -298,9 +298,8 @@ pub(super) fn native_private(
         Secret::Rsa { .. } => return Err(Error::new(ErrorCode::InvalidKey, "RSA material for a curve key")),
     };
     let pkcs8 = der::sequence(&[&der::uint(&[]), &alg_id, &der::tlv(der::TAG_OCTET_STRING, &inner)]);
-    let spki =
-        crate::jose::crypto::native::derive_public(&pkcs8, kind == KeyType::Ed448, kind == KeyType::P521)
-            .map_err(|e| src.invalid("d", e.message()))?;
+    let spki = crate::jose::native::derive_public(&pkcs8, kind == KeyType::Ed448, kind == KeyType::P521)
+        .map_err(|e| src.invalid("d", e.message()))?;
     let (derived_kind, derived) = parse_spki(&spki)?;
     if derived_kind != kind {
         return Err(Error::new(
@@ -323,5 +322,5 @@ pub(super) fn native_private(
     _public: Option<PublicMaterial>,
     _src: Src<'_>,
 ) -> Result<(PublicMaterial, KeyPair), Error> {
-    Err(crate::jose::crypto::unavailable(&format!("{kind} private keys")))
+    Err(crate::jose::native::unavailable(&format!("{kind} private keys")))
 }

@@ -1,0 +1,179 @@
+//! Card batches on threads (feature `parallel`, native targets only): a [`Pool`] of verifying
+//! threads, each with a [`WORKER_STACK_BYTES`] stack (as deep a card as the main thread
+//! verifies), that maps a function over a batch with the results in input order and a panic in
+//! one card (a bug) turned into that card's error, so that the rest of the batch is still
+//! done. The CLI's `verify --batch` and Python's `verify_many` both run on it; how many threads
+//! is theirs to decide.
+//!
+//! ```
+//! use a2a_card::parallel::Pool;
+//! use a2a_card::{verify_card, PrivateKey, Algorithm, TrustStore, VerifyOptions};
+//!
+//! let pool = Pool::new(2).unwrap();
+//! assert_eq!(pool.threads(), 2);
+//! let cards: Vec<&[u8]> = vec![br#"{"name":"A"}"#, b"[1,"];
+//! let trust = TrustStore::new();
+//! let results = pool.map(&cards, |card| verify_card(card, &trust, &VerifyOptions::default()));
+//! assert!(!results[0].as_ref().unwrap().ok); // read, but not signed
+//! assert_eq!(results[1].as_ref().unwrap_err().code().as_str(), "invalid-json");
+//! ```
+
+use crate::error::{Error, ErrorCode};
+use rayon::prelude::*;
+
+/// The stack of each verifying thread: as deep a card as the main thread verifies.
+pub const WORKER_STACK_BYTES: usize = 16 * 1024 * 1024;
+
+/// The most threads [`default_threads`] answers.
+pub const MAX_THREADS: usize = 1024;
+
+/// One thread per core (1 when the number of cores is unknown), at most [`MAX_THREADS`].
+///
+/// ```
+/// let n = a2a_card::parallel::default_threads();
+/// assert!((1..=a2a_card::parallel::MAX_THREADS).contains(&n));
+/// ```
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(MAX_THREADS)
+}
+
+/// A pool of verifying threads (named `a2a-card-verify-N`).
+#[derive(Debug)]
+pub struct Pool {
+    pool: rayon::ThreadPool,
+    threads: usize,
+}
+
+impl Pool {
+    /// A pool of `threads` threads; `io` when the system cannot start them.
+    ///
+    /// ```
+    /// let pool = a2a_card::parallel::Pool::new(1).unwrap();
+    /// assert_eq!(pool.threads(), 1);
+    /// ```
+    pub fn new(threads: usize) -> Result<Pool, Error> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(WORKER_STACK_BYTES)
+            .thread_name(|i| format!("a2a-card-verify-{i}"))
+            .build()
+            .map_err(|e| {
+                Error::new(
+                    ErrorCode::Io,
+                    format!("cannot start {threads} verifying threads: {e}"),
+                )
+            })?;
+        let threads = pool.current_num_threads();
+        Ok(Pool { pool, threads })
+    }
+
+    /// How many threads the pool has.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::parallel::Pool::new(3).unwrap().threads(), 3);
+    /// ```
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// `f` of every item, run on the pool's threads; the results in the order of `items`. A
+    /// panic in `f` becomes that item's `malformed-card` error saying it is an internal error.
+    ///
+    /// ```
+    /// let pool = a2a_card::parallel::Pool::new(2).unwrap();
+    /// let out = pool.map(&[4u32, 2, 1], |n| Ok(8 / n));
+    /// assert_eq!(out.into_iter().map(Result::unwrap).collect::<Vec<_>>(), [2, 4, 8]);
+    /// ```
+    pub fn map<T, R, F>(&self, items: &[T], f: F) -> Vec<Result<R, Error>>
+    where
+        T: Sync,
+        R: Send,
+        F: Fn(&T) -> Result<R, Error> + Sync + Send,
+    {
+        self.pool
+            .install(|| items.par_iter().map(|item| contained(|| f(item))).collect())
+    }
+
+    /// `a` and `b` run on the pool at the same time (for reading the next part of a batch while
+    /// this one is verified); both results.
+    ///
+    /// ```
+    /// let pool = a2a_card::parallel::Pool::new(2).unwrap();
+    /// assert_eq!(pool.join(|| 1, || 2), (1, 2));
+    /// ```
+    pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        self.pool.install(|| rayon::join(a, b))
+    }
+}
+
+/// `f()`, with a panic (a bug) turned into an error of this card alone.
+fn contained<R>(f: impl FnOnce() -> Result<R, Error>) -> Result<R, Error> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(Error::new(
+            ErrorCode::MalformedCard,
+            "internal error: verifying this card panicked (a bug in a2a-card; please report it \
+             with the card); the batch went on",
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_the_error_of_its_item_alone_and_the_order_is_kept() {
+        let pool = Pool::new(3).unwrap();
+        let items: Vec<u32> = (0..200).collect();
+        let out = pool.map(&items, |n| {
+            if n % 50 == 7 {
+                panic!("a bug");
+            }
+            Ok(n * 2)
+        });
+        assert_eq!(out.len(), 200);
+        for (n, r) in items.iter().zip(&out) {
+            match r {
+                Ok(v) => assert_eq!(*v, n * 2),
+                Err(e) => {
+                    assert_eq!(n % 50, 7);
+                    assert_eq!(e.code(), ErrorCode::MalformedCard);
+                    assert!(e.message().starts_with("internal error"), "{e}");
+                }
+            }
+        }
+        assert_eq!(out.iter().filter(|r| r.is_err()).count(), 4);
+    }
+
+    #[test]
+    fn the_threads_have_the_deep_stack_and_the_asked_number() {
+        let pool = Pool::new(2).unwrap();
+        assert_eq!(pool.threads(), 2);
+        // A frame of 4 MiB, more than a default 2 MiB rayon stack holds.
+        let out = pool.map(&[0u8], |_| {
+            let big = [1u8; 4 << 20];
+            Ok(std::hint::black_box(&big)
+                .iter()
+                .map(|b| usize::from(*b))
+                .sum::<usize>())
+        });
+        assert_eq!(*out[0].as_ref().unwrap(), 4 << 20);
+        let names = pool.map(&[0u8; 4], |_| {
+            Ok(std::thread::current().name().map(str::to_string))
+        });
+        assert!(names.iter().all(|n| n
+            .as_ref()
+            .unwrap()
+            .as_deref()
+            .unwrap()
+            .starts_with("a2a-card-verify-")));
+    }
+}
