@@ -331,6 +331,11 @@ impl Output {
     pub(crate) fn exists(&self) -> bool {
         self.existing.is_some()
     }
+
+    /// The file a write lands in (for a symbolic link, the file it leads to).
+    pub(crate) fn file(&self) -> &Path {
+        &self.file
+    }
 }
 
 /// Checks that `path` may be written as an output, before anything is written: it must be a
@@ -533,6 +538,38 @@ impl Staged {
             ));
         }
         Ok(())
+    }
+}
+
+impl Staged {
+    /// [`Staged::commit`] for a file that must not exist: the temporary file is linked under
+    /// the file's name, which fails when anything took that name since it was checked (a file
+    /// is never replaced), then removed. Where the file system has no hard links, the file's
+    /// absence is checked once more and the temporary file renamed.
+    pub(crate) fn commit_new(mut self) -> Result<(), Failure> {
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        let result = match std::fs::hard_link(&temp, &self.file) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
+            Err(_) => match std::fs::symlink_metadata(&self.file) {
+                Ok(_) => Err(std::io::Error::from(std::io::ErrorKind::AlreadyExists)),
+                Err(_) => std::fs::rename(&temp, &self.file),
+            },
+        };
+        let _ = std::fs::remove_file(&temp);
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(io_failure(
+                format!("{} already exists; use --force to replace it", self.source),
+                self.source.clone(),
+            )),
+            Err(e) => Err(io_failure(
+                format!("cannot write {}: {e}", self.source),
+                self.source.clone(),
+            )),
+        }
     }
 }
 
