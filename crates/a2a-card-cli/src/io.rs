@@ -597,8 +597,12 @@ pub(crate) fn stage(output: &Output, bytes: &[u8], mode: Option<u32>) -> Result<
     let temp_mode = mode.or_else(|| output.existing.as_ref().map(|_| 0o600));
     let mut temp = None;
     for attempt in 0..100u32 {
+        // The file's name in the temporary one when it fits (NAME_MAX is 255 bytes on most
+        // file systems): a name near the limit would make every write of it fail.
         let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
+        if name.len() <= 200 {
+            temp_name.push(name);
+        }
         temp_name.push(format!(".a2a-card-{}-{attempt}.tmp", std::process::id()));
         let candidate = dir.join(temp_name);
         let mut options = OpenOptions::new();

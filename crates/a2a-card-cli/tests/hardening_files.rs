@@ -728,6 +728,25 @@ fn keygen_writes_the_key_and_its_jwks_or_neither() {
     let mode = std::fs::metadata(&key).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "the key's mode");
     assert!(std::fs::read_to_string(&public).unwrap().contains("\"keys\""));
+    // A file name near the limit of 255 bytes: its temporary file's name must still fit.
+    let long = format!("{}.json", "j".repeat(250));
+    let out = run(
+        &[
+            "keygen",
+            "--alg",
+            "EdDSA",
+            "--out",
+            s(&dir.join("long.pem")),
+            "--jwks",
+            s(&dir.join(&long)),
+        ],
+        None,
+    );
+    expect_code(&out, 0, "keygen with a 255-byte JWKS name");
+    assert!(dir.join(&long).exists());
+    for name in [long.as_str(), "long.pem"] {
+        std::fs::remove_file(dir.join(name)).unwrap();
+    }
     // Without --force, an existing file is still refused, and not replaced.
     let before = std::fs::read(&key).unwrap();
     let out = run(
