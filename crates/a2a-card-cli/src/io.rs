@@ -331,6 +331,11 @@ impl Output {
     pub(crate) fn exists(&self) -> bool {
         self.existing.is_some()
     }
+
+    /// The file a write lands in (for a symbolic link, the file it leads to).
+    pub(crate) fn file(&self) -> &Path {
+        &self.file
+    }
 }
 
 /// Checks that `path` may be written as an output, before anything is written: it must be a
@@ -536,6 +541,38 @@ impl Staged {
     }
 }
 
+impl Staged {
+    /// [`Staged::commit`] for a file that must not exist: the temporary file is linked under
+    /// the file's name, which fails when anything took that name since it was checked (a file
+    /// is never replaced), then removed. Where the file system has no hard links, the file's
+    /// absence is checked once more and the temporary file renamed.
+    pub(crate) fn commit_new(mut self) -> Result<(), Failure> {
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        let result = match std::fs::hard_link(&temp, &self.file) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
+            Err(_) => match std::fs::symlink_metadata(&self.file) {
+                Ok(_) => Err(std::io::Error::from(std::io::ErrorKind::AlreadyExists)),
+                Err(_) => std::fs::rename(&temp, &self.file),
+            },
+        };
+        let _ = std::fs::remove_file(&temp);
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(io_failure(
+                format!("{} already exists; use --force to replace it", self.source),
+                self.source.clone(),
+            )),
+            Err(e) => Err(io_failure(
+                format!("cannot write {}: {e}", self.source),
+                self.source.clone(),
+            )),
+        }
+    }
+}
+
 impl Drop for Staged {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
@@ -560,8 +597,12 @@ pub(crate) fn stage(output: &Output, bytes: &[u8], mode: Option<u32>) -> Result<
     let temp_mode = mode.or_else(|| output.existing.as_ref().map(|_| 0o600));
     let mut temp = None;
     for attempt in 0..100u32 {
+        // The file's name in the temporary one when it fits (NAME_MAX is 255 bytes on most
+        // file systems): a name near the limit would make every write of it fail.
         let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
+        if name.len() <= 200 {
+            temp_name.push(name);
+        }
         temp_name.push(format!(".a2a-card-{}-{attempt}.tmp", std::process::id()));
         let candidate = dir.join(temp_name);
         let mut options = OpenOptions::new();

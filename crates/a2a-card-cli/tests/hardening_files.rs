@@ -655,3 +655,113 @@ fn man_out_dir_writes_all_pages_or_none() {
         .unwrap()
         .contains(".TH a2a-card-verify 1"));
 }
+
+/// `keygen --out K --jwks J` writes both files or neither. Both paths pass the output checks,
+/// but J cannot be created: a new name in sysfs, which no one may create (root included; EACCES,
+/// or EROFS where /sys is mounted read-only). The key used to be written first, in full, and
+/// stay behind when the JWKS failed; now both are staged as temporary files and renamed into
+/// place only when both are written.
+#[test]
+fn keygen_writes_the_key_and_its_jwks_or_neither() {
+    let jwks = Path::new("/sys/a2a-card-keygen-test.jwks.json");
+    let pem = Path::new("/sys/a2a-card-keygen-test.pem");
+    if !Path::new("/sys/kernel").is_dir() || jwks.exists() || pem.exists() {
+        eprintln!("note: no sysfs at /sys; test skipped");
+        return;
+    }
+    let dir = scratch("keygen-all-or-none");
+    let key = dir.join("k.pem");
+    for alg in ["EdDSA", "ES256"] {
+        let out = run(
+            &["keygen", "--alg", alg, "--out", s(&key), "--jwks", s(jwks)],
+            None,
+        );
+        expect_error(&out, 2, "io", s(jwks));
+        assert!(!key.exists(), "{alg}: the key was written without its JWKS");
+        assert!(
+            listing(&dir).is_empty(),
+            "{alg}: left behind: {:?}",
+            listing(&dir)
+        );
+    }
+
+    // With --force, an existing key is not replaced by one whose JWKS could not be written.
+    let old = write(&dir, "k.pem", "old key\n");
+    std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out = run(
+        &[
+            "keygen",
+            "--alg",
+            "EdDSA",
+            "--out",
+            s(&key),
+            "--jwks",
+            s(jwks),
+            "--force",
+        ],
+        None,
+    );
+    expect_error(&out, 2, "io", s(jwks));
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), "old key\n");
+    assert_eq!(listing(&dir), vec!["k.pem".to_string()], "no temporary file left");
+
+    // The other way round: the key cannot be written, so neither is the JWKS.
+    let public = dir.join("k.jwks.json");
+    let out = run(
+        &["keygen", "--alg", "EdDSA", "--out", s(pem), "--jwks", s(&public)],
+        None,
+    );
+    expect_error(&out, 2, "io", s(pem));
+    assert!(!public.exists(), "the JWKS was written without its key");
+
+    // Both writable: both written, the key with mode 0600, and no temporary file left.
+    std::fs::remove_file(&old).unwrap();
+    let out = run(
+        &["keygen", "--alg", "EdDSA", "--out", s(&key), "--jwks", s(&public)],
+        None,
+    );
+    expect_code(&out, 0, "keygen");
+    assert_eq!(
+        listing(&dir),
+        vec!["k.jwks.json".to_string(), "k.pem".to_string()]
+    );
+    let mode = std::fs::metadata(&key).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the key's mode");
+    assert!(std::fs::read_to_string(&public).unwrap().contains("\"keys\""));
+    // A file name near the limit of 255 bytes: its temporary file's name must still fit.
+    let long = format!("{}.json", "j".repeat(250));
+    let out = run(
+        &[
+            "keygen",
+            "--alg",
+            "EdDSA",
+            "--out",
+            s(&dir.join("long.pem")),
+            "--jwks",
+            s(&dir.join(&long)),
+        ],
+        None,
+    );
+    expect_code(&out, 0, "keygen with a 255-byte JWKS name");
+    assert!(dir.join(&long).exists());
+    for name in [long.as_str(), "long.pem"] {
+        std::fs::remove_file(dir.join(name)).unwrap();
+    }
+    // Without --force, an existing file is still refused, and not replaced.
+    let before = std::fs::read(&key).unwrap();
+    let out = run(
+        &[
+            "keygen",
+            "--alg",
+            "EdDSA",
+            "--out",
+            s(&key),
+            "--jwks",
+            s(&dir.join("new.json")),
+        ],
+        None,
+    );
+    expect_error(&out, 2, "io", s(&key));
+    assert_eq!(std::fs::read(&key).unwrap(), before);
+    assert!(!dir.join("new.json").exists());
+}

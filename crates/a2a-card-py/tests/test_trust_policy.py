@@ -5,7 +5,9 @@ a JWK (instead of beside it, in the entry) is refused with its code and place, n
 
 from __future__ import annotations
 
+import base64
 import copy
+import json
 from typing import Any, Dict
 
 import pytest
@@ -109,3 +111,50 @@ def test_sign_refuses_a_chain_a_verifier_refuses_unless_told_its_limit() -> None
     assert not a2a_card.verify(signed, trust_anchors=x5c_file("root.pem"), identity=SPIFFE, max_chain=1).ok
     with pytest.raises(a2a_card.UsageError):
         a2a_card.sign(card, key, x5c=chain, max_chain=9)
+
+
+# The Ed25519 identity point (y = 1): under it R = identity, S = 0 is a signature of every card.
+WEAK = {"kty": "OKP", "crv": "Ed25519", "x": "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "kid": "weak"}
+
+
+def forged_card() -> str:
+    """The vectors' card "signed" under WEAK: a protected header with its kid, R = identity, S = 0."""
+    def b64u(b: bytes) -> str:
+        return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+
+    card = json.loads(x5c_file("sample-8.5-x5c.json"))
+    signature = bytes([1]) + bytes(31) + bytes(32)
+    card["signatures"] = [{"protected": b64u(b'{"alg":"EdDSA","kid":"weak","typ":"JOSE"}'), "signature": b64u(signature)}]
+    return json.dumps(card)
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["verify keys", "verify keys (text)", "verify jwks", "Verifier jwks", "Verifier keys", "verify trust", "Verifier trust", "verify_many trust"],
+)
+def test_a_small_order_key_is_a_weak_key_and_the_forgery_never_verifies(how: str) -> None:
+    # Before the fix the identity point was an ordinary Ed25519 key, and ring accepts the forged
+    # signature under it: the card was VALID. Now it is refused where it is read, as weak-key.
+    card = forged_card()
+    calls = {
+        "verify keys": lambda: a2a_card.verify(card, keys=[WEAK], now=NOW),
+        "verify keys (text)": lambda: a2a_card.verify(card, keys=json.dumps(WEAK), now=NOW),
+        "verify jwks": lambda: a2a_card.verify(card, jwks={"keys": [leaf_jwk(), WEAK]}, now=NOW),
+        "Verifier jwks": lambda: a2a_card.Verifier(jwks={"keys": [WEAK]}).verify(card, now=NOW),
+        "Verifier keys": lambda: a2a_card.Verifier(keys=WEAK).verify(card, now=NOW),
+        "verify trust": lambda: a2a_card.verify(card, trust={"keys": [{"jwk": WEAK, "origins": [ORIGIN]}]}, now=NOW),
+        "Verifier trust": lambda: a2a_card.Verifier(trust={"keys": [{"jwk": WEAK}]}).verify(card, now=NOW),
+        "verify_many trust": lambda: a2a_card.verify_many([card], trust={"keys": [WEAK]}, now=NOW),
+    }
+    with pytest.raises(a2a_card.InvalidKeyError) as e:
+        calls[how]()
+    assert e.value.code == "weak-key", repr(e.value)
+    assert "small order" in e.value.message, e.value.message
+    assert WEAK["x"] not in str(e.value)
+
+
+def test_the_forgery_is_not_valid_under_a_real_key() -> None:
+    card = forged_card()
+    r = a2a_card.verify(card, keys=[dict(leaf_jwk(), kid="weak")], now=NOW)
+    assert not r.ok
+    assert r.signatures[0].verdict.code != "valid"

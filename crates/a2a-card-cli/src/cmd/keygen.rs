@@ -1,7 +1,7 @@
 //! `a2a-card keygen`: a new signing key, written as PKCS#8 PEM readable by its owner only, and
 //! its public JWKS.
 
-use crate::io::{check_output, create_new_file, quoted, refuse_same_file, replace_file, write_stderr_line};
+use crate::io::{check_output, quoted, refuse_same_file, stage, write_stderr_line};
 use crate::Failure;
 use a2a_card::jose::keys::{GenerateOptions, PrivateKey};
 use a2a_card::Algorithm;
@@ -119,6 +119,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     }
     // Both outputs are checked before the key is made, so that neither is written when the
     // other would be refused.
+    let mut outputs = Vec::with_capacity(2);
     for path in std::iter::once(&out).chain(args.jwks.as_ref()) {
         let output = check_output(path, args.force)?;
         if !args.force && output.exists() {
@@ -127,25 +128,40 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
                 path.display().to_string(),
             ));
         }
+        outputs.push(output);
     }
 
     let key = PrivateKey::generate_with(args.alg, &opts).map_err(|e| Failure::new(e, "<keygen>"))?;
 
+    // Both files or neither: each is written in full to a temporary file beside it (an I/O
+    // error there, in either, removes both temporary files and leaves no key behind), and only
+    // then are they renamed into place, the key first.
     let pem = key.to_pkcs8_pem();
-    if args.force {
-        replace_file(&out, pem.as_bytes(), Some(0o600), true)?;
-    } else {
-        create_new_file(&out, pem.as_bytes(), Some(0o600))?;
-    }
-    if let Some(path) = &args.jwks {
+    let mut staged = vec![stage(&outputs[0], pem.as_bytes(), Some(0o600))?];
+    if let Some(output) = outputs.get(1) {
         let jwks = serde_json::json!({ "keys": [key.public().to_jwk()] });
         let mut text = serde_json::to_string_pretty(&jwks).unwrap_or_default();
         text.push('\n');
-        if args.force {
-            replace_file(path, text.as_bytes(), None, true)?;
+        staged.push(stage(output, text.as_bytes(), None)?);
+    }
+    let mut committed = Vec::new();
+    for (file, output) in staged.into_iter().zip(&outputs) {
+        let result = if args.force {
+            file.commit()
         } else {
-            create_new_file(path, text.as_bytes(), None)?;
+            file.commit_new()
+        };
+        if let Err(e) = result {
+            // A rename that fails after the key's: a key this run created is removed again
+            // (one it replaced under --force is gone, and the error says which file failed).
+            if !args.force {
+                for done in &committed {
+                    let _ = std::fs::remove_file(done);
+                }
+            }
+            return Err(e);
         }
+        committed.push(output.file().to_path_buf());
     }
 
     write_stderr_line(&format!("kid: {}", quoted(key.kid())))?;
