@@ -2,8 +2,10 @@
 //! lines, no import cycle between the modules of any crate, and the core's layers used only
 //! downwards (`canonical` below `jose` below `signature`, `card` on top, `error` under all).
 //!
-//! Imports are read from the source text (`crate::a::b` and `super::a` paths outside comments
-//! and `#[cfg(test)] mod tests`), which is how the modules name each other in this workspace.
+//! Imports are read from the source text (`crate::a::b`, `super::a` and `self::a` paths, and
+//! children named by bare paths such as `use private::KeyPair;` in a `mod.rs` or `lib.rs`,
+//! outside comments and `#[cfg(test)] mod tests`), which is how the modules name each other in
+//! this workspace.
 #![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
 
 use a2a_card_testkit::data::repo_root;
