@@ -47,6 +47,7 @@ pub mod canonical;
 pub mod card;
 pub mod error;
 pub mod jose;
+pub mod request;
 pub mod signature;
 
 pub use canonical::{
