@@ -107,7 +107,8 @@ impl Failure {
     /// An error about `source`.
     pub(crate) fn new(error: Error, source: impl Into<String>) -> Self {
         Failure {
-            error,
+            // The options an error names, spelled as flags.
+            error: error.spelled(a2a_card::request::Spelling::Flag),
             source: source.into(),
             exit: None,
         }

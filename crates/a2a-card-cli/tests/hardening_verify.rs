@@ -249,5 +249,14 @@ fn the_limit_flags_and_the_core_agree() {
         let out = verify(&signed, &jwks, &["--alg", alg]);
         let line = expect_error(&out, 2, "usage", "<command line>");
         assert!(line.contains("shared secret"), "{line}");
+        // The core's error names its option; the CLI spells it as its flag.
+        assert!(line.contains("--alg: HS"), "{line}");
     }
+    // Origin: the core's rule, named as the flag.
+    let out = verify(&signed, &jwks, &["--origin", "http://agent.example"]);
+    let line = expect_error(&out, 2, "usage", "<command line>");
+    assert!(
+        line.contains("--origin: \"http://agent.example\" is not an origin"),
+        "{line}"
+    );
 }

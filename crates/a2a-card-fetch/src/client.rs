@@ -413,7 +413,7 @@ impl Fetcher {
             return Err(Error::new(
                 ErrorCode::RedirectInvalid,
                 format!(
-                    "the redirect to {next} leaves the --allow-jku prefix {} that allowed this jku",
+                    "the redirect to {next} leaves the allowed jku prefix {} that allowed this jku",
                     prefix.as_str()
                 ),
             )

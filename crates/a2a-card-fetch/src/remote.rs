@@ -276,9 +276,9 @@ impl JkuReport {
                 serde_json::Value::from(kids.clone()),
                 printable(origin)
             ),
-            JkuStatus::NotAllowed => "not fetched: no --allow-jku prefix matches it".into(),
+            JkuStatus::NotAllowed => "not fetched: no allowed jku prefix matches it".into(),
             JkuStatus::OtherOrigin { prefix_origin } => format!(
-                "not fetched: the --allow-jku prefix it matches is for {}, not for the card's origin",
+                "not fetched: the allowed jku prefix it matches is for {}, not for the card's origin",
                 printable(prefix_origin)
             ),
             JkuStatus::Skipped => {

@@ -160,7 +160,7 @@ fn every_redirect_of_a_jku_stays_under_its_prefix() {
             match &r.jku[0].status {
                 JkuStatus::Failed { code, message } => {
                     assert_eq!(code, "redirect-invalid", "{message}");
-                    assert!(message.contains("leaves the --allow-jku prefix"), "{message}");
+                    assert!(message.contains("leaves the allowed jku prefix"), "{message}");
                 }
                 other => panic!("{jku}: {other:?}"),
             }

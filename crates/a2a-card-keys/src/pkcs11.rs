@@ -105,14 +105,19 @@ fn module_path(uri: &Pkcs11Uri, default: Option<&Path>) -> Result<PathBuf, Error
                 })
         }
         (Some(path), _) => Ok(path),
-        (None, Some(name)) => Err(usage(format!(
-            "module-name={name} needs module-path (the directory that holds it), or give the module's file \
-             as module-path, --pkcs11-module or A2A_CARD_PKCS11_MODULE"
-        ))),
-        (None, None) => Err(usage(
+        (None, Some(name)) => Err(a2a_card::request::option_error(
+            ErrorCode::Usage,
+            &format!(
+                "module-name={name} needs module-path (the directory that holds it), or give the module's file \
+                 as module-path, {{pkcs11_module}} or A2A_CARD_PKCS11_MODULE"
+            ),
+            &["pkcs11_module"],
+        )),
+        (None, None) => Err(a2a_card::request::option_error(
+            ErrorCode::Usage,
             "a pkcs11: key needs its PKCS#11 module: module-path=/path/to/module.so in the URI, \
-             --pkcs11-module PATH, or A2A_CARD_PKCS11_MODULE"
-                .to_string(),
+             {pkcs11_module} PATH, or A2A_CARD_PKCS11_MODULE",
+            &["pkcs11_module"],
         )),
     }
 }
@@ -585,12 +590,12 @@ impl Pkcs11Key {
     ) -> Result<(Pkcs11Uri, PublicKey), Error> {
         if uri.object().is_none() {
             return Err(usage(
-                "keygen --key pkcs11: needs object=LABEL, the label of the new key".to_string(),
+                "a new pkcs11: key needs object=LABEL, the label of the new key".to_string(),
             ));
         }
         if uri.object_type().is_some_and(|t| t != ObjectType::Private) {
             return Err(usage(
-                "keygen --key pkcs11: makes a private key: use type=private or leave type out".to_string(),
+                "a new pkcs11: key is a private key: use type=private or leave type out".to_string(),
             ));
         }
         let (session, token) = open_session(uri, opts, true)?;
@@ -676,7 +681,7 @@ impl Pkcs11Key {
             }
             other => {
                 return Err(usage(format!(
-                    "keygen --key pkcs11: makes EdDSA (Ed25519), ES256, ES384, ES512 and RS256..PS512 keys, not {other}"
+                    "a new pkcs11: key is EdDSA (Ed25519), ES256, ES384, ES512 or RS256..PS512, not {other}"
                 )))
             }
         };

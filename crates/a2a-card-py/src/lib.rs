@@ -13,9 +13,9 @@
 //! (inspect, lint, migrate, schema, keygen, jwks), `keys` (`KeyPair`), `errors` (the exception classes of
 //! `a2a_card._errors`).
 //!
-//! The options are the npm package's, in snake_case (`maxSignatures` is `max_signatures`), read
-//! with the core's own rules (`Profile::parse`, `profiles_option`, `Mode::parse`,
-//! `TrustStore::check_roots`, ...). The docstrings below are Python; their examples are run by
+//! The options are the core's table (`a2a_card::request::VERIFY`), in snake_case (the npm
+//! package's `maxSignatures` is `max_signatures`), read into the core's request, which applies
+//! every rule (`VerifyRequest::build`). The docstrings below are Python; their examples are run by
 //! the package's tests (`crates/a2a-card-py/tests/test_doctests.py`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

@@ -273,35 +273,9 @@ impl Options {
         if let Some(n) = self.count("maxDepth")? {
             limits.max_depth = n;
         }
-        limits.check().map_err(|e| self.refused(&e))?;
+        // The core's bounds; its refusal names the option, which `js_error` spells.
+        limits.check().or_throw()?;
         Ok(limits)
-    }
-
-    /// A refusal of the core's option checks (`Limits::check`, `VerifyOptions::check`), whose
-    /// message names the option as the Rust library spells it, with the package's name of the
-    /// option in front.
-    pub(crate) fn refused(&self, e: &Error) -> JsValue {
-        const NAMES: &[(&str, &str)] = &[
-            ("max_signatures", "maxSignatures"),
-            ("max_keys_per_kid", "maxKeysPerKid"),
-            ("max_signature_checks", "maxSignatureChecks"),
-            ("max_chain_len", "maxChain"),
-            ("max_input_bytes", "maxInputBytes"),
-            ("max_depth", "maxDepth"),
-            ("algorithms", "algorithms"),
-            ("origin", "origin"),
-        ];
-        let message = e.message();
-        match NAMES.iter().find(|(lib, _)| {
-            message.starts_with(lib)
-                && !message[lib.len()..].starts_with(|c: char| c == '_' || c.is_alphanumeric())
-        }) {
-            Some((_, js)) => crate::errors::js_error(&Error::new(
-                e.code(),
-                format!("option {js:?} of {}: {message}", self.what),
-            )),
-            None => crate::errors::js_error(e),
-        }
     }
 
     pub(crate) fn unknown(&self) -> Result<UnknownMembers, JsValue> {
@@ -351,28 +325,4 @@ pub(crate) const SIGN_OPTIONS: &[&str] = &[
     "replace",
     "alsoProfiles",
     "x5c",
-];
-
-pub(crate) const VERIFY_OPTIONS: &[&str] = &[
-    "jwks",
-    "keys",
-    "trust",
-    "algorithms",
-    "mode",
-    "profile",
-    "profiles",
-    "unknown",
-    "now",
-    "origin",
-    "maxSignatures",
-    "maxKeysPerKid",
-    "maxSignatureChecks",
-    "maxInputBytes",
-    "maxDepth",
-    "hostCrypto",
-    "trustAnchors",
-    "identity",
-    "identityPrefix",
-    "requireEku",
-    "maxChain",
 ];

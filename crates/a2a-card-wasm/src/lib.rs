@@ -38,7 +38,6 @@
 use crate::errors::{usage, OrThrow};
 use crate::input::{
     algorithm_named, card_bytes, json_text, profile_named, Options, CANONICALIZE_OPTIONS, SIGN_OPTIONS,
-    VERIFY_OPTIONS,
 };
 use crate::output::{text_of, to_js};
 use crate::policy::{cached_policy, seconds, Policy};
@@ -147,14 +146,15 @@ pub fn algorithms() -> Array {
 /// Verifies a card against the keys the caller trusts.
 #[wasm_bindgen(skip_typescript)]
 pub fn verify(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(&options, "verify", VERIFY_OPTIONS)?;
+    let o = Options::read(&options, "verify", crate::policy::verify_options())?;
     cached_policy(&o)?.verify(&card, None, None)
 }
 
 /// `verify`, with the signatures checked by WebCrypto: a promise of the same report.
 #[wasm_bindgen(skip_typescript, js_name = verifyAsync)]
 pub fn verify_async(card: JsValue, options: JsValue) -> Promise {
-    let policy = Options::read(&options, "verifyAsync", VERIFY_OPTIONS).and_then(|o| cached_policy(&o));
+    let policy = Options::read(&options, "verifyAsync", crate::policy::verify_options())
+        .and_then(|o| cached_policy(&o));
     match policy {
         Ok(policy) => policy.verify_async(&card, None, None),
         Err(e) => Promise::reject(&e),

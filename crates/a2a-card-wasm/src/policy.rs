@@ -1,16 +1,15 @@
-//! Trust roots and policy read from verify options, and the caches that read them once.
+//! Verify options read by the core's table into its request, which makes the trust roots and
+//! the policy; the cache of the last policy read.
 
 use crate::errors::{js_error, OrThrow};
 use crate::host::{host_available, HostCrypto};
-use crate::input::{algorithm_named, card_bytes, json_text, Options, VERIFY_OPTIONS};
+use crate::input::{card_bytes, json_text, Options};
 use crate::output::{report_to_js, Digest};
 use crate::webcrypto::{self, web_crypto_available};
 use a2a_card::jose::crypto::SignatureBackend;
-use a2a_card::jose::keys::{parse_jwks, PublicKey};
-use a2a_card::signature::{
-    verify_card_with, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
-};
-use a2a_card::{Error, Mode, Profile, TrustStore, VerifyOptions};
+use a2a_card::request::{camel_case, Input, Kind, OptionSpec, OptionValue, VerifyRequest, VERIFY};
+use a2a_card::signature::verify_card_with;
+use a2a_card::{Error, TrustStore, VerifyOptions};
 use js_sys::{Array, Promise};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -41,71 +40,25 @@ pub(crate) struct Policy {
 
 impl Policy {
     pub(crate) fn read(options: &JsValue, what: &'static str) -> Result<Policy, JsValue> {
-        Policy::from_options(&Options::read(options, what, VERIFY_OPTIONS)?)
+        Policy::from_options(&Options::read(options, what, verify_options())?)
     }
 
+    /// The options read by the core's table (`a2a_card::request::VERIFY`): each option this
+    /// package offers, in its camelCase spelling, read by its kind into the core's request,
+    /// which makes the trust roots and the policy; `now` (per call) and `hostCrypto` (this
+    /// package's) are read here.
     pub(crate) fn from_options(o: &Options) -> Result<Policy, JsValue> {
-        let trust = trust_store(o)?;
-        let profile = o.string("profile")?;
-        let profiles = o.strings("profiles")?;
-        let names: Option<Vec<&str>> = profiles.as_ref().map(|p| p.iter().map(String::as_str).collect());
-        let accepted: Vec<Profile> =
-            a2a_card::canonical::profiles_option(profile.as_deref(), names.as_deref()).or_throw()?;
-        let mode = match o.string("mode")? {
-            None => Mode::default(),
-            Some(name) => Mode::parse(&name).or_throw()?,
-        };
-        let algorithms = o
-            .strings("algorithms")?
-            .map(|names| {
-                names
-                    .iter()
-                    .map(|n| algorithm_named(n))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .transpose()?;
-        let mut identities = Vec::new();
-        for id in o.one_or_more("identity")? {
-            identities.push(a2a_card::signature::Identity::parse(&id).map_err(|e| js_error(&e))?);
+        let mut request = VerifyRequest::default();
+        for spec in VERIFY.iter().filter(|s| s.fronts.npm) {
+            if let Some(value) = read_option(o, spec)? {
+                request.set(spec.name, value).map_err(|e| refused(&e))?;
+            }
         }
-        for p in o.one_or_more("identityPrefix")? {
-            identities.push(a2a_card::signature::Identity::prefix(&p).map_err(|e| js_error(&e))?);
-        }
-        let required_eku = o.string("requireEku")?;
-        if let Some(eku) = &required_eku {
-            a2a_card::signature::chain::eku_oid(eku).map_err(|e| js_error(&e))?;
-        }
-        let opts = VerifyOptions {
-            identities,
-            required_eku,
-            max_chain_len: match o.count("maxChain")? {
-                None => a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
-                Some(n) => {
-                    a2a_card::signature::check_max_chain_len(n)
-                        .map_err(|e| crate::errors::usage(format!("option \"maxChain\": {}", e.message())))?;
-                    n
-                }
-            },
-            profiles: accepted,
-            unknown: o.unknown()?,
-            mode,
-            algorithms,
-            max_signatures: o.count("maxSignatures")?.unwrap_or(DEFAULT_MAX_SIGNATURES),
-            max_keys_per_kid: o.count("maxKeysPerKid")?.unwrap_or(DEFAULT_MAX_KEYS_PER_KID),
-            max_signature_checks: o
-                .count("maxSignatureChecks")?
-                .unwrap_or(DEFAULT_MAX_SIGNATURE_CHECKS),
-            limits: o.limits()?,
-            origin: o.string("origin")?,
-            ..VerifyOptions::default()
-        };
-        // The core's bounds and rules for every option of a verification (the CLI's too): read
-        // now, so that a Verifier refuses them when it is made.
-        opts.check().map_err(|e| o.refused(&e))?;
+        let ready = request.build().map_err(|e| refused(&e))?;
         let host = o.boolean("hostCrypto")?.unwrap_or(true);
         Ok(Policy {
-            trust,
-            opts,
+            trust: ready.trust,
+            opts: ready.options,
             now: o.number("now")?.map(seconds),
             host: host && host_available(),
             web: host && web_crypto_available(),
@@ -148,96 +101,60 @@ impl Policy {
     }
 }
 
-/// The trust store of the `keys`, `jwks` and `trust` options, each key tagged with its option.
-pub(crate) fn trust_store(o: &Options) -> Result<TrustStore, JsValue> {
-    let mut store = TrustStore::new();
-    let mut given = false;
-    if let Some(keys) = o.get("keys")? {
-        given = true;
-        // A list was copied into a fresh array when the options were read (js.rs).
-        let list: Vec<JsValue> = if crate::js::is_array(&keys) {
-            keys.unchecked_into::<Array>().iter().collect()
-        } else {
-            vec![keys]
-        };
-        for (i, key) in list.iter().enumerate() {
-            let source = format!("keys[{i}]");
-            let key = memo(&PARSED_KEYS, json_text(key, &source)?, PublicKey::parse)
-                .map_err(|e| js_error(&e.context(&source)))?;
-            store.pin(key, source);
-        }
-    }
-    if let Some(jwks) = o.get("jwks")? {
-        given = true;
-        let keys = memo(&PARSED_JWKS, json_text(&jwks, "jwks")?, parse_jwks)
-            .map_err(|e| js_error(&e.context("jwks")))?;
-        for key in keys {
-            store.pin(key, "jwks");
-        }
-    }
-    if let Some(trust) = o.get("trust")? {
-        given = true;
-        let file = memo(&PARSED_TRUST, json_text(&trust, "trust")?, |t| {
-            TrustStore::from_json(t, "trust")
-        })
-        .or_throw()?;
-        store.extend(&file);
-    }
-    for (i, pem) in o.one_or_more("trustAnchors")?.iter().enumerate() {
-        given = true;
-        store
-            .add_anchors_pem(pem, &format!("trustAnchors[{i}]"))
-            .or_throw()?;
-    }
-    store
-        .check_roots(
-            given,
-            false,
-            "of the options \"jwks\", \"keys\", \"trust\" or \"trustAnchors\"",
-            None,
-        )
-        .or_throw()?;
-    Ok(store)
+/// The names of the verify options, as this package spells them (the core's table).
+pub(crate) fn verify_options() -> &'static [&'static str] {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        VERIFY
+            .iter()
+            .filter(|s| s.fronts.npm)
+            .map(|s| &*Box::leak(camel_case(s.name).into_boxed_str()))
+            .collect()
+    })
 }
 
-/// Parsed keys, JWK Sets and trust stores by their text, most recently used last: `verify()`
-/// called again and again with the same options reads them once (reading a key checks its
-/// point on the curve, which costs more than the rest of a verification). Failures are not kept.
-pub(crate) type Parsed<T> = RefCell<Vec<(String, T)>>;
-pub(crate) const PARSED_CACHE: usize = 8;
-
-thread_local! {
-    static PARSED_KEYS: Parsed<PublicKey> = const { RefCell::new(Vec::new()) };
-    static PARSED_JWKS: Parsed<Vec<PublicKey>> = const { RefCell::new(Vec::new()) };
-    static PARSED_TRUST: Parsed<TrustStore> = const { RefCell::new(Vec::new()) };
+/// A refusal of the core, its options named as this package names them.
+pub(crate) fn refused(e: &Error) -> JsValue {
+    js_error(e)
 }
 
-/// `parse(text)`, from the cache when this text was parsed before.
-pub(crate) fn memo<T: Clone>(
-    cache: &'static std::thread::LocalKey<Parsed<T>>,
-    text: String,
-    parse: impl FnOnce(&str) -> Result<T, Error>,
-) -> Result<T, Error> {
-    let hit = cache.with(|c| {
-        let mut c = c.borrow_mut();
-        let i = c.iter().position(|(t, _)| *t == text)?;
-        let entry = c.remove(i);
-        let value = entry.1.clone();
-        c.push(entry);
-        Some(value)
-    });
-    if let Some(value) = hit {
-        return Ok(value);
-    }
-    let value = parse(&text)?;
-    cache.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= PARSED_CACHE {
-            c.remove(0);
+/// One option's value, read by its kind (`None`: not given, or read elsewhere).
+fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, JsValue> {
+    let name = camel_case(spec.name);
+    Ok(match spec.kind {
+        Kind::Count { .. } => o.count(&name)?.map(OptionValue::Count),
+        Kind::Text | Kind::Choice(_) => o.string(&name)?.map(OptionValue::Text),
+        Kind::List => o.strings(&name)?.map(OptionValue::Texts),
+        Kind::Texts => Some(OptionValue::Texts(o.one_or_more(&name)?)),
+        Kind::Pem => {
+            // An empty list gives no certificate, as no list does.
+            let pems = o.one_or_more(&name)?.into_iter().enumerate();
+            let inputs: Vec<Input> = pems
+                .map(|(i, pem)| Input::new(pem, format!("{name}[{i}]")))
+                .collect();
+            (!inputs.is_empty()).then_some(OptionValue::Inputs(inputs))
         }
-        c.push((text, value.clone()));
-    });
-    Ok(value)
+        Kind::Keys { list } => match o.get(&name)? {
+            None => None,
+            // A list was copied into a fresh array when the options were read (js.rs).
+            Some(v) if list && crate::js::is_array(&v) => {
+                let mut inputs = Vec::new();
+                for (i, key) in v.unchecked_into::<Array>().iter().enumerate() {
+                    let source = format!("{name}[{i}]");
+                    inputs.push(Input::new(json_text(&key, &source)?, source));
+                }
+                Some(OptionValue::Inputs(inputs))
+            }
+            Some(v) => {
+                let source = if list { format!("{name}[0]") } else { name.clone() };
+                Some(OptionValue::Inputs(vec![Input::new(
+                    json_text(&v, &source)?,
+                    source,
+                )]))
+            }
+        },
+        Kind::Time | Kind::Flag(_) => None,
+    })
 }
 
 /// Option names and values, in the order given.

@@ -370,6 +370,13 @@ struct Detail {
     url: Option<String>,
     status: Option<u16>,
     caller_input: bool,
+    /// The options the error is about, by their canonical names (the `request` table's).
+    options: Vec<&'static str>,
+    /// The caller's input it arose in (`keys[0]`, a file name) and whether the message already
+    /// names it.
+    input: Option<(String, bool)>,
+    /// The message with each option it names written `{name}`, for the front ends to spell.
+    template: Option<String>,
 }
 
 /// The rule for a count a caller chooses (a limit of the library's options): a whole number
@@ -384,14 +391,15 @@ struct Detail {
 /// assert_eq!(e.code().as_str(), "usage");
 /// assert_eq!(e.message(), "max_signatures must be 1 to 256, got 1000000000000");
 /// ```
-pub fn check_count(option: &str, n: usize, min: usize, max: usize) -> Result<(), Error> {
+pub fn check_count(option: &'static str, n: usize, min: usize, max: usize) -> Result<(), Error> {
     if (min..=max).contains(&n) {
         return Ok(());
     }
     Err(Error::new(
         ErrorCode::Usage,
         format!("{option} must be {min} to {max}, got {n}"),
-    ))
+    )
+    .for_option(option))
 }
 
 impl Error {
@@ -436,6 +444,62 @@ impl Error {
     pub fn caller_input(mut self) -> Self {
         self.detail_mut().caller_input = true;
         self
+    }
+
+    /// The same error, about an option of a request, by its canonical (snake_case) name in
+    /// [`crate::request::VERIFY`]: each front end spells it its own way
+    /// ([`Error::spelled`]). An error may be about several options.
+    ///
+    /// ```
+    /// use a2a_card::{Error, ErrorCode};
+    /// let e = Error::new(ErrorCode::Usage, "max_chain must be 1 to 8, got 9").for_option("max_chain");
+    /// assert_eq!(e.option(), Some("max_chain"));
+    /// ```
+    pub fn for_option(mut self, name: &'static str) -> Self {
+        self.detail_mut().options.push(name);
+        self
+    }
+
+    /// The option the error is about (its canonical name), if it is about one: the last one
+    /// named ([`Error::for_option`]).
+    pub fn option(&self) -> Option<&'static str> {
+        self.options().last().copied()
+    }
+
+    /// Every option the error is about.
+    pub fn options(&self) -> &[&'static str] {
+        self.detail.as_ref().map_or(&[], |d| d.options.as_slice())
+    }
+
+    /// The same error, about one input of an option (a key, a file), named as the caller named
+    /// it; `named` says whether the message already names it.
+    pub fn from_input(mut self, input: impl Into<String>, named: bool) -> Self {
+        self.detail_mut().input = Some((input.into(), named));
+        self
+    }
+
+    /// The input the error arose in, and whether the message names it.
+    pub fn input(&self) -> Option<(&str, bool)> {
+        self.detail
+            .as_ref()?
+            .input
+            .as_ref()
+            .map(|(s, n)| (s.as_str(), *n))
+    }
+
+    /// The message alone, replaced (the code, place and facts kept).
+    pub(crate) fn set_message(&mut self, message: String) {
+        self.message = message;
+    }
+
+    /// The message with its options written `{name}`, when it was made from one.
+    pub(crate) fn template(&self) -> Option<&str> {
+        self.detail.as_ref()?.template.as_deref()
+    }
+
+    /// Keeps the template the message was rendered from.
+    pub(crate) fn set_template(&mut self, template: String) {
+        self.detail_mut().template = Some(template);
     }
 
     /// The URL concerned, for a retrieval error.

@@ -50,6 +50,7 @@ pub mod jose;
 #[cfg(feature = "parallel")]
 #[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
 pub mod parallel;
+pub mod request;
 pub mod signature;
 
 pub use canonical::{

@@ -17,13 +17,12 @@ pub(crate) mod sign;
 pub(crate) mod verify;
 pub(crate) mod version;
 
-use a2a_card::canonical::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES_LIMIT};
+#[cfg(test)]
+mod table_check;
+
 use a2a_card::Algorithm;
 use a2a_card::{CanonicalizeOptions, Limits, Mode, Profile, UnknownMembers};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-
-/// The largest `--max-depth`: the library's cap, deeper cards are refused whatever the flag says.
-pub(crate) use a2a_card::canonical::MAX_DEPTH_LIMIT;
 
 /// A whole number from `min` to `max` (a count of `unit`), for the numeric options: anything
 /// else, a sign, a decimal or a number past the range, is refused with the range in the message.
@@ -43,6 +42,21 @@ pub(crate) fn count_parser(
             Err(format!("{n} is out of range; {range}"))
         }
     })
+}
+
+/// The default of a count option of the core's table (`a2a_card::request::VERIFY`).
+pub(crate) fn table_default(name: &str) -> usize {
+    a2a_card::request::option(a2a_card::request::VERIFY, name)
+        .and_then(|o| o.count_default())
+        .unwrap_or_default()
+}
+
+/// A count flag with the bounds of the core's table.
+pub(crate) fn table_count(name: &str, unit: &'static str) -> impl TypedValueParser<Value = usize> {
+    let (min, max) = a2a_card::request::option(a2a_card::request::VERIFY, name)
+        .and_then(|o| o.bounds())
+        .unwrap_or((1, 0));
+    count_parser(min, max, unit)
 }
 
 /// `--profile`: `spec`, `prune-empty` or `served-as-is`.
@@ -110,14 +124,14 @@ impl CanonArgs {
 #[derive(Debug, clap::Args)]
 pub(crate) struct LimitArgs {
     /// Refuse cards larger than this many bytes (1 to 1073741824, 1 GiB).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES,
-          value_parser = count_parser(1, MAX_INPUT_BYTES_LIMIT, "bytes"))]
+    #[arg(long, value_name = "N", default_value_t = table_default("max_input_bytes"),
+          value_parser = table_count("max_input_bytes", "bytes"))]
     pub(crate) max_input_bytes: usize,
 
     /// Refuse arrays and objects nested deeper than this (the root object is level 1; 1 to
     /// 512).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH,
-          value_parser = count_parser(1, MAX_DEPTH_LIMIT, "levels"))]
+    #[arg(long, value_name = "N", default_value_t = table_default("max_depth"),
+          value_parser = table_count("max_depth", "levels"))]
     pub(crate) max_depth: usize,
 }
 

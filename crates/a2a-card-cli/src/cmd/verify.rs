@@ -8,20 +8,13 @@ use crate::io::{
     write_stdout,
 };
 use crate::Failure;
-use a2a_card::canonical::accepted_profiles;
-use a2a_card::jose::keys::{parse_jwks, PublicKey};
-use a2a_card::signature::{
-    TextForm, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
-    MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT, MAX_SIGNATURE_CHECKS_LIMIT,
-};
+use a2a_card::request::{Input, VerifyRequest};
+use a2a_card::signature::TextForm;
 use a2a_card::Algorithm;
 use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
 use a2a_card_fetch::{verify_remote, RemoteOptions};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
-
-/// How the CLI names its trust options, in the core's "no trust roots" message.
-const TRUST_OPTIONS: &str = "--key, --jwks, --trust or --trust-anchors file";
 
 /// Examples shown at the end of `a2a-card verify --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -151,8 +144,8 @@ pub(crate) struct Args {
     require_eku: Option<String>,
 
     /// The most certificates an x5c chain may hold (1 to 8; default 4).
-    #[arg(long, value_name = "N", default_value_t = a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
-          help_heading = "Certificates (x5c)", value_parser = super::count_parser(1, a2a_card::signature::MAX_CHAIN_LEN_LIMIT, "certificates"))]
+    #[arg(long, value_name = "N", default_value_t = super::table_default("max_chain"),
+          help_heading = "Certificates (x5c)", value_parser = super::table_count("max_chain", "certificates"))]
     max_chain: usize,
 
     /// Accept only these algorithms (repeatable, or comma-separated); by default every
@@ -183,19 +176,19 @@ pub(crate) struct Args {
     origin: Option<String>,
 
     /// Refuse cards with more signatures than this (1 to 256).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SIGNATURES,
-          value_parser = super::count_parser(1, MAX_SIGNATURES_LIMIT, "signatures"))]
+    #[arg(long, value_name = "N", default_value_t = super::table_default("max_signatures"),
+          value_parser = super::table_count("max_signatures", "signatures"))]
     max_signatures: usize,
 
     /// Refuse a signature whose kid selects more trusted keys than this, trying none (1 to 256).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_KEYS_PER_KID,
-          value_parser = super::count_parser(1, MAX_KEYS_PER_KID_LIMIT, "keys"))]
+    #[arg(long, value_name = "N", default_value_t = super::table_default("max_keys_per_kid"),
+          value_parser = super::table_count("max_keys_per_kid", "keys"))]
     max_keys_per_kid: usize,
 
     /// The most signature checks (one key over one profile's bytes) for the card; the
     /// signatures left when they are spent are refused unchecked (1 to 4096).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SIGNATURE_CHECKS,
-          value_parser = super::count_parser(1, MAX_SIGNATURE_CHECKS_LIMIT, "checks"))]
+    #[arg(long, value_name = "N", default_value_t = super::table_default("max_signature_checks"),
+          value_parser = super::table_count("max_signature_checks", "checks"))]
     max_signature_checks: usize,
 
     /// `text` (a summary for people) or `json` (the full report).
@@ -250,30 +243,9 @@ impl Args {
         }
     }
 
-    /// The verification policy of the flags.
-    pub(crate) fn verify_options(&self) -> Result<VerifyOptions, Failure> {
-        let names: Vec<&str> = self.profiles.iter().map(String::as_str).collect();
-        let profiles = accepted_profiles(&names).map_err(|e| Failure::new(e, crate::io::COMMAND_LINE))?;
-        if let Some(alg) = self.algs.iter().find(|a| a.is_hmac()) {
-            return Err(Failure::usage(format!(
-                "--alg {alg}: HMAC needs a shared secret, which is never a trust root for a published card; \
-                 allow asymmetric algorithms only"
-            )));
-        }
-        let cli = |e: a2a_card::Error| Failure::new(e, crate::io::COMMAND_LINE);
-        if let Some(origin) = &self.origin {
-            a2a_card::signature::trust::check_origin(origin).map_err(|e| cli(e.context("--origin")))?;
-        }
-        let mut identities = Vec::new();
-        for id in &self.identities {
-            identities.push(a2a_card::signature::Identity::parse(id).map_err(cli)?);
-        }
-        for p in &self.identity_prefixes {
-            identities.push(a2a_card::signature::Identity::prefix(p).map_err(cli)?);
-        }
-        if let Some(eku) = &self.require_eku {
-            a2a_card::signature::chain::eku_oid(eku).map_err(cli)?;
-        }
+    /// The request of the flags (the core's table, `a2a_card::request::VERIFY`), without its
+    /// trust inputs: the policy, the CRL files read.
+    fn request(&self) -> Result<VerifyRequest, Failure> {
         let mut crls = Vec::new();
         for path in &self.crls {
             let (bytes, source) = crate::io::read_key_bytes(path)?;
@@ -282,26 +254,32 @@ impl Args {
                     .map_err(|e| Failure::new(e, &source).key_retrieval())?,
             );
         }
-        let opts = VerifyOptions {
-            identities,
-            required_eku: self.require_eku.clone(),
+        Ok(VerifyRequest {
             crls,
-            max_chain_len: self.max_chain,
-            profiles,
-            unknown: self.unknown,
-            mode: self.mode,
-            algorithms: (!self.algs.is_empty()).then(|| self.algs.clone()),
-            max_signatures: self.max_signatures,
-            max_keys_per_kid: self.max_keys_per_kid,
-            max_signature_checks: self.max_signature_checks,
-            limits: self.limits.limits(),
+            identity: self.identities.clone(),
+            identity_prefix: self.identity_prefixes.clone(),
+            require_eku: self.require_eku.clone(),
+            max_chain: Some(self.max_chain),
+            algorithms: (!self.algs.is_empty())
+                .then(|| self.algs.iter().map(|a| a.as_str().to_string()).collect()),
+            mode: Some(self.mode.as_str().to_string()),
+            profiles: (!self.profiles.is_empty()).then(|| self.profiles.clone()),
+            unknown: Some(self.unknown.as_str().to_string()),
             origin: self.origin.clone(),
-            ..VerifyOptions::default()
-        };
-        // The core's one reading of the options (the flags' bounds are its constants, so this
-        // refuses nothing the flags let through; it keeps the two from drifting apart).
-        opts.check().map_err(cli)?;
-        Ok(opts)
+            max_signatures: Some(self.max_signatures),
+            max_keys_per_kid: Some(self.max_keys_per_kid),
+            max_signature_checks: Some(self.max_signature_checks),
+            max_input_bytes: Some(self.limits.max_input_bytes),
+            max_depth: Some(self.limits.max_depth),
+            allow_jku: self.allow_jku.clone(),
+            fetched: self.url().is_some(),
+            ..VerifyRequest::default()
+        })
+    }
+
+    /// The verification policy of the flags.
+    pub(crate) fn verify_options(&self) -> Result<VerifyOptions, Failure> {
+        self.request()?.options().map_err(refused)
     }
 
     /// Checks the --emit-verified file before any work: it must be a file that may be written
@@ -334,22 +312,10 @@ impl Args {
         Ok(())
     }
 
-    /// Checks the key files against stdin use and loads them; `jku_roots` says whether an
-    /// allowed jku may supply keys, so that no file is needed.
+    /// Checks the key files against stdin use, reads them and makes the trust roots (the
+    /// core's request); `jku_roots` says whether an allowed jku may supply keys, so that no
+    /// file is needed.
     pub(crate) fn trust(&self, jku_roots: bool) -> Result<TrustStore, Failure> {
-        let given = !(self.keys.is_empty()
-            && self.jwks.is_empty()
-            && self.trust.is_empty()
-            && self.trust_anchors.is_empty());
-        let jku_option = self.url().is_some().then_some("--allow-jku prefix");
-        let roots = |store: &TrustStore| {
-            store
-                .check_roots(given, jku_roots, TRUST_OPTIONS, jku_option)
-                .map_err(|e| Failure::new(e, crate::io::COMMAND_LINE))
-        };
-        if !given {
-            roots(&TrustStore::new())?;
-        }
         let key_files = self
             .keys
             .iter()
@@ -365,15 +331,37 @@ impl Args {
         if key_files.filter(|p| is_stdin(Some(p))).count() > 1 {
             return Err(Failure::usage("only one key file can come from stdin"));
         }
-        let mut trust = load_trust(&self.keys, &self.jwks, &self.trust)?;
-        for path in &self.trust_anchors {
-            let (text, source) = read_key_text(path)?;
-            trust
-                .add_anchors_pem(&text, &source)
-                .map_err(|e| Failure::new(e, &source).key_retrieval())?;
-        }
-        roots(&trust)?;
-        Ok(trust)
+        let read = |paths: &[PathBuf]| -> Result<Option<Vec<Input>>, Failure> {
+            let inputs = paths
+                .iter()
+                .map(|p| read_key_text(p).map(|(text, source)| Input::new(text, source)))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((!inputs.is_empty()).then_some(inputs))
+        };
+        let request = VerifyRequest {
+            keys: read(&self.keys)?,
+            jwks: read(&self.jwks)?,
+            trust: read(&self.trust)?,
+            trust_anchors: read(&self.trust_anchors)?,
+            allow_jku: if jku_roots {
+                self.allow_jku.clone()
+            } else {
+                Vec::new()
+            },
+            fetched: self.url().is_some(),
+            ..VerifyRequest::default()
+        };
+        request.trust_store().map_err(refused)
+    }
+}
+
+/// A refusal of the core's request, its options spelled as flags: about a key, JWKS,
+/// trust-store or certificate file, that file (exit 3); else the command line.
+fn refused(e: a2a_card::Error) -> Failure {
+    let source = e.input().map(|(s, _)| s.to_string());
+    match source {
+        Some(source) => Failure::new(e, source).key_retrieval(),
+        None => Failure::new(e, crate::io::COMMAND_LINE),
     }
 }
 
@@ -463,29 +451,6 @@ fn emit_verified(args: &Args, report: &Report) -> Result<(), Failure> {
         )),
         None => Ok(()),
     }
-}
-
-/// The trust store of every --key, --jwks and --trust file, each key tagged with its file.
-fn load_trust(keys: &[PathBuf], jwks: &[PathBuf], trust: &[PathBuf]) -> Result<TrustStore, Failure> {
-    let mut store = TrustStore::new();
-    for path in keys {
-        let (text, source) = read_key_text(path)?;
-        let key = PublicKey::parse(&text).map_err(|e| Failure::new(e, &source).key_retrieval())?;
-        store.pin(key, source);
-    }
-    for path in jwks {
-        let (text, source) = read_key_text(path)?;
-        for key in parse_jwks(&text).map_err(|e| Failure::new(e, &source).key_retrieval())? {
-            store.pin(key, source.clone());
-        }
-    }
-    for path in trust {
-        let (text, source) = read_key_text(path)?;
-        let file =
-            TrustStore::from_json(&text, &source).map_err(|e| Failure::new(e, &source).key_retrieval())?;
-        store.extend(&file);
-    }
-    Ok(store)
 }
 
 /// Pretty JSON with a final newline.

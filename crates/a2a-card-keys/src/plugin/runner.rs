@@ -208,14 +208,16 @@ pub(crate) fn run(call: &Call<'_>) -> Result<Vec<u8>, Error> {
 }
 
 fn timed_out(call: &Call<'_>) -> Error {
-    Error::new(
+    // The timeout is an option of the caller: each front end spells it (`--key-timeout`).
+    a2a_card::request::option_error(
         ErrorCode::Timeout,
-        format!(
-            "{} did not answer {} within {} (--key-timeout); it was stopped",
+        &format!(
+            "{} did not answer {} within {} ({{key_timeout}}); it was stopped",
             call.what,
             call.method,
             seconds(call.timeout)
         ),
+        &["key_timeout"],
     )
 }
 

@@ -26,9 +26,7 @@ pub(crate) mod walk;
 pub use doc::{Doc, MemberSpan, ObjectLayout};
 pub use jcs::{jcs, jcs_with};
 pub use number::MAX_SAFE_INTEGER;
-pub use profile::{
-    accepted_profiles, profiles_option, Canonical, CanonicalizeOptions, Profile, UnknownMembers,
-};
+pub use profile::{accepted_profiles, Canonical, CanonicalizeOptions, Profile, UnknownMembers};
 pub use reader::{
     Limits, DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH_LIMIT, MAX_INPUT_BYTES_LIMIT,
 };

@@ -150,37 +150,6 @@ pub fn accepted_profiles(names: &[&str]) -> Result<Vec<Profile>, Error> {
     Ok(out)
 }
 
-/// The profiles a verifier accepts, from the two options a library binding offers for them:
-/// `profile` (one name) or `profiles` (a list of names, tried in order), each name as
-/// [`accepted_profiles`] reads it. Neither means `spec` alone; both at once, or an empty list,
-/// is a `usage` error (an empty list would otherwise silently mean `spec`).
-///
-/// ```
-/// use a2a_card::{canonical::profiles_option, Profile};
-/// assert_eq!(profiles_option(None, None).unwrap(), vec![Profile::Spec]);
-/// assert_eq!(profiles_option(Some("auto"), None).unwrap(), Profile::ALL.to_vec());
-/// assert_eq!(profiles_option(None, Some(&["prune-empty"])).unwrap(), vec![Profile::PruneEmpty]);
-/// let both = profiles_option(Some("spec"), Some(&["spec"])).unwrap_err();
-/// assert_eq!(both.message(), r#"give "profile" or "profiles", not both"#);
-/// let empty = profiles_option(None, Some(&[])).unwrap_err();
-/// assert_eq!(empty.code().as_str(), "usage");
-/// ```
-pub fn profiles_option(profile: Option<&str>, profiles: Option<&[&str]>) -> Result<Vec<Profile>, Error> {
-    match (profile, profiles) {
-        (Some(_), Some(_)) => Err(Error::new(
-            ErrorCode::Usage,
-            "give \"profile\" or \"profiles\", not both",
-        )),
-        (Some(name), None) => accepted_profiles(&[name]),
-        (None, Some([])) => Err(Error::new(
-            ErrorCode::Usage,
-            "\"profiles\" is empty; name at least one profile",
-        )),
-        (None, Some(names)) => accepted_profiles(names),
-        (None, None) => Ok(vec![Profile::Spec]),
-    }
-}
-
 /// What to do with members the A2A v1.0 schema does not define.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum UnknownMembers {

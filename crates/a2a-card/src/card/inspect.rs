@@ -212,7 +212,7 @@ impl Inspection {
             }
             if !s.x5c.is_empty() {
                 out.push_str(
-                    "  x5c: decoded only; the chain is checked by `a2a-card verify --trust-anchors`\n",
+                    "  x5c: decoded only; the chain is checked when the card is verified with trust anchors\n",
                 );
             }
             if let Some(problem) = &s.problem {
@@ -224,7 +224,7 @@ impl Inspection {
             &self.unsigned,
             "would not be covered by a signature under this profile",
         );
-        out.push_str("nothing was verified; use `a2a-card verify` with the keys you trust\n");
+        out.push_str("nothing was verified; verify it with the keys you trust\n");
         out
     }
 }

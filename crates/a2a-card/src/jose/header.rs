@@ -356,7 +356,7 @@ pub fn encode_protected(
         if matches!(k.as_str(), "x5u" | "x5t" | "x5t#S256") {
             return Err(bad(
                 ErrorCode::Usage,
-                format!("header parameter {k:?} is not written by this signer; a certificate chain goes in x5c (SignOptions::x5c, --x5c)"),
+                format!("header parameter {k:?} is not written by this signer; a certificate chain goes in the signer's x5c option"),
             ));
         }
         members.push((

@@ -362,8 +362,8 @@ pub(crate) fn check_chain(
     let untrusted = |msg: String| err(ErrorCode::CertificateUntrusted, msg);
     if ctx.trust.anchors().is_empty() {
         return Err(untrusted(
-            "the header carries x5c but the verifier has no trust anchors (--trust-anchors, or \
-             certificate entries of a trust store); a chain in the card is never a trust root by itself"
+            "the header carries x5c but the verifier has no trust anchors (CA certificates given as \
+             trust anchors, or certificate entries of a trust store); a chain in the card is never a trust root by itself"
                 .into(),
         ));
     }
@@ -655,7 +655,7 @@ fn identity(
             return Err(err(
                 ErrorCode::CertificateUntrusted,
                 "no identity rule applies to the leaf certificate: the card has no origin (verify it \
-                 from its URL, or give --origin), and no --identity, --identity-prefix or anchor \
+                 from its URL, or give its origin), and no identity, identity prefix or anchor \
                  identities were given",
             ));
         };

@@ -636,7 +636,7 @@ fn conclude_entry(
         let names: Vec<&str> = plan.profiles.iter().map(|p| p.as_str()).collect();
         let hint = match other_profile(plan, steps, forms, canon, oracle, budget)? {
             Some(p) => format!(
-                "; it verifies over the {p} bytes ({}): accept that profile to accept it (--profile {p} or --profile auto)",
+                "; it verifies over the {p} bytes ({}): accept that profile (or every profile, auto) to accept it",
                 p.signed_by()
             ),
             None => String::new(),

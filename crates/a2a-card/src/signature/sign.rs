@@ -168,7 +168,7 @@ impl SignOptions {
         if self.extra_protected.iter().any(|(k, _)| k == "x5c") {
             return Err(Error::new(
                 ErrorCode::Usage,
-                "header parameter \"x5c\" is given through SignOptions::x5c (--x5c), where its leaf is checked against the key",
+                "header parameter \"x5c\" is given through the signer's x5c option, where its leaf is checked against the key",
             ));
         }
         let mut extra = std::borrow::Cow::Borrowed(&self.extra_protected);
@@ -333,7 +333,7 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
             format!(
                 "the signed card would carry {total} signatures, more than the limit of {} that \
                  verifiers apply (they would refuse the whole card); remove old signatures first \
-                 (--replace drops those with this kid)",
+                 (replacing the signatures of this kid drops those)",
                 opts.max_signatures
             ),
         )
@@ -484,22 +484,20 @@ fn unsigned_members(unsigned: &[String]) -> Error {
             .is_some_and(crate::canonical::table::is_legacy_name)
     });
     let migrate = match legacy {
-        Some(p) => format!(
-            " Some are A2A 0.3 members (such as {p}): rewrite the card for v1.0 first (a2a-card migrate)."
-        ),
+        Some(p) => format!(" Some are A2A 0.3 members (such as {p}): migrate the card to v1.0 first."),
         None => String::new(),
     };
     list.dedup();
-    Error::new(
+    crate::request::option_error(
         ErrorCode::UnsignedMembers,
-        format!(
+        &format!(
             "{} member(s) of the card would not be covered by the signature: {}{more}.{migrate} Choose what \
-             happens to them: retain them (the signature covers them as they are) or exclude them (they \
-             stay unsigned): --unknown retain|exclude on the command line, the unknown option of the npm and \
-             Python packages, CanonicalizeOptions::unknown with SignOptions::allow_unsigned in Rust",
+             happens to them with the option {{unknown}}: retain them (the signature covers them as they are) \
+             or exclude them (they stay unsigned)",
             unsigned.len(),
             list.join(", ")
         ),
+        &["unknown"],
     )
     .at(unsigned[0].clone())
 }

@@ -295,46 +295,6 @@ impl TrustStore {
             .filter(move |k| k.key.thumbprint_str() == thumbprint)
     }
 
-    /// The rule that a verifier has trust roots: some were given (`given`: the caller named at
-    /// least one key, JWKS or trust store) and they hold at least one signature key, unless keys
-    /// may come from an allowed `jku` (`jku_allowed`). `named` says how the caller's own
-    /// interface names its trust options (for example `--key, --jwks or --trust file`), and
-    /// `jku_option` how it names the `jku` allowlist when it has one, so the `usage` error
-    /// tells the user what to give.
-    ///
-    /// ```
-    /// use a2a_card::TrustStore;
-    /// let e = TrustStore::new().check_roots(false, false, "key option", None).unwrap_err();
-    /// assert_eq!(e.code().as_str(), "usage");
-    /// assert_eq!(e.message(), "no trust roots: give at least one key option");
-    /// assert!(TrustStore::new().check_roots(false, true, "key option", Some("jku prefix")).is_ok());
-    /// ```
-    pub fn check_roots(
-        &self,
-        given: bool,
-        jku_allowed: bool,
-        named: &str,
-        jku_option: Option<&str>,
-    ) -> Result<(), Error> {
-        if jku_allowed {
-            return Ok(());
-        }
-        if !given {
-            let or_jku = jku_option.map(|j| format!(", or an {j}")).unwrap_or_default();
-            return Err(Error::new(
-                ErrorCode::Usage,
-                format!("no trust roots: give at least one {named}{or_jku}"),
-            ));
-        }
-        if self.is_empty() {
-            return Err(Error::new(
-                ErrorCode::Usage,
-                "no trust roots: the keys, JWK Sets and trust stores given hold no signature key",
-            ));
-        }
-        Ok(())
-    }
-
     /// Reads a trust store file (or a plain JWKS, or a single JWK). `source` names it in reports
     /// and errors.
     pub fn from_json(text: &str, source: &str) -> Result<TrustStore, Error> {

@@ -257,7 +257,7 @@ impl LintReport {
             .find(|f| f.rule == Rule::LegacyMember)
             .map(|f| {
                 format!(
-                    ". It has A2A 0.3 members (such as {}): a2a-card migrate rewrites it for v1.0 first",
+                    ". It has A2A 0.3 members (such as {}): migrate rewrites it for v1.0 first",
                     f.pointer
                 )
             })
@@ -266,8 +266,7 @@ impl LintReport {
             crate::ErrorCode::LintFailed,
             format!(
                 "lint finds {counted} in the card, so it is not signed: {}{more}{migrate}. Fix them \
-                 (a2a-card lint shows each with its reason), or sign it as it is (--lint off on the \
-                 command line)",
+                 (lint shows each with its reason), or sign it as it is, without the lint check",
                 listed.join(", ")
             ),
         )

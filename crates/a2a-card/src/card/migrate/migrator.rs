@@ -308,7 +308,7 @@ impl Migrator<'_> {
                         Some("/supportedInterfaces/*/protocolVersion".into()),
                         format!(
                             "protocolVersion {given:?} moves into each interface{how}: the endpoints still speak A2A {mm}; \
-                             use --protocol-version 1.0 once they speak 1.0"
+                             set the protocol version 1.0 once they speak 1.0"
                         ),
                     );
                     mm

@@ -77,10 +77,11 @@ impl PublicKey {
 /// ```
 pub fn parse_jwks(text: &str) -> Result<Vec<PublicKey>, Error> {
     if text.trim_start().starts_with("-----BEGIN") {
-        return Err(Error::new(
+        return Err(crate::request::option_error(
             ErrorCode::InvalidKey,
-            "this is a PEM key, not a JWK Set (JSON with a \"keys\" list): read it as one key \
-             (PublicKey::parse; the CLI's --key) or make a JWK Set of it (a2a-card jwks FILE)",
+            "this is a PEM key, not a JWK Set (JSON with a \"keys\" list): give it as one key \
+             ({keys}), or make a JWK Set of it",
+            &["keys"],
         ));
     }
     jwks_from_value(&strict_json(text)?)
@@ -154,10 +155,11 @@ fn jwks_read(v: &Json, members: Members) -> Result<Vec<PublicKey>, Error> {
     let mut out = Vec::with_capacity(keys.len());
     for (i, jwk) in keys.iter().enumerate() {
         if jwk.get("kty").is_none() && (jwk.get("jwk").is_some() || jwk.get("pem").is_some()) {
-            return Err(Error::new(
+            return Err(crate::request::option_error(
                 ErrorCode::InvalidKey,
                 "this looks like a trust store (its entries hold \"jwk\" or \"pem\"), not a JWK Set: \
-                 read it as a trust store (TrustStore::from_json; the CLI's --trust)",
+                 give it as a trust store ({trust})",
+                &["trust"],
             )
             .at(format!("/keys/{i}")));
         }

@@ -1,0 +1,217 @@
+//! The core's table of verify options (`a2a_card::request::VERIFY`) against every front end:
+//! the CLI's `verify` flags (clap), the Python stubs (`_native.pyi`) and the npm declarations
+//! (the `.d.ts` text, read by [`npm_declarations`]). An option the table has and a front end
+//! lacks, one a front end has and the table lacks, or a default or bounds they disagree on,
+//! fails here.
+
+use a2a_card::request::{camel_case, Kind, VERIFY};
+use clap::{CommandFactory, Parser};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The CLI's `verify` arguments that are not options of a verification: the card, what to
+/// print and where, batches, and fetching (the fetcher's own options).
+const CLI_ONLY: &[&str] = &[
+    "card",
+    "batch",
+    "threads",
+    "allow_empty",
+    "format",
+    "emit_verified",
+    "force",
+    "max_jwks_keys",
+];
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The npm package's TypeScript declarations: the `.d.ts` files under
+/// `crates/a2a-card-wasm/js/` when there are any, else the text `typescript.rs` writes.
+fn npm_declarations() -> String {
+    let dir = repo().join("crates/a2a-card-wasm/js");
+    let mut text = String::new();
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with(".d.ts"))
+            .collect();
+        files.sort();
+        for f in files {
+            text.push_str(&std::fs::read_to_string(f).unwrap_or_default());
+        }
+    }
+    if text.is_empty() {
+        text = std::fs::read_to_string(repo().join("crates/a2a-card-wasm/src/typescript.rs"))
+            .unwrap_or_default();
+    }
+    text
+}
+
+/// The members of a TypeScript interface, with the doc comment before each (one line).
+fn interface(text: &str, name: &str) -> Vec<(String, String)> {
+    let start = text
+        .find(&format!("export interface {name} "))
+        .unwrap_or_else(|| panic!("no interface {name}"));
+    let body = &text[start..];
+    let body = &body[body.find('{').unwrap_or(0) + 1..body.find("\n}").unwrap_or(body.len())];
+    let mut out = Vec::new();
+    let mut doc = String::new();
+    for line in body.lines().map(str::trim) {
+        if line.starts_with("/**") || line.starts_with('*') {
+            doc.push_str(line);
+            doc.push(' ');
+        } else if let Some((member, _)) = line.split_once("?:") {
+            out.push((member.trim().to_string(), std::mem::take(&mut doc)));
+        }
+    }
+    out
+}
+
+/// The keyword arguments of a `def NAME(` in the stubs.
+fn python_keywords(text: &str, def: &str) -> BTreeSet<String> {
+    let start = text.find(def).unwrap_or_else(|| panic!("no {def}"));
+    let body = &text[start..];
+    let body = &body[..body.find(") ->").unwrap_or(body.len())];
+    body.lines()
+        .filter_map(|l| l.trim().split_once(':').map(|(n, _)| n.trim().to_string()))
+        .filter(|n| !n.is_empty() && !n.contains(' ') && !n.contains('(') && n != "*")
+        .collect()
+}
+
+/// "1 to 8" and "default 4" (or the default's unit form) in a documentation text.
+fn documents_count(doc: &str, min: usize, max: usize, default: usize) -> bool {
+    let mib = |n: usize| format!("{} MiB", n / (1024 * 1024));
+    doc.contains(&format!("{min} to {max}"))
+        && (doc.contains(&format!("default {default}")) || doc.contains(&format!("default {}", mib(default))))
+}
+
+#[test]
+fn the_cli_verify_flags_are_the_tables() {
+    let cli = crate::Cli::command();
+    let verify = cli.find_subcommand("verify").expect("a verify subcommand");
+    let fetch_flags: BTreeSet<String> = cli
+        .find_subcommand("fetch")
+        .expect("a fetch subcommand")
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect();
+    let mut flags = BTreeSet::new();
+    for arg in verify.get_arguments() {
+        let id = arg.get_id().as_str();
+        let Some(long) = arg.get_long() else {
+            assert!(
+                CLI_ONLY.contains(&id),
+                "verify argument {id} is neither in the table nor CLI-only"
+            );
+            continue;
+        };
+        let flag = format!("--{long}");
+        let spec = VERIFY.iter().find(|s| s.fronts.cli == Some(flag.as_str()));
+        match spec {
+            Some(spec) => {
+                if let Kind::Count { min, max, default } = spec.kind {
+                    let shown: Vec<String> = arg
+                        .get_default_values()
+                        .iter()
+                        .map(|v| v.to_string_lossy().into())
+                        .collect();
+                    assert_eq!(
+                        shown,
+                        vec![default.to_string()],
+                        "{flag}: the default is the table's"
+                    );
+                    let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                    assert!(
+                        help.contains(&format!("{min} to {max}")),
+                        "{flag}: its help gives the table's bounds: {help}"
+                    );
+                    let parse = |n: usize| {
+                        crate::Cli::try_parse_from([
+                            "a2a-card",
+                            "verify",
+                            "c.json",
+                            "--key",
+                            "k",
+                            &flag,
+                            &n.to_string(),
+                        ])
+                        .is_ok()
+                    };
+                    assert!(
+                        parse(min) && parse(max) && !parse(max + 1) && (min == 0 || !parse(min - 1)),
+                        "{flag}: the table's bounds"
+                    );
+                }
+                flags.insert(flag);
+            }
+            None => assert!(
+                CLI_ONLY.contains(&id) || fetch_flags.contains(long),
+                "verify flag {flag} is neither in the table nor CLI-only"
+            ),
+        }
+    }
+    for spec in VERIFY {
+        if let Some(flag) = spec.fronts.cli {
+            assert!(
+                flags.contains(flag),
+                "the table's {} has no flag {flag} in verify",
+                spec.name
+            );
+        }
+    }
+}
+
+#[test]
+fn the_python_stubs_are_the_tables() {
+    let stubs = std::fs::read_to_string(repo().join("crates/a2a-card-py/python/a2a_card/_native.pyi"))
+        .expect("the stubs");
+    let table: BTreeSet<String> = VERIFY
+        .iter()
+        .filter(|s| s.fronts.python)
+        .map(|s| s.name.to_string())
+        .collect();
+    for def in ["def verify(", "def verify_many(", "class Verifier:"] {
+        let mut kw = python_keywords(&stubs, def);
+        for own in ["card", "cards", "threads", "return_exceptions", "self"] {
+            kw.remove(own);
+        }
+        assert_eq!(
+            kw, table,
+            "{def}: the stubs' keywords are the table's Python options"
+        );
+    }
+}
+
+#[test]
+fn the_npm_declarations_are_the_tables() {
+    let text = npm_declarations();
+    let members: Vec<(String, String)> = interface(&text, "ReadOptions")
+        .into_iter()
+        .chain(interface(&text, "VerifyOptions"))
+        .collect();
+    let names: BTreeSet<String> = members.iter().map(|(n, _)| n.clone()).collect();
+    let table: BTreeSet<String> = VERIFY
+        .iter()
+        .filter(|s| s.fronts.npm)
+        .map(|s| camel_case(s.name))
+        .collect();
+    assert_eq!(
+        names, table,
+        "the VerifyOptions members are the table's npm options"
+    );
+    for spec in VERIFY.iter().filter(|s| s.fronts.npm) {
+        if let Kind::Count { min, max, default } = spec.kind {
+            let doc = &members
+                .iter()
+                .find(|(n, _)| *n == camel_case(spec.name))
+                .expect("declared")
+                .1;
+            assert!(
+                documents_count(doc, min, max, default),
+                "{}: the declaration gives the table's bounds and default: {doc}",
+                spec.name
+            );
+        }
+    }
+}

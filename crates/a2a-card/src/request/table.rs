@@ -1,0 +1,293 @@
+//! The table of options: one row per option of a request, with its kind, default, bounds and
+//! documentation, and which front ends offer it under which spelling. Every front end takes
+//! its defaults and bounds from here, and a test checks the CLI's flags, the Python stubs and
+//! the npm declarations against it.
+
+use crate::canonical::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH_LIMIT, MAX_INPUT_BYTES_LIMIT};
+use crate::signature::{
+    DEFAULT_MAX_CHAIN_LEN, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
+    MAX_CHAIN_LEN_LIMIT, MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT, MAX_SIGNATURE_CHECKS_LIMIT,
+};
+
+/// What values an option takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number from `min` to `max`, `default` when not given.
+    Count {
+        /// The least value accepted.
+        min: usize,
+        /// The greatest value accepted.
+        max: usize,
+        /// The value when the option is not given.
+        default: usize,
+    },
+    /// One of these names; the first is the default.
+    Choice(&'static [&'static str]),
+    /// Text, no default.
+    Text,
+    /// A list of texts, or one text for a list of one.
+    Texts,
+    /// A list of texts (a list always).
+    List,
+    /// Keys, JWK Sets or trust stores: JSON or PEM text (a front end writes an object of its
+    /// language as JSON), with the name it goes by; `list`: one or a list, named `name[i]`,
+    /// else one, named `name` (the CLI takes any number of files of each).
+    Keys {
+        /// One or a list.
+        list: bool,
+    },
+    /// PEM text (certificates, CRLs), one or a list, named `name[i]`.
+    Pem,
+    /// A time, in seconds since the Unix epoch; the clock by default.
+    Time,
+    /// Yes or no, with its default.
+    Flag(bool),
+}
+
+/// Which front ends offer an option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fronts {
+    /// The CLI's flag, when it has one (`--alg` for `algorithms`).
+    pub cli: Option<&'static str>,
+    /// The npm package (under the camelCase spelling of the name).
+    pub npm: bool,
+    /// The Python package (under the name itself).
+    pub python: bool,
+}
+
+/// One option of a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The canonical name, snake_case (the Python keyword; the npm package's is its camelCase
+    /// spelling, see [`camel_case`]).
+    pub name: &'static str,
+    /// What values it takes, with its default and bounds.
+    pub kind: Kind,
+    /// Which front ends offer it, and the CLI's spelling.
+    pub fronts: Fronts,
+    /// One sentence for a person.
+    pub doc: &'static str,
+}
+
+impl OptionSpec {
+    /// The default of a count option.
+    pub const fn count_default(&self) -> Option<usize> {
+        match self.kind {
+            Kind::Count { default, .. } => Some(default),
+            _ => None,
+        }
+    }
+
+    /// The bounds of a count option.
+    pub const fn bounds(&self) -> Option<(usize, usize)> {
+        match self.kind {
+            Kind::Count { min, max, .. } => Some((min, max)),
+            _ => None,
+        }
+    }
+}
+
+const ALL: Fronts = Fronts {
+    cli: None,
+    npm: true,
+    python: true,
+};
+
+const fn cli(flag: &'static str) -> Fronts {
+    Fronts {
+        cli: Some(flag),
+        npm: true,
+        python: true,
+    }
+}
+
+const fn cli_only(flag: &'static str) -> Fronts {
+    Fronts {
+        cli: Some(flag),
+        npm: false,
+        python: false,
+    }
+}
+
+const fn count(min: usize, max: usize, default: usize) -> Kind {
+    Kind::Count { min, max, default }
+}
+
+/// The options of a verification ([`super::VerifyRequest`]).
+///
+/// ```
+/// use a2a_card::request::{option, VERIFY};
+/// let chain = option(VERIFY, "max_chain").unwrap();
+/// assert_eq!(chain.bounds(), Some((1, 8)));
+/// assert_eq!(chain.fronts.cli, Some("--max-chain"));
+/// ```
+pub const VERIFY: &[OptionSpec] = &[
+    OptionSpec {
+        name: "keys",
+        kind: Kind::Keys { list: true },
+        fronts: cli("--key"),
+        doc: "Trusted public keys (PEM or JWK; a private key yields its public half).",
+    },
+    OptionSpec {
+        name: "jwks",
+        kind: Kind::Keys { list: false },
+        fronts: cli("--jwks"),
+        doc: "Trusted JWK Sets; entries with \"use\":\"enc\" are skipped.",
+    },
+    OptionSpec {
+        name: "trust",
+        kind: Kind::Keys { list: false },
+        fronts: cli("--trust"),
+        doc: "Trust stores: keys with policy (algorithms, origins, validity window, revoked).",
+    },
+    OptionSpec {
+        name: "trust_anchors",
+        kind: Kind::Pem,
+        fronts: cli("--trust-anchors"),
+        doc: "CA certificates (PEM) trusted as roots for x5c chains.",
+    },
+    OptionSpec {
+        name: "crls",
+        kind: Kind::Pem,
+        fronts: cli_only("--crl"),
+        doc: "CRLs (PEM or DER) applied to x5c chains.",
+    },
+    OptionSpec {
+        name: "identity",
+        kind: Kind::Texts,
+        fronts: cli("--identity"),
+        doc: "A SPIFFE ID or DNS name the x5c leaf must name (any one).",
+    },
+    OptionSpec {
+        name: "identity_prefix",
+        kind: Kind::Texts,
+        fronts: cli("--identity-prefix"),
+        doc: "A URI SAN prefix ending with / the x5c leaf's must start with.",
+    },
+    OptionSpec {
+        name: "require_eku",
+        kind: Kind::Text,
+        fronts: cli("--require-eku"),
+        doc: "An extended key usage every x5c leaf must list.",
+    },
+    OptionSpec {
+        name: "max_chain",
+        kind: count(1, MAX_CHAIN_LEN_LIMIT, DEFAULT_MAX_CHAIN_LEN),
+        fronts: cli("--max-chain"),
+        doc: "The most certificates an x5c chain may hold.",
+    },
+    OptionSpec {
+        name: "algorithms",
+        kind: Kind::List,
+        fronts: cli("--alg"),
+        doc: "The algorithms accepted (none of them HMAC); by default every asymmetric one.",
+    },
+    OptionSpec {
+        name: "mode",
+        kind: Kind::Choice(&["require", "all", "if-present"]),
+        fronts: cli("--mode"),
+        doc: "The pass rule: one valid signature, every signature, or an unsigned card passes.",
+    },
+    OptionSpec {
+        name: "profile",
+        kind: Kind::Choice(&["spec", "prune-empty", "served-as-is", "auto"]),
+        fronts: ALL,
+        doc: "The profile accepted (auto: every profile).",
+    },
+    OptionSpec {
+        name: "profiles",
+        kind: Kind::List,
+        fronts: cli("--profile"),
+        doc: "The profiles accepted, tried in order.",
+    },
+    OptionSpec {
+        name: "unknown",
+        kind: Kind::Choice(&["exclude", "retain", "reject"]),
+        fronts: cli("--unknown"),
+        doc: "Members the schema does not define: not covered, covered, or the card refused.",
+    },
+    OptionSpec {
+        name: "now",
+        kind: Kind::Time,
+        fronts: ALL,
+        doc: "The time for validity windows, in seconds since the Unix epoch.",
+    },
+    OptionSpec {
+        name: "origin",
+        kind: Kind::Text,
+        fronts: cli("--origin"),
+        doc: "The https origin the card came from, for origin-bound trust entries.",
+    },
+    OptionSpec {
+        name: "max_signatures",
+        kind: count(1, MAX_SIGNATURES_LIMIT, DEFAULT_MAX_SIGNATURES),
+        fronts: cli("--max-signatures"),
+        doc: "Refuse cards with more signatures than this.",
+    },
+    OptionSpec {
+        name: "max_keys_per_kid",
+        kind: count(1, MAX_KEYS_PER_KID_LIMIT, DEFAULT_MAX_KEYS_PER_KID),
+        fronts: cli("--max-keys-per-kid"),
+        doc: "Refuse a signature whose kid selects more trusted keys than this.",
+    },
+    OptionSpec {
+        name: "max_signature_checks",
+        kind: count(1, MAX_SIGNATURE_CHECKS_LIMIT, DEFAULT_MAX_SIGNATURE_CHECKS),
+        fronts: cli("--max-signature-checks"),
+        doc: "The most signature checks (one key over one profile's bytes) for the card.",
+    },
+    OptionSpec {
+        name: "max_input_bytes",
+        kind: count(1, MAX_INPUT_BYTES_LIMIT, DEFAULT_MAX_INPUT_BYTES),
+        fronts: cli("--max-input-bytes"),
+        doc: "Refuse cards larger than this many bytes.",
+    },
+    OptionSpec {
+        name: "max_depth",
+        kind: count(1, MAX_DEPTH_LIMIT, DEFAULT_MAX_DEPTH),
+        fronts: cli("--max-depth"),
+        doc: "Refuse cards nested deeper than this.",
+    },
+    OptionSpec {
+        name: "host_crypto",
+        kind: Kind::Flag(true),
+        fronts: Fronts {
+            cli: None,
+            npm: true,
+            python: false,
+        },
+        doc: "Check signatures with the host's native crypto when it has it.",
+    },
+    OptionSpec {
+        name: "allow_jku",
+        kind: Kind::Texts,
+        fronts: cli_only("--allow-jku"),
+        doc: "URL prefixes under which a fetched card's jku may be fetched.",
+    },
+];
+
+/// The row of `table` with this canonical name.
+pub fn option(table: &'static [OptionSpec], name: &str) -> Option<&'static OptionSpec> {
+    table.iter().find(|o| o.name == name)
+}
+
+/// The camelCase spelling of a snake_case name (the npm package's).
+///
+/// ```
+/// assert_eq!(a2a_card::request::camel_case("max_keys_per_kid"), "maxKeysPerKid");
+/// ```
+pub fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
