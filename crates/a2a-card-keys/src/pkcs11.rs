@@ -122,8 +122,27 @@ fn module_path(uri: &Pkcs11Uri, default: Option<&Path>) -> Result<PathBuf, Error
     }
 }
 
-/// Loads and initializes the module.
+/// The module's one context in this process: loaded and initialized on first use, then kept
+/// for the life of the process. A context of its own per key would call `C_Finalize` when that
+/// key is dropped, which ends the module for every other key still open in another thread (a
+/// crash in SoftHSM2); PKCS#11 has one library state per process, so the context is one too.
 fn load(path: &Path) -> Result<Pkcs11, Error> {
+    use std::sync::{Mutex, OnceLock};
+    static MODULES: OnceLock<Mutex<Vec<(std::path::PathBuf, Pkcs11)>>> = OnceLock::new();
+    let modules = MODULES.get_or_init(|| Mutex::new(Vec::new()));
+    // A poisoned lock only means another thread panicked while holding it; the list is whole.
+    let mut modules = modules.lock().unwrap_or_else(|e| e.into_inner());
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if let Some((_, ctx)) = modules.iter().find(|(p, _)| *p == key) {
+        return Ok(ctx.clone());
+    }
+    let ctx = load_new(path)?;
+    modules.push((key, ctx.clone()));
+    Ok(ctx)
+}
+
+/// Loads and initializes the module.
+fn load_new(path: &Path) -> Result<Pkcs11, Error> {
     if !path.exists() {
         return Err(unavailable(format!(
             "the PKCS#11 module {} does not exist",

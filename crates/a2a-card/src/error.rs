@@ -617,3 +617,28 @@ pub fn pointer_token(segment: &str) -> String {
     }
     segment.replace('~', "~0").replace('/', "~1")
 }
+
+/// A message about options: `template` names each of `options` as `{name}` (in double quotes
+/// or not); the message is the template with the canonical names, and the template is kept for
+/// `Error::spelled` (in [`crate::request`]), which spells them as each front end does. It
+/// lives in the error layer so that every layer can raise it.
+///
+/// ```
+/// use a2a_card::request::{option_error, Spelling};
+/// let e = option_error(a2a_card::ErrorCode::Timeout, "no answer within 1 s ({key_timeout})", &["key_timeout"]);
+/// assert_eq!(e.message(), "no answer within 1 s (key_timeout)");
+/// assert_eq!(e.spelled(Spelling::Flag).message(), "no answer within 1 s (--key-timeout)");
+/// ```
+pub fn option_error(code: ErrorCode, template: &str, options: &[&'static str]) -> Error {
+    // The canonical spelling: each `{name}` is the name itself.
+    let mut message = template.to_string();
+    for o in options {
+        message = message.replace(&format!("{{{o}}}"), o);
+    }
+    let mut e = Error::new(code, message);
+    for o in options {
+        e = e.for_option(o);
+    }
+    e.set_template(template.to_string());
+    e
+}

@@ -27,6 +27,7 @@ pub use cache::{parsed_jwks, parsed_key, parsed_trust, PARSED_CACHE};
 pub use table::{camel_case, option, Fronts, Kind, OptionSpec, VERIFY};
 pub use verify::{Input, OptionValue, ReadyVerifier, VerifyRequest};
 
+pub use crate::error::option_error;
 use crate::{Error, ErrorCode};
 
 /// How a front end spells the names of options in messages.
@@ -121,25 +122,6 @@ impl Error {
         }
         self
     }
-}
-
-/// A message about options: `template` names each of `options` as `{name}` (in double quotes
-/// or not); the message is the template with the canonical names, and the template is kept for
-/// [`Error::spelled`], which spells them as each front end does.
-///
-/// ```
-/// use a2a_card::request::{option_error, Spelling};
-/// let e = option_error(a2a_card::ErrorCode::Timeout, "no answer within 1 s ({key_timeout})", &["key_timeout"]);
-/// assert_eq!(e.message(), "no answer within 1 s (key_timeout)");
-/// assert_eq!(e.spelled(Spelling::Flag).message(), "no answer within 1 s (--key-timeout)");
-/// ```
-pub fn option_error(code: ErrorCode, template: &str, options: &[&'static str]) -> Error {
-    let mut e = Error::new(code, render(template, options, Spelling::Snake));
-    for o in options {
-        e = e.for_option(o);
-    }
-    e.set_template(template.to_string());
-    e
 }
 
 /// The template with each `{name}` of `options` spelled; quotes around a placeholder are kept

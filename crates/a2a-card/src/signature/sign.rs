@@ -488,7 +488,7 @@ fn unsigned_members(unsigned: &[String]) -> Error {
         None => String::new(),
     };
     list.dedup();
-    crate::request::option_error(
+    crate::error::option_error(
         ErrorCode::UnsignedMembers,
         &format!(
             "{} member(s) of the card would not be covered by the signature: {}{more}.{migrate} Choose what \

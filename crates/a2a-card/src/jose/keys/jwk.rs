@@ -77,7 +77,7 @@ impl PublicKey {
 /// ```
 pub fn parse_jwks(text: &str) -> Result<Vec<PublicKey>, Error> {
     if text.trim_start().starts_with("-----BEGIN") {
-        return Err(crate::request::option_error(
+        return Err(crate::error::option_error(
             ErrorCode::InvalidKey,
             "this is a PEM key, not a JWK Set (JSON with a \"keys\" list): give it as one key \
              ({keys}), or make a JWK Set of it",
@@ -155,7 +155,7 @@ fn jwks_read(v: &Json, members: Members) -> Result<Vec<PublicKey>, Error> {
     let mut out = Vec::with_capacity(keys.len());
     for (i, jwk) in keys.iter().enumerate() {
         if jwk.get("kty").is_none() && (jwk.get("jwk").is_some() || jwk.get("pem").is_some()) {
-            return Err(crate::request::option_error(
+            return Err(crate::error::option_error(
                 ErrorCode::InvalidKey,
                 "this looks like a trust store (its entries hold \"jwk\" or \"pem\"), not a JWK Set: \
                  give it as a trust store ({trust})",
