@@ -685,7 +685,7 @@ fn jku_is_fetched_only_under_an_allowed_prefix_of_the_cards_origin() {
     expect_code(&out, 1, "no allowlist");
     has_line(
         &out,
-        &format!("jku \"{jku}\" (signature 0): not fetched: no --allow-jku prefix matches it"),
+        &format!("jku \"{jku}\" (signature 0): not fetched: no allowed jku prefix matches it"),
     );
     let other_prefix = t.agent.url("/other/");
     let out = t.run(
@@ -696,7 +696,7 @@ fn jku_is_fetched_only_under_an_allowed_prefix_of_the_cards_origin() {
     expect_code(&out, 1, "prefix does not match");
     has_line(
         &out,
-        &format!("jku \"{jku}\" (signature 0): not fetched: no --allow-jku prefix matches it"),
+        &format!("jku \"{jku}\" (signature 0): not fetched: no allowed jku prefix matches it"),
     );
     // A prefix of another origin matches the URL but cannot vouch for this card.
     let ip_origin = t.agent.server.url("127.0.0.1", "");
@@ -761,7 +761,7 @@ fn jku_is_fetched_only_under_an_allowed_prefix_of_the_cards_origin() {
     );
     expect_code(&out, 1, "card from another origin");
     assert!(
-        stdout(&out).contains("not fetched: the --allow-jku prefix it matches is for"),
+        stdout(&out).contains("not fetched: the allowed jku prefix it matches is for"),
         "{}",
         stdout(&out)
     );
@@ -952,6 +952,6 @@ fn verify_url_a_jku_redirect_out_of_its_prefix_is_not_followed() {
     expect_code(&out, 3, "redirect out of the prefix");
     let text = stdout(&out);
     assert!(text.contains("fetch failed: error[redirect-invalid]"), "{text}");
-    assert!(text.contains("leaves the --allow-jku prefix"), "{text}");
+    assert!(text.contains("leaves the allowed jku prefix"), "{text}");
     assert_eq!(other.server.count("/keys/jwks.json"), 0);
 }

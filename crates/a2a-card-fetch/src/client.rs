@@ -274,7 +274,18 @@ impl Fetcher {
         prefix: &JkuPrefix,
         max_keys: usize,
     ) -> Result<FetchedJwks, Error> {
-        let url = parse_https(url, "the jku")?;
+        self.fetch_jwks_at(parse_https(url, "the jku")?, prefix, max_keys)
+            .await
+    }
+
+    /// [`Fetcher::fetch_jwks_under`] for a `jku` already parsed (by [`parse_https`]): the URL
+    /// read from the card is the URL fetched, not its text read again.
+    pub(crate) async fn fetch_jwks_at(
+        &self,
+        url: url::Url,
+        prefix: &JkuPrefix,
+        max_keys: usize,
+    ) -> Result<FetchedJwks, Error> {
         let fetched = self.fetch_json(url, Some(prefix)).await?;
         jwks_of(fetched, max_keys)
     }
@@ -413,7 +424,7 @@ impl Fetcher {
             return Err(Error::new(
                 ErrorCode::RedirectInvalid,
                 format!(
-                    "the redirect to {next} leaves the --allow-jku prefix {} that allowed this jku",
+                    "the redirect to {next} leaves the allowed jku prefix {} (RemoteOptions::jku_allow) that let this jku be fetched",
                     prefix.as_str()
                 ),
             )

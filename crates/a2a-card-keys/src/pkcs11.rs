@@ -107,11 +107,11 @@ fn module_path(uri: &Pkcs11Uri, default: Option<&Path>) -> Result<PathBuf, Error
         (Some(path), _) => Ok(path),
         (None, Some(name)) => Err(usage(format!(
             "module-name={name} needs module-path (the directory that holds it), or give the module's file \
-             as module-path, --pkcs11-module or A2A_CARD_PKCS11_MODULE"
+             as module-path or in the key options (KeyOptions::pkcs11_module)"
         ))),
         (None, None) => Err(usage(
             "a pkcs11: key needs its PKCS#11 module: module-path=/path/to/module.so in the URI, \
-             --pkcs11-module PATH, or A2A_CARD_PKCS11_MODULE"
+             or the module of the key options (KeyOptions::pkcs11_module)"
                 .to_string(),
         )),
     }
@@ -585,12 +585,13 @@ impl Pkcs11Key {
     ) -> Result<(Pkcs11Uri, PublicKey), Error> {
         if uri.object().is_none() {
             return Err(usage(
-                "keygen --key pkcs11: needs object=LABEL, the label of the new key".to_string(),
+                "a key made in a PKCS#11 token needs object=LABEL, the label of the new key".to_string(),
             ));
         }
         if uri.object_type().is_some_and(|t| t != ObjectType::Private) {
             return Err(usage(
-                "keygen --key pkcs11: makes a private key: use type=private or leave type out".to_string(),
+                "a key made in a PKCS#11 token is a private key: use type=private or leave type out"
+                    .to_string(),
             ));
         }
         let (session, token) = open_session(uri, opts, true)?;
@@ -676,7 +677,7 @@ impl Pkcs11Key {
             }
             other => {
                 return Err(usage(format!(
-                    "keygen --key pkcs11: makes EdDSA (Ed25519), ES256, ES384, ES512 and RS256..PS512 keys, not {other}"
+                    "a key made in a PKCS#11 token is an EdDSA (Ed25519), ES256, ES384, ES512 or RS256..PS512 key, not {other}"
                 )))
             }
         };

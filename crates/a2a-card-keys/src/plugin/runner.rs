@@ -211,7 +211,7 @@ fn timed_out(call: &Call<'_>) -> Error {
     Error::new(
         ErrorCode::Timeout,
         format!(
-            "{} did not answer {} within {} (--key-timeout); it was stopped",
+            "{} did not answer {} within {} (the key timeout, KeyOptions::timeout); it was stopped",
             call.what,
             call.method,
             seconds(call.timeout)
