@@ -7,8 +7,8 @@ use crate::options::{deadline_after, root_store, FetchOptions, DEFAULT_MAX_JWKS_
 use crate::proxy::ProxyRoute;
 use crate::target::{card_url_parsed, check_https, origin_of, parse_https, JkuPrefix};
 use crate::transport::{within, Transport};
+use crate::{Error, ErrorCode};
 use a2a_card::signature::printable;
-use a2a_card::{Error, ErrorCode};
 use http::HeaderMap;
 use rustls::ClientConfig;
 use serde::Serialize;
@@ -246,7 +246,7 @@ impl Fetcher {
                 max_depth: a2a_card::canonical::MAX_DEPTH_LIMIT,
             },
         )
-        .map_err(|e| e.with_url(fetched.final_url.clone()))?;
+        .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
         Ok(fetched)
     }
 
@@ -565,11 +565,14 @@ enum Hop {
 /// The keys of a fetched JWK Set, at most `max_keys` of them.
 fn jwks_of(fetched: Fetched, max_keys: usize) -> Result<FetchedJwks, Error> {
     let text = std::str::from_utf8(&fetched.bytes).map_err(|_| {
-        a2a_card::Error::new(a2a_card::ErrorCode::InvalidJson, "the JWKS is not UTF-8")
-            .with_url(fetched.final_url.clone())
+        Error::new(
+            ErrorCode::Card(a2a_card::ErrorCode::InvalidJson),
+            "the JWKS is not UTF-8",
+        )
+        .with_url(fetched.final_url.clone())
     })?;
     let keys = a2a_card::jose::keys::parse_jwks_limited(text, max_keys)
-        .map_err(|e| e.with_url(fetched.final_url.clone()))?;
+        .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
     Ok(FetchedJwks { fetched, keys })
 }
 

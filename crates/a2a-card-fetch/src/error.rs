@@ -253,6 +253,27 @@ impl Error {
         self.caller_input || self.code() == a2a_card::ErrorCode::Usage
     }
 
+    /// The same error, its message prefixed with the context it arose in (a proxy, an
+    /// option); code, place and retrieval facts are kept.
+    ///
+    /// ```
+    /// use a2a_card_fetch::{Error, ErrorCode};
+    /// let e = Error::new(ErrorCode::InvalidUrl, "no host").context("the proxy");
+    /// assert_eq!(e.message(), "the proxy: no host");
+    /// assert_eq!(e.code(), ErrorCode::InvalidUrl);
+    /// ```
+    #[must_use]
+    pub fn context(mut self, context: &str) -> Self {
+        self.kind = match self.kind {
+            Kind::Card(e) => Kind::Card(e.context(context)),
+            Kind::Retrieval { code, message } => Kind::Retrieval {
+                code,
+                message: format!("{context}: {message}"),
+            },
+        };
+        self
+    }
+
     /// The core's error, when the failure is the core's (a fetched document refused).
     pub fn card_error(&self) -> Option<&a2a_card::Error> {
         match &self.kind {

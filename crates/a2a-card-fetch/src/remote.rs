@@ -5,11 +5,12 @@ use crate::cache::CacheOutcome;
 use crate::client::{route_lines, Fetched, Fetcher};
 use crate::options::DEFAULT_MAX_JWKS_KEYS;
 use crate::target::{parse_https, JkuPrefix};
+use crate::Error;
 use a2a_card::signature::entries::read_signatures;
 use a2a_card::signature::trust::TrustedKey;
 pub use a2a_card::signature::KeySource;
 use a2a_card::signature::{printable, quoted, verify_doc, TextForm, VerdictCode};
-use a2a_card::{Doc, Error, ErrorCode, Report, TrustStore, VerifyOptions};
+use a2a_card::{Doc, ErrorCode, Report, TrustStore, VerifyOptions};
 use serde::Serialize;
 
 /// Default limit on distinct `jku` URLs fetched for one card.
@@ -413,7 +414,7 @@ impl Fetcher {
         // the reader's code and pointer, as `fetch_card` refuses it.
         let fetched: Fetched = fetcher.fetch_card_bytes(url_or_origin).await?;
         let card = Doc::parse(&fetched.bytes, &opts.verify.limits)
-            .map_err(|e| e.with_url(fetched.final_url.clone()))?;
+            .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
 
         let mut store = trust.clone();
         let mut jku_reports = Vec::new();
@@ -469,7 +470,8 @@ impl Fetcher {
 
         let mut vopts = opts.verify.clone();
         vopts.origin = Some(fetched.origin.clone());
-        let report = verify_doc(&card, &store, &vopts).map_err(|e| e.with_url(fetched.final_url.clone()))?;
+        let report = verify_doc(&card, &store, &vopts)
+            .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
 
         // The report's own key sources: a key from a jku carries the URL it really came from
         // (after redirects, all under the prefix).

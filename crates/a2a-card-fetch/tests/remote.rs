@@ -123,12 +123,28 @@ fn a_card_signed_by_a_trusted_key_verifies_over_https() {
     );
     // The JSON form of the retrieval's facts: these members, the key's source as before.
     let json = r.to_json();
-    let names: Vec<&str> = json["fetch"].as_object().unwrap().keys().map(String::as_str).collect();
+    let names: Vec<&str> = json["fetch"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(
         names,
         [
-            "requested_url", "origin", "final_url", "redirects", "status", "content_type", "cache",
-            "peer", "protocol", "proxy", "keys", "jku", "warnings"
+            "requested_url",
+            "origin",
+            "final_url",
+            "redirects",
+            "status",
+            "content_type",
+            "cache",
+            "peer",
+            "protocol",
+            "proxy",
+            "keys",
+            "jku",
+            "warnings"
         ]
     );
     assert_eq!(
@@ -234,7 +250,7 @@ fn verify_options_out_of_bounds_are_refused_before_any_request() {
         &agent.fx.options(),
     )
     .unwrap_err();
-    assert_eq!(e.code(), ErrorCode::Usage);
+    assert_eq!(e.code(), a2a_card::ErrorCode::Usage);
     assert_eq!(e.message(), "max_signatures must be 1 to 256, got 1000000000000");
     assert_eq!(agent.server.requests().len(), 0);
 }
@@ -440,7 +456,7 @@ fn errors_of_verify_remote() {
         &agent.fx.options(),
     )
     .unwrap_err();
-    assert_eq!(e.code(), ErrorCode::DuplicateMember);
+    assert_eq!(e.code(), a2a_card::ErrorCode::DuplicateMember);
     assert_eq!(e.pointer(), Some("/a"));
     // A retrieval failure keeps its fetch code.
     let e = verify_remote(

@@ -414,7 +414,10 @@ def test_verify_many_errors(kp: a2a_card.KeyPair) -> None:
 
 
 def test_every_error_code_has_its_class() -> None:
-    assert "duplicate-member" in a2a_card.ERROR_CODES and len(a2a_card.ERROR_CODES) >= 50
+    assert "duplicate-member" in a2a_card.ERROR_CODES and len(a2a_card.ERROR_CODES) >= 40
+    # The codes of a retrieval over the network are the Rust fetcher's, which this package
+    # does not use: none of them can be raised here.
+    assert "dns-failed" not in a2a_card.ERROR_CODES and "http-status" not in a2a_card.ERROR_CODES
     classes = {code: a2a_card._native._error_class_for(code) for code in a2a_card.ERROR_CODES}
     for code, cls in classes.items():
         assert issubclass(cls, a2a_card.Error) and cls is not a2a_card.Error, code

@@ -102,7 +102,8 @@ class SignatureError(Error):
 
 
 class RetrievalError(Error):
-    """Reading or fetching failed (``io`` and the network codes of the Rust fetcher), or an
-    external key could not be reached or failed to sign (``key-unavailable``,
-    ``external-signer-failed``). The Python package reads, fetches
-    and opens no token itself; the class exists so that every code has one."""
+    """Reading failed (``io``), or an external key could not be reached, failed to sign or
+    did not answer in time (``key-unavailable``, ``external-signer-failed``, ``timeout``). The
+    Python package reads and opens no token itself; the class exists so that every code has
+    one. (The network codes of the Rust fetcher are that crate's; this package fetches
+    nothing.)"""
