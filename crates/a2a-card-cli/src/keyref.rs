@@ -138,9 +138,9 @@ pub(crate) fn failure(e: a2a_card::Error, source: &str) -> Failure {
 }
 
 /// True when a failure of signing came from the key rather than the card: an external key's
-/// codes and a plugin's deadline (`timeout`, which nothing else in signing produces).
+/// codes (`a2a_card_keys::ErrorCode`, a plugin's deadline `timeout` among them).
 pub(crate) fn is_key_failure(code: ErrorCode) -> bool {
-    code.is_external_key() || code == ErrorCode::Timeout
+    code.is_external_key()
 }
 
 /// Opens the signing key: `reference` (`--key`), else the PEM or JWK text of
@@ -323,7 +323,7 @@ pub(crate) fn keygen_in_token(
         );
         Err(failure(
             a2a_card::Error::new(
-                ErrorCode::KeyUnavailable,
+                a2a_card_keys::ErrorCode::KeyUnavailable.into(),
                 "this build has no PKCS#11 support (feature pkcs11)",
             ),
             &reference.to_string(),

@@ -53,7 +53,7 @@ pub(crate) fn class_name(code: ErrorCode) -> &'static str {
         | C::CertificateRevoked
         | C::CertificateIdentityMismatch
         | C::TooManyChecks => "SignatureError",
-        C::KeyUnavailable | C::ExternalSignerFailed | C::Io | C::Timeout => "RetrievalError",
+        C::External(_) | C::Io => "RetrievalError",
         _ => "Error",
     }
 }

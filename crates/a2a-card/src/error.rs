@@ -2,7 +2,8 @@
 //!
 //! The codes here are the ones the library raises. A retrieval over the network has its own
 //! codes and facts (the URL, the HTTP status) in `a2a_card_fetch::Error`, which wraps this
-//! type for a fetched document that is refused.
+//! type for a fetched document that is refused. An external key's failures carry the codes of
+//! the crate that reaches it (`a2a_card_keys::ErrorCode`) in [`ErrorCode::External`].
 
 use std::fmt;
 
@@ -79,14 +80,6 @@ pub enum ErrorCode {
     /// members), and the signer did not choose to (`--unknown exclude` or `retain`;
     /// `SignOptions::allow_unsigned`).
     UnsignedMembers,
-    /// An external key (a PKCS#11 token, a KMS plugin) could not be reached or opened: the
-    /// module cannot be loaded or is not a PKCS#11 module, no token or key matches the
-    /// reference, the token refused the PIN, the plugin is not on the PATH.
-    KeyUnavailable,
-    /// An external key failed to sign or answered with something unusable: a plugin's
-    /// `errorMessage`, a response that is not the protocol's JSON or is over the size limit, a
-    /// signature that cannot be brought to JWS form, a plugin killed by a signal.
-    ExternalSignerFailed,
     /// A signature made by an external key does not verify with that key's public key (the
     /// token or plugin signed with another key, or returned garbage); nothing was signed.
     ExternalSignatureInvalid,
@@ -94,9 +87,6 @@ pub enum ErrorCode {
     LintFailed,
     /// Reading or writing a file failed.
     Io,
-    /// An external key did not answer in time: a KMS plugin stopped at its deadline. (The
-    /// fetcher's own `timeout`, a retrieval over its limit, is `a2a_card_fetch::ErrorCode`'s.)
-    Timeout,
     /// An `x5c` chain that does not build to one of the verifier's trust anchors (unknown root, a CA flag or path length broken, name constraints violated, a required EKU missing, the chain longer than the limit, no anchor or identity rule), or an `x5u`, which is never fetched.
     CertificateUntrusted,
     /// A certificate of an `x5c` chain, or a trust anchor's window, is expired or not yet valid at the verification time.
@@ -112,6 +102,20 @@ pub enum ErrorCode {
 
     /// The caller combined options that cannot work together.
     Usage,
+
+    /// A failure of an external key, under the code the crate that reaches the key gives it
+    /// (`a2a_card_keys::ErrorCode`: `key-unavailable`, `external-signer-failed`, `timeout`).
+    /// A [`Signer`](crate::Signer) outside this crate reports its failures with it; the
+    /// spelling is that crate's, and [`ErrorCode::ALL`] does not list it.
+    ///
+    /// ```
+    /// use a2a_card::ErrorCode;
+    /// let code = ErrorCode::External("key-unavailable");
+    /// assert_eq!(code.as_str(), "key-unavailable");
+    /// assert!(code.is_external_key());
+    /// assert_eq!(ErrorCode::from_name("key-unavailable"), None);
+    /// ```
+    External(&'static str),
 }
 
 impl ErrorCode {
@@ -154,12 +158,9 @@ impl ErrorCode {
             ErrorCode::InvalidTrustStore => "invalid-trust-store",
             ErrorCode::MalformedCard => "malformed-card",
             ErrorCode::UnsignedMembers => "unsigned-members",
-            ErrorCode::KeyUnavailable => "key-unavailable",
-            ErrorCode::ExternalSignerFailed => "external-signer-failed",
             ErrorCode::ExternalSignatureInvalid => "external-signature-invalid",
             ErrorCode::LintFailed => "lint-failed",
             ErrorCode::Io => "io",
-            ErrorCode::Timeout => "timeout",
             ErrorCode::CertificateUntrusted => "certificate-untrusted",
             ErrorCode::CertificateExpired => "certificate-expired",
             ErrorCode::CertificateRevoked => "certificate-revoked",
@@ -167,6 +168,7 @@ impl ErrorCode {
             ErrorCode::CertificateKeyMismatch => "certificate-key-mismatch",
             ErrorCode::CertificateMalformed => "certificate-malformed",
             ErrorCode::Usage => "usage",
+            ErrorCode::External(code) => code,
         }
     }
 
@@ -204,12 +206,9 @@ impl ErrorCode {
         ErrorCode::InvalidTrustStore,
         ErrorCode::MalformedCard,
         ErrorCode::UnsignedMembers,
-        ErrorCode::KeyUnavailable,
-        ErrorCode::ExternalSignerFailed,
         ErrorCode::ExternalSignatureInvalid,
         ErrorCode::LintFailed,
         ErrorCode::Io,
-        ErrorCode::Timeout,
         ErrorCode::CertificateUntrusted,
         ErrorCode::CertificateExpired,
         ErrorCode::CertificateRevoked,
@@ -219,20 +218,19 @@ impl ErrorCode {
         ErrorCode::Usage,
     ];
 
-    /// True for the failures of an external key (`key-unavailable`, `external-signer-failed`,
-    /// `external-signature-invalid`): the key could not be reached, or what it answered cannot
-    /// be used. A command-line tool maps them to its "key retrieval failed" exit code.
+    /// True for the failures of an external key (an [`ErrorCode::External`] code, and
+    /// `external-signature-invalid`): the key could not be reached, did not answer in time, or
+    /// what it answered cannot be used. A command-line tool maps them to its "key retrieval
+    /// failed" exit code.
     ///
     /// ```
     /// use a2a_card::ErrorCode;
-    /// assert!(ErrorCode::KeyUnavailable.is_external_key());
+    /// assert!(ErrorCode::External("timeout").is_external_key());
+    /// assert!(ErrorCode::ExternalSignatureInvalid.is_external_key());
     /// assert!(!ErrorCode::InvalidKey.is_external_key());
     /// ```
     pub fn is_external_key(self) -> bool {
-        matches!(
-            self,
-            ErrorCode::KeyUnavailable | ErrorCode::ExternalSignerFailed | ErrorCode::ExternalSignatureInvalid
-        )
+        matches!(self, ErrorCode::External(_) | ErrorCode::ExternalSignatureInvalid)
     }
 
     /// The code with the given spelling, if there is one.

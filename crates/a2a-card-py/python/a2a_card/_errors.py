@@ -102,8 +102,7 @@ class SignatureError(Error):
 
 
 class RetrievalError(Error):
-    """Reading failed (``io``), or an external key could not be reached, failed to sign or
-    did not answer in time (``key-unavailable``, ``external-signer-failed``, ``timeout``). The
-    Python package reads and opens no token itself; the class exists so that every code has
-    one. (The network codes of the Rust fetcher are that crate's; this package fetches
-    nothing.)"""
+    """Reading failed (``io``). The Python package reads no file itself; the class exists so
+    that every code has one. (The network codes of the Rust fetcher and the external-key codes
+    of the Rust keys crate, ``key-unavailable``, ``external-signer-failed``, ``timeout``, are
+    those crates'; this package fetches nothing and opens no token.)"""
