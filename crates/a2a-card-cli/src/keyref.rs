@@ -99,9 +99,36 @@ pub(crate) fn parse(arg: &OsStr) -> Result<KeyRef, Failure> {
     Ok(reference)
 }
 
-/// The failure for an error of the key `source`: usage errors exit 2, the rest 3.
+/// The keys library's options as its messages name them, and the flags that set them here.
+const OPTION_FLAGS: &[(&str, &str)] = &[
+    (
+        "KeyOptions::pkcs11_module",
+        "--pkcs11-module or $A2A_CARD_PKCS11_MODULE",
+    ),
+    ("KeyOptions::timeout", "--key-timeout"),
+];
+
+/// The failure for an error of the key `source`: usage errors exit 2, the rest 3. A message
+/// that names one of the library's options (`KeyOptions::timeout`) gets the flag that sets it.
 pub(crate) fn failure(e: a2a_card::Error, source: &str) -> Failure {
     let usage = e.code() == ErrorCode::Usage;
+    let flags: Vec<&str> = OPTION_FLAGS
+        .iter()
+        .filter(|(option, _)| e.message().contains(option))
+        .map(|&(_, flag)| flag)
+        .collect();
+    let e = if flags.is_empty() {
+        e
+    } else {
+        let mut named = a2a_card::Error::new(
+            e.code(),
+            format!("{} (on the command line: {})", e.message(), flags.join(", ")),
+        );
+        if let Some(p) = e.pointer() {
+            named = named.at(p);
+        }
+        named
+    };
     let f = Failure::new(e, source);
     if usage {
         f
@@ -111,9 +138,9 @@ pub(crate) fn failure(e: a2a_card::Error, source: &str) -> Failure {
 }
 
 /// True when a failure of signing came from the key rather than the card: an external key's
-/// codes and a plugin's deadline (`timeout`, which nothing else in signing produces).
+/// codes (`a2a_card_keys::ErrorCode`, a plugin's deadline `timeout` among them).
 pub(crate) fn is_key_failure(code: ErrorCode) -> bool {
-    code.is_external_key() || code == ErrorCode::Timeout
+    code.is_external_key()
 }
 
 /// Opens the signing key: `reference` (`--key`), else the PEM or JWK text of
@@ -296,7 +323,7 @@ pub(crate) fn keygen_in_token(
         );
         Err(failure(
             a2a_card::Error::new(
-                ErrorCode::KeyUnavailable,
+                a2a_card_keys::ErrorCode::KeyUnavailable.into(),
                 "this build has no PKCS#11 support (feature pkcs11)",
             ),
             &reference.to_string(),

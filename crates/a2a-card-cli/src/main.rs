@@ -98,9 +98,17 @@ enum Command {
 /// `<stdout>`), and, where the error code alone does not decide it, the exit code.
 #[derive(Debug)]
 pub(crate) struct Failure {
-    error: Error,
+    error: Failed,
     source: String,
     exit: Option<u8>,
+}
+
+/// The error of a failed command: the core's, or the fetcher's (a retrieval, with its own codes).
+#[derive(Debug)]
+enum Failed {
+    Card(Error),
+    /// Boxed: a `Result` of the CLI stays small.
+    Fetch(Box<a2a_card_fetch::Error>),
 }
 
 impl Failure {
@@ -108,9 +116,47 @@ impl Failure {
     pub(crate) fn new(error: Error, source: impl Into<String>) -> Self {
         Failure {
             // The options an error names, spelled as flags.
-            error: error.spelled(a2a_card::request::Spelling::Flag),
+            error: Failed::Card(error.spelled(a2a_card::request::Spelling::Flag)),
             source: source.into(),
             exit: None,
+        }
+    }
+
+    /// A fetcher's error about `source` (the exit code is the caller's to set: 2 or 3).
+    pub(crate) fn fetch(error: a2a_card_fetch::Error, source: impl Into<String>) -> Self {
+        Failure {
+            error: Failed::Fetch(Box::new(error)),
+            source: source.into(),
+            exit: None,
+        }
+    }
+
+    /// The core's error, for a failure that has one (every failure but a retrieval's).
+    pub(crate) fn card_error(&self) -> Option<&Error> {
+        match &self.error {
+            Failed::Card(e) => Some(e),
+            Failed::Fetch(e) => e.card_error(),
+        }
+    }
+
+    /// The core's error of a failure reading an input (a batch item's line). Reading a file
+    /// raises only the core's errors; a fetcher's error (never raised there) keeps its text
+    /// under `io`.
+    pub(crate) fn into_card_error(self) -> Error {
+        match self.error {
+            Failed::Card(e) => e,
+            Failed::Fetch(e) => e
+                .card_error()
+                .cloned()
+                .unwrap_or_else(|| Error::new(ErrorCode::Io, e.to_string())),
+        }
+    }
+
+    /// The code, message and place of the error line.
+    fn parts(&self) -> (&'static str, &str, Option<String>) {
+        match &self.error {
+            Failed::Card(e) => (e.code().as_str(), e.message(), e.place()),
+            Failed::Fetch(e) => (e.code().as_str(), e.message(), e.place()),
         }
     }
 
@@ -138,20 +184,23 @@ impl Failure {
         if let Some(code) = self.exit {
             return code;
         }
-        match self.error.code() {
-            ErrorCode::SignatureInvalid
-            | ErrorCode::UntrustedKey
-            | ErrorCode::AlgorithmNotAllowed
-            | ErrorCode::KeyExpired
-            | ErrorCode::KeyRevoked => 1,
+        match self.card_error().map(Error::code) {
+            Some(
+                ErrorCode::SignatureInvalid
+                | ErrorCode::UntrustedKey
+                | ErrorCode::AlgorithmNotAllowed
+                | ErrorCode::KeyExpired
+                | ErrorCode::KeyRevoked,
+            ) => 1,
             _ => 2,
         }
     }
 
     /// The one error line: `error[CODE]: MESSAGE at PLACE (SOURCE)`, on a single line.
     fn line(&self) -> String {
-        let mut line = format!("error[{}]: {}", self.error.code(), self.error.message());
-        if let Some(place) = self.error.place() {
+        let (code, message, place) = self.parts();
+        let mut line = format!("error[{code}]: {message}");
+        if let Some(place) = place {
             line.push_str(" at ");
             line.push_str(&place);
         }

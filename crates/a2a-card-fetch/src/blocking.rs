@@ -14,7 +14,8 @@ use crate::client::{Fetched, FetchedJwks};
 use crate::options::FetchOptions;
 use crate::remote::{RemoteOptions, RemoteReport};
 use crate::target::JkuPrefix;
-use a2a_card::{Error, ErrorCode, TrustStore};
+use crate::{Error, ErrorCode};
+use a2a_card::TrustStore;
 use std::future::Future;
 
 /// A single-threaded runtime for blocking calls.
@@ -22,7 +23,12 @@ fn runtime() -> Result<tokio::runtime::Runtime, Error> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| Error::new(ErrorCode::Io, format!("cannot start the fetcher's runtime: {e}")))
+        .map_err(|e| {
+            Error::new(
+                ErrorCode::Card(a2a_card::ErrorCode::Io),
+                format!("cannot start the fetcher's runtime: {e}"),
+            )
+        })
 }
 
 /// Runs `fut` to its end on `rt`. On a thread that already runs a tokio runtime (where
@@ -79,7 +85,7 @@ impl Fetcher {
             Some(rt) => block_on(rt, fut),
             // Only `drop` takes the runtime out.
             None => Err(Error::new(
-                ErrorCode::Io,
+                ErrorCode::Card(a2a_card::ErrorCode::Io),
                 "the blocking fetcher's runtime is gone",
             )),
         }
@@ -179,7 +185,7 @@ where
         }
         let (Some(rt), Some(call)) = (cell.get().and_then(|k| k.0.as_ref()), call.take()) else {
             return Err(Error::new(
-                ErrorCode::Io,
+                ErrorCode::Card(a2a_card::ErrorCode::Io),
                 "the fetcher's runtime could not be kept",
             ));
         };
@@ -193,7 +199,10 @@ where
         (Ok(out), _) => out,
         // Called while this thread's locals are being destroyed: a runtime for this call alone.
         (Err(_), Some(call)) => own_runtime(call),
-        (Err(_), None) => Err(Error::new(ErrorCode::Io, "the fetcher's runtime is gone")),
+        (Err(_), None) => Err(Error::new(
+            ErrorCode::Card(a2a_card::ErrorCode::Io),
+            "the fetcher's runtime is gone",
+        )),
     }
 }
 

@@ -7,8 +7,8 @@ use crate::options::{deadline_after, root_store, FetchOptions, DEFAULT_MAX_JWKS_
 use crate::proxy::ProxyRoute;
 use crate::target::{card_url_parsed, check_https, origin_of, parse_https, JkuPrefix};
 use crate::transport::{within, Transport};
+use crate::{Error, ErrorCode};
 use a2a_card::signature::printable;
-use a2a_card::{Error, ErrorCode};
 use http::HeaderMap;
 use rustls::ClientConfig;
 use serde::Serialize;
@@ -246,7 +246,7 @@ impl Fetcher {
                 max_depth: a2a_card::canonical::MAX_DEPTH_LIMIT,
             },
         )
-        .map_err(|e| e.with_url(fetched.final_url.clone()))?;
+        .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
         Ok(fetched)
     }
 
@@ -274,7 +274,18 @@ impl Fetcher {
         prefix: &JkuPrefix,
         max_keys: usize,
     ) -> Result<FetchedJwks, Error> {
-        let url = parse_https(url, "the jku")?;
+        self.fetch_jwks_at(parse_https(url, "the jku")?, prefix, max_keys)
+            .await
+    }
+
+    /// [`Fetcher::fetch_jwks_under`] for a `jku` already parsed (by [`parse_https`]): the URL
+    /// read from the card is the URL fetched, not its text read again.
+    pub(crate) async fn fetch_jwks_at(
+        &self,
+        url: url::Url,
+        prefix: &JkuPrefix,
+        max_keys: usize,
+    ) -> Result<FetchedJwks, Error> {
         let fetched = self.fetch_json(url, Some(prefix)).await?;
         jwks_of(fetched, max_keys)
     }
@@ -554,11 +565,14 @@ enum Hop {
 /// The keys of a fetched JWK Set, at most `max_keys` of them.
 fn jwks_of(fetched: Fetched, max_keys: usize) -> Result<FetchedJwks, Error> {
     let text = std::str::from_utf8(&fetched.bytes).map_err(|_| {
-        a2a_card::Error::new(a2a_card::ErrorCode::InvalidJson, "the JWKS is not UTF-8")
-            .with_url(fetched.final_url.clone())
+        Error::new(
+            ErrorCode::Card(a2a_card::ErrorCode::InvalidJson),
+            "the JWKS is not UTF-8",
+        )
+        .with_url(fetched.final_url.clone())
     })?;
     let keys = a2a_card::jose::keys::parse_jwks_limited(text, max_keys)
-        .map_err(|e| e.with_url(fetched.final_url.clone()))?;
+        .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
     Ok(FetchedJwks { fetched, keys })
 }
 

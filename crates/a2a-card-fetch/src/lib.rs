@@ -21,8 +21,10 @@
 //!   `Expires`, on disk when a cache directory is given, in a fetcher's memory with
 //!   [`FetchOptions::memory_cache`] (over the directory, written through, or alone).
 //! - **Proxies** ([`Proxy`]): none unless configured; `HTTPS_PROXY`/`NO_PROXY` when asked for.
-//! - **Errors**: the toolkit's one [`Error`] type; every failure has its own stable
-//!   [`ErrorCode`], with the URL concerned ([`Error::url`]) and, for `http-status`, the status.
+//! - **Errors**: this crate's [`Error`]: a retrieval failure with its own stable
+//!   [`ErrorCode`] (`dns-failed`, `http-status`, ...), or the core's [`a2a_card::Error`] for a
+//!   fetched document that is refused ([`ErrorCode::Card`], [`Error::card_error`]); either with
+//!   the URL concerned ([`Error::url`]) and, for `http-status`, the status.
 //!
 //! ## Async and blocking
 //!
@@ -119,6 +121,7 @@ pub mod blocking;
 pub mod cache;
 mod client;
 mod decode;
+mod error;
 pub mod guard;
 mod options;
 mod proxy;
@@ -126,10 +129,10 @@ mod remote;
 mod target;
 mod transport;
 
-pub use a2a_card::{Error, ErrorCode};
 pub use blocking::{fetch_card, fetch_jwks, verify_remote};
 pub use cache::CacheOutcome;
 pub use client::{Fetched, FetchedJwks, Fetcher};
+pub use error::{Error, ErrorCode};
 pub use options::{
     default_cache_dir, FetchOptions, Proxy, Roots, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_JWKS_KEYS, DEFAULT_MAX_REDIRECTS, DEFAULT_TOTAL_TIMEOUT, MAX_TIMEOUT,

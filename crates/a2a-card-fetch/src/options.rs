@@ -1,6 +1,6 @@
 //! The options of every retrieval, the TLS roots and the proxy choice, with their defaults.
 
-use a2a_card::{Error, ErrorCode};
+use crate::{Error, ErrorCode};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::CertificateDer;
 use rustls::RootCertStore;

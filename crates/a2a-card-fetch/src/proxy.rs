@@ -4,7 +4,7 @@
 //! the fetcher's own checks and the connections reqwest makes agree on every URL.
 
 use crate::options::Proxy;
-use a2a_card::{Error, ErrorCode};
+use crate::{Error, ErrorCode};
 use hyper_util::client::proxy::matcher::Matcher;
 use std::net::IpAddr;
 use url::{Host, Url};

@@ -5,10 +5,12 @@ use crate::cache::CacheOutcome;
 use crate::client::{route_lines, Fetched, Fetcher};
 use crate::options::DEFAULT_MAX_JWKS_KEYS;
 use crate::target::{parse_https, JkuPrefix};
+use crate::Error;
 use a2a_card::signature::entries::read_signatures;
 use a2a_card::signature::trust::TrustedKey;
-use a2a_card::signature::{printable, quoted, verify_doc, KeySource as CardKeySource, TextForm, VerdictCode};
-use a2a_card::{Doc, Error, ErrorCode, Report, TrustStore, VerifyOptions};
+pub use a2a_card::signature::KeySource;
+use a2a_card::signature::{printable, quoted, verify_doc, TextForm, VerdictCode};
+use a2a_card::{Doc, ErrorCode, Report, TrustStore, VerifyOptions};
 use serde::Serialize;
 
 /// Default limit on distinct `jku` URLs fetched for one card.
@@ -88,28 +90,6 @@ pub struct JkuReport {
     pub status: JkuStatus,
 }
 
-/// Where the key that checked a signature came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "from", rename_all = "kebab-case")]
-pub enum KeySource {
-    /// The caller's trust store; `source` is the entry's source (a file name, `pinned`, ...).
-    TrustStore {
-        /// The trust store entry's source.
-        source: String,
-    },
-    /// The leaf of an `x5c` chain that built to one of the caller's trust anchors.
-    Certificate {
-        /// Where the anchor came from (a `--trust-anchors` bundle or a trust store).
-        anchor_source: String,
-    },
-    /// A JWKS fetched from an allowed `jku`.
-    Jku {
-        /// The URL the keys came from: the `jku`, or where its redirects (each under the
-        /// allowlist prefix) led.
-        url: String,
-    },
-}
-
 /// The key used for one signature, and where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SignatureKey {
@@ -117,8 +97,47 @@ pub struct SignatureKey {
     pub index: usize,
     /// The key's `kid`.
     pub kid: String,
-    /// Where the key came from.
+    /// Where the key came from: the core's [`KeySource`], as the verification report names
+    /// it. In JSON it is `{"from": "trust-store", "source": NAME}` for a key the caller gave
+    /// (a pinned key or a trust-store entry), `{"from": "certificate", "anchor_source": NAME}`
+    /// for the leaf of an `x5c` chain, and `{"from": "jku", "url": URL}` for a key of a
+    /// fetched `jku` (the URL the keys came from, after redirects under the prefix).
+    ///
+    /// ```
+    /// use a2a_card_fetch::{KeySource, SignatureKey};
+    /// let key = SignatureKey {
+    ///     index: 0,
+    ///     kid: "k1".into(),
+    ///     source: KeySource::Jku { url: "https://a.example/keys/jwks.json".into(), origin: "https://a.example".into() },
+    /// };
+    /// assert_eq!(
+    ///     serde_json::to_value(&key).unwrap()["source"],
+    ///     serde_json::json!({"from": "jku", "url": "https://a.example/keys/jwks.json"})
+    /// );
+    /// ```
+    #[serde(serialize_with = "key_source_json")]
     pub source: KeySource,
+}
+
+/// The JSON form of a key's source in a remote report (see [`SignatureKey::source`]).
+fn key_source_json<S: serde::Serializer>(source: &KeySource, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    let mut st = s.serialize_struct("KeySource", 2)?;
+    match source {
+        KeySource::Jku { url, .. } => {
+            st.serialize_field("from", "jku")?;
+            st.serialize_field("url", url)?;
+        }
+        KeySource::Certificate { anchor_source } => {
+            st.serialize_field("from", "certificate")?;
+            st.serialize_field("anchor_source", anchor_source)?;
+        }
+        other => {
+            st.serialize_field("from", "trust-store")?;
+            st.serialize_field("source", &other.label())?;
+        }
+    }
+    st.end()
 }
 
 /// The outcome of [`verify_remote`](crate::verify_remote): the retrieval, the verification
@@ -224,17 +243,25 @@ impl RemoteReport {
             serde_json::Value::Object(members) => members,
             _ => serde_json::Map::new(),
         };
-        let mut fetch = match serde_json::to_value(self) {
-            Ok(serde_json::Value::Object(members)) => members,
-            Ok(_) => serde_json::Map::new(),
-            Err(e) => {
-                let mut m = serde_json::Map::new();
-                m.insert("error".into(), e.to_string().into());
-                m
-            }
+        // The retrieval's facts, serialized once: the report is the top level, not a member.
+        let facts = Facts {
+            requested_url: &self.requested_url,
+            origin: &self.origin,
+            final_url: &self.final_url,
+            redirects: &self.redirects,
+            status: self.status,
+            content_type: &self.content_type,
+            cache: self.cache,
+            peer: self.peer,
+            protocol: self.protocol.as_deref(),
+            proxy: self.proxy.as_deref(),
+            keys: &self.keys,
+            jku: &self.jku,
+            warnings: &self.warnings,
         };
-        fetch.remove("report");
-        out.insert("fetch".into(), serde_json::Value::Object(fetch));
+        let fetch =
+            serde_json::to_value(facts).unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }));
+        out.insert("fetch".into(), fetch);
         serde_json::Value::Object(out)
     }
 
@@ -257,6 +284,25 @@ impl RemoteReport {
         }
         out
     }
+}
+
+/// The members of a remote report's `fetch` object, borrowed from the report (the same names
+/// and order as [`RemoteReport`]'s fields, without `report` and `card`).
+#[derive(Serialize)]
+struct Facts<'a> {
+    requested_url: &'a str,
+    origin: &'a str,
+    final_url: &'a str,
+    redirects: &'a [String],
+    status: Option<u16>,
+    content_type: &'a str,
+    cache: CacheOutcome,
+    peer: Option<std::net::SocketAddr>,
+    protocol: Option<&'a str>,
+    proxy: Option<&'a str>,
+    keys: &'a [SignatureKey],
+    jku: &'a [JkuReport],
+    warnings: &'a [String],
 }
 
 impl JkuReport {
@@ -368,33 +414,32 @@ impl Fetcher {
         // the reader's code and pointer, as `fetch_card` refuses it.
         let fetched: Fetched = fetcher.fetch_card_bytes(url_or_origin).await?;
         let card = Doc::parse(&fetched.bytes, &opts.verify.limits)
-            .map_err(|e| e.with_url(fetched.final_url.clone()))?;
+            .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
 
         let mut store = trust.clone();
         let mut jku_reports = Vec::new();
         let mut warnings = fetched.warnings.clone();
         let mut fetches = 0usize;
         for (jku, signatures) in named_jkus(&card, &opts.verify) {
+            // The jku is read as a URL once, here; that URL is the one matched and fetched.
             let parsed = parse_https(&jku, "the jku").ok();
-            let prefix = parsed
-                .as_ref()
-                .and_then(|u| prefixes.iter().find(|p| p.matches_url(u)));
-            let status = match prefix {
+            let allowed = parsed.and_then(|u| prefixes.iter().find(|p| p.matches_url(&u)).map(|p| (u, p)));
+            let status = match allowed {
                 None => JkuStatus::NotAllowed,
-                Some(p) if p.origin() != fetched.origin => JkuStatus::OtherOrigin {
+                Some((_, p)) if p.origin() != fetched.origin => JkuStatus::OtherOrigin {
                     prefix_origin: p.origin().to_string(),
                 },
                 Some(_) if fetches >= opts.max_jku_fetches => JkuStatus::Skipped,
-                Some(p) => {
+                Some((url, p)) => {
                     fetches += 1;
-                    match fetcher.fetch_jwks_under(&jku, p, opts.max_jwks_keys).await {
+                    match fetcher.fetch_jwks_at(url, p, opts.max_jwks_keys).await {
                         Ok(set) => {
                             warnings.extend(set.fetched.warnings.iter().cloned());
                             let mut kids = Vec::new();
                             let from = &set.fetched.final_url;
                             for key in set.keys {
                                 kids.push(key.kid().to_string());
-                                let source = CardKeySource::Jku {
+                                let source = KeySource::Jku {
                                     url: from.clone(),
                                     origin: p.origin().to_string(),
                                 };
@@ -425,27 +470,20 @@ impl Fetcher {
 
         let mut vopts = opts.verify.clone();
         vopts.origin = Some(fetched.origin.clone());
-        let report = verify_doc(&card, &store, &vopts).map_err(|e| e.with_url(fetched.final_url.clone()))?;
+        let report = verify_doc(&card, &store, &vopts)
+            .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
 
-        // Keys from a jku carry the URL they really came from (after redirects, all under the prefix).
+        // The report's own key sources: a key from a jku carries the URL it really came from
+        // (after redirects, all under the prefix).
         let keys = report
             .signatures
             .iter()
             .filter_map(|s| {
                 let k = s.key.as_ref()?;
-                let source = match &k.source {
-                    CardKeySource::Jku { url, .. } => KeySource::Jku { url: url.clone() },
-                    CardKeySource::Certificate { anchor_source } => KeySource::Certificate {
-                        anchor_source: anchor_source.clone(),
-                    },
-                    other => KeySource::TrustStore {
-                        source: other.label(),
-                    },
-                };
                 Some(SignatureKey {
                     index: s.index,
                     kid: k.kid.clone(),
-                    source,
+                    source: k.source.clone(),
                 })
             })
             .collect();

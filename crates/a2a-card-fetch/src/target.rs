@@ -1,6 +1,6 @@
 //! URLs: the card URL of an origin, the origin of a URL, and allowlist prefixes for `jku`.
 
-use a2a_card::{Error, ErrorCode};
+use crate::{Error, ErrorCode};
 use url::Url;
 
 /// The path an origin serves its Agent Card at.

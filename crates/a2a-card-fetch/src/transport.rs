@@ -25,7 +25,7 @@ use crate::decode::{BodyDecoder, Coding, DecodeError};
 use crate::guard;
 use crate::options::{FetchOptions, MAX_TIMEOUT};
 use crate::proxy::{ProxyHost, ProxyRoute};
-use a2a_card::{Error, ErrorCode};
+use crate::{Error, ErrorCode};
 use http::header::{HeaderMap, HeaderValue, ACCEPT, ACCEPT_ENCODING, USER_AGENT};
 use hyper_util::client::legacy::connect::{Connection, HttpInfo};
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};

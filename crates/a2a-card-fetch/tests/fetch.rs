@@ -282,11 +282,16 @@ fn every_refusal_has_its_own_code() {
         2048
     );
     // Codes are distinct, and these are the retrieval codes.
-    let retrieval: Vec<&str> = ErrorCode::ALL
+    let retrieval: Vec<&str> = ErrorCode::RETRIEVAL
         .iter()
         .filter(|c| c.is_retrieval())
         .map(|c| c.as_str())
         .collect();
+    // They are this crate's, not the core's, and each reads back as itself.
+    for code in &retrieval {
+        assert_eq!(a2a_card::ErrorCode::from_name(code), None, "{code}");
+        assert_eq!(ErrorCode::from_name(code).unwrap().as_str(), *code);
+    }
     let mut all = retrieval.clone();
     all.sort_unstable();
     all.dedup();

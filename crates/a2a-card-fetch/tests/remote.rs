@@ -117,9 +117,39 @@ fn a_card_signed_by_a_trusted_key_verifies_over_https() {
     assert_eq!(r.keys.len(), 1);
     assert_eq!(
         r.keys[0].source,
-        KeySource::TrustStore {
-            source: "pinned.jwk".into()
+        KeySource::Pinned {
+            label: "pinned.jwk".into()
         }
+    );
+    // The JSON form of the retrieval's facts: these members, the key's source as before.
+    let json = r.to_json();
+    let names: Vec<&str> = json["fetch"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "requested_url",
+            "origin",
+            "final_url",
+            "redirects",
+            "status",
+            "content_type",
+            "cache",
+            "peer",
+            "protocol",
+            "proxy",
+            "keys",
+            "jku",
+            "warnings"
+        ]
+    );
+    assert_eq!(
+        json["fetch"]["keys"][0],
+        serde_json::json!({"index": 0, "kid": "agent-2026", "source": {"from": "trust-store", "source": "pinned.jwk"}})
     );
     assert_eq!(r.keys[0].kid, "agent-2026");
     assert!(r.jku.is_empty());
@@ -220,7 +250,7 @@ fn verify_options_out_of_bounds_are_refused_before_any_request() {
         &agent.fx.options(),
     )
     .unwrap_err();
-    assert_eq!(e.code(), ErrorCode::Usage);
+    assert_eq!(e.code(), a2a_card::ErrorCode::Usage);
     assert_eq!(e.message(), "max_signatures must be 1 to 256, got 1000000000000");
     assert_eq!(agent.server.requests().len(), 0);
 }
@@ -239,7 +269,15 @@ fn a_jku_under_the_allowlist_supplies_the_key() {
     let allow = [agent.server.url("localhost", "/keys/")];
     let r = agent.verify(&agent.origin("localhost"), &empty, &allow);
     assert!(r.report.ok, "{}", r.report.reason);
-    assert_eq!(r.keys[0].source, KeySource::Jku { url: jku.clone() });
+    assert!(
+        matches!(&r.keys[0].source, KeySource::Jku { url, .. } if *url == jku),
+        "{:?}",
+        r.keys[0].source
+    );
+    assert_eq!(
+        r.to_json()["fetch"]["keys"][0]["source"],
+        serde_json::json!({"from": "jku", "url": jku})
+    );
     assert_eq!(
         r.report.signatures[0].key.as_ref().unwrap().source.label(),
         format!("jku:{jku}")
@@ -392,8 +430,8 @@ fn the_trust_store_stays_the_root() {
     assert!(r.report.ok);
     assert_eq!(
         r.keys[0].source,
-        KeySource::TrustStore {
-            source: "trust.json".into()
+        KeySource::Pinned {
+            label: "trust.json".into()
         }
     );
     // With only the impostor's JWKS, the card does not verify.
@@ -418,7 +456,7 @@ fn errors_of_verify_remote() {
         &agent.fx.options(),
     )
     .unwrap_err();
-    assert_eq!(e.code(), ErrorCode::DuplicateMember);
+    assert_eq!(e.code(), a2a_card::ErrorCode::DuplicateMember);
     assert_eq!(e.pointer(), Some("/a"));
     // A retrieval failure keeps its fetch code.
     let e = verify_remote(

@@ -26,6 +26,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 
+mod error;
 mod pin;
 #[cfg(feature = "pkcs11")]
 #[cfg_attr(docsrs, doc(cfg(feature = "pkcs11")))]
@@ -34,11 +35,12 @@ pub mod pkcs11_uri;
 pub mod plugin;
 pub mod reference;
 
+pub use error::ErrorCode;
 pub use pin::{Pin, MAX_PIN_BYTES};
 pub use plugin::PluginKey;
 pub use reference::{KeyRef, PluginRef};
 
-use a2a_card::{Algorithm, Error, ErrorCode, PrivateKey, PublicKey, Signer};
+use a2a_card::{Algorithm, Error, PrivateKey, PublicKey, Signer};
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -122,16 +124,16 @@ fn read_bounded(mut reader: impl Read, what: &str) -> Result<String, Error> {
         .by_ref()
         .take(MAX_KEY_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::new(ErrorCode::Io, format!("cannot read {what}: {e}")))?;
+        .map_err(|e| Error::new(a2a_card::ErrorCode::Io, format!("cannot read {what}: {e}")))?;
     if bytes.len() as u64 > MAX_KEY_BYTES {
         return Err(Error::new(
-            ErrorCode::InputTooLarge,
+            a2a_card::ErrorCode::InputTooLarge,
             format!("{what} is more than {MAX_KEY_BYTES} bytes for a key"),
         ));
     }
     let text = String::from_utf8(bytes).map_err(|_| {
         Error::new(
-            ErrorCode::InvalidKey,
+            a2a_card::ErrorCode::InvalidKey,
             format!("{what} is not UTF-8 text (PEM or JWK)"),
         )
     })?;
@@ -153,15 +155,15 @@ pub fn env_text(var: &str) -> Result<String, Error> {
     match std::env::var(var) {
         Ok(text) if !text.trim().is_empty() => Ok(text),
         Ok(_) => Err(Error::new(
-            ErrorCode::InvalidKey,
+            a2a_card::ErrorCode::InvalidKey,
             format!("the environment variable {var} is empty"),
         )),
         Err(std::env::VarError::NotPresent) => Err(Error::new(
-            ErrorCode::InvalidKey,
+            a2a_card::ErrorCode::InvalidKey,
             format!("the environment variable {var} is not set"),
         )),
         Err(std::env::VarError::NotUnicode(_)) => Err(Error::new(
-            ErrorCode::InvalidKey,
+            a2a_card::ErrorCode::InvalidKey,
             format!("the environment variable {var} is not UTF-8 text"),
         )),
     }
@@ -175,8 +177,12 @@ pub fn env_text(var: &str) -> Result<String, Error> {
 pub fn open(reference: &KeyRef, opts: &KeyOptions) -> Result<SigningKey, Error> {
     match reference {
         KeyRef::File(path) => {
-            let file = std::fs::File::open(path)
-                .map_err(|e| Error::new(ErrorCode::Io, format!("cannot open {}: {e}", path.display())))?;
+            let file = std::fs::File::open(path).map_err(|e| {
+                Error::new(
+                    a2a_card::ErrorCode::Io,
+                    format!("cannot open {}: {e}", path.display()),
+                )
+            })?;
             let text = read_bounded(file, &path.display().to_string())?;
             PrivateKey::parse(&text).map(SigningKey::Local)
         }
@@ -196,7 +202,7 @@ pub fn open(reference: &KeyRef, opts: &KeyOptions) -> Result<SigningKey, Error> 
         .map(SigningKey::Pkcs11),
         #[cfg(not(feature = "pkcs11"))]
         KeyRef::Pkcs11(_) => Err(Error::new(
-            ErrorCode::KeyUnavailable,
+            crate::ErrorCode::KeyUnavailable.into(),
             "this build has no PKCS#11 support (the a2a-card-keys feature `pkcs11`)",
         )),
         KeyRef::Plugin(p) => PluginKey::open(p, opts.alg, opts.timeout).map(SigningKey::Plugin),

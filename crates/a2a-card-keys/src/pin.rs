@@ -94,7 +94,7 @@ fn not_a_pin(code: ErrorCode, source: &str, why: &str) -> Error {
 
 #[cfg(feature = "pkcs11")]
 fn unavailable(message: String) -> Error {
-    Error::new(ErrorCode::KeyUnavailable, message)
+    Error::new(crate::error::ErrorCode::KeyUnavailable.into(), message)
 }
 
 /// Opens `path` for reading without blocking and without following it into a FIFO's or a

@@ -59,7 +59,7 @@ impl std::fmt::Debug for Pkcs11Key {
 }
 
 fn unavailable(message: String) -> Error {
-    Error::new(ErrorCode::KeyUnavailable, message)
+    Error::new(crate::error::ErrorCode::KeyUnavailable.into(), message)
 }
 
 fn usage(message: String) -> Error {
@@ -434,7 +434,12 @@ fn public_from(attrs: &[Attribute], what: &str) -> Result<Option<PublicKey>, Err
             _ => {}
         }
     }
-    let bad = |why: String| Error::new(ErrorCode::KeyUnavailable, format!("{what}: {why}"));
+    let bad = |why: String| {
+        Error::new(
+            crate::error::ErrorCode::KeyUnavailable.into(),
+            format!("{what}: {why}"),
+        )
+    };
     if let Some(spki) = spki {
         return PublicKey::from_spki_der(&spki)
             .map(Some)
@@ -799,7 +804,7 @@ impl Signer for Pkcs11Key {
                 other => describe(other),
             };
             Error::new(
-                ErrorCode::ExternalSignerFailed,
+                crate::error::ErrorCode::ExternalSignerFailed.into(),
                 format!(
                     "the token {:?} did not sign with {alg} ({name}): {why}",
                     self.token
@@ -808,7 +813,7 @@ impl Signer for Pkcs11Key {
         })?;
         ecdsa_to_jws(alg, &signature).map_err(|e| {
             Error::new(
-                ErrorCode::ExternalSignerFailed,
+                crate::error::ErrorCode::ExternalSignerFailed.into(),
                 format!(
                     "the token {:?} signed with {alg}, but {}",
                     self.token,

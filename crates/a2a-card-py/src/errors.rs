@@ -53,8 +53,7 @@ pub(crate) fn class_name(code: ErrorCode) -> &'static str {
         | C::CertificateRevoked
         | C::CertificateIdentityMismatch
         | C::TooManyChecks => "SignatureError",
-        C::KeyUnavailable | C::ExternalSignerFailed => "RetrievalError",
-        c if c == C::Io || c.is_retrieval() => "RetrievalError",
+        C::External(_) | C::Io => "RetrievalError",
         _ => "Error",
     }
 }

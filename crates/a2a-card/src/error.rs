@@ -1,4 +1,9 @@
 //! The one error type of the toolkit: a stable code, the place, and a sentence a person can act on.
+//!
+//! The codes here are the ones the library raises. A retrieval over the network has its own
+//! codes and facts (the URL, the HTTP status) in `a2a_card_fetch::Error`, which wraps this
+//! type for a fetched document that is refused. An external key's failures carry the codes of
+//! the crate that reaches it (`a2a_card_keys::ErrorCode`) in [`ErrorCode::External`].
 
 use std::fmt;
 
@@ -75,14 +80,6 @@ pub enum ErrorCode {
     /// members), and the signer did not choose to (`--unknown exclude` or `retain`;
     /// `SignOptions::allow_unsigned`).
     UnsignedMembers,
-    /// An external key (a PKCS#11 token, a KMS plugin) could not be reached or opened: the
-    /// module cannot be loaded or is not a PKCS#11 module, no token or key matches the
-    /// reference, the token refused the PIN, the plugin is not on the PATH.
-    KeyUnavailable,
-    /// An external key failed to sign or answered with something unusable: a plugin's
-    /// `errorMessage`, a response that is not the protocol's JSON or is over the size limit, a
-    /// signature that cannot be brought to JWS form, a plugin killed by a signal.
-    ExternalSignerFailed,
     /// A signature made by an external key does not verify with that key's public key (the
     /// token or plugin signed with another key, or returned garbage); nothing was signed.
     ExternalSignatureInvalid,
@@ -90,40 +87,6 @@ pub enum ErrorCode {
     LintFailed,
     /// Reading or writing a file failed.
     Io,
-    /// A URL that cannot be used (no host, user information, unparsable).
-    InvalidUrl,
-    /// A URL, given or redirected to, that is not https.
-    NotHttps,
-    /// The SSRF guard refused an address (loopback, private, link-local, metadata, ...).
-    AddressRefused,
-    /// A host name that does not resolve.
-    DnsFailed,
-    /// The TCP connection was refused or failed.
-    ConnectFailed,
-    /// The TCP connection took longer than its timeout.
-    ConnectTimeout,
-    /// The whole retrieval took longer than its timeout.
-    Timeout,
-    /// The TLS handshake failed for a reason other than the certificate.
-    TlsHandshake,
-    /// The server certificate is not trusted (chain, expiry, ...).
-    CertificateInvalid,
-    /// The server certificate is valid for another name.
-    CertificateNameMismatch,
-    /// The server answered with a status other than 200 (or 304 on revalidation).
-    HttpStatus,
-    /// A malformed or cut-short HTTP response.
-    HttpProtocol,
-    /// More redirects than the limit.
-    TooManyRedirects,
-    /// A redirect without a usable Location.
-    RedirectInvalid,
-    /// A response whose Content-Type is not JSON.
-    NotJson,
-    /// A response body larger than the limit.
-    BodyTooLarge,
-    /// A CA file that cannot be read or holds no certificate.
-    CaFile,
     /// An `x5c` chain that does not build to one of the verifier's trust anchors (unknown root, a CA flag or path length broken, name constraints violated, a required EKU missing, the chain longer than the limit, no anchor or identity rule), or an `x5u`, which is never fetched.
     CertificateUntrusted,
     /// A certificate of an `x5c` chain, or a trust anchor's window, is expired or not yet valid at the verification time.
@@ -139,6 +102,20 @@ pub enum ErrorCode {
 
     /// The caller combined options that cannot work together.
     Usage,
+
+    /// A failure of an external key, under the code the crate that reaches the key gives it
+    /// (`a2a_card_keys::ErrorCode`: `key-unavailable`, `external-signer-failed`, `timeout`).
+    /// A [`Signer`](crate::Signer) outside this crate reports its failures with it; the
+    /// spelling is that crate's, and [`ErrorCode::ALL`] does not list it.
+    ///
+    /// ```
+    /// use a2a_card::ErrorCode;
+    /// let code = ErrorCode::External("key-unavailable");
+    /// assert_eq!(code.as_str(), "key-unavailable");
+    /// assert!(code.is_external_key());
+    /// assert_eq!(ErrorCode::from_name("key-unavailable"), None);
+    /// ```
+    External(&'static str),
 }
 
 impl ErrorCode {
@@ -181,28 +158,9 @@ impl ErrorCode {
             ErrorCode::InvalidTrustStore => "invalid-trust-store",
             ErrorCode::MalformedCard => "malformed-card",
             ErrorCode::UnsignedMembers => "unsigned-members",
-            ErrorCode::KeyUnavailable => "key-unavailable",
-            ErrorCode::ExternalSignerFailed => "external-signer-failed",
             ErrorCode::ExternalSignatureInvalid => "external-signature-invalid",
             ErrorCode::LintFailed => "lint-failed",
             ErrorCode::Io => "io",
-            ErrorCode::InvalidUrl => "invalid-url",
-            ErrorCode::NotHttps => "not-https",
-            ErrorCode::AddressRefused => "address-refused",
-            ErrorCode::DnsFailed => "dns-failed",
-            ErrorCode::ConnectFailed => "connect-failed",
-            ErrorCode::ConnectTimeout => "connect-timeout",
-            ErrorCode::Timeout => "timeout",
-            ErrorCode::TlsHandshake => "tls-handshake",
-            ErrorCode::CertificateInvalid => "certificate-invalid",
-            ErrorCode::CertificateNameMismatch => "certificate-name-mismatch",
-            ErrorCode::HttpStatus => "http-status",
-            ErrorCode::HttpProtocol => "http-protocol",
-            ErrorCode::TooManyRedirects => "too-many-redirects",
-            ErrorCode::RedirectInvalid => "redirect-invalid",
-            ErrorCode::NotJson => "not-json",
-            ErrorCode::BodyTooLarge => "body-too-large",
-            ErrorCode::CaFile => "ca-file",
             ErrorCode::CertificateUntrusted => "certificate-untrusted",
             ErrorCode::CertificateExpired => "certificate-expired",
             ErrorCode::CertificateRevoked => "certificate-revoked",
@@ -210,6 +168,7 @@ impl ErrorCode {
             ErrorCode::CertificateKeyMismatch => "certificate-key-mismatch",
             ErrorCode::CertificateMalformed => "certificate-malformed",
             ErrorCode::Usage => "usage",
+            ErrorCode::External(code) => code,
         }
     }
 
@@ -247,28 +206,9 @@ impl ErrorCode {
         ErrorCode::InvalidTrustStore,
         ErrorCode::MalformedCard,
         ErrorCode::UnsignedMembers,
-        ErrorCode::KeyUnavailable,
-        ErrorCode::ExternalSignerFailed,
         ErrorCode::ExternalSignatureInvalid,
         ErrorCode::LintFailed,
         ErrorCode::Io,
-        ErrorCode::InvalidUrl,
-        ErrorCode::NotHttps,
-        ErrorCode::AddressRefused,
-        ErrorCode::DnsFailed,
-        ErrorCode::ConnectFailed,
-        ErrorCode::ConnectTimeout,
-        ErrorCode::Timeout,
-        ErrorCode::TlsHandshake,
-        ErrorCode::CertificateInvalid,
-        ErrorCode::CertificateNameMismatch,
-        ErrorCode::HttpStatus,
-        ErrorCode::HttpProtocol,
-        ErrorCode::TooManyRedirects,
-        ErrorCode::RedirectInvalid,
-        ErrorCode::NotJson,
-        ErrorCode::BodyTooLarge,
-        ErrorCode::CaFile,
         ErrorCode::CertificateUntrusted,
         ErrorCode::CertificateExpired,
         ErrorCode::CertificateRevoked,
@@ -278,53 +218,19 @@ impl ErrorCode {
         ErrorCode::Usage,
     ];
 
-    /// True for the codes of a failed retrieval over the network (`invalid-url` to `ca-file`):
-    /// the failure may be the network's or the server's rather than the caller's input. A
-    /// command-line tool maps them to its "retrieval failed" exit code, unless
-    /// [`Error::is_caller_input`] says the caller's own URL was refused.
+    /// True for the failures of an external key (an [`ErrorCode::External`] code, and
+    /// `external-signature-invalid`): the key could not be reached, did not answer in time, or
+    /// what it answered cannot be used. A command-line tool maps them to its "key retrieval
+    /// failed" exit code.
     ///
     /// ```
     /// use a2a_card::ErrorCode;
-    /// assert!(ErrorCode::Timeout.is_retrieval());
-    /// assert!(!ErrorCode::InvalidJson.is_retrieval());
-    /// ```
-    pub fn is_retrieval(self) -> bool {
-        matches!(
-            self,
-            ErrorCode::InvalidUrl
-                | ErrorCode::NotHttps
-                | ErrorCode::AddressRefused
-                | ErrorCode::DnsFailed
-                | ErrorCode::ConnectFailed
-                | ErrorCode::ConnectTimeout
-                | ErrorCode::Timeout
-                | ErrorCode::TlsHandshake
-                | ErrorCode::CertificateInvalid
-                | ErrorCode::CertificateNameMismatch
-                | ErrorCode::HttpStatus
-                | ErrorCode::HttpProtocol
-                | ErrorCode::TooManyRedirects
-                | ErrorCode::RedirectInvalid
-                | ErrorCode::NotJson
-                | ErrorCode::BodyTooLarge
-                | ErrorCode::CaFile
-        )
-    }
-
-    /// True for the failures of an external key (`key-unavailable`, `external-signer-failed`,
-    /// `external-signature-invalid`): the key could not be reached, or what it answered cannot
-    /// be used. A command-line tool maps them to its "key retrieval failed" exit code.
-    ///
-    /// ```
-    /// use a2a_card::ErrorCode;
-    /// assert!(ErrorCode::KeyUnavailable.is_external_key());
+    /// assert!(ErrorCode::External("timeout").is_external_key());
+    /// assert!(ErrorCode::ExternalSignatureInvalid.is_external_key());
     /// assert!(!ErrorCode::InvalidKey.is_external_key());
     /// ```
     pub fn is_external_key(self) -> bool {
-        matches!(
-            self,
-            ErrorCode::KeyUnavailable | ErrorCode::ExternalSignerFailed | ErrorCode::ExternalSignatureInvalid
-        )
+        matches!(self, ErrorCode::External(_) | ErrorCode::ExternalSignatureInvalid)
     }
 
     /// The code with the given spelling, if there is one.
@@ -359,17 +265,14 @@ pub struct Error {
     pointer: Option<String>,
     offset: Option<usize>,
     message: String,
-    /// What a retrieval error adds (boxed: most errors have none, and a `Result` of the
+    /// What an error about options adds (boxed: most errors have none, and a `Result` of the
     /// library stays small).
     detail: Option<Box<Detail>>,
 }
 
-/// The facts of a retrieval error.
+/// The options an error is about, and the input it arose in.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 struct Detail {
-    url: Option<String>,
-    status: Option<u16>,
-    caller_input: bool,
     /// The options the error is about, by their canonical names (the `request` table's).
     options: Vec<&'static str>,
     /// The caller's input it arose in (`keys[0]`, a file name) and whether the message already
@@ -416,34 +319,6 @@ impl Error {
 
     fn detail_mut(&mut self) -> &mut Detail {
         self.detail.get_or_insert_with(Box::default)
-    }
-
-    /// The same error, about this URL (the card or JWKS URL whose retrieval failed, or whose
-    /// document was refused).
-    ///
-    /// ```
-    /// let e = a2a_card::Error::new(a2a_card::ErrorCode::Timeout, "the server took too long")
-    ///     .with_url("https://agent.example/.well-known/agent-card.json");
-    /// assert_eq!(e.url(), Some("https://agent.example/.well-known/agent-card.json"));
-    /// assert_eq!(e.to_string(), "https://agent.example/.well-known/agent-card.json: the server took too long");
-    /// ```
-    pub fn with_url(mut self, url: impl Into<String>) -> Self {
-        self.detail_mut().url = Some(url.into());
-        self
-    }
-
-    /// The same error, with the HTTP status the server answered (for `http-status`).
-    pub fn with_status(mut self, status: u16) -> Self {
-        self.detail_mut().status = Some(status);
-        self
-    }
-
-    /// The same error, marked as a refusal of the caller's own input before anything was sent
-    /// (an unusable URL or allowlist prefix, a plain `http` URL given directly) rather than a
-    /// failed retrieval.
-    pub fn caller_input(mut self) -> Self {
-        self.detail_mut().caller_input = true;
-        self
     }
 
     /// The same error, about an option of a request, by its canonical (snake_case) name in
@@ -502,23 +377,6 @@ impl Error {
         self.detail_mut().template = Some(template);
     }
 
-    /// The URL concerned, for a retrieval error.
-    pub fn url(&self) -> Option<&str> {
-        self.detail.as_ref()?.url.as_deref()
-    }
-
-    /// The HTTP status, for `http-status`.
-    pub fn status(&self) -> Option<u16> {
-        self.detail.as_ref()?.status
-    }
-
-    /// True when the caller's own input was refused (every `usage` error, and a retrieval
-    /// error marked by [`Error::caller_input`]); false for a failed retrieval or a refused
-    /// document.
-    pub fn is_caller_input(&self) -> bool {
-        self.code == ErrorCode::Usage || self.detail.as_ref().is_some_and(|d| d.caller_input)
-    }
-
     /// The same error, placed at a JSON Pointer.
     pub fn at(mut self, pointer: impl Into<String>) -> Self {
         self.pointer = Some(pointer.into());
@@ -532,7 +390,7 @@ impl Error {
     }
 
     /// The same error, its message prefixed with the context it arose in (a file, an option,
-    /// a header parameter); code, place and retrieval facts are kept.
+    /// a header parameter); code and place are kept.
     ///
     /// ```
     /// let e = a2a_card::jcs(b"[1,]").unwrap_err().context("card.json");
@@ -593,9 +451,6 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(url) = self.url() {
-            write!(f, "{url}: ")?;
-        }
         write!(f, "{}", self.message)?;
         if let Some(place) = self.place() {
             write!(f, " at {place}")?;
@@ -625,7 +480,7 @@ pub fn pointer_token(segment: &str) -> String {
 ///
 /// ```
 /// use a2a_card::request::{option_error, Spelling};
-/// let e = option_error(a2a_card::ErrorCode::Timeout, "no answer within 1 s ({key_timeout})", &["key_timeout"]);
+/// let e = option_error(a2a_card::ErrorCode::Usage, "no answer within 1 s ({key_timeout})", &["key_timeout"]);
 /// assert_eq!(e.message(), "no answer within 1 s (key_timeout)");
 /// assert_eq!(e.spelled(Spelling::Flag).message(), "no answer within 1 s (--key-timeout)");
 /// ```

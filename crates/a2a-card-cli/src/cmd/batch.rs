@@ -500,7 +500,7 @@ fn verify_item(item: &Item, trust: &TrustStore, opts: &VerifyOptions, max_bytes:
             // A missing entry (a dangling link) is reported by the open.
             _ => match read_input(Some(path), max_bytes) {
                 Ok(input) => verify_card(&input.bytes, trust, opts),
-                Err(failure) => Err(failure.error),
+                Err(failure) => Err(failure.into_card_error()),
             },
         },
         Item::Line(_, bytes) => verify_card(bytes, trust, opts),

@@ -141,8 +141,8 @@ impl FetchArgs {
         };
         let source = path.display().to_string();
         let refuse = |message: String| {
-            Failure::new(
-                a2a_card::Error::new(a2a_card::ErrorCode::CaFile, message),
+            Failure::fetch(
+                a2a_card_fetch::Error::new(a2a_card_fetch::ErrorCode::CaFile, message),
                 &source,
             )
             .key_retrieval()
@@ -250,11 +250,13 @@ pub(crate) fn is_url(arg: &str) -> bool {
 /// The failure for a fetch error: exit code 2 when the caller's own input was refused (an
 /// unusable URL or `--allow-jku` prefix) or the retrieved card cannot be read, 3 when the
 /// retrieval failed. The error line is `error[CODE]: MESSAGE (URL)`, CODE the fetch code.
-pub(crate) fn failure(e: &a2a_card::Error, url: &str) -> Failure {
-    let failure = Failure::new(e.clone(), printable(e.url().unwrap_or(url)));
+pub(crate) fn failure(e: a2a_card_fetch::Error, url: &str) -> Failure {
+    let source = printable(e.url().unwrap_or(url));
+    let caller = e.is_caller_input() || !e.code().is_retrieval();
+    let failure = Failure::fetch(e, source);
     // The caller's own URL refused, or a retrieved document refused: bad input (2); a failed
     // retrieval: 3.
-    if e.is_caller_input() || !e.code().is_retrieval() {
+    if caller {
         failure.bad_input()
     } else {
         failure.key_retrieval()
@@ -291,7 +293,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         }
         check_output(out, args.force)?;
     }
-    let fetched = fetch_card(&args.url, &args.fetch.options()).map_err(|e| failure(&e, &args.url))?;
+    let fetched = fetch_card(&args.url, &args.fetch.options()).map_err(|e| failure(e, &args.url))?;
     match &args.out {
         Some(path) => replace_file(path, &fetched.bytes, None, args.force)?,
         None => write_stdout(&fetched.bytes)?,

@@ -418,8 +418,7 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
             .unwrap_or(a2a_card_fetch::DEFAULT_MAX_JWKS_KEYS),
         ..RemoteOptions::default()
     };
-    let r =
-        verify_remote(url, &trust, &remote, &args.fetch.options()).map_err(|e| fetch::failure(&e, url))?;
+    let r = verify_remote(url, &trust, &remote, &args.fetch.options()).map_err(|e| fetch::failure(e, url))?;
 
     emit_verified(args, &r.report)?;
     let out = if args.format.as_deref() == Some("json") {

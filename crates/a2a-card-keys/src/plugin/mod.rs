@@ -26,7 +26,7 @@ pub use runner::{withheld_variables, withhold_variable, SCRUBBED_ENV};
 
 use crate::reference::PluginRef;
 use a2a_card::jose::signer::ecdsa_to_jws;
-use a2a_card::{Algorithm, Error, ErrorCode, KeyType, PublicKey, Signer};
+use a2a_card::{Algorithm, Error, KeyType, PublicKey, Signer};
 use protocol::{Init, Method};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -127,7 +127,7 @@ impl PluginKey {
                     .map(|d| format!("{:?}", d.display().to_string()))
                     .collect();
                 return Error::new(
-                    ErrorCode::KeyUnavailable,
+                    crate::error::ErrorCode::KeyUnavailable.into(),
                     format!(
                         "{name} is only in the relative PATH entry {}, which is not searched (which \
                          program ran would depend on the current directory, and sigstore's client \
@@ -147,7 +147,7 @@ impl PluginKey {
                 String::new()
             };
             Error::new(
-                ErrorCode::KeyUnavailable,
+                crate::error::ErrorCode::KeyUnavailable.into(),
                 format!("no executable {name} on the PATH for the key {reference}{built_in}"),
             )
         })?;
@@ -179,7 +179,7 @@ impl PluginKey {
         let pem = protocol::bytes_member(&answer, "publicKeyPEM", &plugin.what, Method::PublicKey)?;
         let pem = String::from_utf8(pem).map_err(|_| {
             Error::new(
-                ErrorCode::ExternalSignerFailed,
+                crate::error::ErrorCode::ExternalSignerFailed.into(),
                 format!(
                     "{} answered publicKey with a publicKeyPEM that is not text",
                     plugin.what
@@ -188,7 +188,7 @@ impl PluginKey {
         })?;
         let public = PublicKey::from_pem(&pem).map_err(|e| {
             Error::new(
-                ErrorCode::ExternalSignerFailed,
+                crate::error::ErrorCode::ExternalSignerFailed.into(),
                 format!(
                     "{} answered publicKey with no usable PEM public key: {}",
                     plugin.what,
@@ -301,7 +301,7 @@ impl Signer for PluginKey {
         let signature = protocol::bytes_member(&answer, "signature", what, Method::SignMessage)?;
         ecdsa_to_jws(alg, &signature).map_err(|e| {
             Error::new(
-                ErrorCode::ExternalSignerFailed,
+                crate::error::ErrorCode::ExternalSignerFailed.into(),
                 format!("{what} signed with {alg}, but {}", e.message()),
             )
         })

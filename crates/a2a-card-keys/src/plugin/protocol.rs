@@ -11,7 +11,7 @@
 //! The answer, `PluginResp`, is read as Go's `json.Unmarshal` reads it: member names in any
 //! case, unknown members ignored, a non-empty `errorMessage` an error.
 
-use a2a_card::{Algorithm, Error, ErrorCode};
+use a2a_card::{Algorithm, Error};
 use base64::Engine as _;
 use serde_json::{json, Map, Value};
 use std::time::SystemTime;
@@ -172,7 +172,7 @@ fn go_escape(text: &str) -> String {
 }
 
 fn failed(message: String) -> Error {
-    Error::new(ErrorCode::ExternalSignerFailed, message)
+    Error::new(crate::error::ErrorCode::ExternalSignerFailed.into(), message)
 }
 
 /// A member of an object, its name matched as Go matches JSON names to struct fields (exact

@@ -16,7 +16,7 @@
 //! protocol has it), so a token in a key id's query is visible to the processes of the machine,
 //! as with sigstore's own client.
 
-use a2a_card::{Error, ErrorCode};
+use a2a_card::Error;
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -79,7 +79,7 @@ pub(crate) struct Call<'a> {
 }
 
 fn failed(message: String) -> Error {
-    Error::new(ErrorCode::ExternalSignerFailed, message)
+    Error::new(crate::error::ErrorCode::ExternalSignerFailed.into(), message)
 }
 
 /// Kills the plugin's process group (the plugin leads it, and has not been reaped, so the
@@ -120,7 +120,7 @@ pub(crate) fn run(call: &Call<'_>) -> Result<Vec<u8>, Error> {
     }
     let mut child = command.spawn().map_err(|e| {
         Error::new(
-            ErrorCode::KeyUnavailable,
+            crate::error::ErrorCode::KeyUnavailable.into(),
             format!("cannot run {} ({}): {e}", call.what, call.executable.display()),
         )
     })?;
@@ -210,7 +210,7 @@ pub(crate) fn run(call: &Call<'_>) -> Result<Vec<u8>, Error> {
 fn timed_out(call: &Call<'_>) -> Error {
     // The timeout is an option of the caller: each front end spells it (`--key-timeout`).
     a2a_card::request::option_error(
-        ErrorCode::Timeout,
+        crate::error::ErrorCode::Timeout.into(),
         &format!(
             "{} did not answer {} within {} ({{key_timeout}}); it was stopped",
             call.what,

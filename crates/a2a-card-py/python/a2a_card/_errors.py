@@ -102,7 +102,7 @@ class SignatureError(Error):
 
 
 class RetrievalError(Error):
-    """Reading or fetching failed (``io`` and the network codes of the Rust fetcher), or an
-    external key could not be reached or failed to sign (``key-unavailable``,
-    ``external-signer-failed``). The Python package reads, fetches
-    and opens no token itself; the class exists so that every code has one."""
+    """Reading failed (``io``). The Python package reads no file itself; the class exists so
+    that every code has one. (The network codes of the Rust fetcher and the external-key codes
+    of the Rust keys crate, ``key-unavailable``, ``external-signer-failed``, ``timeout``, are
+    those crates'; this package fetches nothing and opens no token.)"""

@@ -1,0 +1,331 @@
+//! The fetcher's error: the core's [`a2a_card::Error`] for a document that cannot be read or
+//! verified, or a retrieval failure with its own stable code, and the facts of the retrieval
+//! (the URL concerned, the HTTP status, whether the caller's own input was refused).
+
+use std::fmt;
+
+/// Stable, kebab-case codes of the fetcher: the failures of a retrieval over the network, and
+/// [`ErrorCode::Card`], the core's code of a document that was fetched but cannot be used (or
+/// of options the core refused). The spellings are part of the public interface: the CLI
+/// prints them in its error line.
+///
+/// ```
+/// use a2a_card_fetch::ErrorCode;
+/// assert_eq!(ErrorCode::DnsFailed.as_str(), "dns-failed");
+/// assert_eq!(ErrorCode::from(a2a_card::ErrorCode::InvalidJson).as_str(), "invalid-json");
+/// assert!(ErrorCode::Timeout.is_retrieval());
+/// assert!(!ErrorCode::Card(a2a_card::ErrorCode::InvalidJson).is_retrieval());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// A URL that cannot be used (no host, user information, unparsable).
+    InvalidUrl,
+    /// A URL, given or redirected to, that is not https.
+    NotHttps,
+    /// The SSRF guard refused an address (loopback, private, link-local, metadata, ...).
+    AddressRefused,
+    /// A host name that does not resolve.
+    DnsFailed,
+    /// The TCP connection was refused or failed.
+    ConnectFailed,
+    /// The TCP connection took longer than its timeout.
+    ConnectTimeout,
+    /// The whole retrieval took longer than its timeout.
+    Timeout,
+    /// The TLS handshake failed for a reason other than the certificate.
+    TlsHandshake,
+    /// The server certificate is not trusted (chain, expiry, ...).
+    CertificateInvalid,
+    /// The server certificate is valid for another name.
+    CertificateNameMismatch,
+    /// The server answered with a status other than 200 (or 304 on revalidation).
+    HttpStatus,
+    /// A malformed or cut-short HTTP response.
+    HttpProtocol,
+    /// More redirects than the limit.
+    TooManyRedirects,
+    /// A redirect without a usable Location.
+    RedirectInvalid,
+    /// A response whose Content-Type is not JSON.
+    NotJson,
+    /// A response body larger than the limit.
+    BodyTooLarge,
+    /// A CA file that cannot be read or holds no certificate.
+    CaFile,
+    /// The core's code: a fetched document that cannot be read or verified, or options the
+    /// core refused (`usage`).
+    Card(a2a_card::ErrorCode),
+}
+
+impl ErrorCode {
+    /// The retrieval codes, in declaration order (every code but [`ErrorCode::Card`]).
+    pub const RETRIEVAL: &'static [ErrorCode] = &[
+        ErrorCode::InvalidUrl,
+        ErrorCode::NotHttps,
+        ErrorCode::AddressRefused,
+        ErrorCode::DnsFailed,
+        ErrorCode::ConnectFailed,
+        ErrorCode::ConnectTimeout,
+        ErrorCode::Timeout,
+        ErrorCode::TlsHandshake,
+        ErrorCode::CertificateInvalid,
+        ErrorCode::CertificateNameMismatch,
+        ErrorCode::HttpStatus,
+        ErrorCode::HttpProtocol,
+        ErrorCode::TooManyRedirects,
+        ErrorCode::RedirectInvalid,
+        ErrorCode::NotJson,
+        ErrorCode::BodyTooLarge,
+        ErrorCode::CaFile,
+    ];
+
+    /// The stable kebab-case spelling of the code (the core's for [`ErrorCode::Card`]).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidUrl => "invalid-url",
+            ErrorCode::NotHttps => "not-https",
+            ErrorCode::AddressRefused => "address-refused",
+            ErrorCode::DnsFailed => "dns-failed",
+            ErrorCode::ConnectFailed => "connect-failed",
+            ErrorCode::ConnectTimeout => "connect-timeout",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::TlsHandshake => "tls-handshake",
+            ErrorCode::CertificateInvalid => "certificate-invalid",
+            ErrorCode::CertificateNameMismatch => "certificate-name-mismatch",
+            ErrorCode::HttpStatus => "http-status",
+            ErrorCode::HttpProtocol => "http-protocol",
+            ErrorCode::TooManyRedirects => "too-many-redirects",
+            ErrorCode::RedirectInvalid => "redirect-invalid",
+            ErrorCode::NotJson => "not-json",
+            ErrorCode::BodyTooLarge => "body-too-large",
+            ErrorCode::CaFile => "ca-file",
+            ErrorCode::Card(code) => code.as_str(),
+        }
+    }
+
+    /// True for the codes of a failed retrieval (every code but [`ErrorCode::Card`]): the
+    /// failure may be the network's or the server's rather than the caller's input. A
+    /// command-line tool maps them to its "retrieval failed" exit code, unless
+    /// [`Error::is_caller_input`] says the caller's own URL was refused.
+    pub fn is_retrieval(self) -> bool {
+        !matches!(self, ErrorCode::Card(_))
+    }
+
+    /// The code with the given spelling: a retrieval code, else the core's.
+    ///
+    /// ```
+    /// use a2a_card_fetch::ErrorCode;
+    /// assert_eq!(ErrorCode::from_name("http-status"), Some(ErrorCode::HttpStatus));
+    /// assert_eq!(ErrorCode::from_name("dual-name"), Some(ErrorCode::Card(a2a_card::ErrorCode::DualName)));
+    /// assert_eq!(ErrorCode::from_name("no-such-code"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<ErrorCode> {
+        Self::RETRIEVAL
+            .iter()
+            .copied()
+            .find(|c| c.as_str() == name)
+            .or_else(|| a2a_card::ErrorCode::from_name(name).map(ErrorCode::Card))
+    }
+}
+
+impl From<a2a_card::ErrorCode> for ErrorCode {
+    fn from(code: a2a_card::ErrorCode) -> Self {
+        ErrorCode::Card(code)
+    }
+}
+
+impl PartialEq<a2a_card::ErrorCode> for ErrorCode {
+    fn eq(&self, other: &a2a_card::ErrorCode) -> bool {
+        *self == ErrorCode::Card(*other)
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error of the fetcher: a retrieval failure ([`ErrorCode::is_retrieval`]) with its
+/// message, or the core's [`a2a_card::Error`] (a fetched document refused, options refused),
+/// with the URL concerned and, for `http-status`, the status.
+///
+/// ```
+/// use a2a_card_fetch::{Error, ErrorCode};
+/// let e = Error::new(ErrorCode::HttpStatus, "the server answered 404 Not Found")
+///     .with_url("https://agent.example/.well-known/agent-card.json")
+///     .with_status(404);
+/// assert_eq!(e.code().as_str(), "http-status");
+/// assert_eq!(e.status(), Some(404));
+/// assert_eq!(e.to_string(), "https://agent.example/.well-known/agent-card.json: the server answered 404 Not Found");
+///
+/// let card = Error::from(a2a_card::jcs(br#"{"a":1,"a":2}"#).unwrap_err());
+/// assert_eq!(card.code(), a2a_card::ErrorCode::DuplicateMember);
+/// assert_eq!(card.pointer(), Some("/a"));
+/// assert!(card.card_error().is_some());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    kind: Kind,
+    url: Option<String>,
+    status: Option<u16>,
+    caller_input: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Kind {
+    /// The core's error, as it was raised.
+    Card(a2a_card::Error),
+    /// A retrieval failure.
+    Retrieval { code: ErrorCode, message: String },
+}
+
+impl Error {
+    /// A new error with a code and a message (a [`ErrorCode::Card`] code makes the core's error).
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        let kind = match code {
+            ErrorCode::Card(c) => Kind::Card(a2a_card::Error::new(c, message)),
+            code => Kind::Retrieval {
+                code,
+                message: message.into(),
+            },
+        };
+        Error {
+            kind,
+            url: None,
+            status: None,
+            caller_input: false,
+        }
+    }
+
+    /// The same error, about this URL (the card or JWKS URL whose retrieval failed, or whose
+    /// document was refused).
+    pub fn with_url(mut self, url: impl Into<String>) -> Self {
+        self.url = Some(url.into());
+        self
+    }
+
+    /// The same error, with the HTTP status the server answered (for `http-status`).
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    /// The same error, marked as a refusal of the caller's own input before anything was sent
+    /// (an unusable URL or allowlist prefix, a plain `http` URL given directly) rather than a
+    /// failed retrieval.
+    pub fn caller_input(mut self) -> Self {
+        self.caller_input = true;
+        self
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
+        match &self.kind {
+            Kind::Card(e) => ErrorCode::Card(e.code()),
+            Kind::Retrieval { code, .. } => *code,
+        }
+    }
+
+    /// The sentence describing the problem, without code, URL or place.
+    pub fn message(&self) -> &str {
+        match &self.kind {
+            Kind::Card(e) => e.message(),
+            Kind::Retrieval { message, .. } => message,
+        }
+    }
+
+    /// The URL concerned.
+    pub fn url(&self) -> Option<&str> {
+        self.url.as_deref()
+    }
+
+    /// The HTTP status, for `http-status`.
+    pub fn status(&self) -> Option<u16> {
+        self.status
+    }
+
+    /// True when the caller's own input was refused (a `usage` error of the core, and a
+    /// retrieval error marked by [`Error::caller_input`]); false for a failed retrieval or a
+    /// refused document.
+    pub fn is_caller_input(&self) -> bool {
+        self.caller_input || self.code() == a2a_card::ErrorCode::Usage
+    }
+
+    /// The same error, its message prefixed with the context it arose in (a proxy, an
+    /// option); code, place and retrieval facts are kept.
+    ///
+    /// ```
+    /// use a2a_card_fetch::{Error, ErrorCode};
+    /// let e = Error::new(ErrorCode::InvalidUrl, "no host").context("the proxy");
+    /// assert_eq!(e.message(), "the proxy: no host");
+    /// assert_eq!(e.code(), ErrorCode::InvalidUrl);
+    /// ```
+    #[must_use]
+    pub fn context(mut self, context: &str) -> Self {
+        self.kind = match self.kind {
+            Kind::Card(e) => Kind::Card(e.context(context)),
+            Kind::Retrieval { code, message } => Kind::Retrieval {
+                code,
+                message: format!("{context}: {message}"),
+            },
+        };
+        self
+    }
+
+    /// The core's error, when the failure is the core's (a fetched document refused).
+    pub fn card_error(&self) -> Option<&a2a_card::Error> {
+        match &self.kind {
+            Kind::Card(e) => Some(e),
+            Kind::Retrieval { .. } => None,
+        }
+    }
+
+    /// The JSON Pointer of the offending member of a fetched document, where there is one.
+    pub fn pointer(&self) -> Option<&str> {
+        self.card_error().and_then(a2a_card::Error::pointer)
+    }
+
+    /// The byte offset in a fetched document, where known.
+    pub fn offset(&self) -> Option<usize> {
+        self.card_error().and_then(a2a_card::Error::offset)
+    }
+
+    /// The place in a fetched document as people read it (see [`a2a_card::Error::place`]).
+    pub fn place(&self) -> Option<String> {
+        self.card_error().and_then(a2a_card::Error::place)
+    }
+}
+
+impl From<a2a_card::Error> for Error {
+    fn from(e: a2a_card::Error) -> Self {
+        Error {
+            kind: Kind::Card(e),
+            url: None,
+            status: None,
+            caller_input: false,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(url) = &self.url {
+            write!(f, "{url}: ")?;
+        }
+        match &self.kind {
+            Kind::Card(e) => write!(f, "{e}"),
+            Kind::Retrieval { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            Kind::Card(e) => Some(e),
+            Kind::Retrieval { .. } => None,
+        }
+    }
+}
