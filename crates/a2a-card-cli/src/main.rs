@@ -106,8 +106,8 @@ pub(crate) struct Failure {
 /// The error of a failed command: the core's, or the fetcher's (a retrieval, with its own codes).
 #[derive(Debug)]
 enum Failed {
-    Card(Error),
-    /// Boxed: a `Result` of the CLI stays small.
+    /// Boxed, as the fetcher's: a `Result` of the CLI stays small.
+    Card(Box<Error>),
     Fetch(Box<a2a_card_fetch::Error>),
 }
 
@@ -116,7 +116,7 @@ impl Failure {
     pub(crate) fn new(error: Error, source: impl Into<String>) -> Self {
         Failure {
             // The options an error names, spelled as flags.
-            error: Failed::Card(error.spelled(a2a_card::request::Spelling::Flag)),
+            error: Failed::Card(Box::new(error.spelled(a2a_card::request::Spelling::Flag))),
             source: source.into(),
             exit: None,
         }
@@ -144,7 +144,7 @@ impl Failure {
     /// under `io`.
     pub(crate) fn into_card_error(self) -> Error {
         match self.error {
-            Failed::Card(e) => e,
+            Failed::Card(e) => *e,
             Failed::Fetch(e) => e
                 .card_error()
                 .cloned()

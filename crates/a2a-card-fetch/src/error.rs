@@ -167,6 +167,12 @@ impl fmt::Display for ErrorCode {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
+    // Boxed: a `Result` of the fetcher stays small (the core's error and the facts are large).
+    inner: Box<Inner>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Inner {
     kind: Kind,
     url: Option<String>,
     status: Option<u16>,
@@ -192,23 +198,25 @@ impl Error {
             },
         };
         Error {
-            kind,
-            url: None,
-            status: None,
-            caller_input: false,
+            inner: Box::new(Inner {
+                kind,
+                url: None,
+                status: None,
+                caller_input: false,
+            }),
         }
     }
 
     /// The same error, about this URL (the card or JWKS URL whose retrieval failed, or whose
     /// document was refused).
     pub fn with_url(mut self, url: impl Into<String>) -> Self {
-        self.url = Some(url.into());
+        self.inner.url = Some(url.into());
         self
     }
 
     /// The same error, with the HTTP status the server answered (for `http-status`).
     pub fn with_status(mut self, status: u16) -> Self {
-        self.status = Some(status);
+        self.inner.status = Some(status);
         self
     }
 
@@ -216,13 +224,13 @@ impl Error {
     /// (an unusable URL or allowlist prefix, a plain `http` URL given directly) rather than a
     /// failed retrieval.
     pub fn caller_input(mut self) -> Self {
-        self.caller_input = true;
+        self.inner.caller_input = true;
         self
     }
 
     /// The stable code.
     pub fn code(&self) -> ErrorCode {
-        match &self.kind {
+        match &self.inner.kind {
             Kind::Card(e) => ErrorCode::Card(e.code()),
             Kind::Retrieval { code, .. } => *code,
         }
@@ -230,7 +238,7 @@ impl Error {
 
     /// The sentence describing the problem, without code, URL or place.
     pub fn message(&self) -> &str {
-        match &self.kind {
+        match &self.inner.kind {
             Kind::Card(e) => e.message(),
             Kind::Retrieval { message, .. } => message,
         }
@@ -238,19 +246,19 @@ impl Error {
 
     /// The URL concerned.
     pub fn url(&self) -> Option<&str> {
-        self.url.as_deref()
+        self.inner.url.as_deref()
     }
 
     /// The HTTP status, for `http-status`.
     pub fn status(&self) -> Option<u16> {
-        self.status
+        self.inner.status
     }
 
     /// True when the caller's own input was refused (a `usage` error of the core, and a
     /// retrieval error marked by [`Error::caller_input`]); false for a failed retrieval or a
     /// refused document.
     pub fn is_caller_input(&self) -> bool {
-        self.caller_input || self.code() == a2a_card::ErrorCode::Usage
+        self.inner.caller_input || self.code() == a2a_card::ErrorCode::Usage
     }
 
     /// The same error, its message prefixed with the context it arose in (a proxy, an
@@ -264,7 +272,7 @@ impl Error {
     /// ```
     #[must_use]
     pub fn context(mut self, context: &str) -> Self {
-        self.kind = match self.kind {
+        self.inner.kind = match self.inner.kind {
             Kind::Card(e) => Kind::Card(e.context(context)),
             Kind::Retrieval { code, message } => Kind::Retrieval {
                 code,
@@ -276,7 +284,7 @@ impl Error {
 
     /// The core's error, when the failure is the core's (a fetched document refused).
     pub fn card_error(&self) -> Option<&a2a_card::Error> {
-        match &self.kind {
+        match &self.inner.kind {
             Kind::Card(e) => Some(e),
             Kind::Retrieval { .. } => None,
         }
@@ -301,20 +309,22 @@ impl Error {
 impl From<a2a_card::Error> for Error {
     fn from(e: a2a_card::Error) -> Self {
         Error {
-            kind: Kind::Card(e),
-            url: None,
-            status: None,
-            caller_input: false,
+            inner: Box::new(Inner {
+                kind: Kind::Card(e),
+                url: None,
+                status: None,
+                caller_input: false,
+            }),
         }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(url) = &self.url {
+        if let Some(url) = &self.inner.url {
             write!(f, "{url}: ")?;
         }
-        match &self.kind {
+        match &self.inner.kind {
             Kind::Card(e) => write!(f, "{e}"),
             Kind::Retrieval { message, .. } => f.write_str(message),
         }
@@ -323,7 +333,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
+        match &self.inner.kind {
             Kind::Card(e) => Some(e),
             Kind::Retrieval { .. } => None,
         }
