@@ -116,7 +116,10 @@ fn verify_options_of_certificates_refuse_with_their_codes() {
         "certificate-untrusted"
     );
     expect_code(&with(&["--require-eku", "serverAuth"]), 0, "serverAuth listed");
-    assert_eq!(verdict_code(&with(&["--max-chain", "1"])), "certificate-untrusted");
+    assert_eq!(
+        verdict_code(&with(&["--max-chain", "1"])),
+        "certificate-untrusted"
+    );
     let out = run(
         &[
             "verify",
