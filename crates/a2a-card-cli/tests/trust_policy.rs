@@ -311,33 +311,21 @@ fn sign_refuses_the_chains_a_default_verifier_refuses() {
     expect_error(&out, 2, "certificate-untrusted", s(&chain));
     let out_card = dir5.join("signed.json");
     sign_to(&card, &key, &["--x5c", s(&chain), "--max-chain", "5"], &out_card);
-    let ok = run(
-        &[
+    let verify_anchored = |extra: &[&str]| {
+        let mut args = vec![
             "verify",
             s(&out_card),
             "--trust-anchors",
             s(&root),
             "--identity",
             SPIFFE,
-            "--max-chain",
-            "5",
-        ],
-        None,
-    );
+        ];
+        args.extend_from_slice(extra);
+        run(&args, None)
+    };
+    let ok = verify_anchored(&["--max-chain", "5"]);
     expect_code(&ok, 0, "verify --max-chain 5");
-    let refused = run(
-        &[
-            "verify",
-            s(&out_card),
-            "--trust-anchors",
-            s(&root),
-            "--identity",
-            SPIFFE,
-            "--format",
-            "json",
-        ],
-        None,
-    );
+    let refused = verify_anchored(&["--format", "json"]);
     expect_code(&refused, 1, "verify with the default limit");
     assert_eq!(verdict_code(&refused), "certificate-untrusted");
     // A leaf whose key usage lacks digitalSignature, and a leaf that is a CA.
