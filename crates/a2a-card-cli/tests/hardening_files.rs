@@ -669,13 +669,16 @@ fn keygen_writes_the_key_and_its_jwks_or_neither() {
         eprintln!("note: no sysfs at /sys; test skipped");
         return;
     }
+    // keygen --alg ALG --out KEY --jwks JWKS, and `extra`.
+    let keygen = |alg: &str, key: &Path, jwks: &Path, extra: &[&str]| {
+        let mut args = vec!["keygen", "--alg", alg, "--out", s(key), "--jwks", s(jwks)];
+        args.extend_from_slice(extra);
+        run(&args, None)
+    };
     let dir = scratch("keygen-all-or-none");
     let key = dir.join("k.pem");
     for alg in ["EdDSA", "ES256"] {
-        let out = run(
-            &["keygen", "--alg", alg, "--out", s(&key), "--jwks", s(jwks)],
-            None,
-        );
+        let out = keygen(alg, &key, jwks, &[]);
         expect_error(&out, 2, "io", s(jwks));
         assert!(!key.exists(), "{alg}: the key was written without its JWKS");
         assert!(
@@ -688,38 +691,20 @@ fn keygen_writes_the_key_and_its_jwks_or_neither() {
     // With --force, an existing key is not replaced by one whose JWKS could not be written.
     let old = write(&dir, "k.pem", "old key\n");
     std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o600)).unwrap();
-    let out = run(
-        &[
-            "keygen",
-            "--alg",
-            "EdDSA",
-            "--out",
-            s(&key),
-            "--jwks",
-            s(jwks),
-            "--force",
-        ],
-        None,
-    );
+    let out = keygen("EdDSA", &key, jwks, &["--force"]);
     expect_error(&out, 2, "io", s(jwks));
     assert_eq!(std::fs::read_to_string(&old).unwrap(), "old key\n");
     assert_eq!(listing(&dir), vec!["k.pem".to_string()], "no temporary file left");
 
     // The other way round: the key cannot be written, so neither is the JWKS.
     let public = dir.join("k.jwks.json");
-    let out = run(
-        &["keygen", "--alg", "EdDSA", "--out", s(pem), "--jwks", s(&public)],
-        None,
-    );
+    let out = keygen("EdDSA", pem, &public, &[]);
     expect_error(&out, 2, "io", s(pem));
     assert!(!public.exists(), "the JWKS was written without its key");
 
     // Both writable: both written, the key with mode 0600, and no temporary file left.
     std::fs::remove_file(&old).unwrap();
-    let out = run(
-        &["keygen", "--alg", "EdDSA", "--out", s(&key), "--jwks", s(&public)],
-        None,
-    );
+    let out = keygen("EdDSA", &key, &public, &[]);
     expect_code(&out, 0, "keygen");
     assert_eq!(
         listing(&dir),
@@ -730,18 +715,7 @@ fn keygen_writes_the_key_and_its_jwks_or_neither() {
     assert!(std::fs::read_to_string(&public).unwrap().contains("\"keys\""));
     // A file name near the limit of 255 bytes: its temporary file's name must still fit.
     let long = format!("{}.json", "j".repeat(250));
-    let out = run(
-        &[
-            "keygen",
-            "--alg",
-            "EdDSA",
-            "--out",
-            s(&dir.join("long.pem")),
-            "--jwks",
-            s(&dir.join(&long)),
-        ],
-        None,
-    );
+    let out = keygen("EdDSA", &dir.join("long.pem"), &dir.join(&long), &[]);
     expect_code(&out, 0, "keygen with a 255-byte JWKS name");
     assert!(dir.join(&long).exists());
     for name in [long.as_str(), "long.pem"] {
@@ -749,18 +723,7 @@ fn keygen_writes_the_key_and_its_jwks_or_neither() {
     }
     // Without --force, an existing file is still refused, and not replaced.
     let before = std::fs::read(&key).unwrap();
-    let out = run(
-        &[
-            "keygen",
-            "--alg",
-            "EdDSA",
-            "--out",
-            s(&key),
-            "--jwks",
-            s(&dir.join("new.json")),
-        ],
-        None,
-    );
+    let out = keygen("EdDSA", &key, &dir.join("new.json"), &[]);
     expect_error(&out, 2, "io", s(&key));
     assert_eq!(std::fs::read(&key).unwrap(), before);
     assert!(!dir.join("new.json").exists());

@@ -14,7 +14,9 @@
 
 mod common;
 
-use a2a_card_testkit::softhsm::plugins_dir;
+use a2a_card_testkit::plugin::{
+    left_in_group, logged_calls, names, path_with_plugins, test_plugin, MISBEHAVIOURS,
+};
 use a2a_card_testkit::tools::jose_verifies_entry;
 use common::*;
 use serde_json::Value;
@@ -39,18 +41,9 @@ fn refused(out: &Output, exit: i32, code: &str) -> String {
 /// Extra environment variables of a run.
 type Env<'a> = &'a [(&'a str, &'a str)];
 
-/// PATH with the test plugins first.
-fn plugin_path() -> String {
-    format!(
-        "{}:{}",
-        plugins_dir().display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
-}
-
 /// Runs the binary with the test plugins on PATH, in `dir`, with the extra variables `env`.
 fn run_plugin(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let path = plugin_path();
+    let path = path_with_plugins();
     let mut all = vec![("PATH", path.as_str())];
     all.extend_from_slice(env);
     run_in(Some(dir), args, None, &all)
@@ -61,13 +54,17 @@ fn reference(key: &Path) -> String {
     format!("test://{}", key.display())
 }
 
+/// `sign CARD --key KEY --unknown exclude` and `extra`.
+fn sign_args<'a>(card: &'a Path, key: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["sign", s(card), "--key", key, "--unknown", "exclude"];
+    args.extend_from_slice(extra);
+    args
+}
+
 /// A scratch directory with the A2A v1.0 section 8.5 sample card (`card.json`, which lints
 /// clean) and a key made by `keygen --alg ALG` (`k.pem`, `k.jwks.json`).
 fn setup(name: &str, alg: &str, extra: &[&str]) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
-    assert!(
-        plugins_dir().join("sigstore-kms-test").is_file(),
-        "the test plugin is missing"
-    );
+    test_plugin();
     let dir = scratch(name);
     let card = write(
         &dir,
@@ -115,16 +112,7 @@ fn every_key_type_signs_through_the_plugin_and_verifies() {
         let (dir, card, pem, file_jwks) = setup(&format!("plugin-sign-{i}"), alg, keygen_extra);
         let key = reference(&pem);
         let signed = dir.join("signed.json");
-        let mut args = vec![
-            "sign",
-            s(&card),
-            "--key",
-            &key,
-            "--unknown",
-            "exclude",
-            "--out",
-            s(&signed),
-        ];
+        let mut args = sign_args(&card, &key, &["--out", s(&signed)]);
         args.extend_from_slice(sign_extra);
         let out = run_plugin(&dir, &args, env);
         expect_code(&out, 0, &format!("{alg} through the plugin"));
@@ -180,19 +168,24 @@ fn shape_of(v: &Value) -> Vec<(String, &'static str)> {
 
 /// The calls the test plugin logged: (argv, stdin).
 fn calls(log: &Path) -> Vec<(Vec<String>, Vec<u8>)> {
-    std::fs::read_to_string(log)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
-            let argv = v["argv"]
-                .as_array()
+    logged_calls(log)
+        .iter()
+        .map(|v| {
+            let argv = names(v, "argv").into_iter().map(String::from).collect();
+            (argv, base64_std(v["stdin"].as_str().unwrap()))
+        })
+        .collect()
+}
+
+/// The `methodName` of each call the test plugin logged.
+fn methods(log: &Path) -> Vec<String> {
+    calls(log)
+        .iter()
+        .map(|(argv, _)| {
+            serde_json::from_str::<Value>(&argv[1]).unwrap()["methodName"]
+                .as_str()
                 .unwrap()
-                .iter()
-                .map(|a| a.as_str().unwrap().to_string())
-                .collect();
-            let stdin = base64_std(v["stdin"].as_str().unwrap());
-            (argv, stdin)
+                .to_string()
         })
         .collect()
 }
@@ -209,20 +202,9 @@ fn requests_have_the_wire_format_of_sigstores_go_structs() {
     for (alg, extra) in [("ES256", &[][..]), ("EdDSA", &[]), ("RS384", &["--alg", "RS384"])] {
         let (dir, card, pem, _) = setup(&format!("plugin-wire-{alg}"), alg, &[]);
         let log = dir.join("calls.log");
-        let key = format!("test://{}", pem.display());
+        let key = reference(&pem);
         let signed = dir.join("signed.json");
-        let mut args = vec![
-            "sign",
-            s(&card),
-            "--key",
-            &key,
-            "--unknown",
-            "exclude",
-            "--kid",
-            "wire",
-            "-o",
-            s(&signed),
-        ];
+        let mut args = sign_args(&card, &key, &["--kid", "wire", "-o", s(&signed)]);
         args.extend_from_slice(extra);
         // Secrets of other key sources stay with a2a-card: the plugin gets neither the signing-key
         // variable nor the PKCS#11 PIN (only what sigstore's client would give it).
@@ -238,32 +220,19 @@ fn requests_have_the_wire_format_of_sigstores_go_structs() {
         );
         expect_code(&out, 0, alg);
         for line in std::fs::read_to_string(&log).unwrap().lines() {
-            let v: Value = serde_json::from_str(line).unwrap();
-            let env: Vec<&str> = v["env"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|n| n.as_str().unwrap())
-                .collect();
+            assert!(!line.contains("55555-plugin-must-not-see"));
+        }
+        for call in logged_calls(&log) {
+            let env = names(&call, "env");
             assert!(env.contains(&"A2A_CARD_OTHER"), "{alg}: {env:?}");
             for secret in ["A2A_CARD_PKCS11_PIN", "A2A_CARD_SIGNING_KEY"] {
                 assert!(!env.contains(&secret), "{alg}: the plugin was given {secret}");
             }
-            assert!(!line.contains("55555-plugin-must-not-see"));
         }
-        let calls = calls(&log);
-        let methods: Vec<String> = calls
-            .iter()
-            .map(|(argv, _)| {
-                serde_json::from_str::<Value>(&argv[1]).unwrap()["methodName"]
-                    .as_str()
-                    .unwrap()
-                    .to_string()
-            })
-            .collect();
         // The public key first (the kid and the check of the signature need it), then the
         // signature; an RSA key with --alg needs no defaultAlgorithm call.
-        assert_eq!(methods, ["publicKey", "signMessage"], "{alg}");
+        assert_eq!(methods(&log), ["publicKey", "signMessage"], "{alg}");
+        let calls = calls(&log);
         // The message is the JWS signing input: protected header, '.', payload (RFC 7515 5.1).
         let entry = &signatures(&signed)[0];
         let input = format!(
@@ -348,7 +317,7 @@ fn the_test_plugin_answers_in_sigstores_response_format() {
     let vectors = read_json(testvectors_dir().join("sigstore-kms/protocol-v1.json"));
     let (dir, card, pem, _) = setup("plugin-answers", "ES256", &[]);
     let _ = card;
-    let plugin = plugins_dir().join("sigstore-kms-test");
+    let plugin = test_plugin();
     for method in [
         "defaultAlgorithm",
         "supportedAlgorithms",
@@ -380,44 +349,6 @@ fn the_test_plugin_answers_in_sigstores_response_format() {
     }
 }
 
-/// Each misbehaviour, `--in-place`: (mode, expected code, words of the message).
-const MISBEHAVIOURS: &[(&str, &str, &[&str])] = &[
-    ("bad-json", "external-signer-failed", &["not the protocol's JSON"]),
-    (
-        "error-message",
-        "external-signer-failed",
-        &["returned an error", "the test KMS refuses to sign"],
-    ),
-    (
-        "other-key",
-        "external-signature-invalid",
-        &["does not verify with its public key", "not used"],
-    ),
-    (
-        "der-impossible",
-        "external-signer-failed",
-        &["neither raw r||s", "DER"],
-    ),
-    ("huge", "external-signer-failed", &["more than 1048576 bytes"]),
-    ("empty", "external-signer-failed", &["nothing on stdout"]),
-    ("killed", "external-signer-failed", &["killed by signal 9"]),
-    (
-        "publicKey:bad-pem",
-        "external-signer-failed",
-        &["publicKey", "no usable PEM public key"],
-    ),
-    (
-        "publicKey:error-message",
-        "external-signer-failed",
-        &["publicKey", "returned an error"],
-    ),
-    (
-        "publicKey:bad-json",
-        "external-signer-failed",
-        &["publicKey", "not the protocol's JSON"],
-    ),
-];
-
 #[test]
 fn a_misbehaving_plugin_is_exit_3_and_the_card_untouched() {
     for (i, (mode, code, words)) in MISBEHAVIOURS.iter().enumerate() {
@@ -426,11 +357,9 @@ fn a_misbehaving_plugin_is_exit_3_and_the_card_untouched() {
         let before = std::fs::read(&card).unwrap();
         let key = reference(&pem);
         for place in [&["--in-place"][..], &["--out", "signed.json"]] {
-            let mut args = vec!["sign", s(&card), "--key", &key, "--unknown", "exclude"];
-            args.extend_from_slice(place);
             let out = run_plugin(
                 &dir,
-                &args,
+                &sign_args(&card, &key, place),
                 &[
                     ("SIGSTORE_KMS_TEST_MODE", mode),
                     ("SIGSTORE_KMS_TEST_OTHER_KEY", s(&other)),
@@ -467,17 +396,7 @@ fn a_plugin_that_hangs_is_killed_at_the_key_timeout() {
         let start = Instant::now();
         let out = run_plugin(
             &dir,
-            &[
-                "sign",
-                s(&card),
-                "--key",
-                &key,
-                "--unknown",
-                "exclude",
-                "--in-place",
-                "--key-timeout",
-                "1.5",
-            ],
+            &sign_args(&card, &key, &["--in-place", "--key-timeout", "1.5"]),
             &[("SIGSTORE_KMS_TEST_MODE", mode)],
         );
         let took = start.elapsed();
@@ -503,17 +422,7 @@ fn plugin_stderr_is_passed_through_and_its_exit_status_ignored() {
     let key = reference(&pem);
     let signed = dir.join("signed.json");
     let sign_in_mode = |mode: &str| {
-        let args = [
-            "sign",
-            s(&card),
-            "--key",
-            &key,
-            "--unknown",
-            "exclude",
-            "--out",
-            s(&signed),
-            "--force",
-        ];
+        let args = sign_args(&card, &key, &["--out", s(&signed), "--force"]);
         run_plugin(&dir, &args, &[("SIGSTORE_KMS_TEST_MODE", mode)])
     };
     let out = sign_in_mode("chatty");
@@ -534,36 +443,14 @@ fn plugin_stderr_is_passed_through_and_its_exit_status_ignored() {
 fn plugin_reference_errors_are_clear() {
     let (dir, card, _pem, _) = setup("plugin-refs", "ES256", &[]);
     // No such plugin on the PATH.
-    let out = run_plugin(
-        &dir,
-        &[
-            "sign",
-            s(&card),
-            "--key",
-            "nosuchkms://k1",
-            "--unknown",
-            "exclude",
-        ],
-        &[],
-    );
+    let out = run_plugin(&dir, &sign_args(&card, "nosuchkms://k1", &[]), &[]);
     refused(&out, 3, "key-unavailable");
     assert_mentions(
         &error_line(&out),
         &["sigstore-kms-nosuchkms", "PATH", "(nosuchkms://k1)"],
     );
     // A key the plugin cannot read: its errorMessage is shown.
-    let out = run_plugin(
-        &dir,
-        &[
-            "sign",
-            s(&card),
-            "--key",
-            "test:///no/such/key.pem",
-            "--unknown",
-            "exclude",
-        ],
-        &[],
-    );
+    let out = run_plugin(&dir, &sign_args(&card, "test:///no/such/key.pem", &[]), &[]);
     refused(&out, 3, "external-signer-failed");
     assert_mentions(&error_line(&out), &["publicKey", "(test:///no/such/key.pem)"]);
     // --key-timeout out of range, or without a plugin key.
@@ -597,16 +484,7 @@ fn env_references_name_the_variable() {
     let signed = dir.join("signed.json");
     let out = run_in(
         Some(&dir),
-        &[
-            "sign",
-            s(&card),
-            "--key",
-            "env://RELEASE_KEY",
-            "--unknown",
-            "exclude",
-            "-o",
-            s(&signed),
-        ],
+        &sign_args(&card, "env://RELEASE_KEY", &["-o", s(&signed)]),
         None,
         &[("RELEASE_KEY", &pem_text)],
     );
@@ -674,35 +552,7 @@ fn a_card_that_lints_with_errors_is_refused_before_the_plugin_signs() {
         &[("SIGSTORE_KMS_TEST_LOG", s(&log))],
     );
     refused(&out, 2, "lint-failed");
-    let methods: Vec<String> = calls(&log)
-        .iter()
-        .map(|(argv, _)| {
-            serde_json::from_str::<Value>(&argv[1]).unwrap()["methodName"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect();
-    assert_eq!(methods, ["publicKey"], "nothing was signed");
-}
-
-/// The processes of process group `pgid` still running (zombies, which have ended and wait for
-/// init to reap them, left out).
-fn running_in_group(pgid: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        let Some(after) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
-            continue;
-        };
-        let fields: Vec<&str> = after.split_whitespace().collect();
-        if fields.get(2) == Some(&pgid) && fields.first() != Some(&"Z") {
-            found.push(stat.clone());
-        }
-    }
-    found
+    assert_eq!(methods(&log), ["publicKey"], "nothing was signed");
 }
 
 #[test]
@@ -720,18 +570,7 @@ fn a_plugin_child_holding_stdin_does_not_stretch_the_key_timeout() {
     let start = Instant::now();
     let out = run_plugin(
         &dir,
-        &[
-            "sign",
-            s(&card),
-            "--key",
-            &key,
-            "--unknown",
-            "exclude",
-            "--key-timeout",
-            "2",
-            "-o",
-            s(&signed),
-        ],
+        &sign_args(&card, &key, &["--key-timeout", "2", "-o", s(&signed)]),
         &[
             ("SIGSTORE_KMS_TEST_MODE", "stdin-child"),
             ("SIGSTORE_KMS_TEST_PGID_FILE", s(&pgid_file)),
@@ -746,15 +585,7 @@ fn a_plugin_child_holding_stdin_does_not_stretch_the_key_timeout() {
     // The plugin answered a good signature of the digest: the card is signed.
     expect_code(&out, 0, "stdin-child");
     expect_code(&verify(&signed, &jwks, &[]), 0, "verify");
-    let pgid = std::fs::read_to_string(&pgid_file).unwrap();
-    let mut left = running_in_group(&pgid);
-    for _ in 0..100 {
-        if left.is_empty() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-        left = running_in_group(&pgid);
-    }
+    let left = left_in_group(&pgid_file);
     assert!(left.is_empty(), "left running in the plugin's group: {left:?}");
 }
 
@@ -776,16 +607,10 @@ fn no_plugin_inherits_an_env_variable_a_key_is_read_from() {
         ],
     );
     expect_code(&out, 0, "jwks plugin env://");
-    let lines = std::fs::read_to_string(&log).unwrap();
-    assert!(!lines.is_empty());
-    for line in lines.lines() {
-        let v: Value = serde_json::from_str(line).unwrap();
-        let names: Vec<&str> = v["all_env"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap())
-            .collect();
+    let calls = logged_calls(&log);
+    assert!(!calls.is_empty());
+    for call in &calls {
+        let names = names(call, "all_env");
         assert!(names.contains(&"HARMLESS_SETTING"), "{names:?}");
         assert!(
             !names.contains(&"RELEASE_KEY"),
@@ -798,7 +623,7 @@ fn no_plugin_inherits_an_env_variable_a_key_is_read_from() {
 fn a_plugin_only_in_a_relative_path_entry_is_not_run() {
     let (dir, card, pem, _) = setup("plugin-relative", "ES256", &[]);
     std::fs::create_dir_all(dir.join("bin")).unwrap();
-    let plugin = plugins_dir().join("sigstore-kms-test");
+    let plugin = test_plugin();
     std::os::unix::fs::symlink(&plugin, dir.join("bin/sigstore-kms-test")).unwrap();
     std::os::unix::fs::symlink(&plugin, dir.join("sigstore-kms-test")).unwrap();
     let system = std::env::var("PATH").unwrap_or_default();
@@ -811,15 +636,7 @@ fn a_plugin_only_in_a_relative_path_entry_is_not_run() {
     ] {
         let out = run_in(
             Some(&dir),
-            &[
-                "sign",
-                s(&card),
-                "--key",
-                &key,
-                "--unknown",
-                "exclude",
-                "--in-place",
-            ],
+            &sign_args(&card, &key, &["--in-place"]),
             None,
             &[("PATH", &path)],
         );

@@ -61,21 +61,10 @@ fn verify_with(c: &Signed, trust: &serde_json::Value, extra: &[&str]) -> std::pr
     run(&args, None)
 }
 
-fn verdict(out: &std::process::Output) -> String {
-    json_out(out)["signatures"][0]["verdict"]["code"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
-#[test]
-fn a_trust_entry_binds_its_key_when_it_comes_as_an_x5c_leaf() {
-    let c = signed("x5c-leaf", Spec::leaf("agent").uri(SPIFFE));
-    let at = ["--identity", SPIFFE, "--origin", "https://agent.example"];
-    // The entry without policy narrows nothing: the chain to the anchor verifies.
-    let out = verify_with(&c, &serde_json::json!({ "keys": [{ "jwk": c.jwk }] }), &at);
-    expect_code(&out, 0, "no policy");
-    for (member, value, code) in [
+/// Each policy member that refuses the card's key when a trust entry sets it: (member, value,
+/// the verdict's code).
+fn policies() -> [(&'static str, serde_json::Value, &'static str); 5] {
+    [
         ("revoked", serde_json::json!(true), "key-revoked"),
         (
             "notAfter",
@@ -93,12 +82,22 @@ fn a_trust_entry_binds_its_key_when_it_comes_as_an_x5c_leaf() {
             "untrusted-key",
         ),
         ("algorithms", serde_json::json!([]), "algorithm-not-allowed"),
-    ] {
+    ]
+}
+
+#[test]
+fn a_trust_entry_binds_its_key_when_it_comes_as_an_x5c_leaf() {
+    let c = signed("x5c-leaf", Spec::leaf("agent").uri(SPIFFE));
+    let at = ["--identity", SPIFFE, "--origin", "https://agent.example"];
+    // The entry without policy narrows nothing: the chain to the anchor verifies.
+    let out = verify_with(&c, &serde_json::json!({ "keys": [{ "jwk": c.jwk }] }), &at);
+    expect_code(&out, 0, "no policy");
+    for (member, value, code) in policies() {
         let mut entry = serde_json::json!({ "jwk": c.jwk, "kid": "release" });
         entry[member] = value;
         let out = verify_with(&c, &serde_json::json!({ "keys": [entry] }), &at);
         expect_code(&out, 1, member);
-        assert_eq!(verdict(&out), code, "{member}: {}", stdout(&out));
+        assert_eq!(verdict_code(&out), code, "{member}: {}", stdout(&out));
         let j = json_out(&out);
         assert!(j["signatures"][0]["certificate"].is_null(), "{j}");
         assert!(
@@ -129,25 +128,7 @@ fn a_trust_entry_binds_its_key_from_every_key_option() {
         serde_json::json!({ "keys": [{ "jwk": pinned }] }).to_string(),
     );
     let sources: [(&str, &Path); 3] = [("--key", &one), ("--jwks", &set), ("--trust", &other)];
-    for (member, value, code) in [
-        ("revoked", serde_json::json!(true), "key-revoked"),
-        (
-            "notAfter",
-            serde_json::json!("2020-01-01T00:00:00Z"),
-            "key-expired",
-        ),
-        (
-            "notBefore",
-            serde_json::json!("2099-01-01T00:00:00Z"),
-            "key-expired",
-        ),
-        (
-            "origins",
-            serde_json::json!(["https://other.example"]),
-            "untrusted-key",
-        ),
-        ("algorithms", serde_json::json!([]), "algorithm-not-allowed"),
-    ] {
+    for (member, value, code) in policies() {
         let mut entry = serde_json::json!({ "jwk": c.jwk, "kid": "release" });
         entry[member] = value;
         let policy = write(
@@ -166,7 +147,7 @@ fn a_trust_entry_binds_its_key_from_every_key_option() {
                 let out = run(&args, None);
                 expect_code(&out, 1, &format!("{flag} {member} anchors={anchors}"));
                 assert_eq!(
-                    verdict(&out),
+                    verdict_code(&out),
                     code,
                     "{flag} {member} anchors={anchors}: {}",
                     stdout(&out)
@@ -261,7 +242,7 @@ fn spiffe_ids_are_read_as_the_spiffe_specification_defines_them() {
         let c = signed(&format!("spiffe-bad-{n}"), Spec::leaf("agent").uri(san));
         let out = verify_with(&c, &serde_json::json!({ "keys": [] }), &prefix);
         expect_code(&out, 1, san);
-        assert_eq!(verdict(&out), "certificate-identity-mismatch", "{san}");
+        assert_eq!(verdict_code(&out), "certificate-identity-mismatch", "{san}");
         let j = json_out(&out);
         let message = j["signatures"][0]["verdict"]["message"].as_str().unwrap();
         assert!(message.contains("no SPIFFE ID"), "{message}");
@@ -330,35 +311,23 @@ fn sign_refuses_the_chains_a_default_verifier_refuses() {
     expect_error(&out, 2, "certificate-untrusted", s(&chain));
     let out_card = dir5.join("signed.json");
     sign_to(&card, &key, &["--x5c", s(&chain), "--max-chain", "5"], &out_card);
-    let ok = run(
-        &[
+    let verify_anchored = |extra: &[&str]| {
+        let mut args = vec![
             "verify",
             s(&out_card),
             "--trust-anchors",
             s(&root),
             "--identity",
             SPIFFE,
-            "--max-chain",
-            "5",
-        ],
-        None,
-    );
+        ];
+        args.extend_from_slice(extra);
+        run(&args, None)
+    };
+    let ok = verify_anchored(&["--max-chain", "5"]);
     expect_code(&ok, 0, "verify --max-chain 5");
-    let refused = run(
-        &[
-            "verify",
-            s(&out_card),
-            "--trust-anchors",
-            s(&root),
-            "--identity",
-            SPIFFE,
-            "--format",
-            "json",
-        ],
-        None,
-    );
+    let refused = verify_anchored(&["--format", "json"]);
     expect_code(&refused, 1, "verify with the default limit");
-    assert_eq!(verdict(&refused), "certificate-untrusted");
+    assert_eq!(verdict_code(&refused), "certificate-untrusted");
     // A leaf whose key usage lacks digitalSignature, and a leaf that is a CA.
     for (name, spec) in [
         ("no-ds", Spec::leaf("agent").uri(SPIFFE).no_digital_signature()),

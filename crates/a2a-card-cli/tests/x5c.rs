@@ -51,13 +51,6 @@ fn verify_x5c(card: &Path, root: &Path, extra: &[&str]) -> std::process::Output 
     run(&args, None)
 }
 
-fn code_of(out: &std::process::Output) -> String {
-    json_out(out)["signatures"][0]["verdict"]["code"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 #[test]
 fn sign_x5c_then_verify_with_anchors_and_a_spiffe_identity() {
     let c = chain("spiffe", Spec::leaf("agent").uri(SPIFFE));
@@ -78,10 +71,10 @@ fn sign_x5c_then_verify_with_anchors_and_a_spiffe_identity() {
         &["--identity", "spiffe://example.org/ns/b/sa/agent"],
     );
     expect_code(&out, 1, "another identity");
-    assert_eq!(code_of(&out), "certificate-identity-mismatch");
+    assert_eq!(verdict_code(&out), "certificate-identity-mismatch");
     let out = verify_x5c(&card, &c.root, &[]);
     expect_code(&out, 1, "no identity rule");
-    assert_eq!(code_of(&out), "certificate-untrusted");
+    assert_eq!(verdict_code(&out), "certificate-untrusted");
     let out = run(
         &[
             "verify",
@@ -117,13 +110,16 @@ fn verify_options_of_certificates_refuse_with_their_codes() {
         args.extend_from_slice(more);
         verify_x5c(&card, &c.root, &args)
     };
-    assert_eq!(code_of(&with(&["--crl", s(&c.crl)])), "certificate-revoked");
+    assert_eq!(verdict_code(&with(&["--crl", s(&c.crl)])), "certificate-revoked");
     assert_eq!(
-        code_of(&with(&["--require-eku", "codeSigning"])),
+        verdict_code(&with(&["--require-eku", "codeSigning"])),
         "certificate-untrusted"
     );
     expect_code(&with(&["--require-eku", "serverAuth"]), 0, "serverAuth listed");
-    assert_eq!(code_of(&with(&["--max-chain", "1"])), "certificate-untrusted");
+    assert_eq!(
+        verdict_code(&with(&["--max-chain", "1"])),
+        "certificate-untrusted"
+    );
     let out = run(
         &[
             "verify",
@@ -137,14 +133,14 @@ fn verify_options_of_certificates_refuse_with_their_codes() {
         ],
         None,
     );
-    assert_eq!(code_of(&out), "certificate-identity-mismatch");
+    assert_eq!(verdict_code(&out), "certificate-identity-mismatch");
     // Without anchors, the chain in the card is not a root.
     let (_, jwks) = keygen(&c.dir, "other", "ES256", &[]);
     let out = run(
         &["verify", s(&card), "--jwks", s(&jwks), "--format", "json"],
         None,
     );
-    assert_eq!(code_of(&out), "certificate-untrusted");
+    assert_eq!(verdict_code(&out), "certificate-untrusted");
     // A bad bundle or CRL names its file.
     let bad = write(
         &c.dir,

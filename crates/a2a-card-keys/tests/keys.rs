@@ -5,38 +5,22 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
 
-use a2a_card::signature::trust::{TrustStore, TrustedKey};
-use a2a_card::{sign_card, verify_card, Algorithm, PrivateKey, SignOptions, Signer, VerifyOptions};
+mod common;
+
+use a2a_card::{Algorithm, Signer};
 use a2a_card_keys::{open, KeyOptions, KeyRef, SigningKey};
-use a2a_card_testkit::data::{scratch, testvectors_dir};
-use a2a_card_testkit::softhsm::{self, plugins_dir, Token};
+use a2a_card_testkit::data::scratch;
+use a2a_card_testkit::plugin::test_plugin;
+use a2a_card_testkit::softhsm::{self, Token};
+use common::{key_file, sign_and_verify};
 use std::time::Duration;
 
 const PIN: &str = "8642-lib-pin";
 
-fn card() -> Vec<u8> {
-    std::fs::read(testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap()
-}
-
-fn lenient() -> SignOptions {
-    SignOptions {
-        allow_unsigned: true,
-        ..SignOptions::default()
-    }
-}
-
 /// Signs the sample card with `key`, verifies it with the key's public key, returns the alg.
 fn round_trip(key: &SigningKey, alg: Option<Algorithm>) -> Algorithm {
-    let opts = SignOptions { alg, ..lenient() };
-    let signed = sign_card(&card(), key, &opts).unwrap();
+    let signed = sign_and_verify(key, key.public_key(), alg);
     assert_eq!(signed.kid, key.public_key().thumbprint());
-    let mut trust = TrustStore::new();
-    trust.add(TrustedKey::new(
-        key.public_key().clone().with_kid(signed.kid.clone()),
-        "test",
-    ));
-    let report = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
-    assert!(report.ok, "{}", report.to_json());
     signed.alg
 }
 
@@ -77,13 +61,8 @@ fn token_keys_sign_through_the_library() {
 #[test]
 fn plugin_keys_sign_through_the_library() {
     let dir = scratch("keys-lib-plugin");
-    let key_file = dir.join("k.pem");
-    std::fs::write(
-        &key_file,
-        PrivateKey::generate(Algorithm::ES384).unwrap().to_pkcs8_pem(),
-    )
-    .unwrap();
-    let plugin = plugins_dir().join("sigstore-kms-test");
+    let (key_file, _) = key_file(&dir, "k", Algorithm::ES384);
+    let plugin = test_plugin();
     let key =
         a2a_card_keys::PluginKey::open_at(&plugin, key_file.to_str().unwrap(), None, Duration::from_secs(30))
             .unwrap();

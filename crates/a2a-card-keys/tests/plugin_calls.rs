@@ -8,50 +8,15 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
 
-use a2a_card::signature::trust::{TrustStore, TrustedKey};
-use a2a_card::{sign_card, verify_card, Algorithm, PrivateKey, SignOptions, Signer, VerifyOptions};
+mod common;
+
+use a2a_card::{sign_card, Algorithm, Signer};
 use a2a_card_keys::{PluginKey, SigningKey};
-use a2a_card_testkit::data::{scratch, testvectors_dir};
-use a2a_card_testkit::softhsm::plugins_dir;
-use std::path::{Path, PathBuf};
+use a2a_card_testkit::data::scratch;
+use a2a_card_testkit::plugin::{wrapper, MISBEHAVIOURS};
+use common::{card, key_file, sign_and_verify, sign_opts};
+use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// A plugin that runs the test plugin with `env` set.
-fn wrapper(dir: &Path, env: &[(&str, &str)]) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join("sigstore-kms-wrapped");
-    let mut script = String::from("#!/bin/sh\n");
-    for (k, v) in env {
-        script.push_str(&format!("export {k}='{v}'\n"));
-    }
-    script.push_str(&format!(
-        "exec '{}' \"$@\"\n",
-        plugins_dir().join("sigstore-kms-test").display()
-    ));
-    std::fs::write(&path, script).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
-
-/// A fresh key of `alg` in `dir/name.pem`.
-fn key_file(dir: &Path, name: &str, alg: Algorithm) -> (PathBuf, PrivateKey) {
-    let key = PrivateKey::generate(alg).unwrap();
-    let path = dir.join(format!("{name}.pem"));
-    std::fs::write(&path, key.to_pkcs8_pem()).unwrap();
-    (path, key)
-}
-
-fn card() -> Vec<u8> {
-    std::fs::read(testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap()
-}
-
-fn sign_opts(alg: Option<Algorithm>) -> SignOptions {
-    SignOptions {
-        alg,
-        allow_unsigned: true,
-        ..SignOptions::default()
-    }
-}
 
 fn open_at(
     plugin: &Path,
@@ -113,55 +78,10 @@ fn every_key_type_signs_through_the_plugin_with_the_files_public_key() {
         if asked.is_none() {
             assert_eq!(key.default_algorithm(), *expected, "case {i}");
         }
-        let signed = sign_card(&card(), &key, &sign_opts(*asked)).unwrap();
+        let signed = sign_and_verify(&key, file_key.public(), *asked);
         assert_eq!(signed.alg, *expected, "case {i}");
-        let mut trust = TrustStore::new();
-        trust.add(TrustedKey::new(
-            file_key.public().clone().with_kid(signed.kid.clone()),
-            "test",
-        ));
-        let report = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
-        assert!(report.ok, "case {i}: {}", report.to_json());
     }
 }
-
-/// (mode, code, words of the message)
-const MISBEHAVIOURS: &[(&str, &str, &[&str])] = &[
-    ("bad-json", "external-signer-failed", &["not the protocol's JSON"]),
-    (
-        "error-message",
-        "external-signer-failed",
-        &["returned an error", "the test KMS refuses to sign"],
-    ),
-    (
-        "other-key",
-        "external-signature-invalid",
-        &["does not verify with its public key"],
-    ),
-    (
-        "der-impossible",
-        "external-signer-failed",
-        &["neither raw r||s", "DER"],
-    ),
-    ("huge", "external-signer-failed", &["more than 1048576 bytes"]),
-    ("empty", "external-signer-failed", &["nothing on stdout"]),
-    ("killed", "external-signer-failed", &["killed by signal 9"]),
-    (
-        "publicKey:bad-pem",
-        "external-signer-failed",
-        &["publicKey", "no usable PEM public key"],
-    ),
-    (
-        "publicKey:error-message",
-        "external-signer-failed",
-        &["publicKey", "returned an error"],
-    ),
-    (
-        "publicKey:bad-json",
-        "external-signer-failed",
-        &["publicKey", "not the protocol's JSON"],
-    ),
-];
 
 #[test]
 fn a_misbehaving_plugin_is_an_error_and_no_signature() {

@@ -6,21 +6,19 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
 
-use a2a_card::{Algorithm, PrivateKey};
+mod common;
+
+use a2a_card::Algorithm;
 use a2a_card_keys::{open, KeyOptions, KeyRef};
 use a2a_card_testkit::data::scratch;
-use a2a_card_testkit::softhsm::plugins_dir;
+use a2a_card_testkit::plugin::test_plugin;
+use common::key_file;
 
 #[test]
 fn relative_path_entries_are_not_searched_for_plugins() {
     let dir = scratch("plugin-relative-path");
-    let key = dir.join("k.pem");
-    std::fs::write(
-        &key,
-        PrivateKey::generate(Algorithm::ES256).unwrap().to_pkcs8_pem(),
-    )
-    .unwrap();
-    let plugin = plugins_dir().join("sigstore-kms-test");
+    let (key, _) = key_file(&dir, "k", Algorithm::ES256);
+    let plugin = test_plugin();
     std::fs::create_dir_all(dir.join("bin")).unwrap();
     std::os::unix::fs::symlink(&plugin, dir.join("bin/sigstore-kms-rel")).unwrap();
     std::os::unix::fs::symlink(&plugin, dir.join("sigstore-kms-rel")).unwrap();

@@ -87,9 +87,16 @@ def make_card(base: str, protocol_version: str = "1.0") -> AgentCard:
 
 
 @contextlib.asynccontextmanager
-async def serve(routes: List[Any], port: int) -> AsyncIterator[str]:
-    """The Starlette app of `routes`, served by uvicorn on 127.0.0.1:port until the block ends."""
-    server = uvicorn.Server(uvicorn.Config(Starlette(routes=routes), host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+async def serve(
+    routes: List[Any], port: int, host: str = "127.0.0.1", cert: Optional[str] = None, key: Optional[str] = None
+) -> AsyncIterator[str]:
+    """The Starlette app of `routes`, served by uvicorn on host:port until the block ends; over
+    HTTPS with the certificate and key files `cert` and `key` when they are given."""
+    config = uvicorn.Config(
+        Starlette(routes=routes), host=host, port=port, log_level="warning", lifespan="off",
+        ssl_certfile=cert, ssl_keyfile=key,
+    )
+    server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(500):
         if server.started or task.done():
@@ -99,7 +106,7 @@ async def serve(routes: List[Any], port: int) -> AsyncIterator[str]:
         task.result()  # raises what stopped it
         raise RuntimeError("uvicorn did not start")
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"{'https' if cert else 'http'}://{host}:{port}"
     finally:
         server.should_exit = True
         await task

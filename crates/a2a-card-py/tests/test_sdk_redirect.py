@@ -8,23 +8,20 @@ CLI refuses the same URL with untrusted-key); a key bound to the first does."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
 import ipaddress
 import json
 import ssl
-from typing import Any, AsyncIterator, List, Tuple
+from typing import Any, Tuple
 
 import pytest
-import uvicorn
-from starlette.applications import Starlette
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 import a2a_card
 from a2a.client import A2ACardResolver
 from a2a_card.sdk import CardInvalidError, CardSigner, CardVerifier
-from test_sdk import CARD_PATH, free_port, make_card
+from test_sdk import CARD_PATH, free_port, make_card, serve
 
 
 def tls_files(tmp: Any) -> Tuple[str, str, str]:
@@ -88,29 +85,6 @@ def tls_files(tmp: Any) -> Tuple[str, str, str]:
     return paths
 
 
-@contextlib.asynccontextmanager
-async def serve_tls(routes: List[Any], host: str, port: int, cert: str, key: str) -> AsyncIterator[str]:
-    """The Starlette app of `routes` over HTTPS on host:port until the block ends."""
-    config = uvicorn.Config(
-        Starlette(routes=routes), host=host, port=port, log_level="warning", lifespan="off",
-        ssl_certfile=cert, ssl_keyfile=key,
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    for _ in range(500):
-        if server.started or task.done():
-            break
-        await asyncio.sleep(0.01)
-    if not server.started:
-        task.result()
-        raise RuntimeError("uvicorn did not start")
-    try:
-        yield f"https://{host}:{port}"
-    finally:
-        server.should_exit = True
-        await task
-
-
 def test_a_redirect_to_another_origin_keeps_the_requested_origin(tmp_path: Any) -> None:
     kp = a2a_card.keygen("ES256", kid="release-2026")
     ca, cert, key = tls_files(tmp_path)
@@ -135,8 +109,8 @@ def test_a_redirect_to_another_origin_keeps_the_requested_origin(tmp_path: Any) 
 
     async def main() -> None:
         routes = [Route(CARD_PATH, redirect), Route("/hop", redirect)]
-        async with serve_tls(routes, "127.0.0.1", first, cert, key):
-            async with serve_tls([Route("/acard", card)], "127.0.0.2", second, cert, key):
+        async with serve(routes, first, "127.0.0.1", cert, key):
+            async with serve([Route("/acard", card)], second, "127.0.0.2", cert, key):
                 # A key bound to the redirect target's origin only: refused.
                 verifier = CardVerifier(trust=bound_to(target))
                 async with verifier.httpx_client(verify=tls, follow_redirects=True) as http:

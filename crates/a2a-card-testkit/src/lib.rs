@@ -6,7 +6,7 @@
 //! servers on loopback with a test CA (HTTP/1.1 framings by hand, or hyper's HTTP/1.1 and
 //! HTTP/2; [`https`]), CONNECT proxies on loopback ([`proxy`]), running the `a2a-card` binary ([`bin`]), the
 //! independent tools the tests check against ([`tools`]), PEM text in good and bad shapes
-//! ([`pem`]), a real PKCS#11 token and the sigstore KMS test plugin ([`softhsm`]), certificate
+//! ([`pem`]), a real PKCS#11 token ([`softhsm`]), the sigstore KMS test plugin ([`plugin`]), certificate
 //! chains for `x5c` made by rcgen or the `openssl` command ([`pki`]) and a fixed pseudo-random
 //! sequence ([`rng`]).
 //!
@@ -28,6 +28,7 @@ pub mod data;
 pub mod https;
 pub mod pem;
 pub mod pki;
+pub mod plugin;
 pub mod proxy;
 pub mod rng;
 pub mod softhsm;

@@ -9,16 +9,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { generateKeyPair, loadNode, loadWeb, pkgDir, thrown } from "./helpers.mjs";
+import { ed25519Jwks, loadNode, loadWeb, pkgDir, thrown } from "./helpers.mjs";
 
 const lib = loadNode();
 const web = await loadWeb();
 const CARD = '{"name":"A","description":"d","version":"1","skills":[]}';
-
-function key() {
-  const { privateKey, publicKey } = generateKeyPair("ed25519");
-  return { priv: privateKey.export({ format: "jwk" }), pub: publicKey.export({ format: "jwk" }) };
-}
 
 function detached() {
   const buffer = new TextEncoder().encode(CARD).buffer;
@@ -63,7 +58,7 @@ function triggers(m, k) {
 
 for (const [build, m] of [["node", lib], ["web", web]]) {
   test(`${build}: every exception from JavaScript is an A2ACardError naming what threw`, () => {
-    const k = key();
+    const k = ed25519Jwks();
     for (const [what, call, names] of triggers(m, k)) {
       const e = thrown(call);
       assert.equal(e.name, "A2ACardError", `${what}: ${e.name}: ${e.message}`);
@@ -80,7 +75,7 @@ for (const [build, m] of [["node", lib], ["web", web]]) {
   });
 
   test(`${build}: 100,000 throwing calls leave the module working`, () => {
-    const k = key();
+    const k = ed25519Jwks();
     const signed = m.sign(CARD, k.priv);
     const calls = triggers(m, k).map(([, call]) => call);
     const rounds = build === "node" ? 100_000 : 20_000;
@@ -105,7 +100,7 @@ for (const [build, m] of [["node", lib], ["web", web]]) {
   });
 
   test(`${build}: a throw inside Verifier#verify leaves the verifier usable and freeable`, async () => {
-    const k = key();
+    const k = ed25519Jwks();
     const signed = m.sign(CARD, k.priv);
     const v = new m.Verifier({ keys: [k.pub] });
     const bad = {
@@ -125,7 +120,7 @@ for (const [build, m] of [["node", lib], ["web", web]]) {
   });
 
   test(`${build}: verifyAsync always returns a promise, which rejects with the A2ACardError`, async () => {
-    const k = key();
+    const k = ed25519Jwks();
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
     const calls = [

@@ -135,6 +135,12 @@ export function generateKeyPair(type, options = {}) {
   };
 }
 
+/** A fresh Ed25519 key pair as JWKs: `{ priv, pub }`. */
+export function ed25519Jwks() {
+  const { privateKey, publicKey } = generateKeyPair("ed25519");
+  return { priv: privateKey.export({ format: "jwk" }), pub: publicKey.export({ format: "jwk" }) };
+}
+
 /** A fresh scratch directory, removed when the process exits. */
 export function scratch(name) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `a2a-card-wasm-${name}-`));

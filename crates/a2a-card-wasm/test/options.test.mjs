@@ -9,19 +9,14 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fs from "node:fs";
 import path from "node:path";
-import { cli, generateKeyPair, loadNode, loadWeb, scratch, thrown } from "./helpers.mjs";
+import { cli, ed25519Jwks, loadNode, loadWeb, scratch, thrown } from "./helpers.mjs";
 
 const lib = loadNode();
 const web = await loadWeb();
 const CARD = '{"name":"A","description":"d","version":"1","skills":[]}';
 
-function ed25519() {
-  const { privateKey, publicKey } = generateKeyPair("ed25519");
-  return { priv: privateKey.export({ format: "jwk" }), pub: publicKey.export({ format: "jwk" }) };
-}
-
 test("a non-enumerable option is read, not dropped", () => {
-  const k = ed25519();
+  const k = ed25519Jwks();
   const signed = lib.sign(CARD, k.priv);
   const only = Object.defineProperty({ keys: [k.pub] }, "algorithms", { value: ["ES256"], enumerable: false });
   const report = lib.verify(signed, only);
@@ -30,7 +25,7 @@ test("a non-enumerable option is read, not dropped", () => {
 });
 
 test("options on a prototype: known names are read, unknown names refused", () => {
-  const k = ed25519();
+  const k = ed25519Jwks();
   const signed = lib.sign(CARD, k.priv);
   class Restricted {
     get keys() {
@@ -65,7 +60,7 @@ test("options on a prototype: known names are read, unknown names refused", () =
 });
 
 test("a string option with a lone surrogate is refused naming the option", () => {
-  const k = ed25519();
+  const k = ed25519Jwks();
   for (const [what, call, name] of [
     ["kid", () => lib.sign(CARD, k.priv, { kid: "a\ud800b" }), "kid"],
     ["jku", () => lib.sign(CARD, k.priv, { jku: "https://a.example/\udc00" }), "jku"],
@@ -81,7 +76,7 @@ test("a string option with a lone surrogate is refused naming the option", () =>
 });
 
 test("counts are refused by their true value when not integers or too large", () => {
-  const k = ed25519();
+  const k = ed25519Jwks();
   for (const [name, value] of [
     ["maxSignatures", 2 ** 32],
     ["maxSignatures", 1e12],
@@ -102,7 +97,7 @@ test("counts are refused by their true value when not integers or too large", ()
 test("option bounds and the HMAC refusal are the CLI's", (t) => {
   const run = cli(t);
   if (!run) return;
-  const k = ed25519();
+  const k = ed25519Jwks();
   const signed = lib.sign(CARD, k.priv);
   const dir = scratch("bounds");
   const cardFile = path.join(dir, "card.json");
@@ -169,7 +164,7 @@ function grownBy(build, m) {
 
 for (const [build, m] of [["node", lib], ["web", web]]) {
   test(`${build}: maxInputBytes refuses a large card before copying it in`, async () => {
-    const k = ed25519();
+    const k = ed25519Jwks();
     const big = "x".repeat(100 * 2 ** 20);
     const bytes = new Uint8Array(120 * 2 ** 20);
     const memory = grownBy(build, m);

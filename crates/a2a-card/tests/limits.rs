@@ -49,6 +49,15 @@ fn trust_of(key: &PrivateKey) -> TrustStore {
     t
 }
 
+/// [`CARD`] signed by a fresh key (default options), and a trust store that pins that key.
+fn signed_and_trusted() -> (Vec<u8>, TrustStore) {
+    let k = key();
+    let signed = sign_card(CARD.as_bytes(), &k, &SignOptions::default())
+        .unwrap()
+        .card;
+    (signed, trust_of(&k))
+}
+
 /// `card` with `member` (JSON text) added as its last member.
 fn with_member(card: &str, name: &str, value: &str) -> String {
     let body = card.trim_end().strip_suffix('}').unwrap();
@@ -632,11 +641,7 @@ fn a_nesting_limit_above_the_cap_is_refused_before_reading() {
 /// packages verified with `max_signatures` 10**12 or `max_keys_per_kid` 0.
 #[test]
 fn verify_options_out_of_bounds_are_refused_by_every_verification() {
-    let k = key();
-    let signed = sign_card(CARD.as_bytes(), &k, &SignOptions::default())
-        .unwrap()
-        .card;
-    let trust = trust_of(&k);
+    let (signed, trust) = signed_and_trusted();
     type Change = fn(&mut VerifyOptions);
     let cases: [(Change, &str); 12] = [
         (
@@ -720,11 +725,7 @@ fn verify_options_out_of_bounds_are_refused_by_every_verification() {
 /// asymmetric members: HMAC needs a shared secret, never a trust root for a published card.
 #[test]
 fn an_algorithm_allowlist_with_hmac_or_nothing_is_refused() {
-    let k = key();
-    let signed = sign_card(CARD.as_bytes(), &k, &SignOptions::default())
-        .unwrap()
-        .card;
-    let trust = trust_of(&k);
+    let (signed, trust) = signed_and_trusted();
     for algs in [
         vec![Algorithm::HS256],
         vec![Algorithm::EdDSA, Algorithm::HS384],

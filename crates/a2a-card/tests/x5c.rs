@@ -4,79 +4,23 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a test reports by panicking
 
+mod support;
+
 use a2a_card::jose::crypto;
-use a2a_card::signature::{Identity, TrustAnchor};
+use a2a_card::signature::Identity;
 use a2a_card::{
     sign_card, verify_card, Algorithm, PrivateKey, Report, SignOptions, TrustStore, VerifyOptions,
 };
 use a2a_card_testkit::cards::{signed_entry, with_signatures};
 use a2a_card_testkit::pki::{self, Cert, Spec};
 use base64::Engine as _;
+use support::x5c::*;
 
-const CARD: &[u8] = br#"{"name":"Agent","description":"d","version":"1","skills":[]}"#;
-const ORIGIN: &str = "https://agent.example";
 const SPIFFE: &str = "spiffe://example.org/ns/a/sa/agent";
-
-struct Pki {
-    root: Cert,
-    int: Cert,
-}
-
-fn pki() -> Pki {
-    let root = Cert::root("Test Root");
-    let int = root.issue(&Spec::ca("Test Intermediate", Some(0)));
-    Pki { root, int }
-}
-
-fn key_of(c: &Cert) -> PrivateKey {
-    PrivateKey::from_pem(&c.key_pem).unwrap()
-}
-
-fn sign_with(leaf: &Cert, chain: &[&Cert]) -> Vec<u8> {
-    let opts = SignOptions {
-        x5c: chain.iter().map(|c| c.der.clone()).collect(),
-        ..SignOptions::default()
-    };
-    sign_card(CARD, &key_of(leaf), &opts).unwrap().card
-}
-
-fn anchors(certs: &[&Cert]) -> TrustStore {
-    let mut t = TrustStore::new();
-    for c in certs {
-        t.add_anchor(TrustAnchor::from_der(c.der.clone(), "bundle.pem").unwrap());
-    }
-    t
-}
-
-fn at_origin() -> VerifyOptions {
-    VerifyOptions {
-        origin: Some(ORIGIN.into()),
-        ..VerifyOptions::default()
-    }
-}
 
 fn verdict(r: &Report) -> (String, String, Option<String>) {
     let v = &r.signatures[0].verdict;
     (v.code.to_string(), v.message.clone(), v.pointer.clone())
-}
-
-#[track_caller]
-fn refused(card: &[u8], trust: &TrustStore, opts: &VerifyOptions, code: &str, words: &str) {
-    let r = verify_card(card, trust, opts).unwrap();
-    let (c, m, p) = verdict(&r);
-    assert!(!r.ok, "{m}");
-    assert_eq!(c, code, "{m}");
-    assert!(m.contains(words), "{m:?} lacks {words:?}");
-    assert!(
-        p.is_some_and(|p| p.starts_with("/signatures/0/")),
-        "no place: {m}"
-    );
-}
-
-/// A card signed with `leaf` and the chain `[leaf, int]`.
-fn dns_card(p: &Pki, leaf_spec: Spec) -> Vec<u8> {
-    let leaf = p.int.issue(&leaf_spec);
-    sign_with(&leaf, &[&leaf, &p.int])
 }
 
 #[test]
@@ -421,27 +365,6 @@ fn signing_refuses_a_chain_of_another_key_and_verifying_refuses_a_leaf_that_cann
         sign_card(CARD, &other, &sneaky).unwrap_err().code().as_str(),
         "usage"
     );
-}
-
-/// A card whose one signature is by `key` with `x5c` of `chain`, written by hand.
-fn hand_signed(chain: &[&Cert], key: &PrivateKey, alg: Algorithm) -> Vec<u8> {
-    let x5c: Vec<String> = chain
-        .iter()
-        .map(|c| base64::engine::general_purpose::STANDARD.encode(&c.der))
-        .collect();
-    hand_header(
-        &serde_json::json!({"alg": alg.as_str(), "kid": "k", "x5c": x5c}),
-        key,
-        alg,
-    )
-}
-
-fn hand_header(header: &serde_json::Value, key: &PrivateKey, alg: Algorithm) -> Vec<u8> {
-    let canonical = a2a_card::canonicalize(CARD, &Default::default()).unwrap().bytes;
-    let entry = signed_entry(&canonical, &header.to_string(), None, |input| {
-        crypto::sign(alg, key, input).unwrap()
-    });
-    with_signatures(&serde_json::from_slice(CARD).unwrap(), vec![entry])
 }
 
 #[test]

@@ -5,101 +5,21 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use a2a_card::jose::crypto;
-use a2a_card::signature::{Identity, TrustAnchor};
+mod support;
+
+use a2a_card::signature::Identity;
 use a2a_card::{sign_card, verify_card, Algorithm, PrivateKey, SignOptions, TrustStore, VerifyOptions};
-use a2a_card_testkit::cards::{signed_entry, with_signatures};
-use a2a_card_testkit::pki::{Cert, Spec};
-use base64::Engine as _;
-
-const CARD: &[u8] = br#"{"name":"Agent","description":"d","version":"1","skills":[]}"#;
-const ORIGIN: &str = "https://agent.example";
-
-struct Pki {
-    root: Cert,
-    int: Cert,
-}
-
-fn pki() -> Pki {
-    let root = Cert::root("Rules Root");
-    let int = root.issue(&Spec::ca("Rules Intermediate", Some(0)));
-    Pki { root, int }
-}
-
-fn key_of(c: &Cert) -> PrivateKey {
-    PrivateKey::from_pem(&c.key_pem).unwrap()
-}
-
-fn anchors(certs: &[&Cert]) -> TrustStore {
-    let mut t = TrustStore::new();
-    for c in certs {
-        t.add_anchor(TrustAnchor::from_der(c.der.clone(), "bundle.pem").unwrap());
-    }
-    t
-}
-
-fn at_origin() -> VerifyOptions {
-    VerifyOptions {
-        origin: Some(ORIGIN.into()),
-        ..VerifyOptions::default()
-    }
-}
-
-#[track_caller]
-fn refused(card: &[u8], trust: &TrustStore, opts: &VerifyOptions, code: &str, words: &str) {
-    let r = verify_card(card, trust, opts).unwrap();
-    let v = &r.signatures[0].verdict;
-    assert!(!r.ok, "{}", v.message);
-    assert_eq!(v.code, code, "{}", v.message);
-    assert!(v.message.contains(words), "{:?} lacks {words:?}", v.message);
-}
-
-/// A card signed with a leaf of `leaf_spec` and the chain `[leaf, int]`.
-fn dns_card(p: &Pki, leaf_spec: Spec) -> Vec<u8> {
-    let leaf = p.int.issue(&leaf_spec);
-    let opts = SignOptions {
-        x5c: vec![leaf.der.clone(), p.int.der.clone()],
-        ..SignOptions::default()
-    };
-    sign_card(CARD, &key_of(&leaf), &opts).unwrap().card
-}
-
-/// A card whose one signature is by `key` with `x5c` of `chain`, written by hand (what
-/// `sign_card` refuses to make).
-fn hand_signed(chain: &[&Cert], key: &PrivateKey, alg: Algorithm) -> Vec<u8> {
-    let x5c: Vec<String> = chain
-        .iter()
-        .map(|c| base64::engine::general_purpose::STANDARD.encode(&c.der))
-        .collect();
-    let header = serde_json::json!({"alg": alg.as_str(), "kid": "k", "x5c": x5c});
-    let canonical = a2a_card::canonicalize(CARD, &Default::default()).unwrap().bytes;
-    let entry = signed_entry(&canonical, &header.to_string(), None, |input| {
-        crypto::sign(alg, key, input).unwrap()
-    });
-    with_signatures(&serde_json::from_slice(CARD).unwrap(), vec![entry])
-}
+use a2a_card_testkit::pki::Spec;
+use support::x5c::*;
 
 #[test]
 fn signing_refuses_the_chain_shapes_verification_refuses() {
     let p = pki();
     // root -> 4 intermediates -> leaf: five certificates, one past the default limit.
-    let mut issuers = vec![p.root.issue(&Spec::ca("Long 1", None))];
-    for i in 2..=4 {
-        let next = issuers
-            .last()
-            .unwrap()
-            .issue(&Spec::ca(&format!("Long {i}"), None));
-        issuers.push(next);
-    }
-    let leaf = issuers
-        .last()
-        .unwrap()
-        .issue(&Spec::leaf("agent").dns("agent.example"));
-    let mut chain = vec![leaf.der.clone()];
-    chain.extend(issuers.iter().rev().map(|c| c.der.clone()));
-    let key = key_of(&leaf);
+    let certs = long_chain(&p.root, "Long", 4);
+    let key = key_of(&certs[0]);
     let opts = SignOptions {
-        x5c: chain.clone(),
+        x5c: certs.iter().map(|c| c.der.clone()).collect(),
         ..SignOptions::default()
     };
     let e = sign_card(CARD, &key, &opts).unwrap_err();
@@ -110,11 +30,7 @@ fn signing_refuses_the_chain_shapes_verification_refuses() {
     );
     assert!(opts.check(&key).is_err(), "checked before signing");
     // The verifier refuses the same chain, by the same rule, when it is written by hand.
-    let card = hand_signed(
-        &[&leaf, &issuers[3], &issuers[2], &issuers[1], &issuers[0]],
-        &key,
-        Algorithm::ES256,
-    );
+    let card = hand_signed(&certs.iter().collect::<Vec<_>>(), &key, Algorithm::ES256);
     refused(
         &card,
         &anchors(&[&p.root]),
@@ -166,23 +82,10 @@ fn a_chain_past_the_validators_depth_is_refused_by_signing_as_by_verifying() {
     let p = pki();
     // root -> 7 intermediates -> leaf: within a chain limit of 8, past the 6 intermediates a
     // path is built through.
-    let mut issuers = vec![p.root.issue(&Spec::ca("Deep 1", None))];
-    for i in 2..=7 {
-        let next = issuers
-            .last()
-            .unwrap()
-            .issue(&Spec::ca(&format!("Deep {i}"), None));
-        issuers.push(next);
-    }
-    let leaf = issuers
-        .last()
-        .unwrap()
-        .issue(&Spec::leaf("agent").dns("agent.example"));
-    let key = key_of(&leaf);
-    let mut chain = vec![leaf.der.clone()];
-    chain.extend(issuers.iter().rev().map(|c| c.der.clone()));
+    let certs = long_chain(&p.root, "Deep", 7);
+    let key = key_of(&certs[0]);
     let opts = SignOptions {
-        x5c: chain,
+        x5c: certs.iter().map(|c| c.der.clone()).collect(),
         max_chain_len: 8,
         ..SignOptions::default()
     };
@@ -196,9 +99,7 @@ fn a_chain_past_the_validators_depth_is_refused_by_signing_as_by_verifying() {
         max_header_bytes: 16 * 1024,
         ..at_origin()
     };
-    let mut certs: Vec<&Cert> = vec![&leaf];
-    certs.extend(issuers.iter().rev());
-    let card = hand_signed(&certs, &key, Algorithm::ES256);
+    let card = hand_signed(&certs.iter().collect::<Vec<_>>(), &key, Algorithm::ES256);
     refused(
         &card,
         &anchors(&[&p.root]),

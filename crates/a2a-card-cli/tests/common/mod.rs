@@ -54,6 +54,14 @@ pub const ALGORITHMS: &[(&str, &[&str])] = &[
     ("PS512", &["--rsa-bits", "3072"]),
 ];
 
+/// The code of the first signature's verdict in the JSON report on `out`'s stdout.
+pub fn verdict_code(out: &Output) -> String {
+    json_out(out)["signatures"][0]["verdict"]["code"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 /// The binary under test.
 pub fn bin_path() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_a2a-card"))
