@@ -26,7 +26,7 @@ impl PublicKey {
     /// assert_eq!((err.code().as_str(), err.pointer()), ("jwk-inconsistent", Some("/y")));
     /// ```
     pub fn from_jwk(jwk: &Json) -> Result<PublicKey, Error> {
-        public_from_jwk_at(jwk, "")
+        public_jwk_with(jwk, "", Members::Any)
     }
 
     /// Reads a public JWK from JSON text with the strict reader (duplicate members refused).
@@ -169,7 +169,7 @@ fn jwks_read(v: &Json, members: Members) -> Result<Vec<PublicKey>, Error> {
         if not_for_signatures(jwk) {
             continue;
         }
-        out.push(public_jwk_with(jwk, &at, members)?);
+        out.push(public_from_jwk_at(jwk, &at)?);
     }
     Ok(out)
 }
@@ -259,15 +259,8 @@ pub(super) struct JwkParts {
     pub(super) alg: Option<Algorithm>,
 }
 
-pub(super) fn public_from_jwk_at(jwk: &Json, prefix: &str) -> Result<PublicKey, Error> {
-    if let Json::Object(obj) = jwk {
-        check_members(
-            obj.keys().map(String::as_str),
-            Members::Any,
-            ErrorCode::InvalidKey,
-        )
-        .map_err(|e| e.under(prefix))?;
-    }
+/// One JWK's key at `prefix`, its member names already checked ([`jwk_members`]).
+fn public_from_jwk_at(jwk: &Json, prefix: &str) -> Result<PublicKey, Error> {
     let parts = jwk_parts(jwk, prefix)?;
     Ok(PublicKey::assemble(
         parts.kind,
@@ -355,8 +348,8 @@ pub fn check_members<'a>(
     members: Members,
     code: ErrorCode,
 ) -> Result<(), Error> {
+    let at = |name: &str| format!("/{}", crate::pointer_token(name));
     for name in names {
-        let at = format!("/{}", crate::pointer_token(name));
         if let Some((member, example)) = policy_member(name) {
             return Err(Error::new(
                 code,
@@ -367,7 +360,7 @@ pub fn check_members<'a>(
                     Json::from(name)
                 ),
             )
-            .at(at));
+            .at(at(name)));
         }
         if members == Members::Registered && !REGISTERED_MEMBERS.contains(&name) {
             return Err(Error::new(
@@ -380,7 +373,7 @@ pub fn check_members<'a>(
                     REGISTERED_MEMBERS.join(", ")
                 ),
             )
-            .at(at));
+            .at(at(name)));
         }
     }
     Ok(())
