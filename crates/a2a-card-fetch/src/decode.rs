@@ -140,7 +140,11 @@ impl BodyDecoder {
             Inner::Identity(s) => Ok(s.out),
             Inner::Gzip(mut d) => {
                 let end = d.try_finish();
-                ended(end, d.get_mut(), "the gzip stream is cut short or its checksum does not match")
+                ended(
+                    end,
+                    d.get_mut(),
+                    "the gzip stream is cut short or its checksum does not match",
+                )
             }
             Inner::Br(mut d) => {
                 let end = d.close();
