@@ -469,16 +469,14 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
             )
             .at(at("key_ops")))
         }
-        Ok(Some(names)) if !signs(&names) => {
-            return Err(Error::new(
-                ErrorCode::InvalidKey,
-                format!(
-                    "JWK \"key_ops\" is {}; a signature key lists \"verify\" (or \"sign\", for a private key)",
-                    Json::from(names.iter().map(|n| Json::from(*n)).collect::<Vec<_>>())
-                ),
-            )
-            .at(at("key_ops")))
-        }
+        Ok(Some(names)) if !signs(&names) => return Err(Error::new(
+            ErrorCode::InvalidKey,
+            format!(
+                "JWK \"key_ops\" is {}; a signature key lists \"verify\" (or \"sign\", for a private key)",
+                Json::from(names.iter().map(|n| Json::from(*n)).collect::<Vec<_>>())
+            ),
+        )
+        .at(at("key_ops"))),
         Ok(_) => {}
     }
     let kid = string("kid")?.map(str::to_string);
