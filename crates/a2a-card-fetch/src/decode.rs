@@ -136,26 +136,31 @@ impl BodyDecoder {
     /// The decoded body, once the whole coded body was pushed: the stream must have ended
     /// (with its checksum, for gzip).
     pub(crate) fn finish(self) -> Result<Vec<u8>, DecodeError> {
-        let coding = self.coding;
         match self.inner {
             Inner::Identity(s) => Ok(s.out),
-            Inner::Gzip(mut d) => match d.try_finish() {
-                Ok(()) => Ok(std::mem::take(&mut d.get_mut().out)),
-                Err(_) if d.get_ref().over => Err(DecodeError::TooLarge),
-                Err(_) => Err(DecodeError::Malformed(format!(
-                    "the {} stream is cut short or its checksum does not match",
-                    coding.name()
-                ))),
-            },
-            Inner::Br(mut d) => match d.close() {
-                Ok(()) => Ok(std::mem::take(&mut d.get_mut().out)),
-                Err(_) if d.get_ref().over => Err(DecodeError::TooLarge),
-                Err(_) => Err(DecodeError::Malformed(format!(
-                    "the {} stream is cut short",
-                    coding.name()
-                ))),
-            },
+            Inner::Gzip(mut d) => {
+                let end = d.try_finish();
+                ended(
+                    end,
+                    d.get_mut(),
+                    "the gzip stream is cut short or its checksum does not match",
+                )
+            }
+            Inner::Br(mut d) => {
+                let end = d.close();
+                ended(end, d.get_mut(), "the br stream is cut short")
+            }
         }
+    }
+}
+
+/// The end of a coded stream, as its decoder reported it (`end`): the decoded bytes, or
+/// `TooLarge` when the sink refused them, else `why` the stream did not end whole.
+fn ended(end: io::Result<()>, sink: &mut Sink, why: &str) -> Result<Vec<u8>, DecodeError> {
+    match end {
+        Ok(()) => Ok(std::mem::take(&mut sink.out)),
+        Err(_) if sink.over => Err(DecodeError::TooLarge),
+        Err(_) => Err(DecodeError::Malformed(why.to_string())),
     }
 }
 

@@ -398,12 +398,12 @@ impl Fetcher {
         opts: &RemoteOptions,
     ) -> Result<RemoteReport, Error> {
         // The core's one reading of the verify options (bounds, algorithms, profiles), before
-        // any request; the origin is the URL's, set below.
-        a2a_card::VerifyOptions {
+        // any request; the origin is the URL's, set below. The options are copied once, here.
+        let mut vopts = VerifyOptions {
             origin: None,
             ..opts.verify.clone()
-        }
-        .check()?;
+        };
+        vopts.check()?;
         let prefixes = opts
             .jku_allow
             .iter()
@@ -468,7 +468,6 @@ impl Fetcher {
             });
         }
 
-        let mut vopts = opts.verify.clone();
         vopts.origin = Some(fetched.origin.clone());
         let report = verify_doc(&card, &store, &vopts)
             .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;

@@ -525,7 +525,7 @@ pub(crate) fn check_chain(
 /// every trust entry, [`EntryRules`]).
 fn anchor_policy(a: &TrustAnchor, alg: Algorithm, now: i64, origin: Option<&str>) -> Result<(), Error> {
     let rules = EntryRules {
-        name: format!("the trust anchor {}", crate::signature::quoted(&a.subject)),
+        name: &|| format!("the trust anchor {}", crate::signature::quoted(&a.subject)),
         algorithms: a.algorithms.as_deref(),
         origins: a.origins.as_deref(),
         not_before: a.not_before,

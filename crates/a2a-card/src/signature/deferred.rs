@@ -137,10 +137,10 @@ impl DeferredVerification {
         trust: &TrustStore,
         opts: &VerifyOptions,
     ) -> Result<DeferredVerification, Error> {
-        opts.check()?;
+        let checked = opts.checked()?;
         let (plan, forms) = {
             let doc = Doc::parse(&card, &opts.limits)?;
-            let (plan, forms) = plan_card(doc.root(), trust, opts)?;
+            let (plan, forms) = plan_card(doc.root(), trust, &checked)?;
             (plan.into_owned(), forms)
         };
         Ok(DeferredVerification {

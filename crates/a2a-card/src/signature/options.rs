@@ -311,6 +311,12 @@ impl VerifyOptions {
     /// assert!(hmac.check().unwrap_err().message().starts_with("algorithms: HS384 needs a shared secret"));
     /// ```
     pub fn check(&self) -> Result<(), crate::Error> {
+        self.checked().map(drop)
+    }
+
+    /// [`Self::check`], keeping what it read: the origin in its canonical spelling. Every
+    /// verification starts here, once, and reads its options through the result.
+    pub(crate) fn checked(&self) -> Result<Checked<'_>, crate::Error> {
         use crate::error::check_count;
         check_count("max_signatures", self.max_signatures, 1, MAX_SIGNATURES_LIMIT)?;
         check_count(
@@ -342,11 +348,22 @@ impl VerifyOptions {
                 "no profile is accepted; name at least one",
             ));
         }
-        if let Some(origin) = &self.origin {
-            crate::signature::trust::check_origin(origin).map_err(|e| e.context("origin"))?;
-        }
-        Ok(())
+        let origin = match &self.origin {
+            Some(origin) => {
+                Some(crate::signature::trust::check_origin(origin).map_err(|e| e.context("origin"))?)
+            }
+            None => None,
+        };
+        Ok(Checked { opts: self, origin })
     }
+}
+
+/// Options that passed [`VerifyOptions::check`], with the card's origin in its canonical
+/// spelling ([`check_origin`](crate::signature::trust::check_origin)): a verification checks its
+/// options once and passes this on.
+pub(crate) struct Checked<'a> {
+    pub(crate) opts: &'a VerifyOptions,
+    pub(crate) origin: Option<String>,
 }
 
 /// The rule for an algorithm allowlist of a verification: not empty (an empty list would

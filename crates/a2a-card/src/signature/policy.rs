@@ -65,7 +65,7 @@ fn entries_policy(
 
 fn policy(tk: &TrustedKey, alg: Algorithm, now: Option<i64>, origin: Option<&str>) -> Result<(), Error> {
     let rules = EntryRules {
-        name: format!("the trusted key {:?}", tk.kid()),
+        name: &|| format!("the trusted key {:?}", tk.kid()),
         algorithms: tk.algorithms.as_deref(),
         origins: tk.origins.as_deref(),
         not_before: tk.not_before,
@@ -77,9 +77,10 @@ fn policy(tk: &TrustedKey, alg: Algorithm, now: Option<i64>, origin: Option<&str
 
 /// The rules one trust entry carries, a trusted key's or a trust anchor's: revoked, a validity
 /// window, the algorithms and the origins it allows. `name` says which entry in messages
-/// (`the trusted key "k1"`, `the trust anchor "CN=Root"`).
+/// (`the trusted key "k1"`, `the trust anchor "CN=Root"`), made only for a refusal: the rules
+/// are applied to every candidate key of every signature, and most pass.
 pub(crate) struct EntryRules<'a> {
-    pub name: String,
+    pub name: &'a dyn Fn() -> String,
     pub algorithms: Option<&'a [Algorithm]>,
     pub origins: Option<&'a [String]>,
     pub not_before: Option<i64>,
@@ -116,29 +117,29 @@ impl EntryRules<'_> {
         origin: Option<&str>,
         fits: impl FnOnce() -> Result<(), Error>,
     ) -> Result<(), Error> {
-        let name = &self.name;
+        let name = self.name;
         if self.revoked {
-            return Err(Error::new(codes.revoked, format!("{name} is revoked")));
+            return Err(Error::new(codes.revoked, format!("{} is revoked", name())));
         }
         if self.not_before.is_some() || self.not_after.is_some() {
             let Some(now) = now else {
                 return Err(Error::new(
                     codes.expired,
-                    format!("{name} has a validity window and no clock was given"),
+                    format!("{} has a validity window and no clock was given", name()),
                 ));
             };
             if self.not_before.is_some_and(|nb| now < nb) {
-                return Err(Error::new(codes.expired, format!("{name} is not valid yet")));
+                return Err(Error::new(codes.expired, format!("{} is not valid yet", name())));
             }
             if self.not_after.is_some_and(|na| now > na) {
-                return Err(Error::new(codes.expired, format!("{name} has expired")));
+                return Err(Error::new(codes.expired, format!("{} has expired", name())));
             }
         }
         if let Some(allowed) = self.algorithms {
             if !allowed.contains(&alg) {
                 return Err(Error::new(
                     ErrorCode::AlgorithmNotAllowed,
-                    format!("{name} may not be used with {}", alg.as_str()),
+                    format!("{} may not be used with {}", name(), alg.as_str()),
                 ));
             }
         }
@@ -150,7 +151,8 @@ impl EntryRules<'_> {
                     return Err(Error::new(
                         codes.origin,
                         format!(
-                            "{name} may {} only for {}, not for {o}",
+                            "{} may {} only for {}, not for {o}",
+                            name(),
                             codes.grants,
                             origins.join(", ")
                         ),
@@ -159,7 +161,7 @@ impl EntryRules<'_> {
                 None => {
                     return Err(Error::new(
                         codes.origin,
-                        format!("{name} is bound to origins and the card has none"),
+                        format!("{} is bound to origins and the card has none", name()),
                     ))
                 }
             }

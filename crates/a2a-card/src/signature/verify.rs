@@ -13,10 +13,10 @@ use crate::canonical::{canonicalize_tree, Canonical, CanonicalizeOptions, Doc, P
 use crate::error::{Error, ErrorCode};
 use crate::jose::crypto::{self, BackendVerdict, CryptoFailure, SignatureBackend, SignatureCheck};
 use crate::signature::entries::{read_signatures_of, Signatures};
-use crate::signature::options::{now_seconds, VerifyOptions};
+use crate::signature::options::{now_seconds, Checked, VerifyOptions};
 use crate::signature::plan::{self, fallback_profile, Answer, Context, Forms, Plan};
 use crate::signature::report::Report;
-use crate::signature::trust::{check_origin, TrustStore};
+use crate::signature::trust::TrustStore;
 
 /// Verifies a card given as bytes against trusted keys.
 ///
@@ -74,9 +74,9 @@ pub fn verify_card_with(
     opts: &VerifyOptions,
     backend: Option<&dyn SignatureBackend>,
 ) -> Result<Report, Error> {
-    opts.check()?;
+    let checked = opts.checked()?;
     let doc = Doc::parse(card, &opts.limits)?;
-    verify_tree(doc.root(), trust, opts, backend)
+    verify_tree(doc.root(), trust, &checked, backend)
 }
 
 /// [`verify_card`] on a card already read into a [`Doc`] (by [`Doc::parse`] with the limits of
@@ -90,18 +90,13 @@ pub fn verify_card_with(
 /// assert!(!verify_doc(&doc, &TrustStore::new(), &opts).unwrap().ok);
 /// ```
 pub fn verify_doc(doc: &Doc<'_>, trust: &TrustStore, opts: &VerifyOptions) -> Result<Report, Error> {
-    verify_tree(doc.root(), trust, opts, None)
+    verify_tree(doc.root(), trust, &opts.checked()?, None)
 }
 
-/// The checks every verification makes before its signatures: the options are within their
-/// bounds ([`VerifyOptions::check`]: limits, algorithms, profiles, the origin's form), the card
-/// is an object and its `signatures` member reads. Returns the signature entries and the
-/// normalized origin.
-pub(crate) fn read_card<'t, N: Tree<'t>>(
-    card: N,
-    opts: &VerifyOptions,
-) -> Result<(Signatures, Option<String>), Error> {
-    opts.check()?;
+/// The checks every verification makes on the card before its signatures, once its options
+/// passed [`VerifyOptions::check`]: the card is an object and its `signatures` member reads.
+/// Returns the signature entries.
+pub(crate) fn read_card<'t, N: Tree<'t>>(card: N, opts: &VerifyOptions) -> Result<Signatures, Error> {
     if !matches!(card.shape(), Shape::Object(_)) {
         return Err(Error::new(
             ErrorCode::TypeMismatch,
@@ -113,10 +108,7 @@ pub(crate) fn read_card<'t, N: Tree<'t>>(
         .at(""));
     }
     // The signature entries are small: they are read as values, the card itself is not.
-    let signatures =
-        read_signatures_of(card, opts.max_signatures)?.with_max_header_bytes(opts.max_header_bytes);
-    let origin = opts.origin.as_deref().map(check_origin).transpose()?;
-    Ok((signatures, origin))
+    Ok(read_signatures_of(card, opts.max_signatures)?.with_max_header_bytes(opts.max_header_bytes))
 }
 
 /// The canonicalizer of a card read into a tree, under the options of a verification.
@@ -142,9 +134,10 @@ pub(crate) fn tree_canonicalizer<'t, N: Tree<'t>>(
 pub(crate) fn plan_card<'t, 'k, N: Tree<'t>>(
     card: N,
     trust: &'k TrustStore,
-    opts: &VerifyOptions,
+    checked: &Checked<'_>,
 ) -> Result<(Plan<'k>, Forms), Error> {
-    let (signatures, origin) = read_card(card, opts)?;
+    let opts = checked.opts;
+    let signatures = read_card(card, opts)?;
     let mut canon = tree_canonicalizer(card, opts);
     let mut forms = Forms::default();
     let fallback = fallback_profile(&opts.profiles, &mut forms, &mut canon)?;
@@ -152,7 +145,7 @@ pub(crate) fn plan_card<'t, 'k, N: Tree<'t>>(
         trust,
         opts,
         now: now_seconds(opts),
-        origin: origin.as_deref(),
+        origin: checked.origin.as_deref(),
         kids: Default::default(),
     };
     Ok((
@@ -166,11 +159,11 @@ pub(crate) fn plan_card<'t, 'k, N: Tree<'t>>(
 fn verify_tree<'t, N: Tree<'t>>(
     card: N,
     trust: &TrustStore,
-    opts: &VerifyOptions,
+    checked: &Checked<'_>,
     backend: Option<&dyn SignatureBackend>,
 ) -> Result<Report, Error> {
-    let (plan, mut forms) = plan_card(card, trust, opts)?;
-    let mut canon = tree_canonicalizer(card, opts);
+    let (plan, mut forms) = plan_card(card, trust, checked)?;
+    let mut canon = tree_canonicalizer(card, checked.opts);
     let mut oracle = |_: usize, check: &SignatureCheck<'_>| {
         let answer = match backend {
             Some(b) => b.verify(check),

@@ -26,7 +26,7 @@ impl PublicKey {
     /// assert_eq!((err.code().as_str(), err.pointer()), ("jwk-inconsistent", Some("/y")));
     /// ```
     pub fn from_jwk(jwk: &Json) -> Result<PublicKey, Error> {
-        public_from_jwk_at(jwk, "")
+        public_jwk_with(jwk, "", Members::Any)
     }
 
     /// Reads a public JWK from JSON text with the strict reader (duplicate members refused).
@@ -139,10 +139,28 @@ fn jwk_members(jwk: &Json, prefix: &str, members: Members) -> Result<(), Error> 
 /// Whether a JWK is for something else than signatures, which a JWK Set skips: `"use": "enc"`,
 /// or a `key_ops` list naming neither `verify` nor `sign` (RFC 7517 section 4.3).
 fn not_for_signatures(jwk: &Json) -> bool {
-    let ops_without_signing = jwk.get("key_ops").and_then(Json::as_array).is_some_and(|ops| {
-        ops.iter().all(Json::is_string) && !ops.iter().any(|o| matches!(o.as_str(), Some("verify" | "sign")))
-    });
-    jwk.get("use").and_then(Json::as_str) == Some("enc") || ops_without_signing
+    jwk.get("use").and_then(Json::as_str) == Some("enc")
+        || key_ops(jwk).is_ok_and(|ops| ops.is_some_and(|ops| !signs(&ops)))
+}
+
+/// A JWK's `key_ops` list (RFC 7517 section 4.3): `Ok(None)` when it has none, `Err(())` when
+/// it is not an array of strings (which the key reader refuses).
+fn key_ops(jwk: &Json) -> Result<Option<Vec<&str>>, ()> {
+    match jwk.get("key_ops") {
+        None => Ok(None),
+        Some(Json::Array(items)) => items
+            .iter()
+            .map(Json::as_str)
+            .collect::<Option<Vec<_>>>()
+            .map(Some)
+            .ok_or(()),
+        Some(_) => Err(()),
+    }
+}
+
+/// Whether the operations `ops` include a signature's: `verify`, or `sign` for a private key.
+fn signs(ops: &[&str]) -> bool {
+    ops.iter().any(|o| matches!(*o, "verify" | "sign"))
 }
 
 fn jwks_read(v: &Json, members: Members) -> Result<Vec<PublicKey>, Error> {
@@ -169,7 +187,7 @@ fn jwks_read(v: &Json, members: Members) -> Result<Vec<PublicKey>, Error> {
         if not_for_signatures(jwk) {
             continue;
         }
-        out.push(public_jwk_with(jwk, &at, members)?);
+        out.push(public_from_jwk_at(jwk, &at)?);
     }
     Ok(out)
 }
@@ -259,15 +277,8 @@ pub(super) struct JwkParts {
     pub(super) alg: Option<Algorithm>,
 }
 
-pub(super) fn public_from_jwk_at(jwk: &Json, prefix: &str) -> Result<PublicKey, Error> {
-    if let Json::Object(obj) = jwk {
-        check_members(
-            obj.keys().map(String::as_str),
-            Members::Any,
-            ErrorCode::InvalidKey,
-        )
-        .map_err(|e| e.under(prefix))?;
-    }
+/// One JWK's key at `prefix`, its member names already checked ([`jwk_members`]).
+fn public_from_jwk_at(jwk: &Json, prefix: &str) -> Result<PublicKey, Error> {
     let parts = jwk_parts(jwk, prefix)?;
     Ok(PublicKey::assemble(
         parts.kind,
@@ -355,8 +366,8 @@ pub fn check_members<'a>(
     members: Members,
     code: ErrorCode,
 ) -> Result<(), Error> {
+    let at = |name: &str| format!("/{}", crate::pointer_token(name));
     for name in names {
-        let at = format!("/{}", crate::pointer_token(name));
         if let Some((member, example)) = policy_member(name) {
             return Err(Error::new(
                 code,
@@ -367,7 +378,7 @@ pub fn check_members<'a>(
                     Json::from(name)
                 ),
             )
-            .at(at));
+            .at(at(name)));
         }
         if members == Members::Registered && !REGISTERED_MEMBERS.contains(&name) {
             return Err(Error::new(
@@ -380,7 +391,7 @@ pub fn check_members<'a>(
                     REGISTERED_MEMBERS.join(", ")
                 ),
             )
-            .at(at));
+            .at(at(name)));
         }
     }
     Ok(())
@@ -450,28 +461,23 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
             .at(at("use")));
         }
     }
-    if let Some(ops) = obj.get("key_ops") {
-        let names: Option<Vec<&str>> = match ops {
-            Json::Array(items) => items.iter().map(Json::as_str).collect(),
-            _ => None,
-        };
-        let Some(names) = names else {
+    match key_ops(jwk) {
+        Err(()) => {
             return Err(Error::new(
                 ErrorCode::InvalidKey,
                 "JWK member \"key_ops\" must be an array of strings",
             )
-            .at(at("key_ops")));
-        };
-        if !names.iter().any(|o| matches!(*o, "verify" | "sign")) {
-            return Err(Error::new(
-                ErrorCode::InvalidKey,
-                format!(
-                    "JWK \"key_ops\" is {}; a signature key lists \"verify\" (or \"sign\", for a private key)",
-                    Json::from(names.iter().map(|n| Json::from(*n)).collect::<Vec<_>>())
-                ),
-            )
-            .at(at("key_ops")));
+            .at(at("key_ops")))
         }
+        Ok(Some(names)) if !signs(&names) => return Err(Error::new(
+            ErrorCode::InvalidKey,
+            format!(
+                "JWK \"key_ops\" is {}; a signature key lists \"verify\" (or \"sign\", for a private key)",
+                Json::from(names.iter().map(|n| Json::from(*n)).collect::<Vec<_>>())
+            ),
+        )
+        .at(at("key_ops"))),
+        Ok(_) => {}
     }
     let kid = string("kid")?.map(str::to_string);
     let alg = match string("alg")? {
