@@ -101,9 +101,12 @@ if wants rust; then
     step cargo fmt --all -- --check
 fi
 
-# The Nth ```sh block of README.md.
+# The Nth ```sh block of README.md (the Install section's: 1 the cargo install commands, 2 the
+# static binary); without one, a script that fails, so that a lost block cannot pass.
 readme_block() {
-    awk -v n="$1" '/^```sh$/ { i++; if (i == n) { on = 1; next } } /^```$/ { on = 0 } on' "$root/README.md"
+    local block
+    block="$(awk -v n="$1" '/^```sh$/ { i++; if (i == n) { on = 1; next } } /^```$/ { on = 0 } on' "$root/README.md")"
+    if [ -n "$block" ]; then printf '%s\n' "$block"; else echo "echo 'README.md has no sh block $1' >&2; exit 1"; fi
 }
 
 if wants install; then

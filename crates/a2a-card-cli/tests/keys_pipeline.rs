@@ -1,5 +1,5 @@
-//! README.md's "Signing in a release pipeline", run as written: every `run:` step of the GitHub
-//! Actions job (but the install step) with `CARD_KEY` a key of the sigstore-protocol test
+//! docs/release-pipeline.md's release jobs and key rotation, run as written: every `run:` step
+//! of the GitHub Actions job (but the install step) with `CARD_KEY` a key of the sigstore-protocol test
 //! plugin, every `script:` line of the GitLab CI job with its `variables:` against a real
 //! SoftHSM2 token whose key `keygen --key pkcs11:` made, and the key rotation steps. Each
 //! command must exit 0; the card published must verify against the JWKS published.
@@ -13,15 +13,19 @@ use common::*;
 use std::path::Path;
 use std::process::Command;
 
-/// The fenced blocks of README.md's "Signing in a release pipeline" section: (info string,
-/// text).
+/// The fenced blocks of docs/release-pipeline.md's "The release jobs" and "Rotating keys"
+/// sections: (info string, text).
 fn pipeline_blocks() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
-    let start = readme
-        .find("\n## Signing in a release pipeline\n")
-        .expect("README.md has no \"Signing in a release pipeline\" section");
-    let section = &readme[start + 1..];
-    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let guide = std::fs::read_to_string(repo_root().join("docs/release-pipeline.md")).unwrap();
+    let start = guide
+        .find("\n## The release jobs\n")
+        .expect("docs/release-pipeline.md has no \"The release jobs\" section");
+    let section = &guide[start + 1..];
+    let end = section
+        .find("\n## Rotating keys\n")
+        .expect("docs/release-pipeline.md has no \"Rotating keys\" section after the jobs");
+    let after = &section[end + 1..];
+    let section = &section[..end + 1 + after[3..].find("\n## ").map_or(after.len(), |e| e + 3)];
     let mut blocks = Vec::new();
     let mut lines = section.lines();
     while let Some(line) = lines.next() {
@@ -122,7 +126,7 @@ fn sh(dir: &Path, script: &str, env: &[(&str, String)]) -> String {
     );
     assert!(
         out.status.success(),
-        "README pipeline step failed:\n{script}\n{text}"
+        "docs/release-pipeline.md step failed:\n{script}\n{text}"
     );
     text
 }
@@ -139,18 +143,16 @@ fn release_dir(name: &str) -> std::path::PathBuf {
 }
 
 #[test]
-fn the_readme_pipelines_and_key_rotation_run_as_written() {
+fn the_guide_pipelines_and_key_rotation_run_as_written() {
     let blocks = pipeline_blocks();
     let yaml: Vec<&String> = blocks
         .iter()
         .filter(|(i, _)| i == "yaml")
         .map(|(_, b)| b)
         .collect();
-    let rotation = &blocks
-        .iter()
-        .find(|(i, _)| i == "sh")
-        .expect("no rotation block")
-        .1;
+    let shell: Vec<&String> = blocks.iter().filter(|(i, _)| i == "sh").map(|(_, b)| b).collect();
+    assert_eq!(shell.len(), 1, "one rotation block");
+    let rotation = shell[0];
     assert_eq!(yaml.len(), 2, "a GitHub Actions job and a GitLab CI job");
 
     // GitHub Actions, through the sigstore-protocol test plugin.
@@ -284,7 +286,7 @@ fn the_readme_pipelines_and_key_rotation_run_as_written() {
 }
 
 #[test]
-fn the_readme_parsers_can_fail() {
+fn the_pipeline_parsers_can_fail() {
     let yaml = "jobs:\n  j:\n    env:\n      A: x\n    steps:\n      - run: one\n      - name: two\n        run: |\n          a\n          b\n      - uses: x\n";
     assert_eq!(github_runs(yaml), ["one", "a\nb"]);
     assert_eq!(mapping(yaml, "env"), [("A".to_string(), "x".to_string())]);

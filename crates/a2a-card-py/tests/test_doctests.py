@@ -1,6 +1,7 @@
 """The examples of the package's docstrings (the extension's functions and classes, written in its
 Rust source; a2a_card, a2a_card.sdk and a2a_card._errors) run as doctests, one test per
-docstring, and the README's Python examples run as written.
+docstring, and the Python examples of README.md and docs/python.md run as written, beside the
+files the documentation's commands make.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import inspect
 import io
 import os
 import re
+import shlex
 from typing import Any, Iterator, List, Tuple
 
 import pytest
@@ -64,38 +66,64 @@ def test_docstring_examples(name: str, doc: str, globs: Any) -> None:
     assert runner.tries > 0
 
 
-def _readme_python_blocks() -> List[Tuple[int, str]]:
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as f:
-        text = f.read()
+DOCS = ("README.md", "docs/python.md")
+
+
+def _python_blocks() -> List[Tuple[str, str]]:
+    """(where, code) of every python block of the pages whose examples run here."""
     blocks = []
-    for m in re.finditer(r"^```python\n(.*?)^```$", text, re.S | re.M):
-        blocks.append((text[: m.start()].count("\n") + 1, m.group(1)))
+    for page in DOCS:
+        with open(os.path.join(REPO, page), encoding="utf-8") as f:
+            text = f.read()
+        for m in re.finditer(r"^```python\n(.*?)^```$", text, re.S | re.M):
+            blocks.append((f"{page}:{text[: m.start()].count(chr(10)) + 1}", m.group(1)))
     return blocks
 
 
-README_BLOCKS = _readme_python_blocks()
+BLOCKS = _python_blocks()
+
+# The commands of the CLI tour (docs/cli.md) and of the README's quick start that make the files
+# the examples read, each as the documentation writes it (checked), run in this order after
+# `cp testvectors/cards/sample-8.5-unsigned.json card.json`.
+TOUR = [
+    "a2a-card keygen --alg ES256 --kid release-2026 --out release.pem",
+    "a2a-card jwks release.pem --kid release-2026 --alg ES256 -o jwks.json",
+    "a2a-card sign card.json --key release.pem --kid release-2026"
+    " --jku https://agent.example.com/.well-known/jwks.json --unknown exclude --out signed.json",
+]
+
+
+def test_the_files_are_made_by_the_documented_commands() -> None:
+    lines = set()
+    for page in ("README.md", "docs/cli.md"):
+        with open(os.path.join(REPO, page), encoding="utf-8") as f:
+            lines.update(f.read().splitlines())
+    for command in ["cp testvectors/cards/sample-8.5-unsigned.json card.json", *TOUR]:
+        assert f"$ {command}" in lines, f"no documented line $ {command}"
 
 
 @pytest.fixture()
-def readme_dir(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
-    """A folder with the files the README's examples name: card.json (the section 8.5 sample,
-    unsigned), release.pem and jwks.json (a fresh ES256 key pair), as the CLI tour makes them."""
-    kp = a2a_card.keygen("ES256")
+def docs_dir(tmp_path, monkeypatch, cli):  # type: ignore[no-untyped-def]
+    """A folder with the files the examples name, made as the documentation makes them:
+    card.json (the section 8.5 sample, unsigned), release.pem and jwks.json (an ES256 key of kid
+    release-2026) and signed.json (the card signed with it, its two A2A 0.3 members left out)."""
     (tmp_path / "card.json").write_bytes(card("sample-8.5-unsigned.json"))
-    (tmp_path / "release.pem").write_text(kp.private_pem)
-    import json
-
-    (tmp_path / "jwks.json").write_text(json.dumps(kp.jwks))
+    for command in TOUR:
+        args = shlex.split(command)
+        assert args[0] == "a2a-card"
+        run = cli(args[1:], cwd=str(tmp_path))
+        assert run.code == 0, f"{command}: {run.stderr}"
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
-def test_the_readme_has_python_examples() -> None:
-    assert len(README_BLOCKS) >= 3
+def test_the_docs_have_python_examples() -> None:
+    assert len(BLOCKS) >= 5
+    assert any(where.startswith("README.md:") for where, _ in BLOCKS)
 
 
-@pytest.mark.parametrize("line,code", README_BLOCKS, ids=[f"README.md:{b[0]}" for b in README_BLOCKS])
-def test_readme_python_example(line: int, code: str, readme_dir) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("where,code", BLOCKS, ids=[b[0] for b in BLOCKS])
+def test_python_example(where: str, code: str, docs_dir) -> None:  # type: ignore[no-untyped-def]
     if code.lstrip().startswith("$") or code.lstrip().startswith("pip "):
-        pytest.fail(f"README.md:{line}: a shell command in a python block")
-    exec(compile(code, f"README.md:{line}", "exec"), {"__name__": "readme_example"})
+        pytest.fail(f"{where}: a shell command in a python block")
+    exec(compile(code, where, "exec"), {"__name__": "readme_example"})

@@ -43,6 +43,11 @@
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
+/// The Rust guide's examples (`docs/rust.md`), compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/rust.md")]
+struct RustGuideDoctests;
+
 pub mod canonical;
 pub mod card;
 pub mod error;

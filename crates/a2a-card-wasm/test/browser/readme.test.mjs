@@ -1,12 +1,13 @@
-// Every JavaScript example of README.md and crates/a2a-card-wasm/README.md, run as written:
-// a Node example in a fresh project where the package is installed as "a2a-card", beside the
-// files it reads, made by the README tour's own commands run as written with the native CLI
-// (the section 8.5 sample as card.json, release.pem and jwks.json of kid "release-2026", the 0.3
-// card and its migration); a browser example in headless Chromium, in a page whose import map
-// resolves "a2a-card" to the web build (as a bundler would), with the card it fetches from
-// https://agent.example answered by the test and /trusted-jwks.json served from loopback; an
-// example for both (it calls init() and fetches nothing) in Node and in Chromium. Each
-// example's output is checked; an example this file has no expectation for fails.
+// Every JavaScript example of README.md, of the guides in docs/ and of
+// crates/a2a-card-wasm/README.md, run as written: a Node example in a fresh project where the
+// package is installed as "a2a-card", beside the files it reads, made by the documentation's own
+// commands (the tour of docs/cli.md and the README's quick start) run as written with the native
+// CLI (the section 8.5 sample as card.json, release.pem and jwks.json of kid "release-2026",
+// signed.json, the 0.3 card and its migration); a browser example in headless Chromium, in a
+// page whose import map resolves "a2a-card" to the web build (as a bundler would), with the card
+// it fetches from https://agent.example answered by the test and /trusted-jwks.json served from
+// loopback; an example for both (it calls init() and fetches nothing) in Node and in Chromium.
+// Each example's output is checked; an example this file has no expectation for fails.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -32,7 +33,9 @@ function examples(file) {
   return out;
 }
 
-const all = [path.join(repoRoot, "README.md"), path.join(crateDir, "README.md")].flatMap(examples);
+const docsDir = path.join(repoRoot, "docs");
+const guides = fs.readdirSync(docsDir).filter((f) => f.endsWith(".md")).sort().map((f) => path.join(docsDir, f));
+const all = [path.join(repoRoot, "README.md"), ...guides, path.join(crateDir, "README.md")].flatMap(examples);
 /** An example with `await init()` runs in a browser; one that also fetches nothing runs in Node too. */
 const isBrowser = (code) => code.includes("await init()");
 const isShared = (code) => isBrowser(code) && !code.includes("fetch(");
@@ -40,19 +43,21 @@ const isShared = (code) => isBrowser(code) && !code.includes("fetch(");
 /** What each Node example prints, by a line that tells it apart. */
 const NODE_OUTPUT = [
   ["console.log(report.ok, report.profile, report.unsigned);", /^true spec \[ '\/capabilities\/stateTransitionHistory', '\/security' \]\n$/],
+  ["console.log(report.ok, report.unsigned);", /^true \[ '\/capabilities\/stateTransitionHistory', '\/security' \]\n$/],
   ["report.signatures[0].verdict.code", /^spec \[ '\/capabilities\/stateTransitionHistory', '\/security' \] valid\n$/],
   ['generateKey("ES256", { kid: "release-2026" })', /^\d+ notes(, something was dropped)?\n(?:(?:error|warning|info)\[[a-z-]+\] .*\n)*true release-2026\n$/],
   ['generateKey("EdDSA", { kid: "demo" })', /^valid\n$/],
 ];
 
 /**
- * The README tour's commands that make the files the Node examples read, each as README.md
- * writes it (checked), run in this order.
+ * The commands of the tour (docs/cli.md) and of the README's quick start that make the files the
+ * Node examples read, each as the documentation writes it (checked), run in this order.
  */
 const TOUR = [
   "cp testvectors/cards/sample-8.5-unsigned.json card.json",
   "a2a-card keygen --alg ES256 --kid release-2026 --out release.pem",
   "a2a-card jwks release.pem --kid release-2026 --alg ES256 -o jwks.json",
+  "a2a-card sign card.json --key release.pem --kid release-2026 --jku https://agent.example.com/.well-known/jwks.json --unknown exclude --out signed.json",
   "jq .input testvectors/migrate/freight-tracker.json > agent-card.v03.json   # a 0.3 card",
   "a2a-card migrate agent-card.v03.json -o agent-card.json   # notes on stderr",
 ];
@@ -71,16 +76,16 @@ before(() => {
     assert.equal(out.status, 0, `${command}: ${out.stderr}`);
   }
   fixtures = Object.fromEntries(
-    ["card.json", "release.pem", "jwks.json", "agent-card.v03.json", "agent-card.json"].map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]),
+    ["card.json", "release.pem", "jwks.json", "signed.json", "agent-card.v03.json", "agent-card.json"].map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]),
   );
 });
 
-test("the files of the Node examples are made by the README tour's commands, as written", () => {
-  const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8").split("\n");
-  for (const command of TOUR) assert.ok(readme.includes(`$ ${command}`), `README.md has no line "$ ${command}"`);
+test("the files of the Node examples are made by the documentation's commands, as written", () => {
+  const lines = ["README.md", "docs/cli.md"].flatMap((f) => fs.readFileSync(path.join(repoRoot, f), "utf8").split("\n"));
+  for (const command of TOUR) assert.ok(lines.includes(`$ ${command}`), `README.md and docs/cli.md have no line "$ ${command}"`);
 });
 
-test("the READMEs have JavaScript examples, each of a kind this test runs", () => {
+test("the README, the guides and the package README have JavaScript examples, each of a kind this test runs", () => {
   assert.ok(all.length >= 5, `${all.length} examples`);
   for (const { where, code } of all) {
     if (isBrowser(code) && !isShared(code)) continue;
@@ -88,7 +93,7 @@ test("the READMEs have JavaScript examples, each of a kind this test runs", () =
   }
 });
 
-test("every Node example of the READMEs runs as written", (t) => {
+test("every Node example of the documentation runs as written", (t) => {
   if (!cli(t)) return;
   for (const { where, code } of all.filter((e) => !isBrowser(e.code) || isShared(e.code))) {
     const dir = scratch("readme");
@@ -129,7 +134,7 @@ after(async () => {
   await server?.close();
 });
 
-test("every browser example of the READMEs runs as written in Chromium", async (t) => {
+test("every browser example of the documentation runs as written in Chromium", async (t) => {
   if (!chromium) {
     missing(t, `headless Chromium at ${chromiumPath}`);
     return;
