@@ -242,7 +242,7 @@ pub(crate) fn keygen_in_token(
     external: &ExternalKeyArgs,
     job: &TokenKeygen<'_>,
 ) -> Result<(), Failure> {
-    use crate::io::{check_output, create_new_file, quoted, replace_file, write_stderr_line, write_stdout};
+    use crate::io::{check_output, quoted, stage, write_stderr_line, write_stdout};
     external.check_used(&[reference])?;
     #[cfg(feature = "pkcs11")]
     {
@@ -257,15 +257,21 @@ pub(crate) fn keygen_in_token(
             ));
         }
         let source = reference.to_string();
-        if let Some(path) = job.jwks {
-            let output = check_output(path, job.force)?;
-            if !job.force && output.exists() {
-                return Err(crate::io::io_failure(
-                    format!("{} already exists; use --force to replace it", path.display()),
-                    path.display().to_string(),
-                ));
+        // The JWKS file is checked before the token makes a key, and written through the
+        // output checked here.
+        let jwks = match job.jwks {
+            Some(path) => {
+                let output = check_output(path, job.force)?;
+                if !job.force && output.exists() {
+                    return Err(crate::io::io_failure(
+                        format!("{} already exists; use --force to replace it", path.display()),
+                        path.display().to_string(),
+                    ));
+                }
+                Some(output)
             }
-        }
+            None => None,
+        };
         let opts = external.options(Some(job.alg))?;
         let (new_uri, public) = a2a_card_keys::pkcs11::Pkcs11Key::generate(
             uri,
@@ -286,9 +292,8 @@ pub(crate) fn keygen_in_token(
         let mut text = serde_json::to_string_pretty(&serde_json::json!({ "keys": [public.to_jwk()] }))
             .unwrap_or_default();
         text.push('\n');
-        match job.jwks {
-            Some(path) if job.force => replace_file(path, text.as_bytes(), None, true)?,
-            Some(path) => create_new_file(path, text.as_bytes(), None)?,
+        match &jwks {
+            Some(output) => stage(output, text.as_bytes(), None)?.commit_as(job.force)?,
             None => write_stdout(text.as_bytes())?,
         }
         write_stderr_line(&format!("kid: {}", quoted(public.kid())))?;
@@ -313,14 +318,7 @@ pub(crate) fn keygen_in_token(
     #[cfg(not(feature = "pkcs11"))]
     {
         let _ = job;
-        let _ = (
-            check_output,
-            create_new_file,
-            quoted,
-            replace_file,
-            write_stderr_line,
-            write_stdout,
-        );
+        let _ = (check_output, quoted, stage, write_stderr_line, write_stdout);
         Err(failure(
             a2a_card::Error::new(
                 a2a_card_keys::ErrorCode::KeyUnavailable.into(),
