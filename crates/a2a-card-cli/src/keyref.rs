@@ -99,36 +99,11 @@ pub(crate) fn parse(arg: &OsStr) -> Result<KeyRef, Failure> {
     Ok(reference)
 }
 
-/// The keys library's options as its messages name them, and the flags that set them here.
-const OPTION_FLAGS: &[(&str, &str)] = &[
-    (
-        "KeyOptions::pkcs11_module",
-        "--pkcs11-module or $A2A_CARD_PKCS11_MODULE",
-    ),
-    ("KeyOptions::timeout", "--key-timeout"),
-];
-
-/// The failure for an error of the key `source`: usage errors exit 2, the rest 3. A message
-/// that names one of the library's options (`KeyOptions::timeout`) gets the flag that sets it.
+/// The failure for an error of the key `source`: usage errors exit 2, the rest 3. The options
+/// a message of the keys library names (`{key_timeout}`, `{pkcs11_module}`, the core's
+/// `option_error`) are spelled as flags by [`Failure::new`].
 pub(crate) fn failure(e: a2a_card::Error, source: &str) -> Failure {
     let usage = e.code() == ErrorCode::Usage;
-    let flags: Vec<&str> = OPTION_FLAGS
-        .iter()
-        .filter(|(option, _)| e.message().contains(option))
-        .map(|&(_, flag)| flag)
-        .collect();
-    let e = if flags.is_empty() {
-        e
-    } else {
-        let mut named = a2a_card::Error::new(
-            e.code(),
-            format!("{} (on the command line: {})", e.message(), flags.join(", ")),
-        );
-        if let Some(p) = e.pointer() {
-            named = named.at(p);
-        }
-        named
-    };
     let f = Failure::new(e, source);
     if usage {
         f
