@@ -453,37 +453,6 @@ pub(crate) fn refuse_same_file(
     Ok(())
 }
 
-/// Creates `path`, which must not exist yet, and writes `bytes` to it. On unix the file is
-/// created with `mode` (before any byte is written). Anything already there (a file, a link,
-/// a FIFO, a device) is refused, never opened. A file this call created is removed again when
-/// writing fails.
-pub(crate) fn create_new_file(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), Failure> {
-    let source = path.display().to_string();
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    set_mode(&mut options, mode);
-    let mut file = match options.open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let message = match std::fs::symlink_metadata(path) {
-                Ok(meta) if !meta.file_type().is_file() && !meta.file_type().is_symlink() => format!(
-                    "{source} already exists and is {}, not a regular file; refusing to replace it",
-                    kind_of(meta.file_type())
-                ),
-                _ => format!("{source} already exists; use --force to replace it"),
-            };
-            return Err(io_failure(message, source));
-        }
-        Err(e) => return Err(io_failure(format!("cannot create {source}: {e}"), source)),
-    };
-    if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_all()) {
-        drop(file);
-        let _ = std::fs::remove_file(path);
-        return Err(io_failure(format!("cannot write {source}: {e}"), source));
-    }
-    Ok(())
-}
-
 /// Replaces (or creates) `path` with `bytes` through a temporary file and a rename, so that
 /// the file holds either its old content or the whole new content, never a part. `path` is
 /// first checked by [`check_output`] (with `force`): a special file is never replaced, and a
@@ -539,9 +508,7 @@ impl Staged {
         }
         Ok(())
     }
-}
 
-impl Staged {
     /// [`Staged::commit`] for a file that must not exist: the temporary file is linked under
     /// the file's name, which fails when anything took that name since it was checked (a file
     /// is never replaced), then removed. Where the file system has no hard links, the file's
@@ -569,6 +536,15 @@ impl Staged {
                 format!("cannot write {}: {e}", self.source),
                 self.source.clone(),
             )),
+        }
+    }
+
+    /// [`Staged::commit`] when `replace` (`--force`), else [`Staged::commit_new`].
+    pub(crate) fn commit_as(self, replace: bool) -> Result<(), Failure> {
+        if replace {
+            self.commit()
+        } else {
+            self.commit_new()
         }
     }
 }

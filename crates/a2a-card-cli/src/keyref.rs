@@ -99,36 +99,11 @@ pub(crate) fn parse(arg: &OsStr) -> Result<KeyRef, Failure> {
     Ok(reference)
 }
 
-/// The keys library's options as its messages name them, and the flags that set them here.
-const OPTION_FLAGS: &[(&str, &str)] = &[
-    (
-        "KeyOptions::pkcs11_module",
-        "--pkcs11-module or $A2A_CARD_PKCS11_MODULE",
-    ),
-    ("KeyOptions::timeout", "--key-timeout"),
-];
-
-/// The failure for an error of the key `source`: usage errors exit 2, the rest 3. A message
-/// that names one of the library's options (`KeyOptions::timeout`) gets the flag that sets it.
+/// The failure for an error of the key `source`: usage errors exit 2, the rest 3. The options
+/// a message of the keys library names (`{key_timeout}`, `{pkcs11_module}`, the core's
+/// `option_error`) are spelled as flags by [`Failure::new`].
 pub(crate) fn failure(e: a2a_card::Error, source: &str) -> Failure {
     let usage = e.code() == ErrorCode::Usage;
-    let flags: Vec<&str> = OPTION_FLAGS
-        .iter()
-        .filter(|(option, _)| e.message().contains(option))
-        .map(|&(_, flag)| flag)
-        .collect();
-    let e = if flags.is_empty() {
-        e
-    } else {
-        let mut named = a2a_card::Error::new(
-            e.code(),
-            format!("{} (on the command line: {})", e.message(), flags.join(", ")),
-        );
-        if let Some(p) = e.pointer() {
-            named = named.at(p);
-        }
-        named
-    };
     let f = Failure::new(e, source);
     if usage {
         f
@@ -242,7 +217,7 @@ pub(crate) fn keygen_in_token(
     external: &ExternalKeyArgs,
     job: &TokenKeygen<'_>,
 ) -> Result<(), Failure> {
-    use crate::io::{check_output, create_new_file, quoted, replace_file, write_stderr_line, write_stdout};
+    use crate::io::{check_output, quoted, stage, write_stderr_line, write_stdout};
     external.check_used(&[reference])?;
     #[cfg(feature = "pkcs11")]
     {
@@ -257,15 +232,21 @@ pub(crate) fn keygen_in_token(
             ));
         }
         let source = reference.to_string();
-        if let Some(path) = job.jwks {
-            let output = check_output(path, job.force)?;
-            if !job.force && output.exists() {
-                return Err(crate::io::io_failure(
-                    format!("{} already exists; use --force to replace it", path.display()),
-                    path.display().to_string(),
-                ));
+        // The JWKS file is checked before the token makes a key, and written through the
+        // output checked here.
+        let jwks = match job.jwks {
+            Some(path) => {
+                let output = check_output(path, job.force)?;
+                if !job.force && output.exists() {
+                    return Err(crate::io::io_failure(
+                        format!("{} already exists; use --force to replace it", path.display()),
+                        path.display().to_string(),
+                    ));
+                }
+                Some(output)
             }
-        }
+            None => None,
+        };
         let opts = external.options(Some(job.alg))?;
         let (new_uri, public) = a2a_card_keys::pkcs11::Pkcs11Key::generate(
             uri,
@@ -286,9 +267,8 @@ pub(crate) fn keygen_in_token(
         let mut text = serde_json::to_string_pretty(&serde_json::json!({ "keys": [public.to_jwk()] }))
             .unwrap_or_default();
         text.push('\n');
-        match job.jwks {
-            Some(path) if job.force => replace_file(path, text.as_bytes(), None, true)?,
-            Some(path) => create_new_file(path, text.as_bytes(), None)?,
+        match &jwks {
+            Some(output) => stage(output, text.as_bytes(), None)?.commit_as(job.force)?,
             None => write_stdout(text.as_bytes())?,
         }
         write_stderr_line(&format!("kid: {}", quoted(public.kid())))?;
@@ -313,14 +293,7 @@ pub(crate) fn keygen_in_token(
     #[cfg(not(feature = "pkcs11"))]
     {
         let _ = job;
-        let _ = (
-            check_output,
-            create_new_file,
-            quoted,
-            replace_file,
-            write_stderr_line,
-            write_stdout,
-        );
+        let _ = (check_output, quoted, stage, write_stderr_line, write_stdout);
         Err(failure(
             a2a_card::Error::new(
                 a2a_card_keys::ErrorCode::KeyUnavailable.into(),

@@ -10,6 +10,7 @@
 //! of the text.
 
 use a2a_card::{Error, ErrorCode};
+use std::borrow::Cow;
 use std::fmt;
 use zeroize::Zeroizing;
 
@@ -44,10 +45,11 @@ impl Pin {
     /// assert!(err.message().contains("PEM") && !err.message().contains("MC4C"));
     /// ```
     pub fn checked(text: String, source: &str) -> Result<Pin, Error> {
-        let text = Zeroizing::new(text);
-        match problem(&text) {
-            Some(why) => Err(not_a_pin(ErrorCode::Usage, source, why)),
-            None => Ok(Pin::new(text.to_string())),
+        // Wrapped first, so that a refused text is wiped too, and never copied.
+        let pin = Pin::new(text);
+        match problem(pin.expose()) {
+            Some(why) => Err(not_a_pin(source, &why)),
+            None => Ok(pin),
         }
     }
 
@@ -64,27 +66,34 @@ impl fmt::Debug for Pin {
 }
 
 /// Why `text` cannot be a PIN, if it cannot.
-fn problem(text: &str) -> Option<&'static str> {
-    if text.is_empty() {
-        Some("is empty")
+fn problem(text: &str) -> Option<Cow<'static, str>> {
+    let why = if text.is_empty() {
+        "is empty"
     } else if text.len() > MAX_PIN_BYTES {
-        Some("is longer than 256 bytes")
+        return Some(too_long().into());
     } else if text.contains("-----BEGIN") || text.contains("-----END") {
-        Some("holds a PEM block")
+        "holds a PEM block"
     } else if text.contains('\0') {
-        Some("holds a NUL byte")
+        "holds a NUL byte"
     } else if text.contains(['\n', '\r']) {
-        Some("holds more than one line")
+        "holds more than one line"
     } else if text.chars().any(char::is_control) {
-        Some("holds a control character")
+        "holds a control character"
     } else {
-        None
-    }
+        return None;
+    };
+    Some(why.into())
 }
 
-fn not_a_pin(code: ErrorCode, source: &str, why: &str) -> Error {
+/// The reason for a text longer than [`MAX_PIN_BYTES`].
+fn too_long() -> String {
+    format!("is longer than {MAX_PIN_BYTES} bytes")
+}
+
+/// `usage`: the text of `source` cannot be a PIN, for the reason `why`.
+fn not_a_pin(source: &str, why: &str) -> Error {
     Error::new(
-        code,
+        ErrorCode::Usage,
         format!(
             "{source} {why}, so it cannot be a PIN; it was not sent to the token (tokens lock after a few \
              wrong PINs) and is not shown"
@@ -178,18 +187,13 @@ pub(crate) fn from_uri(uri: &crate::pkcs11_uri::Pkcs11Uri) -> Result<Option<Pin>
         .map_err(|e| unavailable(format!("cannot read the pin-source file {path}: {e}")))?;
     let what = format!("the pin-source file {path}");
     if bytes.len() >= bound {
-        return Err(not_a_pin(ErrorCode::Usage, &what, "is longer than 256 bytes"));
+        return Err(not_a_pin(&what, &too_long()));
     }
-    let mut text = Zeroizing::new(
-        std::str::from_utf8(&bytes)
-            .map_err(|_| not_a_pin(ErrorCode::Usage, &what, "is not UTF-8 text"))?
-            .to_string(),
-    );
-    if text.ends_with('\n') {
-        text.pop();
-        if text.ends_with('\r') {
-            text.pop();
-        }
-    }
+    let text = std::str::from_utf8(&bytes).map_err(|_| not_a_pin(&what, "is not UTF-8 text"))?;
+    // One line end dropped, as `echo` writes it; the text is copied once, into the PIN.
+    let text = match text.strip_suffix('\n') {
+        Some(line) => line.strip_suffix('\r').unwrap_or(line),
+        None => text,
+    };
     Pin::checked(text.to_string(), &what).map(Some)
 }

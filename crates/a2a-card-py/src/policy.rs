@@ -4,6 +4,7 @@
 use crate::errors::{usage, OrRaise};
 use crate::input::{card_bytes, json_text, opt_count, opt_one_or_more, opt_string, opt_strings, opt_time};
 use crate::report::Report;
+use a2a_card::parallel::MAX_THREADS;
 use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, VerifyRequest, VERIFY};
 use a2a_card::{verify_card, Error, TrustStore, VerifyOptions};
 use pyo3::prelude::*;
@@ -172,11 +173,14 @@ pub(crate) fn raise(py: Python<'_>, e: Error) -> PyErr {
     crate::errors::py_error(py, &e)
 }
 
-/// A `usage` error for a `threads` value.
+/// The `threads` option: 1 to the core's [`MAX_THREADS`] (the CLI's bound), else `usage`.
 pub(crate) fn threads_option(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
     match opt_count(value, "threads")? {
         Some(0) => Err(usage(py, "option \"threads\" must be at least 1")),
-        Some(n) if n > 1024 => Err(usage(py, "option \"threads\" must be at most 1024")),
+        Some(n) if n > MAX_THREADS => Err(usage(
+            py,
+            format!("option \"threads\" must be at most {MAX_THREADS}"),
+        )),
         n => Ok(n),
     }
 }

@@ -79,6 +79,7 @@ export function is_array(v) {
  */
 export function well_formed(s) {
   if (typeof s.isWellFormed === "function") return s.isWellFormed();
+  if (!/[\uD800-\uDFFF]/.test(s)) return true;
   for (let i = 0; i < s.length; i++) {
     const u = s.charCodeAt(i);
     if (u >= 0xd800 && u <= 0xdbff) {
@@ -90,6 +91,52 @@ export function well_formed(s) {
     }
   }
   return true;
+}
+const encoder = new TextEncoder();
+// The UTF-8 bytes of a well-formed string (a card given as text); null for a string with a lone
+// surrogate.
+/**
+ * @param {string} s
+ * @returns {Uint8Array | null}
+ */
+export function utf8(s) {
+  return well_formed(s) ? encoder.encode(s) : null;
+}
+// The UTF-8 bytes of `s` written into `out` (a view of the module's memory): their length, or -1
+// when they do not all fit. A lone surrogate is written as its three-byte (WTF-8) sequence.
+/**
+ * @param {string} s
+ * @param {Uint8Array} out
+ * @returns {number}
+ */
+export function utf8_into(s, out) {
+  if (well_formed(s)) {
+    const r = encoder.encodeInto(s, out);
+    return r.read === s.length ? r.written : -1;
+  }
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = /** @type {number} */ (s.codePointAt(i));
+    if (c > 0xffff) i++;
+    const need = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    if (n + need > out.length) return -1;
+    if (need === 1) {
+      out[n++] = c;
+    } else if (need === 2) {
+      out[n++] = 0xc0 | (c >> 6);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else if (need === 3) {
+      out[n++] = 0xe0 | (c >> 12);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else {
+      out[n++] = 0xf0 | (c >> 18);
+      out[n++] = 0x80 | ((c >> 12) & 0x3f);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return n;
 }
 /**
  * @param {string} s

@@ -5,7 +5,6 @@ use a2a_card::jose::crypto::{BackendVerdict, SignatureBackend, SignatureCheck};
 use a2a_card::jose::keys::PublicKey;
 use a2a_card::Algorithm;
 use a2a_card::Error;
-use js_sys::JsString;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -18,10 +17,6 @@ extern "C" {
     fn js_host_import_key(jwk: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = host_verify)]
     fn js_host_verify(handle: &JsValue, alg: u32, msg: &[u8], sig: &[u8]) -> Result<i32, JsValue>;
-    #[wasm_bindgen(catch)]
-    pub(crate) fn utf8(s: &JsString) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch)]
-    pub(crate) fn utf8_into(s: &JsString, out: &mut [u8]) -> Result<i32, JsValue>;
     #[wasm_bindgen(catch)]
     pub(crate) fn make_report(json: &str, canonical: &[u8], hash: bool) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch)]

@@ -1,7 +1,6 @@
 //! JavaScript values in: cards as text, bytes or values, and the options objects.
 
 use crate::errors::{usage, OrThrow};
-use crate::host::{utf8, utf8_into};
 use crate::js;
 use a2a_card::Algorithm;
 use a2a_card::{CanonicalizeOptions, Error, ErrorCode, Limits, Profile, UnknownMembers};
@@ -45,21 +44,15 @@ pub(crate) fn string_bytes(s: &JsString, max: usize) -> Result<Vec<u8>, JsValue>
     // A large string is encoded by the host first (null: it has a lone surrogate), its length
     // checked, and then copied in.
     if units > DIRECT_UTF8_UNITS {
-        if let Some(bytes) = utf8(s).ok().and_then(|v| v.dyn_into::<Uint8Array>().ok()) {
-            let n = js::length(&bytes);
-            if n > max {
-                return Err(too_large(format!("{n} bytes"), max));
-            }
-            let mut out = vec![0u8; n];
-            js::copy_bytes(&bytes, &mut out)?;
-            return Ok(out);
+        if let Some(bytes) = js::utf8(s).ok().and_then(|v| v.dyn_into::<Uint8Array>().ok()) {
+            return view_bytes(&bytes, max);
         }
     }
     // Written by TextEncoder.encodeInto straight into a buffer of this module: 3 bytes per
     // UTF-16 unit always suffice, and a few bytes over the limit tell that it is over.
     let cap = units.saturating_mul(3).min(max.saturating_add(4));
     let mut buf = vec![0u8; cap];
-    match utf8_into(s, &mut buf) {
+    match js::utf8_into(s, &mut buf) {
         Ok(written) if written >= 0 => {
             buf.truncate(written as usize);
             Ok(buf)
@@ -78,13 +71,18 @@ pub(crate) fn card_bytes(card: &JsValue, limits: &Limits) -> Result<Vec<u8>, JsV
     if let Some(s) = value.dyn_ref::<JsString>() {
         return string_bytes(s, max);
     }
-    let view: Uint8Array = value.unchecked_into();
-    let n = js::length(&view);
+    view_bytes(&value.unchecked_into(), max)
+}
+
+/// The bytes of a view the module made (a card's, or a string's UTF-8), refused by its length
+/// before they are copied into the module's memory when there are more than `max`.
+fn view_bytes(view: &Uint8Array, max: usize) -> Result<Vec<u8>, JsValue> {
+    let n = js::length(view);
     if n > max {
         return Err(too_large(format!("{n} bytes"), max));
     }
     let mut out = vec![0u8; n];
-    js::copy_bytes(&view, &mut out)?;
+    js::copy_bytes(view, &mut out)?;
     Ok(out)
 }
 

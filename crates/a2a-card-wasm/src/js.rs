@@ -37,6 +37,12 @@ extern "C" {
     fn js_well_formed(s: &JsValue) -> Result<bool, JsValue>;
     #[wasm_bindgen(catch, js_name = message_of)]
     fn js_message_of(e: &JsValue) -> Result<String, JsValue>;
+    /// The UTF-8 bytes of a string (a `Uint8Array`), `null` when it has a lone surrogate.
+    #[wasm_bindgen(catch)]
+    pub(crate) fn utf8(s: &JsString) -> Result<JsValue, JsValue>;
+    /// The UTF-8 bytes of a string written into `out`: their length, -1 when they do not fit.
+    #[wasm_bindgen(catch)]
+    pub(crate) fn utf8_into(s: &JsString, out: &mut [u8]) -> Result<i32, JsValue>;
 }
 
 /// A refusal thrown by the readers (a sentence), or another exception, as a `usage` error.

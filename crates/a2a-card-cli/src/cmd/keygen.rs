@@ -146,12 +146,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     }
     let mut committed = Vec::new();
     for (file, output) in staged.into_iter().zip(&outputs) {
-        let result = if args.force {
-            file.commit()
-        } else {
-            file.commit_new()
-        };
-        if let Err(e) = result {
+        if let Err(e) = file.commit_as(args.force) {
             // A rename that fails after the key's: a key this run created is removed again
             // (one it replaced under --force is gone, and the error says which file failed).
             if !args.force {

@@ -55,31 +55,24 @@ struct Plugin {
     timeout: Duration,
 }
 
-/// Where a plugin was looked for.
-enum Found {
-    /// An executable regular file in an absolute directory of `$PATH`.
-    At(PathBuf),
-    /// None there; the relative entries of `$PATH` that hold one, which are not searched.
-    Missing { relative: Vec<PathBuf> },
-}
-
 fn executable_file(p: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// Finds `name` in the absolute directories of `$PATH` (an executable regular file). Relative
-/// entries (`.`, `..`, `bin`, and the empty entry, which means `.`) are skipped, as sigstore's
+/// Finds `name` in the absolute directories of `$PATH` (an executable regular file); when there
+/// is none, the error holds the relative entries of `$PATH` that hold one. Relative entries
+/// (`.`, `..`, `bin`, and the empty entry, which means `.`) are not searched, as sigstore's
 /// client refuses a plugin found through one (Go's `exec.LookPath` and `ErrDot`): which program
 /// runs would depend on the directory a2a-card is started in.
-fn find_on_path(name: &str) -> Found {
+fn find_on_path(name: &str) -> Result<PathBuf, Vec<PathBuf>> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut relative = Vec::new();
     for dir in std::env::split_paths(&path) {
         if dir.is_absolute() {
             let candidate = dir.join(name);
             if executable_file(&candidate) {
-                return Found::At(candidate);
+                return Ok(candidate);
             }
         } else {
             let shown = if dir.as_os_str().is_empty() {
@@ -92,7 +85,7 @@ fn find_on_path(name: &str) -> Found {
             }
         }
     }
-    Found::Missing { relative }
+    Err(relative)
 }
 
 /// cosign's built-in KMS schemes, which a2a-card reaches only through a plugin.
@@ -116,11 +109,7 @@ impl PluginKey {
         timeout: Duration,
     ) -> Result<PluginKey, Error> {
         let name = reference.executable();
-        let executable = match find_on_path(&name) {
-            Found::At(path) => Ok(path),
-            Found::Missing { relative } => Err(relative),
-        }
-        .map_err(|relative| {
+        let executable = find_on_path(&name).map_err(|relative| {
             if !relative.is_empty() {
                 let dirs: Vec<String> = relative
                     .iter()
