@@ -9,6 +9,7 @@
 mod cmd;
 mod io;
 mod keyref;
+mod options;
 
 use a2a_card::{Error, ErrorCode};
 use clap::{CommandFactory, Parser, Subcommand};
@@ -115,8 +116,8 @@ impl Failure {
     /// An error about `source`.
     pub(crate) fn new(error: Error, source: impl Into<String>) -> Self {
         Failure {
-            // The options an error names, spelled as flags.
-            error: Failed::Card(Box::new(error.spelled(a2a_card::request::Spelling::Flag))),
+            // The options an error names, spelled as flags (the CLI's own map).
+            error: Failed::Card(Box::new(error.spelled(&options::Flags))),
             source: source.into(),
             exit: None,
         }

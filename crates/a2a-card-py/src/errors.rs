@@ -69,7 +69,7 @@ pub(crate) fn error_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'p
 /// The Python exception for a library error.
 pub(crate) fn py_error(py: Python<'_>, e: &Error) -> PyErr {
     // The options an error names, spelled as this package spells them.
-    let e = &e.clone().spelled(a2a_card::request::Spelling::Snake);
+    let e = &e.clone().spelled(&a2a_card::request::Snake);
     let build = || -> PyResult<PyErr> {
         let class = error_class(py, class_name(e.code()))?;
         let kwargs = PyDict::new(py);

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 /// place, and `code`, `pointer` and `offset` properties.
 pub(crate) fn js_error(e: &Error) -> JsValue {
     // The options an error names, spelled as this package spells them.
-    let e = &e.clone().spelled(a2a_card::request::Spelling::Camel);
+    let e = &e.clone().spelled(&a2a_card::request::Camel);
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("A2ACardError");
     let pointer = e.pointer().map_or(JsValue::NULL, JsValue::from_str);

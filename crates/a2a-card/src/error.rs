@@ -77,7 +77,7 @@ pub enum ErrorCode {
     /// A card lacks what the operation needs (for example a signature entry that is not an object).
     MalformedCard,
     /// Signing would leave members of the card uncovered by the signature (unknown or A2A 0.3
-    /// members), and the signer did not choose to (`--unknown exclude` or `retain`;
+    /// members), and the signer did not choose to (the option `unknown`: `exclude` or `retain`;
     /// `SignOptions::allow_unsigned`).
     UnsignedMembers,
     /// A signature made by an external key does not verify with that key's public key (the
@@ -323,7 +323,8 @@ impl Error {
 
     /// The same error, about an option of a request, by its canonical (snake_case) name in
     /// [`crate::request::VERIFY`]: each front end spells it its own way
-    /// ([`Error::spelled`]). An error may be about several options.
+    /// ([`Error::spelled`] with its [`crate::request::Spelling`]). An error may be about
+    /// several options.
     ///
     /// ```
     /// use a2a_card::{Error, ErrorCode};
@@ -475,14 +476,16 @@ pub fn pointer_token(segment: &str) -> String {
 
 /// A message about options: `template` names each of `options` as `{name}` (in double quotes
 /// or not); the message is the template with the canonical names, and the template is kept for
-/// `Error::spelled` (in [`crate::request`]), which spells them as each front end does. It
+/// `Error::spelled` (in [`crate::request`]), which spells them as each front end does (its
+/// [`crate::request::Spelling`]). It
 /// lives in the error layer so that every layer can raise it.
 ///
 /// ```
-/// use a2a_card::request::{option_error, Spelling};
+/// use a2a_card::request::{option_error, Camel};
 /// let e = option_error(a2a_card::ErrorCode::Usage, "no answer within 1 s ({key_timeout})", &["key_timeout"]);
 /// assert_eq!(e.message(), "no answer within 1 s (key_timeout)");
-/// assert_eq!(e.spelled(Spelling::Flag).message(), "no answer within 1 s (--key-timeout)");
+/// assert_eq!(e.options(), ["key_timeout"]);
+/// assert_eq!(e.spelled(&Camel).message(), "no answer within 1 s (\"keyTimeout\")");
 /// ```
 pub fn option_error(code: ErrorCode, template: &str, options: &[&'static str]) -> Error {
     // The canonical spelling: each `{name}` is the name itself.

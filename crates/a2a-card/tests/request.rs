@@ -1,13 +1,35 @@
 //! The options document (`a2a_card::request`): one table, one build of a verifier, errors that
 //! carry the option each front end spells, and library messages that name no front end's words.
 
-use a2a_card::request::{option, parsed_key, Input, Spelling, VerifyRequest, VERIFY};
+use a2a_card::request::{option, parsed_key, Camel, Input, Quotes, Snake, Spelling, VerifyRequest, VERIFY};
 use a2a_card::signature::{sign_card, SignOptions};
 use a2a_card::{Algorithm, PrivateKey, VerifyOptions};
 use a2a_card_testkit::data::repo_root;
 
+/// A front end of this test's own that spells options as a command line does: its own flag
+/// for some, `--kebab-case` for the rest, never quoted, the input shown elsewhere (the CLI's
+/// real map is its own, `a2a-card-cli/src/options.rs`, and its tests check its messages).
+struct Dashed;
+
+impl Spelling for Dashed {
+    fn name(&self, option: &str) -> String {
+        match option {
+            "keys" => "--key".to_string(),
+            "algorithms" => "--alg".to_string(),
+            _ => format!("--{}", option.replace('_', "-")),
+        }
+    }
+    fn quotes(&self) -> Quotes {
+        Quotes::Never
+    }
+    fn names_input(&self) -> bool {
+        false
+    }
+}
+
 fn spelled(e: &a2a_card::Error) -> [String; 3] {
-    [Spelling::Snake, Spelling::Camel, Spelling::Flag].map(|s| e.clone().spelled(s).message().to_string())
+    let spellings: [&dyn Spelling; 3] = [&Snake, &Camel, &Dashed];
+    spellings.map(|s| e.clone().spelled(s).message().to_string())
 }
 
 #[test]
@@ -48,7 +70,14 @@ fn an_error_about_an_option_is_spelled_by_each_front_end() {
     .options()
     .unwrap_err();
     assert_eq!(both.options(), ["profile", "profiles"]);
-    assert_eq!(spelled(&both)[0], "give \"profile\" or \"profiles\", not both");
+    assert_eq!(
+        spelled(&both),
+        [
+            "give \"profile\" or \"profiles\", not both",
+            "give \"profile\" or \"profiles\", not both",
+            "give --profile or --profiles, not both",
+        ]
+    );
     let none = VerifyRequest {
         fetched: true,
         ..Default::default()
@@ -64,10 +93,12 @@ fn an_error_about_an_option_is_spelled_by_each_front_end() {
         ]
     );
     // Spelling twice changes nothing; an error about no option is left as it is.
-    let once = chain.clone().spelled(Spelling::Flag);
-    assert_eq!(once.clone().spelled(Spelling::Flag).message(), once.message());
+    let once = chain.clone().spelled(&Dashed);
+    assert_eq!(once.clone().spelled(&Dashed).message(), once.message());
+    assert_eq!(once.clone().spelled(&Camel).message(), once.message());
     let plain = a2a_card::jcs(b"[1,]").unwrap_err();
-    assert_eq!(plain.clone().spelled(Spelling::Flag), plain);
+    assert_eq!(plain.clone().spelled(&Dashed), plain);
+    assert_eq!(plain.clone().spelled(&Camel), plain);
 }
 
 #[test]
@@ -80,13 +111,9 @@ fn an_error_about_one_input_names_the_input() {
     .unwrap_err();
     assert_eq!(bad.option(), Some("keys"));
     assert_eq!(bad.input(), Some(("keys[0]", false)));
-    assert!(bad
-        .clone()
-        .spelled(Spelling::Snake)
-        .message()
-        .starts_with("keys[0]: "));
-    // The CLI prints the file as the place, not in the message.
-    assert_eq!(bad.clone().spelled(Spelling::Flag).message(), bad.message());
+    assert!(bad.clone().spelled(&Snake).message().starts_with("keys[0]: "));
+    // A front end that shows the input elsewhere (the CLI: as the place) leaves the message.
+    assert_eq!(bad.clone().spelled(&Dashed).message(), bad.message());
 }
 
 #[test]
@@ -131,10 +158,11 @@ fn the_table_is_the_libraries_defaults_and_bounds() {
     assert_eq!(parsed_key(&jwk).unwrap().to_jwk(), key.public().to_jwk());
 }
 
-/// Flag-shaped words (`--name`) in the string literals of the library crates' sources: a
-/// library's messages name no CLI flag (the table's row for the CLI's spelling excepted).
+/// Flag-shaped words (`--name`, or `--{` of a flag made by `format!`) in any string literal of
+/// the library crates' sources: messages, the options table's rows, anything. A library names
+/// options by their canonical names; each front end spells them (the CLI's flags are its own).
 #[test]
-fn library_messages_name_no_flag() {
+fn library_sources_name_no_flag() {
     let mut found = Vec::new();
     for krate in ["a2a-card", "a2a-card-fetch", "a2a-card-keys"] {
         let mut stack = vec![repo_root().join("crates").join(krate).join("src")];
@@ -145,7 +173,7 @@ fn library_messages_name_no_flag() {
                     stack.push(path);
                     continue;
                 }
-                if path.extension().is_none_or(|e| e != "rs") || path.ends_with("request/table.rs") {
+                if path.extension().is_none_or(|e| e != "rs") {
                     continue;
                 }
                 let text = std::fs::read_to_string(&path).unwrap();
@@ -157,52 +185,78 @@ fn library_messages_name_no_flag() {
     }
     assert!(
         found.is_empty(),
-        "library messages that name a flag:\n{}",
+        "string literals of a library crate that hold a flag:\n{}",
         found.join("\n")
     );
 }
 
-/// The lines where `--` and a lower-case letter stand inside a string literal of Rust source
-/// (comments and character literals skipped; a literal may span lines).
+/// The lines where `--` and a lower-case letter (or `{`) stand inside a string literal of Rust
+/// source: plain, byte and raw (`r#"..."#`) literals, which may span lines; comments and
+/// character literals skipped.
 fn flags_in_strings(text: &str) -> Vec<usize> {
     let b = text.as_bytes();
-    let (mut i, mut line, mut inside) = (0, 1, false);
+    let (mut i, mut line) = (0, 1);
+    // Inside a literal: `None` for a plain one (escapes apply), else a raw one's count of `#`.
+    let mut inside: Option<Option<usize>> = None;
     let mut out = Vec::new();
+    let flag_at = |i: usize| {
+        b[i] == b'-'
+            && b.get(i + 1) == Some(&b'-')
+            && b.get(i + 2).is_some_and(|c| c.is_ascii_lowercase() || *c == b'{')
+    };
     while i < b.len() {
         let c = b[i];
         if c == b'\n' {
             line += 1;
         }
-        if inside {
-            match c {
-                b'\\' => {
-                    if b.get(i + 1) == Some(&b'\n') {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-                b'"' => inside = false,
-                b'-' if b.get(i + 1) == Some(&b'-')
-                    && b.get(i + 2).is_some_and(u8::is_ascii_lowercase)
-                    && out.last() != Some(&line) =>
-                {
+        match inside {
+            Some(raw) => {
+                if flag_at(i) && out.last() != Some(&line) {
                     out.push(line);
                 }
-                _ => {}
+                match (c, raw) {
+                    (b'\\', None) => {
+                        if b.get(i + 1) == Some(&b'\n') {
+                            line += 1;
+                        }
+                        i += 1;
+                    }
+                    (b'"', None) => inside = None,
+                    (b'"', Some(hashes))
+                        if b[i + 1..].iter().take_while(|&&h| h == b'#').count() >= hashes =>
+                    {
+                        inside = None;
+                        i += hashes;
+                    }
+                    _ => {}
+                }
             }
-        } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
+            None if c == b'/' && b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
             }
-            continue;
-        } else if c == b'\'' && b.get(i + 2) == Some(&b'\'') {
-            i += 3;
-            continue;
-        } else if c == b'\'' && b.get(i + 1) == Some(&b'\\') && b.get(i + 3) == Some(&b'\'') {
-            i += 4;
-            continue;
-        } else if c == b'"' {
-            inside = true;
+            None if c == b'\'' && b.get(i + 2) == Some(&b'\'') => {
+                i += 3;
+                continue;
+            }
+            None if c == b'\'' && b.get(i + 1) == Some(&b'\\') && b.get(i + 3) == Some(&b'\'') => {
+                i += 4;
+                continue;
+            }
+            None if c == b'"' => inside = Some(None),
+            None if c == b'r' => {
+                // A raw literal (`br`, `cr` too): `r`, any number of `#`, then `"` (a raw
+                // identifier, `r#type`, has no `"`).
+                let hashes = b[i + 1..].iter().take_while(|&&h| h == b'#').count();
+                if b.get(i + 1 + hashes) == Some(&b'"') {
+                    inside = Some(Some(hashes));
+                    i += hashes + 2;
+                    continue;
+                }
+            }
+            None => {}
         }
         i += 1;
     }
@@ -214,4 +268,14 @@ fn the_flag_finder_finds_flags_in_strings_only() {
     assert_eq!(flags_in_strings("let a = \"x (--profile auto)\";"), [1]);
     assert_eq!(flags_in_strings("format!(\"a \\\n   b --origin\")"), [2]);
     assert!(flags_in_strings("// --origin\nlet c = '\"'; x -- y; \"ok\"").is_empty());
+    // Anywhere a literal stands: a table row, a raw or byte literal, a flag made by format!.
+    assert_eq!(flags_in_strings("Row {\n    cli: Some(\"--key\"),\n}"), [2]);
+    assert_eq!(
+        flags_in_strings("let a = r#\"a \"b\" c\"#;\nlet b = r#\"x\"y --z\"#;"),
+        [2]
+    );
+    assert_eq!(flags_in_strings("let a = br\"--key\"; let b = b\"x\";"), [1]);
+    assert_eq!(flags_in_strings("format!(\"--{}\", name)"), [1]);
+    // A raw literal's backslash escapes nothing; PEM dashes are no flag.
+    assert!(flags_in_strings("let a = r\"\\\"; let b = \"-----BEGIN\"; // \"--x\"").is_empty());
 }

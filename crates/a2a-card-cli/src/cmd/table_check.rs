@@ -1,10 +1,12 @@
 //! The core's table of verify options (`a2a_card::request::VERIFY`) against every front end:
-//! the CLI's `verify` flags (clap), the Python stubs (`_native.pyi`) and the npm declarations
-//! (the `.d.ts` text, read by [`npm_declarations`]). An option the table has and a front end
-//! lacks, one a front end has and the table lacks, or a default or bounds they disagree on,
-//! fails here.
+//! the CLI's `verify` flags (clap, through the CLI's own map of options to flags,
+//! `crate::options::FLAGS`), the Python stubs (`_native.pyi`) and the npm declarations (the
+//! `.d.ts` text, read by [`npm_declarations`]). An option the table has and a front end lacks,
+//! one a front end has and the table lacks, or a default or bounds they disagree on, fails
+//! here.
 
-use a2a_card::request::{camel_case, Kind, VERIFY};
+use crate::options::{option_of, FLAGS};
+use a2a_card::request::{camel_case, option, Kind, VERIFY};
 use clap::{CommandFactory, Parser};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -107,7 +109,14 @@ fn the_cli_verify_flags_are_the_tables() {
             continue;
         };
         let flag = format!("--{long}");
-        let spec = VERIFY.iter().find(|s| s.fronts.cli == Some(flag.as_str()));
+        let spec = option_of(&flag).and_then(|name| option(VERIFY, name));
+        if let Some(spec) = spec {
+            assert!(
+                spec.fronts.cli,
+                "verify flag {flag} sets {}, which the table does not offer to the CLI",
+                spec.name
+            );
+        }
         match spec {
             Some(spec) => {
                 if let Kind::Count { min, max, default } = spec.kind {
@@ -151,14 +160,43 @@ fn the_cli_verify_flags_are_the_tables() {
             ),
         }
     }
-    for spec in VERIFY {
-        if let Some(flag) = spec.fronts.cli {
-            assert!(
-                flags.contains(flag),
-                "the table's {} has no flag {flag} in verify",
-                spec.name
-            );
-        }
+    for spec in VERIFY.iter().filter(|s| s.fronts.cli) {
+        let flag = FLAGS
+            .iter()
+            .find(|(o, _)| *o == spec.name)
+            .map(|(_, f)| *f)
+            .unwrap_or_else(|| panic!("the table's {} has no flag in the CLI's map", spec.name));
+        assert!(
+            flags.contains(flag),
+            "the table's {} has no flag {flag} in verify",
+            spec.name
+        );
+    }
+}
+
+#[test]
+fn the_cli_option_map_names_real_flags() {
+    // Every flag of the map is one of a subcommand's, one option and one flag a line.
+    let cli = crate::Cli::command();
+    let longs: BTreeSet<String> = cli
+        .get_subcommands()
+        .flat_map(|c| c.get_arguments())
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect();
+    let mut options = BTreeSet::new();
+    let mut flags = BTreeSet::new();
+    for (option, flag) in FLAGS {
+        assert!(longs.contains(*flag), "{option}: no subcommand has {flag}");
+        assert!(options.insert(*option), "{option} twice in the map");
+        assert!(flags.insert(*flag), "{flag} twice in the map");
+    }
+    // An option of the table is in the map only if the table offers it to the CLI.
+    for spec in VERIFY.iter().filter(|s| !s.fronts.cli) {
+        assert!(
+            !options.contains(spec.name),
+            "{} is mapped to a flag, but the table does not offer it to the CLI",
+            spec.name
+        );
     }
 }
 

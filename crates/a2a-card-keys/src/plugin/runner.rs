@@ -208,7 +208,7 @@ pub(crate) fn run(call: &Call<'_>) -> Result<Vec<u8>, Error> {
 }
 
 fn timed_out(call: &Call<'_>) -> Error {
-    // The timeout is an option of the caller: each front end spells it (`--key-timeout`).
+    // The timeout is an option of the caller: each front end spells it its own way.
     a2a_card::request::option_error(
         crate::error::ErrorCode::Timeout.into(),
         &format!(

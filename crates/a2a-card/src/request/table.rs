@@ -1,7 +1,8 @@
-//! The table of options: one row per option of a request, with its kind, default, bounds and
-//! documentation, and which front ends offer it under which spelling. Every front end takes
-//! its defaults and bounds from here, and a test checks the CLI's flags, the Python stubs and
-//! the npm declarations against it.
+//! The table of options: one row per option of a request, by its canonical name, with its
+//! kind, default, bounds and documentation, and which front ends offer it. Every front end
+//! takes its defaults and bounds from here, and a test checks the CLI's flags, the Python
+//! stubs and the npm declarations against it. How a front end spells an option (the CLI's
+//! flag, npm's camelCase) is the front end's: the table holds the canonical name alone.
 
 use crate::canonical::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH_LIMIT, MAX_INPUT_BYTES_LIMIT};
 use crate::signature::{
@@ -44,11 +45,11 @@ pub enum Kind {
     Flag(bool),
 }
 
-/// Which front ends offer an option.
+/// Which front ends offer an option (each under its own spelling of the name).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fronts {
-    /// The CLI's flag, when it has one (`--alg` for `algorithms`).
-    pub cli: Option<&'static str>,
+    /// The CLI (under a flag of its choosing, which its own map gives).
+    pub cli: bool,
     /// The npm package (under the camelCase spelling of the name).
     pub npm: bool,
     /// The Python package (under the name itself).
@@ -63,7 +64,7 @@ pub struct OptionSpec {
     pub name: &'static str,
     /// What values it takes, with its default and bounds.
     pub kind: Kind,
-    /// Which front ends offer it, and the CLI's spelling.
+    /// Which front ends offer it.
     pub fronts: Fronts,
     /// One sentence for a person.
     pub doc: &'static str,
@@ -87,27 +88,26 @@ impl OptionSpec {
     }
 }
 
+/// Every front end.
 const ALL: Fronts = Fronts {
-    cli: None,
+    cli: true,
     npm: true,
     python: true,
 };
 
-const fn cli(flag: &'static str) -> Fronts {
-    Fronts {
-        cli: Some(flag),
-        npm: true,
-        python: true,
-    }
-}
+/// The libraries' front ends, npm and Python; not the CLI.
+const LIBRARIES: Fronts = Fronts {
+    cli: false,
+    npm: true,
+    python: true,
+};
 
-const fn cli_only(flag: &'static str) -> Fronts {
-    Fronts {
-        cli: Some(flag),
-        npm: false,
-        python: false,
-    }
-}
+/// The CLI alone.
+const CLI_ONLY: Fronts = Fronts {
+    cli: true,
+    npm: false,
+    python: false,
+};
 
 const fn count(min: usize, max: usize, default: usize) -> Kind {
     Kind::Count { min, max, default }
@@ -119,140 +119,140 @@ const fn count(min: usize, max: usize, default: usize) -> Kind {
 /// use a2a_card::request::{option, VERIFY};
 /// let chain = option(VERIFY, "max_chain").unwrap();
 /// assert_eq!(chain.bounds(), Some((1, 8)));
-/// assert_eq!(chain.fronts.cli, Some("--max-chain"));
+/// assert!(chain.fronts.cli && chain.fronts.python && chain.fronts.npm);
 /// ```
 pub const VERIFY: &[OptionSpec] = &[
     OptionSpec {
         name: "keys",
         kind: Kind::Keys { list: true },
-        fronts: cli("--key"),
+        fronts: ALL,
         doc: "Trusted public keys (PEM or JWK; a private key yields its public half).",
     },
     OptionSpec {
         name: "jwks",
         kind: Kind::Keys { list: false },
-        fronts: cli("--jwks"),
+        fronts: ALL,
         doc: "Trusted JWK Sets; entries with \"use\":\"enc\" are skipped.",
     },
     OptionSpec {
         name: "trust",
         kind: Kind::Keys { list: false },
-        fronts: cli("--trust"),
+        fronts: ALL,
         doc: "Trust stores: keys with policy (algorithms, origins, validity window, revoked).",
     },
     OptionSpec {
         name: "trust_anchors",
         kind: Kind::Pem,
-        fronts: cli("--trust-anchors"),
+        fronts: ALL,
         doc: "CA certificates (PEM) trusted as roots for x5c chains.",
     },
     OptionSpec {
         name: "crls",
         kind: Kind::Pem,
-        fronts: cli_only("--crl"),
+        fronts: CLI_ONLY,
         doc: "CRLs (PEM or DER) applied to x5c chains.",
     },
     OptionSpec {
         name: "identity",
         kind: Kind::Texts,
-        fronts: cli("--identity"),
+        fronts: ALL,
         doc: "A SPIFFE ID or DNS name the x5c leaf must name (any one).",
     },
     OptionSpec {
         name: "identity_prefix",
         kind: Kind::Texts,
-        fronts: cli("--identity-prefix"),
+        fronts: ALL,
         doc: "A URI SAN prefix ending with / the x5c leaf's must start with.",
     },
     OptionSpec {
         name: "require_eku",
         kind: Kind::Text,
-        fronts: cli("--require-eku"),
+        fronts: ALL,
         doc: "An extended key usage every x5c leaf must list.",
     },
     OptionSpec {
         name: "max_chain",
         kind: count(1, MAX_CHAIN_LEN_LIMIT, DEFAULT_MAX_CHAIN_LEN),
-        fronts: cli("--max-chain"),
+        fronts: ALL,
         doc: "The most certificates an x5c chain may hold.",
     },
     OptionSpec {
         name: "algorithms",
         kind: Kind::List,
-        fronts: cli("--alg"),
+        fronts: ALL,
         doc: "The algorithms accepted (none of them HMAC); by default every asymmetric one.",
     },
     OptionSpec {
         name: "mode",
         kind: Kind::Choice(&["require", "all", "if-present"]),
-        fronts: cli("--mode"),
+        fronts: ALL,
         doc: "The pass rule: one valid signature, every signature, or an unsigned card passes.",
     },
     OptionSpec {
         name: "profile",
         kind: Kind::Choice(&["spec", "prune-empty", "served-as-is", "auto"]),
-        fronts: ALL,
+        fronts: LIBRARIES,
         doc: "The profile accepted (auto: every profile).",
     },
     OptionSpec {
         name: "profiles",
         kind: Kind::List,
-        fronts: cli("--profile"),
+        fronts: ALL,
         doc: "The profiles accepted, tried in order.",
     },
     OptionSpec {
         name: "unknown",
         kind: Kind::Choice(&["exclude", "retain", "reject"]),
-        fronts: cli("--unknown"),
+        fronts: ALL,
         doc: "Members the schema does not define: not covered, covered, or the card refused.",
     },
     OptionSpec {
         name: "now",
         kind: Kind::Time,
-        fronts: ALL,
+        fronts: LIBRARIES,
         doc: "The time for validity windows, in seconds since the Unix epoch.",
     },
     OptionSpec {
         name: "origin",
         kind: Kind::Text,
-        fronts: cli("--origin"),
+        fronts: ALL,
         doc: "The https origin the card came from, for origin-bound trust entries.",
     },
     OptionSpec {
         name: "max_signatures",
         kind: count(1, MAX_SIGNATURES_LIMIT, DEFAULT_MAX_SIGNATURES),
-        fronts: cli("--max-signatures"),
+        fronts: ALL,
         doc: "Refuse cards with more signatures than this.",
     },
     OptionSpec {
         name: "max_keys_per_kid",
         kind: count(1, MAX_KEYS_PER_KID_LIMIT, DEFAULT_MAX_KEYS_PER_KID),
-        fronts: cli("--max-keys-per-kid"),
+        fronts: ALL,
         doc: "Refuse a signature whose kid selects more trusted keys than this.",
     },
     OptionSpec {
         name: "max_signature_checks",
         kind: count(1, MAX_SIGNATURE_CHECKS_LIMIT, DEFAULT_MAX_SIGNATURE_CHECKS),
-        fronts: cli("--max-signature-checks"),
+        fronts: ALL,
         doc: "The most signature checks (one key over one profile's bytes) for the card.",
     },
     OptionSpec {
         name: "max_input_bytes",
         kind: count(1, MAX_INPUT_BYTES_LIMIT, DEFAULT_MAX_INPUT_BYTES),
-        fronts: cli("--max-input-bytes"),
+        fronts: ALL,
         doc: "Refuse cards larger than this many bytes.",
     },
     OptionSpec {
         name: "max_depth",
         kind: count(1, MAX_DEPTH_LIMIT, DEFAULT_MAX_DEPTH),
-        fronts: cli("--max-depth"),
+        fronts: ALL,
         doc: "Refuse cards nested deeper than this.",
     },
     OptionSpec {
         name: "host_crypto",
         kind: Kind::Flag(true),
         fronts: Fronts {
-            cli: None,
+            cli: false,
             npm: true,
             python: false,
         },
@@ -261,7 +261,7 @@ pub const VERIFY: &[OptionSpec] = &[
     OptionSpec {
         name: "allow_jku",
         kind: Kind::Texts,
-        fronts: cli_only("--allow-jku"),
+        fronts: CLI_ONLY,
         doc: "URL prefixes under which a fetched card's jku may be fetched.",
     },
 ];
