@@ -10,7 +10,8 @@
 # $A2A_CARD_CORPORA (default ../shared/corpora), which are only read. With jq installed the
 # cards, protected headers, signatures and keys inside the vector files are extracted; without
 # jq whole files are copied. Seed files are named seed-*; libFuzzer adds its own finds beside
-# them. Crashes go to fuzz/artifacts/<target>/.
+# them. Crashes go to fuzz/artifacts/<target>/. Inputs once found to fail are committed in
+# fuzz/regressions/<target>/ and replayed before any fuzzing.
 #
 # FUZZ_SANITIZER=address selects ASan (default none: the project forbids unsafe code, so the
 # sanitizer buys little and costs most of the speed). FUZZ_TARGETS="verify keys" runs a subset;
@@ -245,6 +246,19 @@ echo "== building the fuzz targets (sanitizer: $sanitizer)"
 build_start=$SECONDS
 cargo +nightly fuzz build --sanitizer "$sanitizer" --debug-assertions
 echo "built in $((SECONDS - build_start))s"
+
+# Every input once found to fail (fuzz/regressions/<target>/, committed) runs first: a finding
+# fixed stays fixed whatever the random fuzzing below reaches.
+for t in "${targets[@]}"; do
+    found=(fuzz/regressions/"$t"/*)
+    if [ "${#found[@]}" -eq 0 ]; then continue; fi
+    echo "== replaying ${#found[@]} regression input(s) of $t"
+    if ! cargo +nightly fuzz run --sanitizer "$sanitizer" --debug-assertions "$t" "${found[@]}" -- \
+        -timeout=10 -rss_limit_mb=2048; then
+        echo "FAILED: fuzz target $t on a regression input in fuzz/regressions/$t/" >&2
+        exit 1
+    fi
+done
 
 summary=()
 for t in "${targets[@]}"; do

@@ -3,7 +3,7 @@
 //!
 //! The input is `[mode][surroundings] NUL [secret]`. The secret is made into a marked secret: a
 //! marker character (`Z` or `ж`, which no message of the library contains, and which are taken
-//! out of the surroundings) before and after each of its characters, so that any piece of it a
+//! out of the surroundings, written or percent-encoded) before and after each of its characters, so that any piece of it a
 //! message shows holds a marker. The mode byte says where it goes:
 //!
 //! - 0, 1: a `pkcs11:` URI, `pkcs11:BEFORE?pin-value=SECRET&AFTER` (`&` for `?` when BEFORE
@@ -36,6 +36,29 @@ fn marked(secret: &str) -> String {
     out
 }
 
+/// The surroundings with every marker taken out, written or percent-encoded (`%5A` is `Z`,
+/// `%D0%B6` is `ж`, either case): a reference's `Display` decodes what needs no escape, so an
+/// encoded marker in the surroundings would come back as a marker that is not the secret's.
+fn unmarked(around: &str) -> String {
+    const ENCODED: [&str; 2] = ["%5a", "%d0%b6"];
+    let mut out = String::with_capacity(around.len());
+    let mut rest = around;
+    while let Some(c) = rest.chars().next() {
+        let escape = ENCODED.iter().find(|e| {
+            rest.get(..e.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(e))
+        });
+        if let Some(e) = escape {
+            out.push('_');
+            rest = &rest[e.len()..];
+        } else {
+            out.push(if MARKERS.contains(&c) { '_' } else { c });
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
 #[track_caller]
 fn hidden(text: &str, what: &str) {
     assert!(
@@ -57,10 +80,7 @@ fuzz_target!(|data: &[u8]| {
         Some(i) => (&rest[..i], &rest[i + 1..]),
         None => (rest, &[][..]),
     };
-    let around: String = String::from_utf8_lossy(around)
-        .chars()
-        .map(|c| if MARKERS.contains(&c) { '_' } else { c })
-        .collect();
+    let around = unmarked(&String::from_utf8_lossy(around));
     let secret = marked(&String::from_utf8_lossy(secret));
     if let Err(e) = Pin::checked(secret.clone(), "the fuzzed PIN") {
         check_error(&e, "Pin::checked");
