@@ -27,6 +27,8 @@
 #
 # Third-party test data is read from $A2A_CARD_CORPORA (default: ../shared/corpora next to the
 # repository). Without CI set, a missing corpus is a printed note; with CI set it fails the run.
+# With CI=true, a run that leaves a tracked file changed, or an untracked file that .gitignore does
+# not cover, fails at the end (`git status --porcelain` must be empty).
 # The last line is the count of every test run: `tests: N passed, N failed, N skipped`.
 set -euo pipefail
 
@@ -51,7 +53,7 @@ while [ $# -gt 0 ]; do
             shift
             ;;
         -h | --help)
-            sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -194,6 +196,19 @@ if wants fuzz; then
     else
         echo
         echo "==> fuzzing skipped: no nightly toolchain (rustup toolchain install nightly, then scripts/test.sh --only fuzz)"
+    fi
+fi
+
+# Under CI, the build and the tests leave the clone as it was: no tracked file rewritten (a lock
+# file resolved afresh, a generated file out of date), nothing new that .gitignore misses.
+if [ "${CI:-}" = true ] && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+    changed="$(git -C "$root" status --porcelain)"
+    if [ -n "$changed" ]; then
+        echo
+        echo "error: the run changed the clone (git status --porcelain):" >&2
+        echo "$changed" >&2
+        git -C "$root" --no-pager diff --stat >&2
+        exit 1
     fi
 fi
 
