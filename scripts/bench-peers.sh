@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # a2a-card beside the A2A SDKs: time to sign and to verify the same cards (issue 9, item 2).
 #
-# Installs the Python SDK (a2a-sdk[signing], into a temporary virtualenv) and the JavaScript SDK
-# (@a2a-js/sdk and jose, into a temporary folder), the same way scripts/interop-sdks.sh does, and
-# times in-process, for ES256 and EdDSA, signing and verifying the same card files with each SDK and
+# Takes the Python SDK (a2a-sdk[signing]) and the JavaScript SDK (@a2a-js/sdk and jose) that
+# scripts/setup.sh prepares under target/sdk/, as scripts/interop-sdks.sh does, and times in-process, for ES256 and EdDSA, signing and verifying the same card files with each SDK and
 # with a2a-card: the A2A v1.0 section 8.5 sample (testvectors/cards/sample-8.5-unsigned.json) and
 # v1.0 cards with 10, 100, 1,000 and 10,000 skills (written by scripts/bench-peers/gen.py into the
 # temporary folder, with fresh ES256 and EdDSA keys that all three use).
@@ -16,7 +15,8 @@
 #
 # Each SDK measurement is the median of A2A_BENCH_ROUNDS (default 5) rounds of N iterations, N
 # chosen so a round lasts about A2A_BENCH_ROUND_SECONDS (default 0.3). A2A_INTEROP_PY_REQ and
-# A2A_INTEROP_JS_PKGS choose other SDK versions, as for interop-sdks.sh; A2A_BENCH_SKILLS
+# A2A_INTEROP_JS_PKGS choose other SDK versions, as for interop-sdks.sh (scripts/setup.sh with
+# the same variables prepares them first); A2A_BENCH_SKILLS
 # (e.g. "100,1000") other skill counts.
 #
 # Prints the versions measured, the table with the ratios and the issue's ES256 verify targets,
@@ -29,8 +29,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 here="$root/scripts/bench-peers"
-py_req="${A2A_INTEROP_PY_REQ:-a2a-sdk[signing]}"
-read -r -a js_pkgs <<<"${A2A_INTEROP_JS_PKGS:-@a2a-js/sdk jose}"
+# shellcheck source=lib/tools.sh
+. "$root/scripts/lib/tools.sh" # sdk_py_dir, sdk_js_dir (from A2A_INTEROP_PY_REQ, A2A_INTEROP_JS_PKGS)
 round_s="${A2A_BENCH_ROUND_SECONDS:-0.3}"
 rounds="${A2A_BENCH_ROUNDS:-5}"
 out="${A2A_BENCH_OUT:-$root/docs/bench-peers.json}"
@@ -45,16 +45,14 @@ die() {
     exit 2
 }
 
-echo "==> Python SDK: python3 -m venv, pip install $py_req"
-python3 -m venv "$tmp/venv" || die "python3 -m venv failed"
-"$tmp/venv/bin/python" -m pip install --quiet --no-compile --disable-pip-version-check --no-input \
-    "$py_req" >"$tmp/pip.log" 2>&1 || { cat "$tmp/pip.log" >&2; die "pip install $py_req failed"; }
-echo "==> JavaScript SDK: npm install --prefix <tmp> ${js_pkgs[*]}"
+sdk_py_ready || needs_setup "the Python SDK $sdk_py_req (${sdk_py_dir#"$root"/})"
+sdk_js_ready || needs_setup "the JavaScript SDK $sdk_js_pkgs (${sdk_js_dir#"$root"/})"
+echo "==> Python SDK: $sdk_py_req; JavaScript SDK: $sdk_js_pkgs (${sdk_py_dir%/*})"
+# Run beside the SDK's node_modules so that the scripts' imports resolve to those packages.
 mkdir -p "$tmp/js"
-npm install --prefix "$tmp/js" --no-audit --no-fund --no-save --loglevel=error "${js_pkgs[@]}" \
-    >"$tmp/npm.log" 2>&1 || { cat "$tmp/npm.log" >&2; die "npm install ${js_pkgs[*]} failed"; }
+ln -s "$sdk_js_dir/node_modules" "$tmp/js/node_modules"
 cp "$root/scripts/interop/js_sdk.mjs" "$here/js_bench.mjs" "$tmp/js/"
-pyx="$tmp/venv/bin/python"
+pyx="$sdk_py_dir/bin/python"
 
 "$pyx" "$here/gen.py" "$tmp/in" || die "gen.py failed"
 

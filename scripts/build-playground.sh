@@ -5,7 +5,8 @@
 # inline; open it in a browser, or serve it from anywhere.
 #
 # Steps: the npm package when it is not built yet (scripts/build-wasm.sh); esbuild at the version
-# playground/package-lock.json pins (npm ci); playground/build.mjs. Safe to run again.
+# playground/package-lock.json pins (npm ci by scripts/setup.sh; this script installs nothing);
+# playground/build.mjs. Safe to run again.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,10 +17,9 @@ if [ ! -f "$pkg/web/a2a_card_bg.wasm" ]; then
     echo "==> the package is not built: scripts/build-wasm.sh"
     "$root/scripts/build-wasm.sh"
 fi
-if ! command -v npm >/dev/null 2>&1; then
-    echo "error: npm is missing (scripts/setup.sh installs it)" >&2
-    exit 2
-fi
+# shellcheck source=lib/tools.sh
+. "$root/scripts/lib/tools.sh" # npm_ready, needs_setup
+command -v node >/dev/null 2>&1 || needs_setup "node"
+npm_ready crates/a2a-card-wasm/playground || needs_setup "esbuild (npm ci in crates/a2a-card-wasm/playground)"
 cd "$crate/playground"
-npm ci --no-audit --no-fund --silent
 node build.mjs "$pkg/playground/index.html"

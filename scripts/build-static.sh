@@ -9,7 +9,8 @@
 # (the `openssl` crate's `vendored` feature, through openssl-src) and links it statically for
 # josekit (ES512, ES256K, Ed448). Everything else is Rust or ring's own C and assembly. Needs
 # musl-gcc (Debian musl-tools), perl and make (OpenSSL's build) and the musl Rust target:
-# scripts/setup.sh installs them; this script adds the target when it is missing.
+# scripts/setup.sh installs them (this script installs nothing; it stops, saying so, when one
+# is missing).
 #
 # Environment: CARGO_TARGET_DIR (default target/), A2A_CARD_STATIC_OUT (default
 # target/static/a2a-card).
@@ -29,13 +30,13 @@ if [ "$(uname -m)" != x86_64 ] || [ "$(uname -s)" != Linux ]; then
 fi
 for tool in musl-gcc perl make; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "error[usage]: $tool is missing (scripts/setup.sh installs it)" >&2
+        echo "error[usage]: $tool is missing: run scripts/setup.sh (it installs what is missing and nothing else)" >&2
         exit 2
     fi
 done
 if ! rustup target list --installed | grep -qx "$target"; then
-    echo "==> adding target $target"
-    rustup target add "$target"
+    echo "error[usage]: the Rust target $target is missing: run scripts/setup.sh (it installs what is missing and nothing else)" >&2
+    exit 2
 fi
 
 echo "==> cargo build --release --target $target --features vendored-openssl (OpenSSL is compiled the first time)"

@@ -6,13 +6,12 @@
 #   pkg/web/             wasm-bindgen --target web (call the default export, init, once)
 #   pkg/README.md        crates/a2a-card-wasm/README.md
 #
-# Steps: clang (ring's C code for wasm32) and the wasm32-unknown-unknown target when missing;
-# cargo build --profile wasm-release (release with fat LTO, root Cargo.toml) for
-# wasm32-unknown-unknown; wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in
-# Cargo.lock (cargo install when missing or at another version); wasm-opt -O3 (binaryen
-# $binaryen_version from npm, installed under the target dir when npm is present, else a
-# wasm-opt on PATH), kept only when its output still loads (optional; see step 4). Safe to run
-# again.
+# Steps: cargo build --profile wasm-release (release with fat LTO, root Cargo.toml) for
+# wasm32-unknown-unknown; wasm-bindgen from target/tools, at exactly the version of the
+# wasm-bindgen crate in Cargo.lock; wasm-opt -O3 (binaryen from npm under the target dir), kept
+# only when its output still loads (see step 4). Safe to run again. It installs nothing: clang
+# (ring's C code for wasm32), the wasm32-unknown-unknown target, wasm-bindgen-cli and binaryen
+# come from scripts/setup.sh, and the script stops, saying so, when one is missing.
 #
 # Environment: CARGO_TARGET_DIR (default target/), A2A_CARD_WASM_PKG (output dir),
 # WASM_OPT (the wasm-opt to use instead), A2A_CARD_WASM_OPT=0 to skip wasm-opt.
@@ -22,52 +21,25 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 crate="$root/crates/a2a-card-wasm"
 pkg="${A2A_CARD_WASM_PKG:-$crate/pkg}"
-target_dir="${CARGO_TARGET_DIR:-$root/target}"
-case "$target_dir" in /*) ;; *) target_dir="$root/$target_dir" ;; esac
 start=$SECONDS
 
 say() { echo "==> $*"; }
 
-sudo=()
-if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
-apt_updated=0
-apt_install() {
-    export DEBIAN_FRONTEND=noninteractive
-    if [ "$apt_updated" -eq 0 ]; then
-        "${sudo[@]}" apt-get update -qq
-        apt_updated=1
-    fi
-    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@"
-}
+# shellcheck source=lib/tools.sh
+. "$root/scripts/lib/tools.sh" # target_dir, the tools' places and versions, needs_setup
 
-# 1. Tools.
-if ! command -v clang >/dev/null 2>&1; then
-    say "installing clang (ring compiles C for wasm32)"
-    apt_install clang
-fi
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-    say "adding target wasm32-unknown-unknown"
-    rustup target add wasm32-unknown-unknown
-fi
-
-# The wasm-bindgen version the crate links: the lock file's, so the CLI matches it exactly.
-# (cargo pkgid resolves the workspace first, adding the crate's dependencies to Cargo.lock on
-# the first build without changing the versions already locked.)
-want="$(cargo pkgid -p a2a-card-wasm >/dev/null && cargo pkgid wasm-bindgen | sed -n 's/.*[@#]\([0-9][0-9.]*\)$/\1/p')"
+# 1. Tools (scripts/setup.sh installs them).
+command -v clang >/dev/null 2>&1 || needs_setup "clang (ring compiles C for wasm32)"
+rustup target list --installed | grep -qx wasm32-unknown-unknown ||
+    needs_setup "the Rust target wasm32-unknown-unknown"
+want="$(wasm_bindgen_version)"
 if [ -z "$want" ]; then
     echo "error: cannot find the wasm-bindgen version in Cargo.lock" >&2
     exit 2
 fi
-have="$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)"
-if [ "$have" != "$want" ]; then
-    say "installing wasm-bindgen-cli $want (found: ${have:-none})"
-    cargo install wasm-bindgen-cli --version "$want" --force
-    have="$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)"
-    if [ "$have" != "$want" ]; then
-        echo "error: wasm-bindgen on PATH is ${have:-missing}, expected $want (is ~/.cargo/bin on PATH?)" >&2
-        exit 2
-    fi
-fi
+wasm_bindgen_ready || needs_setup "wasm-bindgen-cli $want in ${tools_dir#"$root"/}"
+wasm_bindgen="$tools_dir/bin/wasm-bindgen"
+have="$("$wasm_bindgen" --version | awk '{ print $2 }')"
 say "wasm-bindgen $have"
 
 # 2. Build.
@@ -85,7 +57,7 @@ chmod 755 "$stage"
 trap 'rm -rf "$stage"' EXIT
 for t in nodejs web; do
     out="$stage/$([ "$t" = nodejs ] && echo node || echo web)"
-    wasm-bindgen "$wasm" --out-dir "$out" --out-name a2a_card --target "$t"
+    "$wasm_bindgen" "$wasm" --out-dir "$out" --out-name a2a_card --target "$t"
 done
 # The crate's JavaScript glue (crates/a2a-card-wasm/js/*.js, imported with
 # #[wasm_bindgen(module = "/js/...")]) is copied by wasm-bindgen as ES module snippets, which the
@@ -143,22 +115,12 @@ EOF_DMTS
 # binaryen of Debian 12 (version 108) writes wasm-bindgen's externref table with the wrong type,
 # and a module that does not load is worse than a larger one. So a current binaryen, pinned, is
 # taken from npm (its package ships wasm-opt compiled to WebAssembly, run by node; about 20 s
-# here) into the target dir, unless WASM_OPT names one; without npm, a wasm-opt on PATH is tried.
-binaryen_version=132.0.0
+# here) into the target dir by scripts/setup.sh, unless WASM_OPT names one.
 wasm_opt="${WASM_OPT:-}"
-if [ -z "$wasm_opt" ] && [ "${A2A_CARD_WASM_OPT:-1}" != 0 ] && command -v npm >/dev/null 2>&1; then
-    binaryen_dir="$target_dir/binaryen-$binaryen_version"
-    if [ ! -x "$binaryen_dir/node_modules/binaryen/bin/wasm-opt" ]; then
-        say "installing binaryen $binaryen_version (npm) into $binaryen_dir"
-        mkdir -p "$binaryen_dir"
-        npm install --prefix "$binaryen_dir" --no-save --no-audit --no-fund --silent \
-            "binaryen@$binaryen_version" >/dev/null || say "warning: npm could not install binaryen"
-    fi
-    if [ -x "$binaryen_dir/node_modules/binaryen/bin/wasm-opt" ]; then
-        wasm_opt="$binaryen_dir/node_modules/binaryen/bin/wasm-opt"
-    fi
+if [ -z "$wasm_opt" ] && [ "${A2A_CARD_WASM_OPT:-1}" != 0 ]; then
+    binaryen_ready || needs_setup "binaryen $binaryen_version in ${binaryen_dir#"$root"/} (or set A2A_CARD_WASM_OPT=0 to skip wasm-opt)"
+    wasm_opt="$binaryen_wasm_opt"
 fi
-wasm_opt="${wasm_opt:-wasm-opt}"
 if [ "${A2A_CARD_WASM_OPT:-1}" = 0 ]; then
     say "wasm-opt skipped (A2A_CARD_WASM_OPT=0)"
 elif ! command -v "$wasm_opt" >/dev/null 2>&1; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target in fuzz/fuzz_targets for SECONDS seconds each (default 60) and
-# fails on the first crash, timeout or out-of-memory. Needs the nightly toolchain and cargo-fuzz
-# (`rustup toolchain install nightly && cargo install cargo-fuzz`).
+# fails on the first crash, timeout or out-of-memory. Needs the nightly toolchain and cargo-fuzz,
+# which scripts/setup.sh installs (cargo-fuzz into target/tools, taken from there or from PATH).
 #
 #   scripts/fuzz.sh [SECONDS]
 #
@@ -28,9 +28,11 @@ cd "$root"
 sanitizer="${FUZZ_SANITIZER:-none}"
 corpora="${A2A_CARD_CORPORA:-$root/../shared/corpora}"
 
+# shellcheck source=lib/tools.sh
+. "$root/scripts/lib/tools.sh" # tools_dir, needs_setup
+export PATH="$tools_dir/bin:$PATH"
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
-    echo "cargo-fuzz with a nightly toolchain is required: rustup toolchain install nightly && cargo install cargo-fuzz" >&2
-    exit 2
+    needs_setup "cargo-fuzz with a nightly toolchain"
 fi
 
 shopt -s nullglob

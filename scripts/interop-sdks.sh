@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Interoperability with the A2A SDKs that sign Agent Cards today (issue 7, item 3).
 #
-# Installs the Python SDK (a2a-sdk[signing], into a temporary virtualenv) and the JavaScript SDK
-# (@a2a-js/sdk and jose, into a temporary folder with npm install --prefix), prints the versions
-# installed, and checks both directions for ES256 and EdDSA on two cards: the A2A v1.0 section
+# Takes the Python SDK (a2a-sdk[signing], a virtualenv) and the JavaScript SDK (@a2a-js/sdk and
+# jose, an npm folder) that scripts/setup.sh prepares under target/sdk/, prints their versions,
+# and checks both directions for ES256 and EdDSA on two cards: the A2A v1.0 section
 # 8.5 sample (testvectors/cards/sample-8.5-unsigned.json, which carries the non-v1.0 members
 # `security` and `capabilities.stateTransitionHistory`) and a clean v1.0 card
 # (scripts/interop/card-v1.json, whose bearer requirement has an empty scope list, the case where
@@ -20,21 +20,24 @@
 # The SDKs' signing and verification calls live in scripts/interop/py_sdk.py and
 # scripts/interop/js_sdk.mjs; scripts/interop/report.py reads the JSON results.
 #
-# Needs python3 (with venv), node and npm, the two package registries, and cargo to build the
-# CLI. Set A2A_CARD=/path/to/a2a-card to use a built binary instead. A2A_INTEROP_PY_REQ
-# (default "a2a-sdk[signing]") and A2A_INTEROP_JS_PKGS (default "@a2a-js/sdk jose") choose other
-# versions, e.g. A2A_INTEROP_PY_REQ='a2a-sdk[signing]==1.3.0'.
+# Needs node, the SDKs from scripts/setup.sh (this script installs nothing) and cargo to build
+# the CLI. Set A2A_CARD=/path/to/a2a-card to use a built binary instead. A2A_INTEROP_PY_REQ
+# (default "a2a-sdk[signing]==1.3.0") and A2A_INTEROP_JS_PKGS (default "@a2a-js/sdk@1.3.0
+# jose@6.2.18") choose other versions, which scripts/setup.sh prepares first when given the same
+# variables, e.g. for the latest releases:
+#   export A2A_INTEROP_PY_REQ='a2a-sdk[signing]' A2A_INTEROP_JS_PKGS='@a2a-js/sdk jose'
+#   scripts/setup.sh && scripts/interop-sdks.sh
 #
 # Exit status: 0 when every check passes, 1 when one fails, 2 when the run cannot start (CLI
-# missing a flag, an install failed). Writes nothing outside its temporary folder, which it
+# missing a flag, an SDK not prepared). Writes nothing outside its temporary folder, which it
 # removes on exit.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 here="$root/scripts/interop"
 start=$SECONDS
-py_req="${A2A_INTEROP_PY_REQ:-a2a-sdk[signing]}"
-read -r -a js_pkgs <<<"${A2A_INTEROP_JS_PKGS:-@a2a-js/sdk jose}"
+# shellcheck source=lib/tools.sh
+. "$root/scripts/lib/tools.sh" # sdk_py_dir, sdk_js_dir (from A2A_INTEROP_PY_REQ, A2A_INTEROP_JS_PKGS)
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/a2a-interop.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
@@ -64,24 +67,16 @@ case "$verify_help" in *--profile*auto*) ;; *) die "$a2a: 'verify' has no '--pro
 case "$sign_help" in *--also-profile*) ;; *) die "$a2a: 'sign' has no '--also-profile'" ;; esac
 
 # ------------------------------------------------------------------------------------- SDKs
-echo "==> Python SDK: python3 -m venv, pip install $py_req"
-python3 -m venv "$tmp/venv" || die "python3 -m venv failed (on Debian: apt-get install python3-venv)"
-if ! "$tmp/venv/bin/python" -m pip install --quiet --no-compile --disable-pip-version-check --no-input \
-    "$py_req" >"$tmp/pip.log" 2>&1; then
-    cat "$tmp/pip.log" >&2
-    die "pip install $py_req failed"
-fi
-echo "==> JavaScript SDK: npm install --prefix <tmp> ${js_pkgs[*]}"
+sdk_py_ready || needs_setup "the Python SDK $sdk_py_req (${sdk_py_dir#"$root"/})"
+sdk_js_ready || needs_setup "the JavaScript SDK $sdk_js_pkgs (${sdk_js_dir#"$root"/})"
+echo "==> Python SDK: $sdk_py_req (${sdk_py_dir#"$root"/})"
+echo "==> JavaScript SDK: $sdk_js_pkgs (${sdk_js_dir#"$root"/})"
+# Run beside the SDK's node_modules so that the script's imports resolve to those packages.
 mkdir -p "$tmp/js"
-if ! npm install --prefix "$tmp/js" --no-audit --no-fund --no-save --loglevel=error \
-    "${js_pkgs[@]}" >"$tmp/npm.log" 2>&1; then
-    cat "$tmp/npm.log" >&2
-    die "npm install ${js_pkgs[*]} failed"
-fi
-# Run from the install folder so that its imports resolve to the packages just installed.
+ln -s "$sdk_js_dir/node_modules" "$tmp/js/node_modules"
 cp "$here/js_sdk.mjs" "$tmp/js/js_sdk.mjs"
 
-pyx="$tmp/venv/bin/python"
+pyx="$sdk_py_dir/bin/python"
 sdk_python() { "$pyx" "$here/py_sdk.py" "$@"; }
 sdk_js() { node "$tmp/js/js_sdk.mjs" "$@"; }
 report() { "$pyx" "$here/report.py" "$@"; }

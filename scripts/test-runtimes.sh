@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the npm package's test suite (crates/a2a-card-wasm/test/*.test.mjs, the Node tests) under
 # the other JavaScript runtimes whose npm packages ship their binary: Deno and Bun, at the
-# versions crates/a2a-card-wasm/test/runtimes/package-lock.json pins (npm ci). Each test file
+# versions crates/a2a-card-wasm/test/runtimes/package-lock.json pins (npm ci by scripts/setup.sh;
+# this script installs nothing). Each test file
 # runs in a process of its own, once with the host's crypto on and once off
 # (A2A_CARD_HOST_CRYPTO=0; not hostcrypto.test.mjs and webcrypto.test.mjs, which test the crypto
 # paths themselves, on and off), against the built package (scripts/build-wasm.sh) and the native
@@ -22,7 +23,9 @@ if [ ! -f "$root/crates/a2a-card-wasm/pkg/package.json" ] && [ -z "${A2A_CARD_WA
     echo "error: the package is not built: run scripts/build-wasm.sh first" >&2
     exit 2
 fi
-(cd "$test_dir/runtimes" && npm ci --no-audit --no-fund --silent)
+# shellcheck source=lib/tools.sh
+. "$root/scripts/lib/tools.sh" # npm_ready, needs_setup
+npm_ready crates/a2a-card-wasm/test/runtimes || needs_setup "Deno and Bun (npm ci in crates/a2a-card-wasm/test/runtimes)"
 bin="$test_dir/runtimes/node_modules/.bin"
 
 status=0

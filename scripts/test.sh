@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The one test command. It installs what is missing (scripts/setup.sh, idempotent), then runs
-# every suite and stops at the first failure:
+# The one test command. It installs what is missing (scripts/setup.sh, idempotent: the only
+# script that installs anything), then runs every suite and stops at the first failure:
 #
 #   rust     cargo test of the workspace (unit, integration, doc examples, the README's Rust
 #            examples), the wasm32 build of the core, the API docs (warnings are errors),
@@ -10,14 +10,15 @@
 #   node     the npm package (scripts/build-wasm.sh) and its Node tests against the native CLI
 #   browser  the package's web build and the playground (scripts/build-playground.sh) in headless
 #            Chromium, served from loopback, against the native CLI (reuses node's build)
-#   runtimes the npm package's Node tests under Deno and Bun (from the npm registry, pinned;
-#            scripts/test-runtimes.sh), with the host's crypto on and off (reuses node's build)
+#   runtimes the npm package's Node tests under Deno and Bun (npm packages pinned by a lock
+#            file; scripts/test-runtimes.sh), with the host's crypto on and off (reuses node's build)
 #   static   the portable static Linux binary (README.md's second Install block), run by its tests
-#   python   the Python package: its wheel (scripts/build-py.sh), installed with the pinned test
-#            requirements (a2a-sdk 1.3.0, ...) into target/py-venv, its pytest suites (vectors,
+#   python   the Python package: its wheel (scripts/build-py.sh), installed into target/py-venv
+#            beside the pinned test requirements (a2a-sdk 1.3.0, ...), its pytest suites (vectors,
 #            CLI cross-checks, a2a-sdk on loopback, doctests, the README's Python examples), and
 #            one smoke run of its benchmark script
-#   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions)
+#   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions, in
+#            target/sdk)
 #   fuzz     every fuzz target for 30 s (nightly and cargo-fuzz from setup.sh; under CI=true required)
 #
 #   scripts/test.sh                 every suite
@@ -26,6 +27,8 @@
 #
 # Third-party test data is read from $A2A_CARD_CORPORA (default: ../shared/corpora next to the
 # repository). Without CI set, a missing corpus is a printed note; with CI set it fails the run.
+# With CI=true, a run that leaves a tracked file changed, or an untracked file that .gitignore does
+# not cover, fails at the end (`git status --porcelain` must be empty).
 # The last line is the count of every test run: `tests: N passed, N failed, N skipped`.
 set -euo pipefail
 
@@ -50,7 +53,7 @@ while [ $# -gt 0 ]; do
             shift
             ;;
         -h | --help)
-            sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -71,6 +74,8 @@ step() {
     echo "<== ok in $((SECONDS - start))s: $*"
 }
 
+# shellcheck source=lib/tools.sh
+. "$root/scripts/lib/tools.sh" # py_venv, npm_ready, needs_setup
 export A2A_CARD_CORPORA="${A2A_CARD_CORPORA:-$root/../shared/corpora}"
 # The fetch tests dial loopback only, even if the SSRF guard regressed.
 export A2A_CARD_FETCH_LOOPBACK_ONLY=1
@@ -127,9 +132,9 @@ fi
 if wants node; then
     step scripts/build-wasm.sh
     step cargo build -p a2a-card-cli
+    npm_ready crates/a2a-card-wasm/test || needs_setup "the Node tests' packages (npm ci in crates/a2a-card-wasm/test)"
     (
         cd crates/a2a-card-wasm/test
-        step npm ci --no-audit --no-fund
         step bash -c "set -o pipefail; node --test --test-reporter=tap --test-timeout=300000 ./*.test.mjs 2>&1 | tee '$node_log'"
     )
 fi
@@ -141,9 +146,9 @@ if wants browser; then
         step cargo build -p a2a-card-cli
     fi
     step scripts/build-playground.sh
+    npm_ready crates/a2a-card-wasm/test || needs_setup "the browser tests' packages (npm ci in crates/a2a-card-wasm/test)"
     (
         cd crates/a2a-card-wasm/test
-        if ! wants node; then step npm ci --no-audit --no-fund; fi
         step bash -c "set -o pipefail; node --test --test-reporter=tap --test-timeout=300000 ./browser/*.test.mjs 2>&1 | tee '$browser_log'"
     )
 fi
@@ -163,12 +168,14 @@ if wants static; then
 fi
 
 if wants python; then
-    py="$root/target/py-venv/bin/python"
-    pip=("$py" -m pip install --quiet --disable-pip-version-check --no-input)
+    # The virtualenv holds maturin and the test requirements (scripts/setup.sh); the wheel just
+    # built goes into it from the file, nothing from an index.
+    py="$py_venv/bin/python"
+    py_venv_ready || needs_setup "the Python tests' virtualenv (${py_venv#"$root"/})"
     step scripts/build-py.sh
     step cargo build -p a2a-card-cli
-    step "${pip[@]}" -r crates/a2a-card-py/tests/requirements.txt
-    step bash -c "$(printf '%q ' "${pip[@]}") --force-reinstall --no-deps '$root'/target/wheels/a2a_card-*.whl"
+    step bash -c "'$py' -m pip install --quiet --disable-pip-version-check --no-input --no-index \
+        --force-reinstall --no-deps '$target_dir'/wheels/a2a_card-*.whl"
     (
         cd crates/a2a-card-py/tests
         step bash -c "set -o pipefail; '$py' -m pytest -p no:cacheprovider -q -rs 2>&1 | tee '$py_log'"
@@ -177,13 +184,10 @@ if wants python; then
 fi
 
 if wants interop; then
-    # Versions are pinned so that a new SDK release cannot change the verdict unnoticed; run
-    # scripts/interop-sdks.sh without these variables to check the latest releases.
+    # The SDKs at the versions scripts/lib/tools.sh pins (A2A_INTEROP_PY_REQ and
+    # A2A_INTEROP_JS_PKGS choose others, which scripts/setup.sh above prepared).
     step cargo build -p a2a-card-cli
-    step env A2A_CARD="$root/target/debug/a2a-card" \
-        A2A_INTEROP_PY_REQ="${A2A_INTEROP_PY_REQ:-a2a-sdk[signing]==1.3.0}" \
-        A2A_INTEROP_JS_PKGS="${A2A_INTEROP_JS_PKGS:-@a2a-js/sdk@1.3.0 jose@6.2.18}" \
-        scripts/interop-sdks.sh
+    step env A2A_CARD="$target_dir/debug/a2a-card" scripts/interop-sdks.sh
 fi
 
 if wants fuzz; then
@@ -195,6 +199,19 @@ if wants fuzz; then
     else
         echo
         echo "==> fuzzing skipped: no nightly toolchain (rustup toolchain install nightly, then scripts/test.sh --only fuzz)"
+    fi
+fi
+
+# Under CI, the build and the tests leave the clone as it was: no tracked file rewritten (a lock
+# file resolved afresh, a generated file out of date), nothing new that .gitignore misses.
+if [ "${CI:-}" = true ] && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+    changed="$(git -C "$root" status --porcelain)"
+    if [ -n "$changed" ]; then
+        echo
+        echo "error: the run changed the clone (git status --porcelain):" >&2
+        echo "$changed" >&2
+        git -C "$root" --no-pager diff --stat >&2
+        exit 1
     fi
 fi
 

@@ -1,6 +1,6 @@
 // Times the JavaScript A2A SDK (@a2a-js/sdk, with jose) signing and verifying cards, in one
-// process. scripts/bench-peers.sh copies this file into the folder the packages were installed
-// in and runs it from there, so that its imports resolve to that install.
+// process. scripts/bench-peers.sh copies this file beside a link to the node_modules of the SDK
+// that scripts/setup.sh installed and runs it from there, so that its imports resolve to it.
 //
 //   node js_bench.mjs IN_DIR ROUND_SECONDS ROUNDS
 //

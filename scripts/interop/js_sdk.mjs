@@ -1,7 +1,8 @@
 // Drives the JavaScript A2A SDK (@a2a-js/sdk, with jose) for scripts/interop-sdks.sh.
 //
-// The script copies this file into the folder the packages were installed in (npm install
-// --prefix DIR) and runs it from there, so that the imports below resolve to that install.
+// The script copies this file into a folder beside a link to the node_modules of the SDK that
+// scripts/setup.sh installed (target/sdk/js-*) and runs it from there, so that the imports below
+// resolve to that install.
 // Every command uses the SDK's own code; nothing here signs, canonicalizes or verifies by itself.
 //
 //   versions                        JSON: the installed @a2a-js/sdk and jose

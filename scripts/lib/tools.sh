@@ -1,0 +1,68 @@
+# Where scripts/setup.sh puts what it installs into the project, at which versions, and how to
+# tell it is there. Sourced (after setting `root`) by scripts/setup.sh, which installs, and by
+# the scripts that use these tools, which only check and, when one is missing, stop with
+# `needs_setup` (they never install anything themselves).
+#
+#   $tools_dir/bin/wasm-bindgen   wasm-bindgen-cli at the version Cargo.lock pins for the
+#                                 wasm-bindgen crate (cargo install --root $tools_dir)
+#   $binaryen_dir                 binaryen $binaryen_version from npm (wasm-opt, run by node)
+#   $py_venv                      maturin $maturin_version and the Python tests' requirements
+#   $sdk_py_dir, $sdk_js_dir      the A2A SDKs the interop and benchmark scripts run, at
+#                                 $sdk_py_req and $sdk_js_pkgs (A2A_INTEROP_PY_REQ and
+#                                 A2A_INTEROP_JS_PKGS choose others: one folder per choice)
+#   node_modules of $npm_dirs     npm ci from each folder's package-lock.json
+#
+# Environment: CARGO_TARGET_DIR (default target/), A2A_CARD_PY_VENV, PYTHON, A2A_INTEROP_PY_REQ,
+# A2A_INTEROP_JS_PKGS. Each installation leaves a stamp naming what it installed; a stamp that
+# does not match what is asked for now counts as missing.
+
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+case "$target_dir" in /*) ;; *) target_dir="$root/$target_dir" ;; esac
+
+tools_dir="$target_dir/tools"
+binaryen_version=132.0.0
+binaryen_dir="$target_dir/binaryen-$binaryen_version"
+binaryen_wasm_opt="$binaryen_dir/node_modules/binaryen/bin/wasm-opt"
+maturin_version=1.16.0
+py_venv="${A2A_CARD_PY_VENV:-$target_dir/py-venv}"
+py_python="${PYTHON:-python3}" # the interpreter that creates $py_venv
+py_requirements="$root/crates/a2a-card-py/tests/requirements.txt"
+# The SDK versions scripts/test.sh's interop suite checks (pinned, so that a new release cannot
+# change a verdict unnoticed).
+sdk_py_req="${A2A_INTEROP_PY_REQ:-a2a-sdk[signing]==1.3.0}"
+sdk_js_pkgs="${A2A_INTEROP_JS_PKGS:-@a2a-js/sdk@1.3.0 jose@6.2.18}"
+npm_dirs=(crates/a2a-card-wasm/test crates/a2a-card-wasm/test/runtimes crates/a2a-card-wasm/playground)
+
+short_hash() { printf '%s' "$1" | sha256sum | cut -c1-12; }
+sdk_py_dir="$target_dir/sdk/py-$(short_hash "$sdk_py_req")"
+sdk_js_dir="$target_dir/sdk/js-$(short_hash "$sdk_js_pkgs")"
+
+# The wasm-bindgen crate's version in Cargo.lock: the CLI must match it exactly.
+wasm_bindgen_version() {
+    awk '/^name = "wasm-bindgen"$/ { getline; gsub(/^version = "|"$/, ""); print; exit }' "$root/Cargo.lock"
+}
+
+# stamp_matches FILE TEXT: FILE holds exactly TEXT.
+stamp_matches() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
+lock_hash() { sha256sum "$1" | cut -c1-64; }
+
+wasm_bindgen_ready() {
+    local want have
+    want="$(wasm_bindgen_version)"
+    have="$("$tools_dir/bin/wasm-bindgen" --version 2>/dev/null | awk '{ print $2 }' || true)"
+    [ -n "$want" ] && [ "$have" = "$want" ]
+}
+binaryen_ready() { [ -x "$binaryen_wasm_opt" ]; }
+npm_ready() { # DIR (relative to root): node_modules installed from its package-lock.json
+    stamp_matches "$root/$1/node_modules/.a2a-card-setup" "$(lock_hash "$root/$1/package-lock.json")"
+}
+py_venv_stamp() { echo "maturin==$maturin_version $(lock_hash "$py_requirements")"; }
+py_venv_ready() { [ -x "$py_venv/bin/python" ] && stamp_matches "$py_venv/.a2a-card-setup" "$(py_venv_stamp)"; }
+sdk_py_ready() { [ -x "$sdk_py_dir/bin/python" ] && stamp_matches "$sdk_py_dir/.a2a-card-setup" "$sdk_py_req"; }
+sdk_js_ready() { [ -d "$sdk_js_dir/node_modules" ] && stamp_matches "$sdk_js_dir/.a2a-card-setup" "$sdk_js_pkgs"; }
+
+# needs_setup WHAT: stop, saying that WHAT is missing and that scripts/setup.sh installs it.
+needs_setup() {
+    echo "error[usage]: $1 is missing: run scripts/setup.sh (it installs what is missing and nothing else)" >&2
+    exit 2
+}
