@@ -2,8 +2,8 @@
 # The one test command. It installs what is missing (scripts/setup.sh, idempotent: the only
 # script that installs anything), then runs every suite and stops at the first failure:
 #
-#   rust     cargo test of the workspace (unit, integration, doc examples, the README's Rust
-#            examples), the wasm32 build of the core, the API docs (warnings are errors),
+#   rust     cargo test of the workspace (unit, integration, doc examples, the Rust of the README
+#            and of docs/rust.md), the wasm32 build of the core, the API docs (warnings are errors),
 #            clippy with warnings as errors, the formatting check
 #   install  README.md's Install commands, as written, in a scratch home (cargo install, the
 #            completions and the man pages), then the installed binary is run
@@ -15,7 +15,7 @@
 #   static   the portable static Linux binary (README.md's second Install block), run by its tests
 #   python   the Python package: its wheel (scripts/build-py.sh), installed into target/py-venv
 #            beside the pinned test requirements (a2a-sdk 1.3.0, ...), its pytest suites (vectors,
-#            CLI cross-checks, a2a-sdk on loopback, doctests, the README's Python examples), and
+#            CLI cross-checks, a2a-sdk on loopback, doctests, the Python examples of the README and docs/python.md), and
 #            one smoke run of its benchmark script
 #   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions, in
 #            target/sdk)

@@ -589,7 +589,7 @@ fn a_tampered_served_card_fails_with_exit_1() {
     let out = t.verify(&t.agent.origin(), &[]);
     let line = expect_url_error(&out, 2, "duplicate-member", &t.agent.url(WELL_KNOWN));
     assert!(line.contains(" at /name"), "{line}");
-    // fetch refuses it the same way (exit 2, as README says) and writes nothing.
+    // fetch refuses it the same way (exit 2, as docs/errors.md says) and writes nothing.
     let dest = t.dir.join("fetched.json");
     let out = t.run("fetch", &t.agent.origin(), &["--out", s(&dest)]);
     let line = expect_url_error(&out, 2, "duplicate-member", &t.agent.url(WELL_KNOWN));

@@ -164,7 +164,7 @@ def test_the_sdk_is_the_pinned_one() -> None:
 
 
 def test_the_sdk_hooks_are_the_documented_ones() -> None:
-    """The names and shapes of the hooks the adapters plug into (README's table, a2a_card.sdk's
+    """The names and shapes of the hooks the adapters plug into (the table of docs/python.md, a2a_card.sdk's
     docstring), read from the installed SDK: a rename there fails here, not in a user's server."""
     import inspect
     import re
