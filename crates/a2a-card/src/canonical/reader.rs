@@ -30,6 +30,24 @@ pub const MAX_DEPTH_LIMIT: usize = 512;
 /// The largest [`Limits::max_input_bytes`] an interface accepts: 1 GiB (see [`Limits::check`]).
 pub const MAX_INPUT_BYTES_LIMIT: usize = 1024 * 1024 * 1024;
 
+/// How the reader's messages may speak of the input.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Quoting {
+    /// Messages quote what they refuse (a character, a number, a member name), and the JSON
+    /// Pointer names every member on the way.
+    Input,
+    /// Key text (a JWK, a JWK Set, a trust store), which may hold private key material: no
+    /// message quotes the input, they say what is wrong in words ("a number out of range"), with
+    /// the code, the byte offset and the JSON Pointer. A member name is in the pointer only when
+    /// `shown` accepts it (a name the key formats define, public whatever the key): in text that
+    /// is not JSON, what reads as a member name may be a piece of the key (a `d` value whose
+    /// `"d":` was lost), so the pointer stops at the object that holds any other name.
+    Never {
+        /// True for a member name that may be shown.
+        shown: fn(&str) -> bool,
+    },
+}
+
 /// Limits applied while reading.
 ///
 /// ```
@@ -80,6 +98,15 @@ impl Limits {
 impl<'a> Doc<'a> {
     /// Reads one JSON document with the given limits (the strict I-JSON rules of this module).
     pub fn parse(input: &'a [u8], limits: &Limits) -> Result<Doc<'a>, Error> {
+        Doc::parse_quoting(input, limits, Quoting::Input)
+    }
+
+    /// [`Doc::parse`] whose messages speak of the input as `quoting` allows.
+    pub(crate) fn parse_quoting(
+        input: &'a [u8],
+        limits: &Limits,
+        quoting: Quoting,
+    ) -> Result<Doc<'a>, Error> {
         // Every reader, in every package, applies the same bounds to the limits it is given
         // (a deeper nesting limit could exhaust the stack).
         limits.check()?;
@@ -115,13 +142,13 @@ impl<'a> Doc<'a> {
                 let mut err = Error::new(ErrorCode::InvalidJson, format!("invalid UTF-8 at byte {offset}"))
                     .at_offset(offset);
                 // Locate the member for the pointer by reading the valid prefix, best effort.
-                if let Some(p) = pointer_at_offset(input.get(..offset).unwrap_or_default(), limits) {
+                if let Some(p) = pointer_at_offset(input.get(..offset).unwrap_or_default(), limits, quoting) {
                     err = err.at(p);
                 }
                 return Err(err);
             }
         };
-        let mut p = Parser::new(text, limits.max_depth, usize::MAX);
+        let mut p = Parser::new(text, limits.max_depth, usize::MAX, quoting);
         p.skip_ws();
         let root = p.value(0).map_err(|e| e.finish())?;
         p.skip_ws();
@@ -145,9 +172,9 @@ impl<'a> Doc<'a> {
 
 /// For an input that is cut short at an invalid UTF-8 sequence: the pointer of the member
 /// being read at that point.
-pub(super) fn pointer_at_offset(prefix: &[u8], limits: &Limits) -> Option<String> {
+pub(super) fn pointer_at_offset(prefix: &[u8], limits: &Limits, quoting: Quoting) -> Option<String> {
     let text = std::str::from_utf8(prefix).ok()?;
-    let mut p = Parser::new(text, limits.max_depth, prefix.len());
+    let mut p = Parser::new(text, limits.max_depth, prefix.len(), quoting);
     p.skip_ws();
     match p.value(0) {
         Err(e) if e.truncated => Some(e.finish().pointer().unwrap_or("").to_string()),
@@ -189,6 +216,18 @@ impl PErrInner {
         self.segments.push(segment);
         self
     }
+    /// [`Self::within`] the member `name` of an object: with [`Quoting::Never`], a name it
+    /// does not show cuts the pointer there (the deeper segments go; the outer ones, pushed
+    /// as the recursion unwinds, make the pointer of the object that holds the member).
+    pub(super) fn within_member(mut self: Box<Self>, name: &str, quoting: Quoting) -> Box<Self> {
+        match quoting {
+            Quoting::Never { shown } if !shown(name) => {
+                self.segments.clear();
+                self
+            }
+            _ => self.within(pointer_token(name)),
+        }
+    }
 }
 
 pub(super) struct Parser<'a> {
@@ -211,10 +250,12 @@ pub(super) struct Parser<'a> {
     pub(super) unescaped: String,
     /// The layout of the top-level object, filled while it is read.
     pub(super) layout: Option<RootLayout>,
+    /// How messages may speak of the input.
+    pub(super) quoting: Quoting,
 }
 
 impl<'a> Parser<'a> {
-    pub(super) fn new(text: &'a str, max_depth: usize, stop_at: usize) -> Parser<'a> {
+    pub(super) fn new(text: &'a str, max_depth: usize, stop_at: usize, quoting: Quoting) -> Parser<'a> {
         Parser {
             text,
             bytes: text.as_bytes(),
@@ -227,6 +268,21 @@ impl<'a> Parser<'a> {
             out_items: Vec::new(),
             unescaped: String::new(),
             layout: None,
+            quoting,
+        }
+    }
+
+    /// True when messages may quote the input.
+    fn quotes(&self) -> bool {
+        matches!(self.quoting, Quoting::Input)
+    }
+
+    /// A message that quotes the input when that is allowed, else one that says it in words.
+    fn said(&self, quoted: impl FnOnce() -> String, in_words: &str) -> String {
+        if self.quotes() {
+            quoted()
+        } else {
+            in_words.to_string()
         }
     }
 
@@ -254,10 +310,12 @@ impl<'a> Parser<'a> {
             e
         } else {
             let c = self.text[self.pos..].chars().next().unwrap_or('\u{FFFD}');
-            self.err(
-                ErrorCode::InvalidJson,
-                format!("unexpected character {c:?}, expected {what}"),
-            )
+            let message = if self.quotes() {
+                format!("unexpected character {c:?}, expected {what}")
+            } else {
+                format!("an unexpected character, expected {what}")
+            };
+            self.err(ErrorCode::InvalidJson, message)
         }
     }
 
@@ -370,25 +428,26 @@ impl<'a> Parser<'a> {
             );
             if dup {
                 let text = self.str_of(name);
-                let mut e = self.err(
-                    ErrorCode::DuplicateMember,
-                    format!("the member name {text:?} appears twice in one object (names are compared after unescaping)"),
+                let message = self.said(
+                    || format!("the member name {text:?} appears twice in one object (names are compared after unescaping)"),
+                    "a member name appears twice in one object (names are compared after unescaping)",
                 );
+                let mut e = self.err(ErrorCode::DuplicateMember, message);
                 e.offset = name_at;
-                return Err(e.within(pointer_token(text)));
+                return Err(e.within_member(text, self.quoting));
             }
             self.skip_ws();
             if self.bytes.get(self.pos) != Some(&b':') {
                 return Err(self
                     .syntax("':' after a member name")
-                    .within(pointer_token(self.str_of(name))));
+                    .within_member(self.str_of(name), self.quoting));
             }
             self.pos += 1;
             self.skip_ws();
             let value_at = self.pos;
             let v = match self.value(depth) {
                 Ok(v) => v,
-                Err(e) => return Err(e.within(pointer_token(self.str_of(name)))),
+                Err(e) => return Err(e.within_member(self.str_of(name), self.quoting)),
             };
             if let (1, Some(layout)) = (depth, self.layout.as_mut()) {
                 layout.members.push((name, name_at, value_at..self.pos));
@@ -526,27 +585,30 @@ impl<'a> Parser<'a> {
                                     self.pos += 2;
                                     let lo = self.hex4()?;
                                     if !(0xDC00..0xE000).contains(&lo) {
-                                        let mut e = self.err(
-                                            ErrorCode::InvalidJson,
-                                            format!("lone surrogate \\u{hi:04X}: a high surrogate must be followed by a low one"),
+                                        let message = self.said(
+                                            || format!("lone surrogate \\u{hi:04X}: a high surrogate must be followed by a low one"),
+                                            "a lone surrogate escape: a high surrogate must be followed by a low one",
                                         );
+                                        let mut e = self.err(ErrorCode::InvalidJson, message);
                                         e.offset = at;
                                         return Err(e);
                                     }
                                     0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
                                 } else {
-                                    let mut e = self.err(
-                                        ErrorCode::InvalidJson,
-                                        format!("lone surrogate \\u{hi:04X} in a string"),
+                                    let message = self.said(
+                                        || format!("lone surrogate \\u{hi:04X} in a string"),
+                                        "a lone surrogate escape in a string",
                                     );
+                                    let mut e = self.err(ErrorCode::InvalidJson, message);
                                     e.offset = at;
                                     return Err(e);
                                 }
                             } else if (0xDC00..0xE000).contains(&hi) {
-                                let mut e = self.err(
-                                    ErrorCode::InvalidJson,
-                                    format!("lone surrogate \\u{hi:04X} in a string"),
+                                let message = self.said(
+                                    || format!("lone surrogate \\u{hi:04X} in a string"),
+                                    "a lone surrogate escape in a string",
                                 );
+                                let mut e = self.err(ErrorCode::InvalidJson, message);
                                 e.offset = at;
                                 return Err(e);
                             } else {
@@ -559,9 +621,14 @@ impl<'a> Parser<'a> {
                         }
                         _ => {
                             self.pos -= 1;
-                            return Err(
+                            return Err(if self.quotes() {
                                 self.syntax("a valid escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
-                            );
+                            } else {
+                                self.err(
+                                    ErrorCode::InvalidJson,
+                                    "an invalid escape (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+                                )
+                            });
                         }
                     }
                     *start = self.pos;
@@ -634,24 +701,29 @@ impl<'a> Parser<'a> {
         }
         let v: f64 = match text.parse() {
             Ok(v) => v,
-            Err(_) => return Err(self.err(ErrorCode::InvalidJson, format!("malformed number {text}"))),
+            Err(_) => {
+                let message = self.said(|| format!("malformed number {text}"), "a malformed number");
+                return Err(self.err(ErrorCode::InvalidJson, message));
+            }
         };
         if !v.is_finite() {
-            let mut e = self.err(
-                ErrorCode::NumberOutOfRange,
-                format!("the number {text} overflows an IEEE 754 double"),
+            let message = self.said(
+                || format!("the number {text} overflows an IEEE 754 double"),
+                "a number out of range: it overflows an IEEE 754 double",
             );
+            let mut e = self.err(ErrorCode::NumberOutOfRange, message);
             e.offset = start;
             return Err(e);
         }
         if integer && v.abs() > MAX_SAFE_INTEGER && !is_jcs_spelling(text, v) {
-            let mut e = self.err(
-                ErrorCode::NumberOutOfRange,
-                format!(
+            let message = self.said(
+                || format!(
                     "the integer {text} lies outside the I-JSON range +-(2^53-1) and would be rounded to {}; send it as a string",
                     jcs_spelling(v)
                 ),
+                "a number out of range: an integer outside the I-JSON range +-(2^53-1), which would be rounded; send it as a string",
             );
+            let mut e = self.err(ErrorCode::NumberOutOfRange, message);
             e.offset = start;
             return Err(e);
         }
@@ -663,21 +735,27 @@ impl<'a> Parser<'a> {
             // as in its own example 333333333.33333329 -> 333333333.3333333.)
             let underflow = v == 0.0 && !decimal_is_zero(text);
             if underflow || (v.abs() > MAX_SAFE_INTEGER && !same_decimal(text, &jcs_spelling(v))) {
-                let mut e = self.err(
-                    ErrorCode::NumberOutOfRange,
-                    if underflow {
-                        format!(
+                let message = if underflow {
+                    self.said(
+                        || format!(
                             "the number {text} is too small for an IEEE 754 double and would be written as 0; \
                              send it as a string"
-                        )
-                    } else {
-                        format!(
+                        ),
+                        "a number out of range: too small for an IEEE 754 double, it would be written as 0; \
+                         send it as a string",
+                    )
+                } else {
+                    self.said(
+                        || format!(
                             "the number {text} lies outside the I-JSON range +-(2^53-1) and would be rounded to {}; \
                              send it as a string",
                             jcs_spelling(v)
-                        )
-                    },
-                );
+                        ),
+                        "a number out of range: outside the I-JSON range +-(2^53-1), where it would be rounded; \
+                         send it as a string",
+                    )
+                };
+                let mut e = self.err(ErrorCode::NumberOutOfRange, message);
                 e.offset = start;
                 return Err(e);
             }

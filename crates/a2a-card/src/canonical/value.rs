@@ -3,7 +3,7 @@
 //! into a [`Doc`] instead.
 
 use super::doc::{tree_get, Doc, Shape, Tree};
-use super::reader::Limits;
+use super::reader::{Limits, Quoting};
 use crate::error::{Error, ErrorCode};
 
 /// A JSON value as read by the strict reader. Objects keep their members in input order.
@@ -64,6 +64,13 @@ impl Value {
 /// ```
 pub(crate) fn parse(input: &[u8]) -> Result<Value, Error> {
     parse_with(input, &Limits::default())
+}
+
+/// Reads key text (a JWK, a JWK Set, a trust store) with the default [`Limits`]: the messages
+/// never quote the input, and the pointer names only members `shown` accepts
+/// ([`Quoting::Never`]).
+pub(crate) fn parse_key_text(input: &[u8], shown: fn(&str) -> bool) -> Result<Value, Error> {
+    Ok(Doc::parse_quoting(input, &Limits::default(), Quoting::Never { shown })?.to_value())
 }
 
 /// Reads one JSON document with the given limits.

@@ -298,7 +298,8 @@ impl TrustStore {
     /// Reads a trust store file (or a plain JWKS, or a single JWK). `source` names it in reports
     /// and errors.
     pub fn from_json(text: &str, source: &str) -> Result<TrustStore, Error> {
-        let v = crate::canonical::value::parse(text.as_bytes()).map_err(|e| e.context(source))?;
+        // The text may hold private keys (a private PEM in a `pem` member): read as key text.
+        let v = crate::jose::keys::read_key_text(text).map_err(|e| e.context(source))?;
         let entries: &[Value] = match &v {
             Value::Object(_) if v.get("kty").is_some() => std::slice::from_ref(&v),
             Value::Object(m) => match v.get("keys") {

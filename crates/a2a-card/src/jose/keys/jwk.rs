@@ -469,14 +469,16 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
             )
             .at(at("key_ops")))
         }
-        Ok(Some(names)) if !signs(&names) => return Err(Error::new(
-            ErrorCode::InvalidKey,
-            format!(
+        Ok(Some(names)) if !signs(&names) => {
+            return Err(Error::new(
+                ErrorCode::InvalidKey,
+                format!(
                 "JWK \"key_ops\" is {}; a signature key lists \"verify\" (or \"sign\", for a private key)",
                 Json::from(names.iter().map(|n| Json::from(*n)).collect::<Vec<_>>())
             ),
-        )
-        .at(at("key_ops"))),
+            )
+            .at(at("key_ops")))
+        }
         Ok(_) => {}
     }
     let kid = string("kid")?.map(str::to_string);
@@ -633,37 +635,35 @@ pub(super) fn json_type(v: &Json) -> &'static str {
     }
 }
 
-/// Reads JSON text with the crate's strict reader (duplicates, lone surrogates refused) and
-/// converts it to a `serde_json::Value`.
+/// Reads key text (a JWK, a JWK Set) with the crate's strict reader (duplicates, lone
+/// surrogates refused) and converts it to a `serde_json::Value`. Key text may be a private key:
+/// the reader runs in its mode whose messages never quote the input ([`read_key_text`]).
 pub(super) fn strict_json(text: &str) -> Result<Json, Error> {
-    let value = crate::canonical::value::parse(text.as_bytes()).map_err(|e| unquoted(e, text))?;
-    Ok(crate::canonical::value::to_serde(&value))
+    Ok(crate::canonical::value::to_serde(&read_key_text(text)?))
 }
 
-/// A reader error about key text, without any run of that text: key text may be a private key,
-/// and the JSON reader's messages repeat what they refuse (a number, say, which could be a
-/// private member written as one). A message that holds a run of six or more characters of the
-/// text is replaced by one that names only the code and the place.
-fn unquoted(e: Error, text: &str) -> Error {
-    let repeats = e
-        .message()
-        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '.' | '/')))
-        .any(|word| word.len() >= 6 && text.contains(word));
-    if !repeats {
-        return e;
-    }
-    let mut plain = Error::new(
-        e.code(),
-        format!(
-            "the key text is refused ({}); its content is not repeated here",
-            e.code().as_str()
-        ),
-    );
-    if let Some(pointer) = e.pointer() {
-        plain = plain.at(pointer);
-    }
-    if let Some(offset) = e.offset() {
-        plain = plain.at_offset(offset);
-    }
-    plain
+/// Reads key text (a JWK, a JWK Set, a trust store) with the strict reader in its mode for
+/// secrets: no message quotes the text, and the JSON Pointer names only [`shown_key_name`]s.
+/// Every reader of key text goes through here, so the same bad text gets the same code,
+/// message, pointer and offset whatever reads it.
+pub(crate) fn read_key_text(text: &str) -> Result<crate::canonical::value::Value, Error> {
+    crate::canonical::value::parse_key_text(text.as_bytes(), shown_key_name)
+}
+
+/// The member names of key text that an error's JSON Pointer may show: those the formats
+/// define (the [`REGISTERED_MEMBERS`] of a JWK, a JWK Set's `keys`, the members of a
+/// trust-store entry and anchor, and the policy names [`policy_member`] knows). They are the
+/// same for every key, so they give nothing away. Any other name is text of the key: in text
+/// that is not JSON, a private member's value can read as a member name (`{..., "Xb3...",`
+/// where `"d":` was lost), so the reader's pointer stops at the object that holds it.
+fn shown_key_name(name: &str) -> bool {
+    const KEY_TEXT_MEMBERS: &[&str] = &[
+        "keys",
+        "jwk",
+        "pem",
+        "certificate",
+        "identities",
+        "identityPrefixes",
+    ];
+    REGISTERED_MEMBERS.contains(&name) || KEY_TEXT_MEMBERS.contains(&name) || policy_member(name).is_some()
 }

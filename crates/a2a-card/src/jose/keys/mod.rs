@@ -40,6 +40,7 @@ mod public;
 mod spki;
 
 pub use generate::{check_kid, GenerateOptions};
+pub(crate) use jwk::read_key_text;
 pub use jwk::{
     check_members, jwks_from_value, parse_jwks, parse_jwks_limited, policy_member, Members,
     REGISTERED_MEMBERS,
@@ -72,7 +73,7 @@ impl PublicKey {
     /// ```
     pub fn parse(text: &str) -> Result<PublicKey, Error> {
         if looks_like_json(text) {
-            let v = key_json(text)?;
+            let v = strict_json(text)?;
             if v.get("keys").is_some() {
                 let mut keys = jwks_from_value(&v)?;
                 if keys.len() != 1 {
@@ -115,28 +116,11 @@ pub fn public_keys_of(text: &str) -> Result<Vec<PublicKey>, Error> {
     }
 }
 
-/// The JSON of a key's text, read strictly. The reader's messages quote what they stumble on:
-/// here that may be private key material (a private JWK read for its public key too), so the
-/// message says only where.
-fn key_json(text: &str) -> Result<serde_json::Value, Error> {
-    strict_json(text).map_err(|e| {
-        let hidden = Error::new(
-            e.code(),
-            "the key is not valid JSON (a JWK); what is wrong is not shown, as the text may be \
-             private key material",
-        );
-        match e.offset() {
-            Some(offset) => hidden.at_offset(offset),
-            None => hidden,
-        }
-    })
-}
-
 impl PrivateKey {
     /// Reads a private key from PEM or JWK JSON text, whichever it is.
     pub fn parse(text: &str) -> Result<PrivateKey, Error> {
         if looks_like_json(text) {
-            let v = key_json(text)?;
+            let v = strict_json(text)?;
             if v.get("keys").is_some() {
                 return Err(Error::new(
                     ErrorCode::InvalidKey,
