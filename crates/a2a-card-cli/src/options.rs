@@ -4,7 +4,11 @@
 //! names with it ([`Flags`], in `Failure::new`), and the table check (`cmd/table_check.rs`)
 //! holds it against clap and the core's table. The libraries know none of these flags.
 
-use a2a_card::request::{Quotes, Spelling};
+use a2a_card::request::{Kind, OptionSpec, OptionValue, Quotes, Spelling, VERIFY};
+use clap::builder::PossibleValuesParser;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use std::path::PathBuf;
+use std::sync::OnceLock;
 
 /// Each option the CLI offers, by its canonical name, and its flag: every option of the core's
 /// verify table that the table offers to the CLI, then the keys library's options that `sign`
@@ -44,10 +48,12 @@ pub(crate) fn flag(option: &str) -> String {
     }
 }
 
-/// The option a flag of [`FLAGS`] sets.
+/// The option a flag sets: one of [`FLAGS`], or a row of the verify table by the flag [`flag`]
+/// makes for it.
 #[cfg(test)]
-pub(crate) fn option_of(flag: &str) -> Option<&'static str> {
-    FLAGS.iter().find(|(_, f)| *f == flag).map(|(o, _)| *o)
+pub(crate) fn option_of(given: &str) -> Option<&'static str> {
+    let mapped = FLAGS.iter().find(|(_, f)| *f == given).map(|(o, _)| *o);
+    mapped.or_else(|| VERIFY.iter().map(|s| s.name).find(|n| flag(n) == given))
 }
 
 /// Options spelled as the command line gives them: each by its flag, never in quotes; an error
@@ -65,6 +71,136 @@ impl Spelling for Flags {
 
     fn names_input(&self) -> bool {
         false
+    }
+}
+
+/// The options of the core's verify table that `verify` does not declare with a flag of its
+/// own (`cmd::verify::Args`): each becomes a flag made from its row (the flag of [`flag`], the
+/// row's documentation with its bounds and default as help, the value by its kind), so that an
+/// option added to the table is on the command line with no change here. Flattened last into
+/// `verify`'s arguments: it sees the flags declared before it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TableFlags {
+    /// What was given, by canonical name.
+    pub(crate) given: Vec<(&'static str, Given)>,
+}
+
+/// A value given to a flag made from the table.
+#[derive(Debug, Clone)]
+pub(crate) enum Given {
+    /// A value of its kind.
+    Value(OptionValue),
+    /// Files of keys or certificates, read when the request is filled.
+    Files(Vec<PathBuf>),
+}
+
+/// A row of the table the CLI offers, with the id and the long name of the flag made from it.
+type Row = (&'static OptionSpec, &'static str, &'static str);
+
+fn rows() -> &'static [Row] {
+    static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        VERIFY
+            .iter()
+            .filter(|s| s.fronts.cli)
+            .map(|s| {
+                let long = flag(s.name).trim_start_matches("--").to_string();
+                (s, leak(format!("table:{}", s.name)), leak(long))
+            })
+            .collect()
+    })
+}
+
+/// A text for the life of the program (clap's words are `'static`; a few, made once).
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+/// The flag made from a row.
+fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) -> Arg {
+    let arg = Arg::new(id).long(long);
+    let unit = spec.name.rsplit('_').next().unwrap_or(spec.name);
+    match spec.kind {
+        Kind::Count { min, max, default } => arg
+            .value_name("N")
+            .default_value(leak(default.to_string()))
+            .value_parser(crate::cmd::count_parser(min, max, unit))
+            .help(format!("{} ({min} to {max}; default {default})", spec.doc)),
+        Kind::Choice(names) => arg
+            .value_name("NAME")
+            .default_value(names[0])
+            .value_parser(PossibleValuesParser::new(names))
+            .help(spec.doc),
+        Kind::Text => arg.value_name("TEXT").help(spec.doc),
+        Kind::Texts | Kind::List => arg
+            .value_name("TEXT")
+            .action(ArgAction::Append)
+            .help(format!("{} (repeatable)", spec.doc)),
+        Kind::Keys { .. } | Kind::Pem => arg
+            .value_name("FILE")
+            .action(ArgAction::Append)
+            .value_parser(clap::value_parser!(PathBuf))
+            .help(format!("{} (repeatable)", spec.doc)),
+        Kind::Time => arg
+            .value_name("SECONDS")
+            .value_parser(clap::value_parser!(i64))
+            .help(spec.doc),
+        Kind::Flag(default) => arg
+            .value_name("BOOL")
+            .default_value(if default { "true" } else { "false" })
+            .value_parser(clap::value_parser!(bool))
+            .help(spec.doc),
+    }
+}
+
+impl clap::Args for TableFlags {
+    fn augment_args(mut cmd: Command) -> Command {
+        for (spec, id, long) in rows() {
+            if !cmd.get_arguments().any(|a| a.get_long() == Some(long)) {
+                cmd = cmd.arg(table_arg(spec, id, long));
+            }
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for TableFlags {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut flags = TableFlags::default();
+        flags.update_from_arg_matches(matches)?;
+        Ok(flags)
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        for (spec, id, _) in rows() {
+            // A row whose flag `verify` declares itself has no flag made here.
+            if m.try_get_raw(id).is_err() {
+                continue;
+            }
+            let texts = || -> Option<Vec<String>> { Some(m.get_many::<String>(id)?.cloned().collect()) };
+            let value = match spec.kind {
+                Kind::Count { .. } => m
+                    .get_one::<usize>(id)
+                    .map(|n| Given::Value(OptionValue::Count(*n))),
+                Kind::Choice(_) | Kind::Text => m
+                    .get_one::<String>(id)
+                    .map(|t| Given::Value(OptionValue::Text(t.clone()))),
+                Kind::Texts | Kind::List => texts().map(|t| Given::Value(OptionValue::Texts(t))),
+                Kind::Keys { .. } | Kind::Pem => m
+                    .get_many::<PathBuf>(id)
+                    .map(|p| Given::Files(p.cloned().collect())),
+                Kind::Time => m.get_one::<i64>(id).map(|t| Given::Value(OptionValue::Time(*t))),
+                Kind::Flag(_) => m.get_one::<bool>(id).map(|b| Given::Value(OptionValue::Flag(*b))),
+            };
+            if let Some(value) = value {
+                self.given.push((spec.name, value));
+            }
+        }
+        Ok(())
     }
 }
 

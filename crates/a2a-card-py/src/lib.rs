@@ -23,7 +23,7 @@ use crate::errors::{usage, OrRaise};
 use crate::input::{
     card_bytes, json_text, opt_bool, opt_count, opt_members, opt_string, opt_strings, opt_time, CanonArgs,
 };
-use crate::policy::{threads_option, Policy, VerifyArgs};
+use crate::policy::{threads_option, Policy};
 use crate::report::{text_of, Report};
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::{canonicalize as core_canonicalize, sign_card, Profile, SignOptions};
@@ -253,57 +253,9 @@ fn sign(
 /// >>> r.ok, r.signatures[0].verdict.code
 /// (False, 'signature-invalid')
 #[pyfunction]
-#[pyo3(signature = (card, *, jwks=None, keys=None, trust=None, trust_anchors=None,
-    identity=None, identity_prefix=None, require_eku=None, max_chain=None, algorithms=None, mode=None, profile=None,
-    profiles=None, unknown=None, now=None, origin=None, max_signatures=None, max_keys_per_kid=None,
-    max_signature_checks=None, max_input_bytes=None, max_depth=None))]
-#[allow(clippy::too_many_arguments)]
-fn verify<'py>(
-    card: &Bound<'py, PyAny>,
-    jwks: Option<&Bound<'py, PyAny>>,
-    keys: Option<&Bound<'py, PyAny>>,
-    trust: Option<&Bound<'py, PyAny>>,
-    trust_anchors: Option<&Bound<'py, PyAny>>,
-    identity: Option<&Bound<'py, PyAny>>,
-    identity_prefix: Option<&Bound<'py, PyAny>>,
-    require_eku: Option<&Bound<'py, PyAny>>,
-    max_chain: Option<&Bound<'py, PyAny>>,
-    algorithms: Option<&Bound<'py, PyAny>>,
-    mode: Option<&Bound<'py, PyAny>>,
-    profile: Option<&Bound<'py, PyAny>>,
-    profiles: Option<&Bound<'py, PyAny>>,
-    unknown: Option<&Bound<'py, PyAny>>,
-    now: Option<&Bound<'py, PyAny>>,
-    origin: Option<&Bound<'py, PyAny>>,
-    max_signatures: Option<&Bound<'py, PyAny>>,
-    max_keys_per_kid: Option<&Bound<'py, PyAny>>,
-    max_signature_checks: Option<&Bound<'py, PyAny>>,
-    max_input_bytes: Option<&Bound<'py, PyAny>>,
-    max_depth: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Report> {
-    let args = VerifyArgs {
-        jwks,
-        keys,
-        trust,
-        trust_anchors,
-        identity,
-        identity_prefix,
-        require_eku,
-        max_chain,
-        algorithms,
-        mode,
-        profile,
-        profiles,
-        unknown,
-        now,
-        origin,
-        max_signatures,
-        max_keys_per_kid,
-        max_signature_checks,
-        max_input_bytes,
-        max_depth,
-    };
-    Policy::read(card.py(), &args)?.verify(card, None, None)
+#[pyo3(signature = (card, **options))]
+fn verify<'py>(card: &Bound<'py, PyAny>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Report> {
+    Policy::read(card.py(), "verify", options)?.verify(card, None, None)
 }
 
 /// Verifies a list of cards on threads (the GIL released for the whole batch) with the options
@@ -319,61 +271,15 @@ fn verify<'py>(
 /// >>> a2a_card.verify_many(['{"a":1,"a":2}'], keys=kp, return_exceptions=True)
 /// [CardError(code='duplicate-member', pointer='/a', message='...')]
 #[pyfunction]
-#[pyo3(signature = (cards, *, threads=None, return_exceptions=false, jwks=None, keys=None, trust=None,
-    trust_anchors=None, identity=None, identity_prefix=None, require_eku=None, max_chain=None,
-    algorithms=None, mode=None, profile=None, profiles=None, unknown=None, now=None, origin=None,
-    max_signatures=None, max_keys_per_kid=None, max_signature_checks=None, max_input_bytes=None,
-    max_depth=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (cards, *, threads=None, return_exceptions=false, **options))]
 fn verify_many<'py>(
     cards: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
     return_exceptions: bool,
-    jwks: Option<&Bound<'py, PyAny>>,
-    keys: Option<&Bound<'py, PyAny>>,
-    trust: Option<&Bound<'py, PyAny>>,
-    trust_anchors: Option<&Bound<'py, PyAny>>,
-    identity: Option<&Bound<'py, PyAny>>,
-    identity_prefix: Option<&Bound<'py, PyAny>>,
-    require_eku: Option<&Bound<'py, PyAny>>,
-    max_chain: Option<&Bound<'py, PyAny>>,
-    algorithms: Option<&Bound<'py, PyAny>>,
-    mode: Option<&Bound<'py, PyAny>>,
-    profile: Option<&Bound<'py, PyAny>>,
-    profiles: Option<&Bound<'py, PyAny>>,
-    unknown: Option<&Bound<'py, PyAny>>,
-    now: Option<&Bound<'py, PyAny>>,
-    origin: Option<&Bound<'py, PyAny>>,
-    max_signatures: Option<&Bound<'py, PyAny>>,
-    max_keys_per_kid: Option<&Bound<'py, PyAny>>,
-    max_signature_checks: Option<&Bound<'py, PyAny>>,
-    max_input_bytes: Option<&Bound<'py, PyAny>>,
-    max_depth: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
     let py = cards.py();
-    let args = VerifyArgs {
-        jwks,
-        keys,
-        trust,
-        trust_anchors,
-        identity,
-        identity_prefix,
-        require_eku,
-        max_chain,
-        algorithms,
-        mode,
-        profile,
-        profiles,
-        unknown,
-        now,
-        origin,
-        max_signatures,
-        max_keys_per_kid,
-        max_signature_checks,
-        max_input_bytes,
-        max_depth,
-    };
-    let policy = Policy::read(py, &args)?;
+    let policy = Policy::read(py, "verify_many", options)?;
     let threads = threads_option(py, threads)?;
     batch::verify_many(py, &policy, cards, threads, return_exceptions, None, None)
 }
@@ -394,58 +300,10 @@ struct Verifier {
 #[pymethods]
 impl Verifier {
     #[new]
-    #[pyo3(signature = (*, jwks=None, keys=None, trust=None, trust_anchors=None,
-    identity=None, identity_prefix=None, require_eku=None, max_chain=None, algorithms=None, mode=None, profile=None,
-        profiles=None, unknown=None, now=None, origin=None, max_signatures=None, max_keys_per_kid=None,
-        max_signature_checks=None, max_input_bytes=None, max_depth=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn new<'py>(
-        py: Python<'py>,
-        jwks: Option<&Bound<'py, PyAny>>,
-        keys: Option<&Bound<'py, PyAny>>,
-        trust: Option<&Bound<'py, PyAny>>,
-        trust_anchors: Option<&Bound<'py, PyAny>>,
-        identity: Option<&Bound<'py, PyAny>>,
-        identity_prefix: Option<&Bound<'py, PyAny>>,
-        require_eku: Option<&Bound<'py, PyAny>>,
-        max_chain: Option<&Bound<'py, PyAny>>,
-        algorithms: Option<&Bound<'py, PyAny>>,
-        mode: Option<&Bound<'py, PyAny>>,
-        profile: Option<&Bound<'py, PyAny>>,
-        profiles: Option<&Bound<'py, PyAny>>,
-        unknown: Option<&Bound<'py, PyAny>>,
-        now: Option<&Bound<'py, PyAny>>,
-        origin: Option<&Bound<'py, PyAny>>,
-        max_signatures: Option<&Bound<'py, PyAny>>,
-        max_keys_per_kid: Option<&Bound<'py, PyAny>>,
-        max_signature_checks: Option<&Bound<'py, PyAny>>,
-        max_input_bytes: Option<&Bound<'py, PyAny>>,
-        max_depth: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Verifier> {
-        let args = VerifyArgs {
-            jwks,
-            keys,
-            trust,
-            trust_anchors,
-            identity,
-            identity_prefix,
-            require_eku,
-            max_chain,
-            algorithms,
-            mode,
-            profile,
-            profiles,
-            unknown,
-            now,
-            origin,
-            max_signatures,
-            max_keys_per_kid,
-            max_signature_checks,
-            max_input_bytes,
-            max_depth,
-        };
+    #[pyo3(signature = (**options))]
+    fn new<'py>(py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Verifier> {
         Ok(Verifier {
-            policy: Policy::read(py, &args)?,
+            policy: Policy::read(py, "Verifier.__new__", options)?,
         })
     }
 

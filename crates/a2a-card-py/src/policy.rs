@@ -2,68 +2,16 @@
 //! makes the trust roots and the policy), and verification with the GIL released.
 
 use crate::errors::{usage, OrRaise};
-use crate::input::{card_bytes, json_text, opt_count, opt_one_or_more, opt_string, opt_strings, opt_time};
+use crate::input::{
+    card_bytes, json_text, opt_bool, opt_count, opt_one_or_more, opt_string, opt_strings, opt_time,
+};
 use crate::report::Report;
 use a2a_card::parallel::MAX_THREADS;
 use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, VerifyRequest, VERIFY};
 use a2a_card::{verify_card, Error, TrustStore, VerifyOptions};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
-
-/// The keyword options of `verify`, `verify_many` and `Verifier` (the npm package's options,
-/// in snake_case), as given.
-pub(crate) struct VerifyArgs<'a, 'py> {
-    pub(crate) jwks: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) keys: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) trust: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) trust_anchors: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) identity: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) identity_prefix: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) require_eku: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) max_chain: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) algorithms: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) mode: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) profile: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) profiles: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) unknown: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) now: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) origin: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) max_signatures: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) max_keys_per_kid: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) max_signature_checks: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) max_input_bytes: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) max_depth: Option<&'a Bound<'py, PyAny>>,
-}
-
-impl<'py> VerifyArgs<'_, 'py> {
-    /// The value given for an option of the core's table, by its name.
-    fn get(&self, name: &str) -> Option<&Bound<'py, PyAny>> {
-        let v = match name {
-            "jwks" => self.jwks,
-            "keys" => self.keys,
-            "trust" => self.trust,
-            "trust_anchors" => self.trust_anchors,
-            "identity" => self.identity,
-            "identity_prefix" => self.identity_prefix,
-            "require_eku" => self.require_eku,
-            "max_chain" => self.max_chain,
-            "algorithms" => self.algorithms,
-            "mode" => self.mode,
-            "profile" => self.profile,
-            "profiles" => self.profiles,
-            "unknown" => self.unknown,
-            "now" => self.now,
-            "origin" => self.origin,
-            "max_signatures" => self.max_signatures,
-            "max_keys_per_kid" => self.max_keys_per_kid,
-            "max_signature_checks" => self.max_signature_checks,
-            "max_input_bytes" => self.max_input_bytes,
-            "max_depth" => self.max_depth,
-            _ => None,
-        };
-        v.filter(|v| !v.is_none())
-    }
-}
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 /// One option's value, read by its kind in the core's table (`None`: not given).
 fn read_option(value: &Bound<'_, PyAny>, spec: &OptionSpec) -> PyResult<Option<OptionValue>> {
@@ -102,7 +50,7 @@ fn read_option(value: &Bound<'_, PyAny>, spec: &OptionSpec) -> PyResult<Option<O
             }
             Some(OptionValue::Inputs(inputs))
         }
-        Kind::Flag(_) => None,
+        Kind::Flag(_) => opt_bool(v, name)?.map(OptionValue::Flag),
     })
 }
 
@@ -113,16 +61,35 @@ pub(crate) struct Policy {
 }
 
 impl Policy {
-    /// The keyword options read by the core's table (`a2a_card::request::VERIFY`) into its
-    /// request, which makes the trust roots (from the core's one cache of parsed keys) and the
-    /// policy.
-    pub(crate) fn read(py: Python<'_>, a: &VerifyArgs<'_, '_>) -> PyResult<Policy> {
+    /// The keyword options of `verify`, `verify_many` and `Verifier` (`function` names the
+    /// call), read by the core's table (`a2a_card::request::VERIFY`, the npm package's options
+    /// in snake_case) into its request, which makes the trust roots (from the core's one cache
+    /// of parsed keys) and the policy. `None` is an option not given; a keyword the table lacks
+    /// is the `TypeError` Python raises for an unexpected keyword argument.
+    pub(crate) fn read(
+        py: Python<'_>,
+        function: &str,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Policy> {
         let mut request = VerifyRequest::default();
-        for spec in VERIFY.iter().filter(|s| s.fronts.python) {
-            if let Some(value) = a.get(spec.name) {
-                if let Some(value) = read_option(value, spec)? {
-                    request.set(spec.name, value).map_err(|e| raise(py, e))?;
-                }
+        let offered = || VERIFY.iter().filter(|s| s.fronts.python);
+        // As Python checks a call's keywords: every name first, then the values (in the
+        // table's order).
+        for name in options.iter().flat_map(|o| o.keys()) {
+            let name: String = name.extract()?;
+            if !offered().any(|s| s.name == name) {
+                return Err(PyTypeError::new_err(format!(
+                    "{function}() got an unexpected keyword argument '{name}'"
+                )));
+            }
+        }
+        for spec in offered() {
+            let value = options.map(|o| o.get_item(spec.name)).transpose()?.flatten();
+            let Some(value) = value.filter(|v| !v.is_none()) else {
+                continue;
+            };
+            if let Some(value) = read_option(&value, spec)? {
+                request.set(spec.name, value).map_err(|e| raise(py, e))?;
             }
         }
         let ready = request.build().map_err(|e| raise(py, e))?;

@@ -78,54 +78,53 @@ export interface SignOptions extends CanonicalizeOptions {
   alsoProfiles?: Profile[];
 }
 
+// BEGIN VerifyOptions: written from a2a_card::request::VERIFY by crates/a2a-card/tests/front_stubs.rs
+/** The options of `verify`, `verifyAsync` and `Verifier`. */
 export interface VerifyOptions extends ReadOptions {
-  /** A trusted JWK Set ({"keys": [...]}), as an object or JSON text. */
-  jwks?: string | object;
-  /** Trusted public keys (a private key yields its public half). */
+  /** Trusted public keys (PEM or JWK; a private key yields its public half). */
   keys?: Key | Key[];
-  /** A trust store: a JWKS whose entries may carry algorithms, origins, notBefore, notAfter, revoked. */
+  /** Trusted JWK Sets; entries with "use":"enc" are skipped. */
+  jwks?: string | object;
+  /** Trust stores: keys with policy (algorithms, origins, validity window, revoked). */
   trust?: string | object;
-  /** Allowed algorithms (not empty, no HMAC); default every asymmetric algorithm of this build. */
-  algorithms?: Algorithm[];
-  /** Default "require". */
-  mode?: Mode;
-  /** The profile to accept; "auto" accepts every profile (spec, served-as-is, prune-empty). */
-  profile?: Profile | "auto";
-  /** Profiles to accept, tried in this order (give profile or profiles, not both). */
-  profiles?: (Profile | "auto")[];
-  unknown?: UnknownMembers;
-  /** Seconds since the Unix epoch for key validity windows; default Date.now() / 1000. */
-  now?: number;
-  /** The origin the card was fetched from (https://host[:port]), for origin-bound trust entries. */
-  origin?: string;
-  /** Refuse cards with more signatures than this, 1 to 256 (default 16). */
-  maxSignatures?: number;
-  /** Refuse a signature whose kid selects more trusted keys than this, trying none, 1 to 256 (default 4). */
-  maxKeysPerKid?: number;
-  /** The most signature checks (one key over one profile's bytes) for a card, 1 to 4096 (default 64). */
-  maxSignatureChecks?: number;
-  /**
-   * Check signatures with the host's crypto instead of the module's own `ring` code: in
-   * `verify`, node:crypto where it is available synchronously (Node.js >= 20.16); in
-   * `verifyAsync`, WebCrypto (`crypto.subtle.verify`) wherever it exists. Default true. Every
-   * other check is the library's either way, and so is the result; `false` makes the module do
-   * everything itself.
-   */
-  hostCrypto?: boolean;
-  /**
-   * CA certificates (PEM bundles) trusted as roots for x5c chains: a signature with an x5c is
-   * checked with the leaf's key only when its chain builds to one of them.
-   */
+  /** CA certificates (PEM) trusted as roots for x5c chains. */
   trustAnchors?: string | string[];
-  /** URI SANs (spiffe://TRUST-DOMAIN/PATH) or DNS names the x5c leaf must name (any one). */
+  /** A SPIFFE ID or DNS name the x5c leaf must name (any one). */
   identity?: string | string[];
-  /** URI SAN prefixes ending with "/" (spiffe://TRUST-DOMAIN/) the x5c leaf's must start with. */
+  /** A URI SAN prefix ending with / the x5c leaf's must start with. */
   identityPrefix?: string | string[];
-  /** An EKU every x5c leaf must list: "codeSigning", "serverAuth", "clientAuth" or a dotted OID. */
+  /** An extended key usage every x5c leaf must list. */
   requireEku?: string;
-  /** The most certificates an x5c chain may hold, 1 to 8 (default 4). */
+  /** The most certificates an x5c chain may hold. 1 to 8, default 4. */
   maxChain?: number;
+  /** The algorithms accepted (none of them HMAC); by default every asymmetric one. */
+  algorithms?: Algorithm[];
+  /** The pass rule: one valid signature, every signature, or an unsigned card passes. Default "require". */
+  mode?: "require" | "all" | "if-present";
+  /** The profile accepted (auto: every profile). Default "spec". */
+  profile?: "spec" | "prune-empty" | "served-as-is" | "auto";
+  /** The profiles accepted, tried in order. */
+  profiles?: (Profile | "auto")[];
+  /** Members the schema does not define: not covered, covered, or the card refused. Default "exclude". */
+  unknown?: "exclude" | "retain" | "reject";
+  /** The time for validity windows, in seconds since the Unix epoch; by default the clock. */
+  now?: number;
+  /** The https origin the card came from, for origin-bound trust entries. */
+  origin?: string;
+  /** Refuse cards with more signatures than this. 1 to 256, default 16. */
+  maxSignatures?: number;
+  /** Refuse a signature whose kid selects more trusted keys than this. 1 to 256, default 4. */
+  maxKeysPerKid?: number;
+  /** The most signature checks (one key over one profile's bytes) for the card. 1 to 4096, default 64. */
+  maxSignatureChecks?: number;
+  /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
+  maxInputBytes?: number;
+  /** Refuse cards nested deeper than this. 1 to 512, default 128. */
+  maxDepth?: number;
+  /** Check signatures with the host's own crypto where it has it (its native crypto for a call that returns at once, WebCrypto for one that returns a promise); every other check is the library's either way. Default true. */
+  hostCrypto?: boolean;
 }
+// END VerifyOptions
 
 export interface ChainCert {
   subject: string;

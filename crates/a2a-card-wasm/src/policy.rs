@@ -49,7 +49,8 @@ impl Policy {
     /// package's) are read here.
     pub(crate) fn from_options(o: &Options) -> Result<Policy, JsValue> {
         let mut request = VerifyRequest::default();
-        for spec in VERIFY.iter().filter(|s| s.fronts.npm) {
+        // `hostCrypto` and `now` are this package's (read below), the others the request's.
+        for spec in VERIFY.iter().filter(|s| s.fronts.npm && s.name != "host_crypto") {
             if let Some(value) = read_option(o, spec)? {
                 request.set(spec.name, value).map_err(|e| refused(&e))?;
             }
@@ -153,7 +154,8 @@ fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, Js
                 )]))
             }
         },
-        Kind::Time | Kind::Flag(_) => None,
+        Kind::Flag(_) => o.boolean(&name)?.map(OptionValue::Flag),
+        Kind::Time => None,
     })
 }
 

@@ -5,7 +5,7 @@
 //! one a front end has and the table lacks, or a default or bounds they disagree on, fails
 //! here.
 
-use crate::options::{option_of, FLAGS};
+use crate::options::{flag, option_of, FLAGS};
 use a2a_card::request::{camel_case, option, Kind, VERIFY};
 use clap::{CommandFactory, Parser};
 use std::collections::BTreeSet;
@@ -70,15 +70,53 @@ fn interface(text: &str, name: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The keyword arguments of a `def NAME(` in the stubs.
-fn python_keywords(text: &str, def: &str) -> BTreeSet<String> {
-    let start = text.find(def).unwrap_or_else(|| panic!("no {def}"));
-    let body = &text[start..];
-    let body = &body[..body.find(") ->").unwrap_or(body.len())];
-    body.lines()
-        .filter_map(|l| l.trim().split_once(':').map(|(n, _)| n.trim().to_string()))
-        .filter(|n| !n.is_empty() && !n.contains(' ') && !n.contains('(') && n != "*")
-        .collect()
+/// The members of the stubs' `VerifyOptions` (a `TypedDict`), with the docstring after each.
+fn python_options(text: &str) -> Vec<(String, String)> {
+    let start = text
+        .find("class VerifyOptions(TypedDict")
+        .expect("a VerifyOptions in the stubs");
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text[start..].lines().skip(1) {
+        if !line.starts_with("    ") && !line.trim().is_empty() {
+            break;
+        }
+        let line = line.trim();
+        if let Some(doc) = line.strip_prefix("\"\"\"") {
+            if let Some(last) = out.last_mut() {
+                last.1 = doc.trim_end_matches("\"\"\"").to_string();
+            }
+        } else if let Some((name, _)) = line.split_once(": ") {
+            out.push((name.to_string(), String::new()));
+        }
+    }
+    out
+}
+
+/// The default and bounds of an option of the table, as the documentation of a declaration
+/// gives them: "1 to 8" and "default 4" for a count, `Default "require"` for a choice,
+/// `Default true` for a flag.
+fn documents_kind(doc: &str, kind: Kind) -> bool {
+    match kind {
+        Kind::Count { min, max, default } => documents_count(doc, min, max, default),
+        Kind::Choice(names) => doc.contains(&format!("Default \"{}\"", names[0])),
+        Kind::Flag(default) => doc.contains(&format!("Default {default}")),
+        _ => true,
+    }
+}
+
+/// Each option of a front end's declarations against the table: the same names, and for each
+/// the table's default and bounds.
+fn check_declared(front: &str, declared: &[(String, String)], table: &[(String, Kind)]) {
+    let names: BTreeSet<&String> = declared.iter().map(|(n, _)| n).collect();
+    let want: BTreeSet<&String> = table.iter().map(|(n, _)| n).collect();
+    assert_eq!(names, want, "{front}: the options declared are the table's");
+    for (name, kind) in table {
+        let doc = &declared.iter().find(|(n, _)| n == name).expect("declared").1;
+        assert!(
+            documents_kind(doc, *kind),
+            "{front}: {name} is declared with the table's default and bounds ({kind:?}): {doc}"
+        );
+    }
 }
 
 /// "1 to 8" and "default 4" (or the default's unit form) in a documentation text.
@@ -160,15 +198,13 @@ fn the_cli_verify_flags_are_the_tables() {
             ),
         }
     }
+    // Every option the table offers the CLI has its flag: the CLI's own (`FLAGS`), or one made
+    // from the row (`TableFlags`).
     for spec in VERIFY.iter().filter(|s| s.fronts.cli) {
-        let flag = FLAGS
-            .iter()
-            .find(|(o, _)| *o == spec.name)
-            .map(|(_, f)| *f)
-            .unwrap_or_else(|| panic!("the table's {} has no flag in the CLI's map", spec.name));
+        let want = flag(spec.name);
         assert!(
-            flags.contains(flag),
-            "the table's {} has no flag {flag} in verify",
+            flags.contains(&want),
+            "the table's {} has no flag {want} in verify",
             spec.name
         );
     }
@@ -204,52 +240,54 @@ fn the_cli_option_map_names_real_flags() {
 fn the_python_stubs_are_the_tables() {
     let stubs = std::fs::read_to_string(repo().join("crates/a2a-card-py/python/a2a_card/_native.pyi"))
         .expect("the stubs");
-    let table: BTreeSet<String> = VERIFY
+    let table: Vec<(String, Kind)> = VERIFY
         .iter()
         .filter(|s| s.fronts.python)
-        .map(|s| s.name.to_string())
+        .map(|s| (s.name.to_string(), s.kind))
         .collect();
-    for def in ["def verify(", "def verify_many(", "class Verifier:"] {
-        let mut kw = python_keywords(&stubs, def);
-        for own in ["card", "cards", "threads", "return_exceptions", "self"] {
-            kw.remove(own);
-        }
-        assert_eq!(
-            kw, table,
-            "{def}: the stubs' keywords are the table's Python options"
-        );
-    }
+    check_declared("_native.pyi", &python_options(&stubs), &table);
+    // verify, verify_many and Verifier take them all.
+    assert_eq!(stubs.matches("**options: Unpack[VerifyOptions]").count(), 3);
 }
 
 #[test]
 fn the_npm_declarations_are_the_tables() {
     let text = npm_declarations();
-    let members: Vec<(String, String)> = interface(&text, "ReadOptions")
-        .into_iter()
-        .chain(interface(&text, "VerifyOptions"))
-        .collect();
-    let names: BTreeSet<String> = members.iter().map(|(n, _)| n.clone()).collect();
-    let table: BTreeSet<String> = VERIFY
+    let members: Vec<(String, String)> = interface(&text, "VerifyOptions");
+    let table: Vec<(String, Kind)> = VERIFY
         .iter()
         .filter(|s| s.fronts.npm)
-        .map(|s| camel_case(s.name))
+        .map(|s| (camel_case(s.name), s.kind))
         .collect();
-    assert_eq!(
-        names, table,
-        "the VerifyOptions members are the table's npm options"
+    check_declared("types.d.ts", &members, &table);
+}
+
+#[test]
+fn a_declaration_that_disagrees_with_the_table_fails() {
+    let chain = option(VERIFY, "max_chain").expect("max_chain").kind;
+    let mode = option(VERIFY, "mode").expect("mode").kind;
+    let table = vec![("max_chain".to_string(), chain), ("mode".to_string(), mode)];
+    let stub = |chain: &str, mode: &str| {
+        format!("class VerifyOptions(TypedDict, total=False):\n    max_chain: Optional[int]\n    \"\"\"{chain}\"\"\"\n\n    mode: Optional[str]\n    \"\"\"{mode}\"\"\"\n# END\n")
+    };
+    let run = |text: String| {
+        std::panic::catch_unwind(|| check_declared("test", &python_options(&text), &table)).is_ok()
+    };
+    assert!(run(stub("1 to 8, default 4.", "Default \"require\".")));
+    assert!(!run(stub("1 to 9, default 4.", "Default \"require\".")), "bounds");
+    assert!(
+        !run(stub("1 to 8, default 5.", "Default \"require\".")),
+        "a count's default"
     );
-    for spec in VERIFY.iter().filter(|s| s.fronts.npm) {
-        if let Kind::Count { min, max, default } = spec.kind {
-            let doc = &members
-                .iter()
-                .find(|(n, _)| *n == camel_case(spec.name))
-                .expect("declared")
-                .1;
-            assert!(
-                documents_count(doc, min, max, default),
-                "{}: the declaration gives the table's bounds and default: {doc}",
-                spec.name
-            );
-        }
-    }
+    assert!(
+        !run(stub("1 to 8, default 4.", "Default \"all\".")),
+        "a choice's default"
+    );
+    assert!(
+        !run(format!(
+            "{}    origin: Optional[str]\n",
+            stub("1 to 8, default 4.", "Default \"require\".").replace("# END\n", "")
+        )),
+        "a name the table lacks"
+    );
 }

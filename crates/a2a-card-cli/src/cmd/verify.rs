@@ -7,8 +7,9 @@ use crate::io::{
     check_output, is_stdin, printable, read_input, read_key_text, refuse_same_file, replace_file,
     write_stdout,
 };
+use crate::options::{Given, TableFlags};
 use crate::Failure;
-use a2a_card::request::{Input, VerifyRequest};
+use a2a_card::request::{Input, OptionValue, VerifyRequest};
 use a2a_card::signature::TextForm;
 use a2a_card::Algorithm;
 use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
@@ -223,6 +224,10 @@ pub(crate) struct Args {
 
     #[command(flatten)]
     pub(crate) fetch: FetchArgs,
+
+    /// The options of the core's table without a flag declared above (last: it sees them).
+    #[command(flatten)]
+    table: TableFlags,
 }
 
 impl Args {
@@ -254,7 +259,7 @@ impl Args {
                     .map_err(|e| Failure::new(e, &source).key_retrieval())?,
             );
         }
-        Ok(VerifyRequest {
+        let mut request = VerifyRequest {
             crls,
             identity: self.identities.clone(),
             identity_prefix: self.identity_prefixes.clone(),
@@ -274,7 +279,20 @@ impl Args {
             allow_jku: self.allow_jku.clone(),
             fetched: self.url().is_some(),
             ..VerifyRequest::default()
-        })
+        };
+        for (name, given) in &self.table.given {
+            let value = match given {
+                Given::Value(v) => v.clone(),
+                Given::Files(paths) => OptionValue::Inputs(
+                    paths
+                        .iter()
+                        .map(|p| read_key_text(p).map(|(text, source)| Input::new(text, source)))
+                        .collect::<Result<_, _>>()?,
+                ),
+            };
+            request.set(name, value).map_err(refused)?;
+        }
+        Ok(request)
     }
 
     /// The verification policy of the flags.

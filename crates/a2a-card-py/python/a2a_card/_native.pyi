@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime
 from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, TypedDict, Union
 
+from typing_extensions import Unpack
+
 __version__: str
 PROFILES: List[str]
 MODES: List[str]
@@ -69,83 +71,83 @@ def sign(
     max_input_bytes: Optional[int] = None,
     max_depth: Optional[int] = None,
 ) -> str: ...
-def verify(
-    card: Card,
-    *,
-    jwks: Optional[KeySet] = None,
-    keys: Optional[Union[Key, Sequence[Key]]] = None,
-    trust: Optional[KeySet] = None,
-    trust_anchors: Optional[Union[str, Sequence[str]]] = None,
-    identity: Optional[Union[str, Sequence[str]]] = None,
-    identity_prefix: Optional[Union[str, Sequence[str]]] = None,
-    require_eku: Optional[str] = None,
-    max_chain: Optional[int] = None,
-    algorithms: Optional[Sequence[Algorithm]] = None,
-    mode: Optional[Mode] = None,
-    profile: Optional[AcceptedProfile] = None,
-    profiles: Optional[Sequence[AcceptedProfile]] = None,
-    unknown: Optional[Unknown] = None,
-    now: Optional[Time] = None,
-    origin: Optional[str] = None,
-    max_signatures: Optional[int] = None,
-    max_keys_per_kid: Optional[int] = None,
-    max_signature_checks: Optional[int] = None,
-    max_input_bytes: Optional[int] = None,
-    max_depth: Optional[int] = None,
-) -> Report: ...
+# BEGIN VerifyOptions: written from a2a_card::request::VERIFY by crates/a2a-card/tests/front_stubs.rs
+class VerifyOptions(TypedDict, total=False):
+    """The keyword options of verify, verify_many and Verifier (None: not given)."""
+
+    keys: Optional[Union[Key, Sequence[Key]]]
+    """Trusted public keys (PEM or JWK; a private key yields its public half)."""
+
+    jwks: Optional[KeySet]
+    """Trusted JWK Sets; entries with "use":"enc" are skipped."""
+
+    trust: Optional[KeySet]
+    """Trust stores: keys with policy (algorithms, origins, validity window, revoked)."""
+
+    trust_anchors: Optional[Union[str, Sequence[str]]]
+    """CA certificates (PEM) trusted as roots for x5c chains."""
+
+    identity: Optional[Union[str, Sequence[str]]]
+    """A SPIFFE ID or DNS name the x5c leaf must name (any one)."""
+
+    identity_prefix: Optional[Union[str, Sequence[str]]]
+    """A URI SAN prefix ending with / the x5c leaf's must start with."""
+
+    require_eku: Optional[str]
+    """An extended key usage every x5c leaf must list."""
+
+    max_chain: Optional[int]
+    """The most certificates an x5c chain may hold. 1 to 8, default 4."""
+
+    algorithms: Optional[Sequence[Algorithm]]
+    """The algorithms accepted (none of them HMAC); by default every asymmetric one."""
+
+    mode: Optional[Literal["require", "all", "if-present"]]
+    """The pass rule: one valid signature, every signature, or an unsigned card passes. Default "require"."""
+
+    profile: Optional[Literal["spec", "prune-empty", "served-as-is", "auto"]]
+    """The profile accepted (auto: every profile). Default "spec"."""
+
+    profiles: Optional[Sequence[AcceptedProfile]]
+    """The profiles accepted, tried in order."""
+
+    unknown: Optional[Literal["exclude", "retain", "reject"]]
+    """Members the schema does not define: not covered, covered, or the card refused. Default "exclude"."""
+
+    now: Optional[Time]
+    """The time for validity windows, in seconds since the Unix epoch; by default the clock."""
+
+    origin: Optional[str]
+    """The https origin the card came from, for origin-bound trust entries."""
+
+    max_signatures: Optional[int]
+    """Refuse cards with more signatures than this. 1 to 256, default 16."""
+
+    max_keys_per_kid: Optional[int]
+    """Refuse a signature whose kid selects more trusted keys than this. 1 to 256, default 4."""
+
+    max_signature_checks: Optional[int]
+    """The most signature checks (one key over one profile's bytes) for the card. 1 to 4096, default 64."""
+
+    max_input_bytes: Optional[int]
+    """Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608."""
+
+    max_depth: Optional[int]
+    """Refuse cards nested deeper than this. 1 to 512, default 128."""
+# END VerifyOptions
+
+def verify(card: Card, **options: Unpack[VerifyOptions]) -> Report: ...
 def verify_many(
     cards: Iterable[Card],
     *,
     threads: Optional[int] = None,
     return_exceptions: bool = False,
-    jwks: Optional[KeySet] = None,
-    keys: Optional[Union[Key, Sequence[Key]]] = None,
-    trust: Optional[KeySet] = None,
-    trust_anchors: Optional[Union[str, Sequence[str]]] = None,
-    identity: Optional[Union[str, Sequence[str]]] = None,
-    identity_prefix: Optional[Union[str, Sequence[str]]] = None,
-    require_eku: Optional[str] = None,
-    max_chain: Optional[int] = None,
-    algorithms: Optional[Sequence[Algorithm]] = None,
-    mode: Optional[Mode] = None,
-    profile: Optional[AcceptedProfile] = None,
-    profiles: Optional[Sequence[AcceptedProfile]] = None,
-    unknown: Optional[Unknown] = None,
-    now: Optional[Time] = None,
-    origin: Optional[str] = None,
-    max_signatures: Optional[int] = None,
-    max_keys_per_kid: Optional[int] = None,
-    max_signature_checks: Optional[int] = None,
-    max_input_bytes: Optional[int] = None,
-    max_depth: Optional[int] = None,
+    **options: Unpack[VerifyOptions],
 ) -> List[Any]:
     """A list of Report (and, with return_exceptions=True, a2a_card.Error for unreadable cards)."""
 
 class Verifier:
-    def __init__(
-        self,
-        *,
-        jwks: Optional[KeySet] = None,
-        keys: Optional[Union[Key, Sequence[Key]]] = None,
-        trust: Optional[KeySet] = None,
-        trust_anchors: Optional[Union[str, Sequence[str]]] = None,
-        identity: Optional[Union[str, Sequence[str]]] = None,
-        identity_prefix: Optional[Union[str, Sequence[str]]] = None,
-        require_eku: Optional[str] = None,
-        max_chain: Optional[int] = None,
-        algorithms: Optional[Sequence[Algorithm]] = None,
-        mode: Optional[Mode] = None,
-        profile: Optional[AcceptedProfile] = None,
-        profiles: Optional[Sequence[AcceptedProfile]] = None,
-        unknown: Optional[Unknown] = None,
-        now: Optional[Time] = None,
-        origin: Optional[str] = None,
-        max_signatures: Optional[int] = None,
-        max_keys_per_kid: Optional[int] = None,
-        max_signature_checks: Optional[int] = None,
-        max_input_bytes: Optional[int] = None,
-        max_depth: Optional[int] = None,
-    ) -> None: ...
+    def __init__(self, **options: Unpack[VerifyOptions]) -> None: ...
     def verify(self, card: Card, *, now: Optional[Time] = None, origin: Optional[str] = None) -> Report: ...
     def verify_many(
         self,

@@ -210,7 +210,7 @@ pub const VERIFY: &[OptionSpec] = &[
         name: "now",
         kind: Kind::Time,
         fronts: LIBRARIES,
-        doc: "The time for validity windows, in seconds since the Unix epoch.",
+        doc: "The time for validity windows, in seconds since the Unix epoch; by default the clock.",
     },
     OptionSpec {
         name: "origin",
@@ -256,7 +256,7 @@ pub const VERIFY: &[OptionSpec] = &[
             npm: true,
             python: false,
         },
-        doc: "Check signatures with the host's native crypto when it has it.",
+        doc: "Check signatures with the host's own crypto where it has it (its native crypto for a call that returns at once, WebCrypto for one that returns a promise); every other check is the library's either way.",
     },
     OptionSpec {
         name: "allow_jku",

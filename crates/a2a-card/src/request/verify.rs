@@ -128,6 +128,8 @@ pub enum OptionValue {
     Inputs(Vec<Input>),
     /// Seconds since the Unix epoch.
     Time(i64),
+    /// Yes or no.
+    Flag(bool),
 }
 
 /// A count option: the table's default when not given, its bounds when given.
