@@ -118,14 +118,15 @@ fn leak(text: String) -> &'static str {
 
 /// The flag made from a row.
 fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) -> Arg {
-    let arg = Arg::new(id).long(long);
+    // Under the default heading, not the one of the flags declared last.
+    let arg = Arg::new(id).long(long).help_heading(None::<&str>);
     let unit = spec.name.rsplit('_').next().unwrap_or(spec.name);
     match spec.kind {
         Kind::Count { min, max, default } => arg
             .value_name("N")
             .default_value(leak(default.to_string()))
             .value_parser(crate::cmd::count_parser(min, max, unit))
-            .help(format!("{} ({min} to {max}; default {default})", spec.doc)),
+            .help(format!("{} ({min} to {max})", spec.doc.trim_end_matches('.'))),
         Kind::Choice(names) => arg
             .value_name("NAME")
             .default_value(names[0])
@@ -135,12 +136,12 @@ fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) ->
         Kind::Texts | Kind::List => arg
             .value_name("TEXT")
             .action(ArgAction::Append)
-            .help(format!("{} (repeatable)", spec.doc)),
+            .help(format!("{} (repeatable)", spec.doc.trim_end_matches('.'))),
         Kind::Keys { .. } | Kind::Pem => arg
             .value_name("FILE")
             .action(ArgAction::Append)
             .value_parser(clap::value_parser!(PathBuf))
-            .help(format!("{} (repeatable)", spec.doc)),
+            .help(format!("{} (repeatable)", spec.doc.trim_end_matches('.'))),
         Kind::Time => arg
             .value_name("SECONDS")
             .value_parser(clap::value_parser!(i64))
