@@ -117,6 +117,8 @@ export interface VerifyOptions extends ReadOptions {
   maxKeysPerKid?: number;
   /** The most signature checks (one key over one profile's bytes) for the card. 1 to 4096, default 64. */
   maxSignatureChecks?: number;
+  /** The largest JWS header of a signature, in bytes (raise it for long x5c chains). 1 to 1048576, default 4096. */
+  maxHeaderBytes?: number;
   /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
   maxInputBytes?: number;
   /** Refuse cards nested deeper than this. 1 to 512, default 128. */

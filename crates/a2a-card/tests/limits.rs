@@ -372,6 +372,48 @@ fn protected_header_is_refused_past_4096_bytes_as_the_verdict_of_its_entry() {
 }
 
 #[test]
+fn the_header_limit_is_an_option_of_every_front_end() {
+    // `max_header_bytes` of the request (the CLI's --max-header-bytes, Python's
+    // max_header_bytes, npm's maxHeaderBytes): a header past the default is valid once raised.
+    use a2a_card::request::{option, Input, OptionValue, VerifyRequest, VERIFY};
+    let key = key();
+    let card = CARD.as_bytes();
+    let card = with_entries(
+        card,
+        vec![signed_entry(card, &key, &protected_of_size(&key, 6000), None)],
+    );
+    let spec = option(VERIFY, "max_header_bytes").unwrap();
+    assert_eq!(
+        spec.count_default(),
+        Some(VerifyOptions::default().max_header_bytes)
+    );
+    assert_eq!(
+        spec.bounds(),
+        Some((1, a2a_card::signature::MAX_HEADER_BYTES_LIMIT))
+    );
+    let verdict = |n: Option<usize>| {
+        let mut r = VerifyRequest {
+            keys: Some(vec![Input::new(key.public().to_jwk().to_string(), "k")]),
+            ..Default::default()
+        };
+        if let Some(n) = n {
+            r.set("max_header_bytes", OptionValue::Count(n)).unwrap();
+        }
+        verdicts(&r.build().unwrap().verify(&card).unwrap())[0].to_string()
+    };
+    assert_eq!(verdict(None), "header-too-large");
+    assert_eq!(verdict(Some(6000)), "valid");
+    assert_eq!(verdict(Some(5999)), "header-too-large");
+    let past = VerifyRequest {
+        max_header_bytes: Some(a2a_card::signature::MAX_HEADER_BYTES_LIMIT + 1),
+        ..Default::default()
+    };
+    let e = past.options().unwrap_err();
+    assert_eq!(e.option(), Some("max_header_bytes"));
+    assert_eq!(e.message(), "max_header_bytes must be 1 to 1048576, got 1048577");
+}
+
+#[test]
 fn an_oversized_protected_text_is_refused_by_its_length_before_decoding() {
     let key = key();
     let trust = trust_of(&key);

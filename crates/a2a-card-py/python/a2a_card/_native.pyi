@@ -129,6 +129,9 @@ class VerifyOptions(TypedDict, total=False):
     max_signature_checks: Optional[int]
     """The most signature checks (one key over one profile's bytes) for the card. 1 to 4096, default 64."""
 
+    max_header_bytes: Optional[int]
+    """The largest JWS header of a signature, in bytes (raise it for long x5c chains). 1 to 1048576, default 4096."""
+
     max_input_bytes: Optional[int]
     """Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608."""
 

@@ -5,9 +5,11 @@
 //! flag, npm's camelCase) is the front end's: the table holds the canonical name alone.
 
 use crate::canonical::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_INPUT_BYTES, MAX_DEPTH_LIMIT, MAX_INPUT_BYTES_LIMIT};
+use crate::jose::header::DEFAULT_MAX_HEADER_BYTES;
 use crate::signature::{
     DEFAULT_MAX_CHAIN_LEN, DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS,
-    MAX_CHAIN_LEN_LIMIT, MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT, MAX_SIGNATURE_CHECKS_LIMIT,
+    MAX_CHAIN_LEN_LIMIT, MAX_HEADER_BYTES_LIMIT, MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT,
+    MAX_SIGNATURE_CHECKS_LIMIT,
 };
 
 /// What values an option takes.
@@ -235,6 +237,12 @@ pub const VERIFY: &[OptionSpec] = &[
         kind: count(1, MAX_SIGNATURE_CHECKS_LIMIT, DEFAULT_MAX_SIGNATURE_CHECKS),
         fronts: ALL,
         doc: "The most signature checks (one key over one profile's bytes) for the card.",
+    },
+    OptionSpec {
+        name: "max_header_bytes",
+        kind: count(1, MAX_HEADER_BYTES_LIMIT, DEFAULT_MAX_HEADER_BYTES),
+        fronts: ALL,
+        doc: "The largest JWS header of a signature, in bytes (raise it for long x5c chains).",
     },
     OptionSpec {
         name: "max_input_bytes",

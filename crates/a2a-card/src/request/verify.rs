@@ -85,6 +85,8 @@ pub struct VerifyRequest {
     pub max_keys_per_kid: Option<usize>,
     /// The most signature checks for a card.
     pub max_signature_checks: Option<usize>,
+    /// The largest JWS header of a signature, in bytes.
+    pub max_header_bytes: Option<usize>,
     /// The largest card, in bytes.
     pub max_input_bytes: Option<usize>,
     /// The deepest nesting of a card.
@@ -178,6 +180,7 @@ impl VerifyRequest {
             ("max_signatures", V::Count(n)) => self.max_signatures = Some(n),
             ("max_keys_per_kid", V::Count(n)) => self.max_keys_per_kid = Some(n),
             ("max_signature_checks", V::Count(n)) => self.max_signature_checks = Some(n),
+            ("max_header_bytes", V::Count(n)) => self.max_header_bytes = Some(n),
             ("max_input_bytes", V::Count(n)) => self.max_input_bytes = Some(n),
             ("max_depth", V::Count(n)) => self.max_depth = Some(n),
             ("allow_jku", V::Texts(v)) => self.allow_jku = v,
@@ -241,6 +244,7 @@ impl VerifyRequest {
         let max_signatures = count("max_signatures", self.max_signatures)?;
         let max_keys_per_kid = count("max_keys_per_kid", self.max_keys_per_kid)?;
         let max_signature_checks = count("max_signature_checks", self.max_signature_checks)?;
+        let max_header_bytes = count("max_header_bytes", self.max_header_bytes)?;
         let limits = Limits {
             max_input_bytes: count("max_input_bytes", self.max_input_bytes)?,
             max_depth: count("max_depth", self.max_depth)?,
@@ -260,6 +264,7 @@ impl VerifyRequest {
             max_signatures,
             max_keys_per_kid,
             max_signature_checks,
+            max_header_bytes,
             limits,
             now: self.now,
             origin: self.origin.clone(),
