@@ -1,6 +1,6 @@
 //! Library errors as Python exceptions: the classes of `a2a_card._errors` (one subclass of
-//! `a2a_card.Error` per kind of failure), each with the core's `code`, `pointer`, `offset` and
-//! `message`.
+//! `a2a_card.Error` per kind of failure), each with the core's `code`, `pointer`, `offset`,
+//! `message` and `option`.
 
 use a2a_card::{Error, ErrorCode};
 use pyo3::prelude::*;
@@ -66,10 +66,15 @@ pub(crate) fn error_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'p
     Ok(module.bind(py).getattr(name)?.cast_into::<PyType>()?)
 }
 
-/// The Python exception for a library error.
+/// The Python exception for a library error, with the option it is about (`option`, the
+/// canonical snake_case name Python spells it by) when it is about one.
 pub(crate) fn py_error(py: Python<'_>, e: &Error) -> PyErr {
     // The options an error names, spelled as this package spells them.
-    let e = &e.clone().spelled(&a2a_card::request::Snake);
+    let option = e.option();
+    exception(py, &e.clone().spelled(&a2a_card::request::Snake), option)
+}
+
+fn exception(py: Python<'_>, e: &Error, option: Option<&str>) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let class = error_class(py, class_name(e.code()))?;
         let kwargs = PyDict::new(py);
@@ -77,6 +82,7 @@ pub(crate) fn py_error(py: Python<'_>, e: &Error) -> PyErr {
         kwargs.set_item("pointer", e.pointer())?;
         kwargs.set_item("offset", e.offset())?;
         kwargs.set_item("message", e.message())?;
+        kwargs.set_item("option", option)?;
         let instance = class.call((e.to_string(),), Some(&kwargs))?;
         Ok(PyErr::from_value(instance))
     };
@@ -86,6 +92,12 @@ pub(crate) fn py_error(py: Python<'_>, e: &Error) -> PyErr {
 /// A `usage` error: arguments or options this package cannot use.
 pub(crate) fn usage(py: Python<'_>, message: impl Into<String>) -> PyErr {
     py_error(py, &Error::new(ErrorCode::Usage, message))
+}
+
+/// A `usage` error about the keyword option `option` (its `option` attribute), whose message
+/// names it already.
+pub(crate) fn option_usage(py: Python<'_>, option: &str, message: impl Into<String>) -> PyErr {
+    exception(py, &Error::new(ErrorCode::Usage, message), Some(option))
 }
 
 /// Library results into Python results.

@@ -1,7 +1,7 @@
 //! Python values in: cards as `str`, `bytes` or parsed JSON values, keys and key sets as text
 //! or dicts, and the keyword options, each checked with a `usage` error that names the option.
 
-use crate::errors::{usage, OrRaise};
+use crate::errors::{option_usage, usage, OrRaise};
 use a2a_card::{Algorithm, CanonicalizeOptions, Limits, Profile, UnknownMembers};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -143,8 +143,9 @@ pub(crate) fn opt_string(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResu
     };
     match v.cast::<PyString>() {
         Ok(s) => Ok(Some(s.to_cow()?.into_owned())),
-        Err(_) => Err(usage(
+        Err(_) => Err(option_usage(
             v.py(),
+            name,
             format!("option {name:?} must be a str, not {}", type_name(v)),
         )),
     }
@@ -158,8 +159,9 @@ pub(crate) fn opt_bool(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult
     };
     match v.cast::<PyBool>() {
         Ok(b) => Ok(Some(b.is_true())),
-        Err(_) => Err(usage(
+        Err(_) => Err(option_usage(
             v.py(),
+            name,
             format!("option {name:?} must be True or False, not {}", type_name(v)),
         )),
     }
@@ -176,8 +178,9 @@ pub(crate) fn opt_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResul
             return Ok(Some(n));
         }
     }
-    Err(usage(
+    Err(option_usage(
         py,
+        name,
         format!(
             "option {name:?} must be a non-negative int, not {}",
             short_repr(v)
@@ -204,8 +207,9 @@ pub(crate) fn opt_strings(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyRes
     };
     let py = v.py();
     let err = || {
-        usage(
+        option_usage(
             py,
+            name,
             format!("option {name:?} must be a list of str, not {}", short_repr(v)),
         )
     };
@@ -231,8 +235,9 @@ pub(crate) fn opt_one_or_more(value: Option<&Bound<'_, PyAny>>, name: &str) -> P
         return Ok(vec![s.to_cow()?.into_owned()]);
     }
     if !(v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>()) {
-        return Err(usage(
+        return Err(option_usage(
             v.py(),
+            name,
             format!(
                 "option {name:?} must be a str or a list of str, not {}",
                 short_repr(v)
@@ -249,8 +254,7 @@ pub(crate) fn opt_time(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult
     };
     let py = v.py();
     let bad = || {
-        usage(
-            py,
+        option_usage(py, name,
             format!(
                 "option {name:?} must be seconds since the Unix epoch (int or float) or a datetime with a time zone, not {}",
                 short_repr(v)
@@ -273,8 +277,7 @@ pub(crate) fn opt_time(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult
     let datetime = py.import("datetime")?.getattr("datetime")?;
     if v.is_instance(&datetime)? {
         if v.getattr("tzinfo")?.is_none() {
-            return Err(usage(
-                py,
+            return Err(option_usage(py, name,
                 format!("option {name:?} is a datetime without a time zone; give an aware datetime (for example datetime.now(timezone.utc))"),
             ));
         }
@@ -294,8 +297,9 @@ pub(crate) fn opt_members(
     };
     let py = v.py();
     if !v.is_instance_of::<PyDict>() {
-        return Err(usage(
+        return Err(option_usage(
             py,
+            name,
             format!("option {name:?} must be a dict, not {}", type_name(v)),
         ));
     }
@@ -306,7 +310,7 @@ pub(crate) fn opt_members(
         .or_raise(py)?
     {
         serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
-        _ => Err(usage(py, format!("option {name:?} must be a dict"))),
+        _ => Err(option_usage(py, name, format!("option {name:?} must be a dict"))),
     }
 }
 

@@ -200,8 +200,9 @@ fn sign(
         max_chain_len: match opt_count(max_chain, "max_chain")? {
             None => a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
             Some(n) => {
-                a2a_card::signature::check_max_chain_len(n)
-                    .map_err(|e| usage(py, format!("option \"max_chain\": {}", e.message())))?;
+                a2a_card::signature::check_max_chain_len(n).map_err(|e| {
+                    errors::option_usage(py, "max_chain", format!("option \"max_chain\": {}", e.message()))
+                })?;
                 n
             }
         },

@@ -1,7 +1,7 @@
 //! Verify options read from keyword arguments by the core's table into its request (which
 //! makes the trust roots and the policy), and verification with the GIL released.
 
-use crate::errors::{usage, OrRaise};
+use crate::errors::{option_usage, OrRaise};
 use crate::input::{
     card_bytes, json_text, opt_bool, opt_count, opt_one_or_more, opt_string, opt_strings, opt_time,
 };
@@ -143,9 +143,14 @@ pub(crate) fn raise(py: Python<'_>, e: Error) -> PyErr {
 /// The `threads` option: 1 to the core's [`MAX_THREADS`] (the CLI's bound), else `usage`.
 pub(crate) fn threads_option(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
     match opt_count(value, "threads")? {
-        Some(0) => Err(usage(py, "option \"threads\" must be at least 1")),
-        Some(n) if n > MAX_THREADS => Err(usage(
+        Some(0) => Err(option_usage(
             py,
+            "threads",
+            "option \"threads\" must be at least 1",
+        )),
+        Some(n) if n > MAX_THREADS => Err(option_usage(
+            py,
+            "threads",
             format!("option \"threads\" must be at most {MAX_THREADS}"),
         )),
         n => Ok(n),

@@ -247,3 +247,61 @@ def test_no_exception_holds_key_material() -> None:
                 # not be accepted in a bad shape.
                 pass
     assert tried > 100
+
+
+@pytest.mark.parametrize(
+    "options, option, message",
+    [
+        # A bound (the core's), a value of the wrong type (the package's reader), a name (the core's).
+        ({"max_chain": 9}, "max_chain", "max_chain must be 1 to 8, got 9"),
+        ({"max_header_bytes": 0}, "max_header_bytes", "max_header_bytes must be 1 to 1048576, got 0"),
+        ({"max_signatures": "16"}, "max_signatures", None),
+        ({"mode": "any"}, "mode", None),
+        ({"algorithms": ["HS256"]}, "algorithms", None),
+        ({"require_eku": ""}, "require_eku", None),
+    ],
+)
+def test_an_error_about_an_option_carries_it_in_snake_case(options: dict, option: str, message: Any) -> None:
+    kp = a2a_card.keygen("EdDSA")
+    calls = [
+        lambda: a2a_card.verify(CLEAN, jwks=kp.jwks, **options),
+        lambda: a2a_card.verify_many([CLEAN], jwks=kp.jwks, **options),
+        lambda: a2a_card.Verifier(jwks=kp.jwks, **options),
+    ]
+    for call in calls:
+        with pytest.raises(a2a_card.UsageError) as e:
+            call()
+        assert (e.value.code, e.value.option) == ("usage", option), e.value
+        if message is not None:
+            assert e.value.message == message
+        # Kept by pickling, as every attribute is.
+        import pickle
+
+        assert pickle.loads(pickle.dumps(e.value)).option == option
+
+
+def test_an_error_about_no_option_has_none_and_other_calls_name_theirs() -> None:
+    with pytest.raises(a2a_card.CardError) as e:
+        a2a_card.canonicalize('{"a":1,"a":2}')
+    assert e.value.option is None
+    with pytest.raises(a2a_card.UsageError) as e:
+        a2a_card.canonicalize(CLEAN, max_depth=0)
+    assert e.value.option == "max_depth"
+    with pytest.raises(a2a_card.UsageError) as e:
+        a2a_card.verify_many([CLEAN], threads=0, keys=a2a_card.keygen("EdDSA"))
+    assert e.value.option == "threads"
+
+
+def test_a_verify_keyword_the_table_lacks_is_the_type_error_python_raises() -> None:
+    kp = a2a_card.keygen("EdDSA")
+    for call, name in [
+        (lambda: a2a_card.verify(CLEAN, jwks=kp.jwks, max_chains=2), "verify"),
+        (lambda: a2a_card.verify_many([CLEAN], jwks=kp.jwks, max_chains=2), "verify_many"),
+        (lambda: a2a_card.Verifier(jwks=kp.jwks, max_chains=2), "Verifier.__new__"),
+    ]:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert not isinstance(e.value, a2a_card.Error)
+        assert str(e.value) == f"{name}() got an unexpected keyword argument 'max_chains'"
+    # None is an option not given, as before.
+    assert a2a_card.verify(a2a_card.sign(CLEAN, kp), jwks=kp.jwks, max_chain=None).ok

@@ -273,6 +273,8 @@ export interface A2ACardError extends Error {
   pointer: string | null;
   /** The byte offset in the input, when known. */
   offset: number | null;
+  /** The option the error is about, as this package spells it ("maxChain"), else null. */
+  option: string | null;
 }
 
 /** The canonical bytes of a card (A2A v1.0 section 8.4.1), as text. */

@@ -5,10 +5,15 @@ use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 /// The JavaScript `Error` for a library error: `name` "A2ACardError", the message with its
-/// place, and `code`, `pointer` and `offset` properties.
+/// place, and `code`, `pointer`, `offset` and `option` properties (`option`: the option the
+/// error is about, in this package's camelCase, or null).
 pub(crate) fn js_error(e: &Error) -> JsValue {
+    let option = e.option().map(a2a_card::request::camel_case);
     // The options an error names, spelled as this package spells them.
-    let e = &e.clone().spelled(&a2a_card::request::Camel);
+    error_object(&e.clone().spelled(&a2a_card::request::Camel), option.as_deref())
+}
+
+fn error_object(e: &Error, option: Option<&str>) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("A2ACardError");
     let pointer = e.pointer().map_or(JsValue::NULL, JsValue::from_str);
@@ -21,12 +26,20 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
     );
     let _ = Reflect::set(&err, &JsValue::from_str("pointer"), &pointer);
     let _ = Reflect::set(&err, &JsValue::from_str("offset"), &offset);
+    let option = option.map_or(JsValue::NULL, JsValue::from_str);
+    let _ = Reflect::set(&err, &JsValue::from_str("option"), &option);
     err.into()
 }
 
 /// A `usage` error: the caller passed arguments or options this package cannot use.
 pub(crate) fn usage(message: impl Into<String>) -> JsValue {
     js_error(&Error::new(ErrorCode::Usage, message))
+}
+
+/// A `usage` error about the option `option` (as this package spells it), whose message names
+/// it already.
+pub(crate) fn option_usage(option: &str, message: impl Into<String>) -> JsValue {
+    error_object(&Error::new(ErrorCode::Usage, message), Some(option))
 }
 
 pub(crate) trait OrThrow<T> {

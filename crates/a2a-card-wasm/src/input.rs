@@ -1,6 +1,6 @@
 //! JavaScript values in: cards as text, bytes or values, and the options objects.
 
-use crate::errors::{usage, OrThrow};
+use crate::errors::{option_usage, usage, OrThrow};
 use crate::js;
 use a2a_card::Algorithm;
 use a2a_card::{CanonicalizeOptions, Error, ErrorCode, Limits, Profile, UnknownMembers};
@@ -160,11 +160,14 @@ impl Options {
         match self.get(name)? {
             None => Ok(None),
             Some(v) => v.as_string().map(Some).ok_or_else(|| {
-                usage(format!(
-                    "option {name:?} of {} must be a string, not {}",
-                    self.what,
-                    js::type_name(&v)
-                ))
+                option_usage(
+                    name,
+                    format!(
+                        "option {name:?} of {} must be a string, not {}",
+                        self.what,
+                        js::type_name(&v)
+                    ),
+                )
             }),
         }
     }
@@ -173,11 +176,14 @@ impl Options {
         match self.get(name)? {
             None => Ok(None),
             Some(v) => v.as_bool().map(Some).ok_or_else(|| {
-                usage(format!(
-                    "option {name:?} of {} must be a boolean, not {}",
-                    self.what,
-                    js::type_name(&v)
-                ))
+                option_usage(
+                    name,
+                    format!(
+                        "option {name:?} of {} must be a boolean, not {}",
+                        self.what,
+                        js::type_name(&v)
+                    ),
+                )
             }),
         }
     }
@@ -187,10 +193,10 @@ impl Options {
             None => Ok(None),
             Some(v) => match v.as_f64() {
                 Some(n) if n.is_finite() => Ok(Some(n)),
-                _ => Err(usage(format!(
-                    "option {name:?} of {} must be a finite number",
-                    self.what
-                ))),
+                _ => Err(option_usage(
+                    name,
+                    format!("option {name:?} of {} must be a finite number", self.what),
+                )),
             },
         }
     }
@@ -201,14 +207,20 @@ impl Options {
         match self.number(name)? {
             None => Ok(None),
             Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= usize::MAX as f64 => Ok(Some(n as usize)),
-            Some(n) if n >= 0.0 && n.fract() == 0.0 => Err(usage(format!(
-                "option {name:?} of {} is {n}, more than this build can count",
-                self.what
-            ))),
-            Some(n) => Err(usage(format!(
-                "option {name:?} of {} must be a non-negative integer, not {n}",
-                self.what
-            ))),
+            Some(n) if n >= 0.0 && n.fract() == 0.0 => Err(option_usage(
+                name,
+                format!(
+                    "option {name:?} of {} is {n}, more than this build can count",
+                    self.what
+                ),
+            )),
+            Some(n) => Err(option_usage(
+                name,
+                format!(
+                    "option {name:?} of {} must be a non-negative integer, not {n}",
+                    self.what
+                ),
+            )),
         }
     }
 
@@ -225,10 +237,10 @@ impl Options {
     pub(crate) fn strings(&self, name: &str) -> Result<Option<Vec<String>>, JsValue> {
         let Some(v) = self.get(name)? else { return Ok(None) };
         let err = || {
-            usage(format!(
-                "option {name:?} of {} must be an array of strings",
-                self.what
-            ))
+            option_usage(
+                name,
+                format!("option {name:?} of {} must be an array of strings", self.what),
+            )
         };
         if !js::is_array(&v) {
             return Err(err());
@@ -247,18 +259,18 @@ impl Options {
             return Ok(Vec::new());
         };
         if !v.is_object() || js::is_array(&v) {
-            return Err(usage(format!(
-                "option {name:?} of {} must be an object",
-                self.what
-            )));
+            return Err(option_usage(
+                name,
+                format!("option {name:?} of {} must be an object", self.what),
+            ));
         }
         let text = String::from(js::stringify(&v, &format!("option {name:?} of {}", self.what))?);
         match a2a_card::canonical::parse_json(text.as_bytes(), &Limits::default()).or_throw()? {
             serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
-            _ => Err(usage(format!(
-                "option {name:?} of {} must be an object",
-                self.what
-            ))),
+            _ => Err(option_usage(
+                name,
+                format!("option {name:?} of {} must be an object", self.what),
+            )),
         }
     }
 

@@ -2,7 +2,8 @@
 failure. Every error the package raises is one of them and carries the core library's stable
 ``code`` (kebab-case, the same codes as the Rust library, the CLI and the npm package), the JSON
 Pointer of the member concerned (``pointer``, ``None`` when there is none; ``""`` is the whole
-document) and the byte offset in the input (``offset``), where known.
+document) and the byte offset in the input (``offset``), where known; an error about a keyword
+option names it (``option``, as Python spells it).
 
 >>> import a2a_card
 >>> try:
@@ -10,6 +11,11 @@ document) and the byte offset in the input (``offset``), where known.
 ... except a2a_card.CardError as e:
 ...     print(e.code, e.pointer, e.offset)
 duplicate-member /name 12
+>>> try:
+...     a2a_card.verify('{"name":"A"}', keys=a2a_card.keygen("EdDSA"), max_chain=9)
+... except a2a_card.UsageError as e:
+...     print(e.option, "|", e.message)
+max_chain | max_chain must be 1 to 8, got 9
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ __all__ = [
 
 
 class Error(ValueError):
-    """An a2a-card error: ``code``, ``pointer``, ``offset`` and ``message``.
+    """An a2a-card error: ``code``, ``pointer``, ``offset``, ``message`` and ``option``.
 
     ``str(error)`` is the message with its place (``... at /a/b (byte 12)``), as the Rust
     library prints it; ``message`` is the sentence alone.
@@ -42,6 +48,8 @@ class Error(ValueError):
     """The byte offset in the input, when known."""
     message: str
     """The sentence describing the problem, without code or place."""
+    option: Optional[str]
+    """The keyword option the error is about, as Python spells it (``max_chain``), or None."""
 
     def __init__(
         self,
@@ -50,18 +58,20 @@ class Error(ValueError):
         pointer: Optional[str] = None,
         offset: Optional[int] = None,
         message: Optional[str] = None,
+        option: Optional[str] = None,
     ) -> None:
         super().__init__(text)
         self.code = code
         self.pointer = pointer
         self.offset = offset
         self.message = text if message is None else message
+        self.option = option
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(code={self.code!r}, pointer={self.pointer!r}, message={self.message!r})"
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
-        return (type(self), (str(self), self.code, self.pointer, self.offset, self.message))
+        return (type(self), (str(self), self.code, self.pointer, self.offset, self.message, self.option))
 
 
 class UsageError(Error, TypeError):

@@ -1,0 +1,63 @@
+// An error about an option names it: the `option` property, in the package's camelCase (the core
+// carries the canonical name, `Error::option`), null for an error about no option; and the
+// example of docs/npm.md that shows it runs as written, printing what its comment says.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { loadNode, loadWeb, repoRoot } from "./helpers.mjs";
+
+const CARD = '{"name":"A","skills":[]}';
+
+function thrownBy(f) {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  assert.fail("no error thrown");
+}
+
+for (const [build, m] of [["node", loadNode()], ["web", await loadWeb()]]) {
+  test(`${build}: an error about an option carries it as the package spells it`, async () => {
+    const { jwks } = m.generateKey("EdDSA");
+    const cases = [
+      // A bound (the core's), a value of the wrong type (the package's reader), a name (the core's).
+      [{ jwks, maxChain: 9 }, "maxChain", '"maxChain" must be 1 to 8, got 9'],
+      [{ jwks, maxHeaderBytes: 0 }, "maxHeaderBytes", '"maxHeaderBytes" must be 1 to 1048576, got 0'],
+      [{ jwks, maxSignatures: "16" }, "maxSignatures", null],
+      [{ jwks, mode: "any" }, "mode", null],
+      [{ jwks, algorithms: ["HS256"] }, "algorithms", null],
+      [{ jwks, requireEku: "" }, "requireEku", null],
+    ];
+    for (const [options, option, message] of cases) {
+      const e = thrownBy(() => m.verify(CARD, options));
+      assert.equal(e.name, "A2ACardError");
+      assert.equal(e.code, "usage", e.message);
+      assert.equal(e.option, option, e.message);
+      if (message) assert.equal(e.message, message);
+      await assert.rejects(m.verifyAsync(CARD, options), (r) => r.option === option);
+      assert.equal(thrownBy(() => new m.Verifier(options)).option, option);
+    }
+    // An error about no option: null.
+    const dup = thrownBy(() => m.canonicalize('{"a":1,"a":2}'));
+    assert.equal(dup.code, "duplicate-member");
+    assert.equal(dup.option, null);
+    // The options of other calls too.
+    assert.equal(thrownBy(() => m.canonicalize(CARD, { maxDepth: 0 })).option, "maxDepth");
+    assert.equal(thrownBy(() => m.canonicalize(CARD, { profile: 1 })).option, "profile");
+  });
+}
+
+test("the example of docs/npm.md that shows an error's option runs as written", () => {
+  const text = fs.readFileSync(path.join(repoRoot, "docs/npm.md"), "utf8");
+  const block = [...text.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((b) => b[1]).find((b) => b.includes("e.option"));
+  assert.ok(block, "docs/npm.md has the example");
+  const imported = block.match(/^import \{ ([^}]+) \} from "a2a-card";\n/m);
+  assert.ok(imported, block);
+  const expected = block.match(/console\.log\(.*\); +\/\/ (.*)$/m)[1];
+  const printed = [];
+  const run = new Function("lib", "console", `const { ${imported[1]} } = lib;\n${block.replace(imported[0], "")}`);
+  run(loadNode(), { log: (...args) => printed.push(args.join(" ")) });
+  assert.deepEqual(printed, [expected]);
+});
