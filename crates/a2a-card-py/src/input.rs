@@ -335,7 +335,7 @@ pub(crate) fn limits(
 pub(crate) fn profile(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Profile> {
     match opt_string(value, "profile")? {
         None => Ok(Profile::Spec),
-        Some(name) => Profile::parse(&name).or_raise(py),
+        Some(name) => name.parse::<Profile>().or_raise(py),
     }
 }
 
@@ -343,7 +343,7 @@ pub(crate) fn profile(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyRes
 pub(crate) fn unknown(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<UnknownMembers> {
     match opt_string(value, "unknown")? {
         None => Ok(UnknownMembers::default()),
-        Some(name) => UnknownMembers::parse(&name).or_raise(py),
+        Some(name) => name.parse::<UnknownMembers>().or_raise(py),
     }
 }
 

@@ -172,7 +172,7 @@ fn sign(
     let also = opt_strings(also_profiles, "also_profiles")?
         .unwrap_or_default()
         .iter()
-        .map(|p| Profile::parse(p).or_raise(py))
+        .map(|p| p.parse::<Profile>().or_raise(py))
         .collect::<PyResult<Vec<_>>>()?;
     // `..default()` keeps this building when the core adds a sign option.
     #[allow(clippy::needless_update)]

@@ -291,7 +291,7 @@ impl Options {
     pub(crate) fn unknown(&self) -> Result<UnknownMembers, JsValue> {
         match self.string("unknown")? {
             None => Ok(UnknownMembers::default()),
-            Some(name) => UnknownMembers::parse(&name).or_throw(),
+            Some(name) => name.parse::<UnknownMembers>().or_throw(),
         }
     }
 
@@ -313,7 +313,7 @@ impl Options {
 }
 
 pub(crate) fn profile_named(name: &str) -> Result<Profile, JsValue> {
-    Profile::parse(name).or_throw()
+    name.parse::<Profile>().or_throw()
 }
 
 pub(crate) fn algorithm_named(name: &str) -> Result<Algorithm, JsValue> {

@@ -10,6 +10,8 @@
 //! A2A_CARD_REWRITE_STUBS=1 cargo test -p a2a-card --test front_stubs
 //! ```
 
+#![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
+
 use a2a_card::request::{camel_case, Kind, OptionSpec, VERIFY};
 use std::path::PathBuf;
 

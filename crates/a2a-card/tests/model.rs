@@ -441,9 +441,9 @@ fn spec_success_vectors() -> Vec<SpecVector> {
             Expected::Bytes { bytes, .. } => Some(SpecVector {
                 id: v.id,
                 input: v.input,
-                unknown: v.unknown.map_or(UnknownMembers::Exclude, |u| {
-                    UnknownMembers::from_name(&u).unwrap()
-                }),
+                unknown: v
+                    .unknown
+                    .map_or(UnknownMembers::Exclude, |u| u.parse::<UnknownMembers>().unwrap()),
                 expected: bytes,
             }),
             Expected::Error { .. } => None,

@@ -27,10 +27,15 @@ const MIN_VECTORS: usize = 60;
 
 /// The library's options for a vector.
 fn options(v: &Vector) -> Result<CanonicalizeOptions, String> {
-    let profile = Profile::from_name(&v.profile).ok_or_else(|| format!("unknown profile `{}`", v.profile))?;
+    let profile = v
+        .profile
+        .parse::<Profile>()
+        .map_err(|_| format!("unknown profile `{}`", v.profile))?;
     let unknown = match &v.unknown {
         None => UnknownMembers::Exclude,
-        Some(n) => UnknownMembers::from_name(n).ok_or_else(|| format!("unknown `unknown` value `{n}`"))?,
+        Some(n) => n
+            .parse::<UnknownMembers>()
+            .map_err(|_| format!("unknown `unknown` value `{n}`"))?,
     };
     let d = Limits::default();
     Ok(CanonicalizeOptions {

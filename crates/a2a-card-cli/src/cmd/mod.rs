@@ -62,7 +62,7 @@ pub(crate) fn table_count(name: &str, unit: &'static str) -> impl TypedValuePars
 /// `--profile`: `spec`, `prune-empty` or `served-as-is`.
 pub(crate) fn profile_parser() -> impl TypedValueParser<Value = Profile> {
     PossibleValuesParser::new(Profile::ALL.map(Profile::as_str))
-        .try_map(|s| Profile::from_name(&s).ok_or(format!("unknown profile {s:?}")))
+        .try_map(|s| s.parse::<Profile>().map_err(|_| format!("unknown profile {s:?}")))
 }
 
 /// `verify --profile`: a profile name, or `auto` (every profile), as the library's
@@ -73,8 +73,10 @@ pub(crate) fn profile_name_parser() -> PossibleValuesParser {
 
 /// `--unknown`: `exclude`, `retain` or `reject`.
 pub(crate) fn unknown_parser() -> impl TypedValueParser<Value = UnknownMembers> {
-    PossibleValuesParser::new(UnknownMembers::ALL.map(UnknownMembers::as_str))
-        .try_map(|s| UnknownMembers::from_name(&s).ok_or(format!("unknown mode {s:?}")))
+    PossibleValuesParser::new(UnknownMembers::ALL.map(UnknownMembers::as_str)).try_map(|s| {
+        s.parse::<UnknownMembers>()
+            .map_err(|_| format!("unknown mode {s:?}"))
+    })
 }
 
 /// `--alg`: a JWS algorithm name, as the library spells and checks it.
@@ -86,7 +88,7 @@ pub(crate) fn alg_parser() -> impl TypedValueParser<Value = Algorithm> {
 /// `--mode`: `require`, `all` or `if-present`.
 pub(crate) fn mode_parser() -> impl TypedValueParser<Value = Mode> {
     PossibleValuesParser::new([Mode::Require, Mode::All, Mode::IfPresent].map(Mode::as_str))
-        .try_map(|s| Mode::from_name(&s).ok_or(format!("unknown mode {s:?}")))
+        .try_map(|s| s.parse::<Mode>().map_err(|_| format!("unknown mode {s:?}")))
 }
 
 /// The options that decide the canonical bytes, shared by `canonicalize`, `inspect` and `sign`

@@ -51,39 +51,44 @@ impl Profile {
     }
 
     /// The profile with this name.
-    ///
-    /// ```
-    /// assert_eq!(a2a_card::Profile::from_name("served-as-is"), Some(a2a_card::Profile::ServedAsIs));
-    /// ```
+    #[deprecated(note = "use `name.parse::<Profile>().ok()` (`FromStr`)")]
     pub fn from_name(name: &str) -> Option<Profile> {
-        match name {
-            "spec" => Some(Profile::Spec),
-            "prune-empty" => Some(Profile::PruneEmpty),
-            "served-as-is" => Some(Profile::ServedAsIs),
-            _ => None,
-        }
+        name.parse().ok()
     }
 
-    /// The profile with this name, or a `usage` error listing the names: how a library
-    /// binding (the npm package, the Python package) reads a `profile` option given as text.
+    /// The profile with this name, or a `usage` error listing the names.
+    #[deprecated(note = "use `name.parse::<Profile>()` (`FromStr`)")]
+    pub fn parse(name: &str) -> Result<Profile, Error> {
+        name.parse()
+    }
+}
+
+impl std::str::FromStr for Profile {
+    type Err = Error;
+
+    /// The profile with this name, or a `usage` error listing the names: how every front end
+    /// reads a profile given as text.
     ///
     /// ```
     /// use a2a_card::Profile;
-    /// assert_eq!(Profile::parse("prune-empty").unwrap(), Profile::PruneEmpty);
-    /// let e = Profile::parse("jcs").unwrap_err();
+    /// assert_eq!("prune-empty".parse::<Profile>().unwrap(), Profile::PruneEmpty);
+    /// let e = "jcs".parse::<Profile>().unwrap_err();
     /// assert_eq!(e.code().as_str(), "usage");
     /// assert_eq!(e.message(), r#"profile "jcs" is not one of "spec", "served-as-is", "prune-empty""#);
     /// ```
-    pub fn parse(name: &str) -> Result<Profile, Error> {
-        Profile::from_name(name).ok_or_else(|| {
-            Error::new(
-                ErrorCode::Usage,
-                format!(
-                    "profile {name:?} is not one of {}",
-                    quoted_names(Profile::ALL.map(Profile::as_str))
-                ),
-            )
-        })
+    fn from_str(name: &str) -> Result<Profile, Error> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.as_str() == name)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::Usage,
+                    format!(
+                        "profile {name:?} is not one of {}",
+                        quoted_names(Profile::ALL.map(Profile::as_str))
+                    ),
+                )
+            })
     }
 }
 
@@ -128,7 +133,7 @@ pub fn accepted_profiles(names: &[&str]) -> Result<Vec<Profile>, Error> {
         let add: Vec<Profile> = if *name == "auto" {
             Profile::ALL.to_vec()
         } else {
-            match Profile::from_name(name) {
+            match name.parse::<Profile>().ok() {
                 Some(p) => vec![p],
                 None => {
                     return Err(Error::new(
@@ -186,34 +191,49 @@ impl UnknownMembers {
     }
 
     /// The option with this name.
+    #[deprecated(note = "use `name.parse::<UnknownMembers>().ok()` (`FromStr`)")]
     pub fn from_name(name: &str) -> Option<UnknownMembers> {
-        match name {
-            "exclude" => Some(UnknownMembers::Exclude),
-            "retain" => Some(UnknownMembers::Retain),
-            "reject" => Some(UnknownMembers::Reject),
-            _ => None,
-        }
+        name.parse().ok()
     }
 
-    /// The option with this name, or a `usage` error listing the names (an `unknown` option
-    /// given as text to a library binding).
+    /// The option with this name, or a `usage` error listing the names.
+    #[deprecated(note = "use `name.parse::<UnknownMembers>()` (`FromStr`)")]
+    pub fn parse(name: &str) -> Result<UnknownMembers, Error> {
+        name.parse()
+    }
+}
+
+impl std::str::FromStr for UnknownMembers {
+    type Err = Error;
+
+    /// The option with this name, or a `usage` error listing the names.
     ///
     /// ```
     /// use a2a_card::UnknownMembers;
-    /// assert_eq!(UnknownMembers::parse("retain").unwrap(), UnknownMembers::Retain);
-    /// let e = UnknownMembers::parse("keep").unwrap_err();
+    /// assert_eq!("retain".parse::<UnknownMembers>().unwrap(), UnknownMembers::Retain);
+    /// let e = "keep".parse::<UnknownMembers>().unwrap_err();
     /// assert_eq!(e.message(), r#"unknown "keep" is not one of "exclude", "retain", "reject""#);
     /// ```
-    pub fn parse(name: &str) -> Result<UnknownMembers, Error> {
-        UnknownMembers::from_name(name).ok_or_else(|| {
-            Error::new(
-                ErrorCode::Usage,
-                format!(
-                    "unknown {name:?} is not one of {}",
-                    quoted_names(UnknownMembers::ALL.map(UnknownMembers::as_str))
-                ),
-            )
-        })
+    fn from_str(name: &str) -> Result<UnknownMembers, Error> {
+        UnknownMembers::ALL
+            .into_iter()
+            .find(|u| u.as_str() == name)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::Usage,
+                    format!(
+                        "unknown {name:?} is not one of {}",
+                        quoted_names(UnknownMembers::ALL.map(UnknownMembers::as_str))
+                    ),
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for UnknownMembers {
+    /// The option's name (`exclude`, `retain`, `reject`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 /// The most parsed texts kept of each kind (keys, JWK Sets, trust stores); the least recently
 /// used goes first.
-pub const PARSED_CACHE: usize = 16;
+pub(crate) const PARSED_CACHE: usize = 16;
 
 type Cache<T> = Mutex<Vec<(String, T)>>;
 
@@ -38,25 +38,43 @@ fn memo<T: Clone>(cache: &Cache<T>, key: &str, parse: impl FnOnce() -> Result<T,
 }
 
 /// [`PublicKey::parse`], from the cache when this text was read before.
-///
-/// ```
-/// let kp = a2a_card::PrivateKey::generate(a2a_card::Algorithm::EdDSA).unwrap();
-/// let text = kp.public().to_jwk().to_string();
-/// let once = a2a_card::request::parsed_key(&text).unwrap();
-/// assert_eq!(once.to_jwk(), a2a_card::request::parsed_key(&text).unwrap().to_jwk());
-/// ```
-pub fn parsed_key(text: &str) -> Result<PublicKey, Error> {
+pub(crate) fn parsed_key(text: &str) -> Result<PublicKey, Error> {
     memo(&KEYS, text, || PublicKey::parse(text))
 }
 
 /// [`parse_jwks`], from the cache when this text was read before.
-pub fn parsed_jwks(text: &str) -> Result<Vec<PublicKey>, Error> {
+pub(crate) fn parsed_jwks(text: &str) -> Result<Vec<PublicKey>, Error> {
     memo(&JWKS, text, || parse_jwks(text))
 }
 
 /// [`TrustStore::from_json`], from the cache when this text, from this source, was read before
 /// (the source is part of the store: its keys are tagged with it).
-pub fn parsed_trust(text: &str, source: &str) -> Result<TrustStore, Error> {
+pub(crate) fn parsed_trust(text: &str, source: &str) -> Result<TrustStore, Error> {
     let key = format!("{source}\u{0}{text}");
     memo(&TRUST, &key, || TrustStore::from_json(text, source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Algorithm, PrivateKey};
+
+    #[test]
+    fn a_text_read_again_comes_from_the_cache_and_the_oldest_goes_first() {
+        let kp = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+        let text = kp.public().to_jwk().to_string();
+        let once = parsed_key(&text).unwrap();
+        assert_eq!(once.to_jwk(), kp.public().to_jwk());
+        assert_eq!(parsed_key(&text).unwrap().to_jwk(), once.to_jwk());
+        assert!(KEYS.lock().unwrap().iter().any(|(t, _)| *t == text));
+        // A failure is not kept.
+        assert!(parsed_key("not a key").is_err());
+        assert!(!KEYS.lock().unwrap().iter().any(|(t, _)| t == "not a key"));
+        // The cache never holds more than PARSED_CACHE texts of a kind.
+        for _ in 0..PARSED_CACHE + 2 {
+            let k = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+            parsed_key(&k.public().to_jwk().to_string()).unwrap();
+        }
+        assert!(KEYS.lock().unwrap().len() <= PARSED_CACHE);
+    }
 }

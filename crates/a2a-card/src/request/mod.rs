@@ -25,7 +25,7 @@ mod spelling;
 mod table;
 mod verify;
 
-pub use cache::{parsed_jwks, parsed_key, parsed_trust, PARSED_CACHE};
+pub(crate) use cache::{parsed_jwks, parsed_key, parsed_trust};
 pub use spelling::{Camel, Quotes, Snake, Spelling};
 pub use table::{camel_case, option, Fronts, Kind, OptionSpec, VERIFY};
 pub use verify::{Input, OptionValue, ReadyVerifier, VerifyRequest};

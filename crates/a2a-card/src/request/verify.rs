@@ -224,11 +224,13 @@ impl VerifyRequest {
         let profiles = self.profiles()?;
         let mode = match &self.mode {
             None => Mode::default(),
-            Some(name) => Mode::parse(name).map_err(|e| e.for_option("mode"))?,
+            Some(name) => name.parse::<Mode>().map_err(|e| e.for_option("mode"))?,
         };
         let unknown = match &self.unknown {
             None => UnknownMembers::default(),
-            Some(name) => UnknownMembers::parse(name).map_err(|e| e.for_option("unknown"))?,
+            Some(name) => name
+                .parse::<UnknownMembers>()
+                .map_err(|e| e.for_option("unknown"))?,
         };
         let algorithms = match &self.algorithms {
             None => None,
@@ -268,7 +270,6 @@ impl VerifyRequest {
             limits,
             now: self.now,
             origin: self.origin.clone(),
-            ..VerifyOptions::default()
         };
         opts.check()?;
         Ok(opts)

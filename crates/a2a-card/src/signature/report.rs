@@ -31,29 +31,34 @@ impl Mode {
     }
 
     /// The mode with this name.
+    #[deprecated(note = "use `name.parse::<Mode>().ok()` (`FromStr`)")]
     pub fn from_name(name: &str) -> Option<Mode> {
-        match name {
-            "require" => Some(Mode::Require),
-            "all" => Some(Mode::All),
-            "if-present" => Some(Mode::IfPresent),
-            _ => None,
-        }
+        name.parse().ok()
     }
 
     /// Every mode.
     pub const ALL: [Mode; 3] = [Mode::Require, Mode::All, Mode::IfPresent];
 
-    /// The mode with this name, or a `usage` error listing the names (a `mode` option given as
-    /// text to a library binding).
+    /// The mode with this name, or a `usage` error listing the names.
+    #[deprecated(note = "use `name.parse::<Mode>()` (`FromStr`)")]
+    pub fn parse(name: &str) -> Result<Mode, Error> {
+        name.parse()
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = Error;
+
+    /// The mode with this name, or a `usage` error listing the names.
     ///
     /// ```
     /// use a2a_card::Mode;
-    /// assert_eq!(Mode::parse("if-present").unwrap(), Mode::IfPresent);
-    /// let e = Mode::parse("any").unwrap_err();
+    /// assert_eq!("if-present".parse::<Mode>().unwrap(), Mode::IfPresent);
+    /// let e = "any".parse::<Mode>().unwrap_err();
     /// assert_eq!(e.message(), r#"mode "any" is not one of "require", "all", "if-present""#);
     /// ```
-    pub fn parse(name: &str) -> Result<Mode, Error> {
-        Mode::from_name(name).ok_or_else(|| {
+    fn from_str(name: &str) -> Result<Mode, Error> {
+        Mode::ALL.into_iter().find(|m| m.as_str() == name).ok_or_else(|| {
             Error::new(
                 ErrorCode::Usage,
                 format!(
@@ -62,6 +67,13 @@ impl Mode {
                 ),
             )
         })
+    }
+}
+
+impl fmt::Display for Mode {
+    /// The mode's name (`require`, `all`, `if-present`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
