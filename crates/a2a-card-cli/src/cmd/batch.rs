@@ -79,8 +79,7 @@ impl Counts {
 /// Runs `verify --batch PATH`; returns 0 when every card is valid, 1 otherwise.
 pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     check_usage(args)?;
-    let trust = args.trust(false)?;
-    let opts = args.verify_options()?;
+    let (trust, opts) = args.ready(false)?;
     let pool = thread_pool(args.threads)?;
     let start = Instant::now();
     let max_bytes = args.limits.max_input_bytes;

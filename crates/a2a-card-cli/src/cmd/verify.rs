@@ -248,58 +248,6 @@ impl Args {
         }
     }
 
-    /// The request of the flags (the core's table, `a2a_card::request::VERIFY`), without its
-    /// trust inputs: the policy, the CRL files read.
-    fn request(&self) -> Result<VerifyRequest, Failure> {
-        let mut crls = Vec::new();
-        for path in &self.crls {
-            let (bytes, source) = crate::io::read_key_bytes(path)?;
-            crls.push(
-                a2a_card::signature::chain::read_crl(&bytes, &source)
-                    .map_err(|e| Failure::new(e, &source).key_retrieval())?,
-            );
-        }
-        let mut request = VerifyRequest {
-            crls,
-            identity: self.identities.clone(),
-            identity_prefix: self.identity_prefixes.clone(),
-            require_eku: self.require_eku.clone(),
-            max_chain: Some(self.max_chain),
-            algorithms: (!self.algs.is_empty())
-                .then(|| self.algs.iter().map(|a| a.as_str().to_string()).collect()),
-            mode: Some(self.mode.as_str().to_string()),
-            profiles: (!self.profiles.is_empty()).then(|| self.profiles.clone()),
-            unknown: Some(self.unknown.as_str().to_string()),
-            origin: self.origin.clone(),
-            max_signatures: Some(self.max_signatures),
-            max_keys_per_kid: Some(self.max_keys_per_kid),
-            max_signature_checks: Some(self.max_signature_checks),
-            max_input_bytes: Some(self.limits.max_input_bytes),
-            max_depth: Some(self.limits.max_depth),
-            allow_jku: self.allow_jku.clone(),
-            fetched: self.url().is_some(),
-            ..VerifyRequest::default()
-        };
-        for (name, given) in &self.table.given {
-            let value = match given {
-                Given::Value(v) => v.clone(),
-                Given::Files(paths) => OptionValue::Inputs(
-                    paths
-                        .iter()
-                        .map(|p| read_key_text(p).map(|(text, source)| Input::new(text, source)))
-                        .collect::<Result<_, _>>()?,
-                ),
-            };
-            request.set(name, value).map_err(refused)?;
-        }
-        Ok(request)
-    }
-
-    /// The verification policy of the flags.
-    pub(crate) fn verify_options(&self) -> Result<VerifyOptions, Failure> {
-        self.request()?.options().map_err(refused)
-    }
-
     /// Checks the --emit-verified file before any work: it must be a file that may be written
     /// and none of the inputs (the card file, a key, JWKS or trust-store file, the CA file).
     fn check_emit_verified(&self) -> Result<(), Failure> {
@@ -330,10 +278,12 @@ impl Args {
         Ok(())
     }
 
-    /// Checks the key files against stdin use, reads them and makes the trust roots (the
-    /// core's request); `jku_roots` says whether an allowed jku may supply keys, so that no
-    /// file is needed.
-    pub(crate) fn trust(&self, jku_roots: bool) -> Result<TrustStore, Failure> {
+    /// The trust roots and the policy of the flags: one request of the core's table
+    /// (`a2a_card::request::VERIFY`), filled here. The key files (checked against stdin use)
+    /// make the trust roots first; then the CRL files and the flags the table made are read and
+    /// the policy made. `jku_roots` says whether an allowed jku may supply keys, so that no file
+    /// is needed.
+    pub(crate) fn ready(&self, jku_roots: bool) -> Result<(TrustStore, VerifyOptions), Failure> {
         let key_files = self
             .keys
             .iter()
@@ -349,18 +299,33 @@ impl Args {
         if key_files.filter(|p| is_stdin(Some(p))).count() > 1 {
             return Err(Failure::usage("only one key file can come from stdin"));
         }
-        let read = |paths: &[PathBuf]| -> Result<Option<Vec<Input>>, Failure> {
-            let inputs = paths
+        let read = |paths: &[PathBuf]| -> Result<Vec<Input>, Failure> {
+            paths
                 .iter()
                 .map(|p| read_key_text(p).map(|(text, source)| Input::new(text, source)))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok((!inputs.is_empty()).then_some(inputs))
+                .collect()
         };
-        let request = VerifyRequest {
-            keys: read(&self.keys)?,
-            jwks: read(&self.jwks)?,
-            trust: read(&self.trust)?,
-            trust_anchors: read(&self.trust_anchors)?,
+        let given = |inputs: Vec<Input>| (!inputs.is_empty()).then_some(inputs);
+        let mut request = VerifyRequest {
+            keys: given(read(&self.keys)?),
+            jwks: given(read(&self.jwks)?),
+            trust: given(read(&self.trust)?),
+            trust_anchors: given(read(&self.trust_anchors)?),
+            identity: self.identities.clone(),
+            identity_prefix: self.identity_prefixes.clone(),
+            require_eku: self.require_eku.clone(),
+            max_chain: Some(self.max_chain),
+            algorithms: (!self.algs.is_empty())
+                .then(|| self.algs.iter().map(|a| a.as_str().to_string()).collect()),
+            mode: Some(self.mode.as_str().to_string()),
+            profiles: (!self.profiles.is_empty()).then(|| self.profiles.clone()),
+            unknown: Some(self.unknown.as_str().to_string()),
+            origin: self.origin.clone(),
+            max_signatures: Some(self.max_signatures),
+            max_keys_per_kid: Some(self.max_keys_per_kid),
+            max_signature_checks: Some(self.max_signature_checks),
+            max_input_bytes: Some(self.limits.max_input_bytes),
+            max_depth: Some(self.limits.max_depth),
             allow_jku: if jku_roots {
                 self.allow_jku.clone()
             } else {
@@ -369,7 +334,22 @@ impl Args {
             fetched: self.url().is_some(),
             ..VerifyRequest::default()
         };
-        request.trust_store().map_err(refused)
+        let trust = request.trust_store().map_err(refused)?;
+        for path in &self.crls {
+            let (bytes, source) = crate::io::read_key_bytes(path)?;
+            request.crls.push(
+                a2a_card::signature::chain::read_crl(&bytes, &source)
+                    .map_err(|e| Failure::new(e, &source).key_retrieval())?,
+            );
+        }
+        for (name, value) in &self.table.given {
+            let value = match value {
+                Given::Value(v) => v.clone(),
+                Given::Files(paths) => OptionValue::Inputs(read(paths)?),
+            };
+            request.set(name, value).map_err(refused)?;
+        }
+        Ok((trust, request.options().map_err(refused)?))
     }
 }
 
@@ -400,8 +380,7 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
         )));
     }
     args.check_emit_verified()?;
-    let trust = args.trust(false)?;
-    let opts = args.verify_options()?;
+    let (trust, opts) = args.ready(false)?;
     let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
     let report = verify_card(&input.bytes, &trust, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
@@ -427,9 +406,9 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
     }
     args.fetch.check_files()?;
     args.check_emit_verified()?;
-    let trust = args.trust(!args.allow_jku.is_empty())?;
+    let (trust, verify) = args.ready(!args.allow_jku.is_empty())?;
     let remote = RemoteOptions {
-        verify: args.verify_options()?,
+        verify,
         jku_allow: args.allow_jku.clone(),
         max_jwks_keys: args
             .max_jwks_keys
