@@ -239,9 +239,10 @@ fn sign(
 /// (default "spec"; "auto" is all three); `unknown` as for `canonicalize`; `now` (seconds since
 /// the epoch, or an aware datetime) the time for validity windows (default: the clock);
 /// `origin` the https origin the card came from, for origin-bound trust entries;
-/// `max_signatures`, `max_keys_per_kid`, `max_signature_checks`, `max_input_bytes` and
-/// `max_depth` the limits (defaults 16, 4, 64, 8 MiB, 128; bounds 1 to 256, 256, 4096, 1 GiB,
-/// 512, the CLI's, refused past them with `UsageError`). The GIL is released while the
+/// `max_signatures`, `max_keys_per_kid`, `max_signature_checks`, `max_header_bytes`,
+/// `max_input_bytes` and `max_depth` the limits (defaults 16, 4, 64, 4 KiB, 8 MiB, 128; bounds
+/// 1 to 256, 256, 4096, 1 MiB, 1 GiB, 512, the CLI's, refused past them with `UsageError`;
+/// the stubs' `VerifyOptions` list every option with its default and bounds). The GIL is released while the
 /// card is verified. A card that cannot be read at all raises `CardError`; a bad signature is a
 /// verdict in the report.
 ///
