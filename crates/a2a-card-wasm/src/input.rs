@@ -321,6 +321,7 @@ pub(crate) const SIGN_OPTIONS: &[&str] = &[
     "header",
     "protectedHeader",
     "replace",
+    "append",
     "alsoProfiles",
     "x5c",
 ];

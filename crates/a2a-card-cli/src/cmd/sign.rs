@@ -21,6 +21,7 @@ Examples:
   a2a-card sign card.json --key release.pem --kid release-2026 --in-place
   A2A_CARD_SIGNING_KEY=\"$(cat release.pem)\" a2a-card sign card.json --out card.signed.json
   vault read -field=pem secret/a2a | a2a-card sign card.json --key - --replace --in-place
+  a2a-card sign card.signed.json --key release.pem --append --out card.twice.json
   a2a-card sign card.json --key rsa.pem --alg PS256 --jku https://agent.example/jwks.json
   a2a-card sign card.json --key release.pem --also-profile prune-empty --in-place
   a2a-card sign card.json --key release.pem --out public/card.json --force
@@ -44,6 +45,10 @@ defaults to the key's RFC 7638 thumbprint and the alg to the key's own (Ed25519 
 ES256, P-384 ES384, P-521 ES512, secp256k1 ES256K, RSA RS256; for a KMS RSA key, the padding
 its plugin's defaultAlgorithm names); give --kid and --alg to choose others. A PIN is never
 printed: URIs are shown with pin-value=***.
+
+A card that already carries a signature with the kid being signed under is refused
+(kid-already-signed, at that entry's pointer): give --replace to replace it (a new signature
+of the same key), or --append to keep it and add the new one beside it.
 
 --lint error (the default) refuses a card that `a2a-card lint` finds errors in (lint-failed,
 exit 2); --lint warning refuses warnings too; --lint off signs without linting.
@@ -123,9 +128,15 @@ pub(crate) struct Args {
     #[arg(long = "also-profile", value_name = "PROFILE", value_parser = super::profile_parser())]
     also_profiles: Vec<Profile>,
 
-    /// Replace the existing signatures whose kid equals ours instead of adding one more.
+    /// Replace the existing signatures whose kid equals ours. Without --replace or --append, a
+    /// card that already carries a signature of this kid is refused (kid-already-signed).
     #[arg(long)]
     replace: bool,
+
+    /// Keep the existing signatures whose kid equals ours and add the new one beside them (not
+    /// with --replace).
+    #[arg(long)]
+    append: bool,
 
     /// Write the signed card to FILE (through a temporary file and a rename) instead of stdout.
     /// FILE must be a regular file or not exist (a symbolic link is written through), and may
@@ -216,6 +227,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         unprotected,
         canonicalize: args.canon.options(),
         replace_same_kid: args.replace,
+        append_same_kid: args.append,
         also_profiles: args.also_profiles,
         // Choosing --unknown is choosing what happens to the members it concerns.
         allow_unsigned: args.canon.unknown.is_some(),

@@ -46,8 +46,14 @@ pub struct SignOptions {
     pub unprotected: Vec<(String, serde_json::Value)>,
     /// Profile, unknown-member handling and limits for the canonical bytes.
     pub canonicalize: CanonicalizeOptions,
-    /// Replace existing signatures whose protected `kid` equals ours instead of adding one more.
+    /// Replace existing signatures whose protected `kid` equals ours instead of adding one more
+    /// (the option `replace` of the front ends). Without it or [`Self::append_same_kid`], a card
+    /// that already carries a signature of this kid is refused (`kid-already-signed`, at that
+    /// entry's pointer): re-signing should not stack a second signature of one kid unasked.
     pub replace_same_kid: bool,
+    /// Keep existing signatures whose protected `kid` equals ours and add the new one beside them
+    /// (the option `append` of the front ends). Not with [`Self::replace_same_kid`] (`usage`).
+    pub append_same_kid: bool,
     /// One more signature, same key and header, for each of these profiles (a transition aid:
     /// SDK verifiers of today check the `prune-empty` one while spec-exact verifiers check the
     /// main one). The main profile is skipped if listed; repeats count once; a profile whose
@@ -76,6 +82,7 @@ impl Default for SignOptions {
             unprotected: Vec::new(),
             canonicalize: CanonicalizeOptions::default(),
             replace_same_kid: false,
+            append_same_kid: false,
             also_profiles: Vec::new(),
             max_signatures: crate::signature::DEFAULT_MAX_SIGNATURES,
             allow_unsigned: false,
@@ -148,6 +155,14 @@ impl SignOptions {
     }
 
     fn prepare<S: Signer + ?Sized>(&self, key: &S) -> Result<Prepared, Error> {
+        if self.replace_same_kid && self.append_same_kid {
+            return Err(crate::error::option_error(
+                ErrorCode::Usage,
+                "{replace} and {append} cannot be given together: an existing signature of the \
+                 kid is either replaced or kept beside the new one",
+                &["replace", "append"],
+            ));
+        }
         if let Some(jku) = &self.jku {
             check_jku(jku)?;
         }
@@ -316,10 +331,16 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
     }
     // The entries already there, read as a verifier reads them (their number is checked below,
     // once the new ones are counted); with `replace_same_kid`, those whose protected `kid` is ours
-    // go.
+    // go; without it or `append_same_kid`, one of them refuses the card.
     let existing = read_signatures(&doc, usize::MAX)?;
     let same_kid =
         |e: &SignatureEntry<'_>| e.decoded_header().ok().and_then(|h| h.kid).as_deref() == Some(kid.as_str());
+    if !opts.replace_same_kid && !opts.append_same_kid {
+        if let Some((first, _)) = existing.entries().enumerate().find(|(_, e)| same_kid(e)) {
+            let count = existing.entries().filter(|e| same_kid(e)).count();
+            return Err(kid_already_signed(&kid, first, count));
+        }
+    }
     let kept: Vec<Value> = existing
         .entries()
         .filter(|e| !(opts.replace_same_kid && same_kid(e)))
@@ -392,6 +413,25 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         also,
         also_same_bytes: also_same,
     })
+}
+
+/// The refusal of a card that already carries `count` signatures of `kid`, the first at
+/// `/signatures/{first}`.
+fn kid_already_signed(kid: &str, first: usize, count: usize) -> Error {
+    let pointer = format!("/signatures/{first}");
+    // The kid is the caller's text, written as JSON writes it (no control character shown raw).
+    let kid = serde_json::Value::String(kid.to_string());
+    let which = if count == 1 {
+        format!("a signature with kid {kid} ({pointer})")
+    } else {
+        format!("{count} signatures with kid {kid} (the first at {pointer})")
+    };
+    let template = format!(
+        "the card already carries {which}; signing again would stack another signature of that \
+         kid: ask for {{replace}} to replace it, or {{append}} to keep it and add the new one \
+         beside it"
+    );
+    crate::error::option_error(ErrorCode::KidAlreadySigned, &template, &["replace", "append"]).at(pointer)
 }
 
 /// Splices the new `signatures` array (the `kept` entries, then the new ones) into the input

