@@ -66,3 +66,72 @@ fn re_signing_with_a_kid_already_on_the_card_needs_replace_or_append() {
     let out = sign(&once, &pem, &["--kid", "release-2027"]);
     expect_code(&out, 0, "another kid");
 }
+
+#[test]
+fn a_url_given_where_a_key_file_is_read_points_at_allow_jku_and_trust() {
+    let (dir, card, pem, jwks) = card_and_key("traps-url-file", "ES256", &[]);
+    let signed = dir.join("signed.json");
+    sign_to(&card, &pem, &[], &signed);
+    for flag in ["--jwks", "--trust", "--key"] {
+        for url in [
+            "https://agent.example/.well-known/jwks.json",
+            "http://agent.example/jwks.json",
+            "HTTPS://agent.example/jwks.json",
+        ] {
+            let out = run(&["verify", s(&signed), flag, url], None);
+            let line = expect_error(&out, 2, "usage", "<command line>");
+            assert!(
+                line.starts_with(&format!(
+                    "error[usage]: {flag} {url}: {flag} takes a local file (no such file exists); keys \
+                     are not fetched from a URL given there."
+                )),
+                "{line}"
+            );
+            assert!(
+                line.contains("with --allow-jku and a prefix of the JWK Set's URL"),
+                "{line}"
+            );
+            assert!(line.contains("a trust store with --trust FILE"), "{line}");
+        }
+    }
+    // The same for a card given by URL (the jku flags apply there), and for certificates and CRLs.
+    for (flag, url) in [
+        ("--trust-anchors", "https://ca.example/root.pem"),
+        ("--crl", "http://ca.example/crl.der"),
+    ] {
+        let out = run(&["verify", s(&signed), flag, url], None);
+        let line = expect_error(&out, 2, "usage", "<command line>");
+        assert!(
+            line.contains(&format!(
+                "{flag} {url}: {flag} takes a local file (no such file exists); nothing is fetched \
+                 from a URL given there: download it and give the local file"
+            )),
+            "{line}"
+        );
+    }
+    let out = run(
+        &[
+            "verify",
+            "https://agent.example/.well-known/agent-card.json",
+            "--jwks",
+            "https://agent.example/jwks.json",
+        ],
+        None,
+    );
+    let line = expect_error(&out, 2, "usage", "<command line>");
+    assert!(line.contains("--allow-jku"), "{line}");
+
+    // A file that is named like a URL is still a file; a missing file is still an io error.
+    let odd = dir.join("https:");
+    std::fs::create_dir_all(odd.join("agent.example")).unwrap();
+    std::fs::copy(&jwks, odd.join("agent.example/jwks.json")).unwrap();
+    let out = run_in(
+        Some(&dir),
+        &["verify", s(&signed), "--jwks", "https://agent.example/jwks.json"],
+        None,
+        &[],
+    );
+    expect_code(&out, 0, "a file named like a URL");
+    let out = run(&["verify", s(&signed), "--jwks", "missing.json"], None);
+    expect_error(&out, 3, "io", "missing.json");
+}
