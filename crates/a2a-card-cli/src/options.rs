@@ -8,7 +8,7 @@ use a2a_card::request::{Quotes, Spelling};
 
 /// Each option the CLI offers, by its canonical name, and its flag: every option of the core's
 /// verify table that the table offers to the CLI, then the keys library's options that `sign`
-/// and `keygen` take, then the core's signing options.
+/// and `keygen` take, the fetcher's and the core's signing options.
 pub(crate) const FLAGS: &[(&str, &str)] = &[
     ("keys", "--key"),
     ("jwks", "--jwks"),
@@ -33,6 +33,8 @@ pub(crate) const FLAGS: &[(&str, &str)] = &[
     // The keys library's options (a2a_card_keys::KeyOptions).
     ("key_timeout", "--key-timeout"),
     ("pkcs11_module", "--pkcs11-module"),
+    // The fetcher's (a2a_card_fetch::FetchOptions).
+    ("allow_loopback", "--allow-loopback"),
     // Signing's (a2a_card::SignOptions: replace_same_kid, append_same_kid).
     ("replace", "--replace"),
     ("append", "--append"),

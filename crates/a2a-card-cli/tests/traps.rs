@@ -135,3 +135,163 @@ fn a_url_given_where_a_key_file_is_read_points_at_allow_jku_and_trust() {
     let out = run(&["verify", s(&signed), "--jwks", "missing.json"], None);
     expect_error(&out, 3, "io", "missing.json");
 }
+
+/// Every long flag of the subcommands whose name is more than one word (`allow-loopback`), in
+/// both spellings a message might use by mistake (`allow-loopback`, `allow_loopback`).
+fn multiword_flags() -> Vec<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for sub in [
+        "sign",
+        "verify",
+        "fetch",
+        "keygen",
+        "jwks",
+        "canonicalize",
+        "inspect",
+        "lint",
+        "migrate",
+    ] {
+        for word in help(&[sub]).split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+            if let Some(flag) = word.strip_prefix("--").filter(|f| f.contains('-')) {
+                names.insert(flag.to_string());
+                names.insert(flag.replace('-', "_"));
+            }
+        }
+    }
+    names.into_iter().collect()
+}
+
+/// The names of `flags` that `line` writes without their `--`.
+fn bare_names<'a>(line: &str, flags: &'a [String]) -> Vec<&'a str> {
+    flags
+        .iter()
+        .filter(|f| {
+            line.match_indices(f.as_str()).any(|(i, _)| {
+                let before = &line[..i];
+                let after = &line[i + f.len()..];
+                // A longer flag that holds this one (--max-chain-len, --trust-anchors) is its own.
+                let whole = !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                    && !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                whole && !before.ends_with("--")
+            })
+        })
+        .map(String::as_str)
+        .collect()
+}
+
+#[test]
+fn every_refusal_that_names_an_option_names_it_with_its_dashes() {
+    let flags = multiword_flags();
+    assert!(flags.iter().any(|f| f == "allow-loopback"), "{flags:?}");
+    assert_eq!(
+        bare_names("only with allow-loopback, for", &flags),
+        ["allow-loopback"]
+    );
+    assert!(bare_names("only with --allow-loopback, or --max-chain-len", &flags).is_empty());
+
+    let (dir, card, pem, jwks) = card_and_key("traps-dashes", "ES256", &["--kid", "k1"]);
+    let signed = dir.join("signed.json");
+    sign_to(&card, &pem, &["--kid", "k1"], &signed);
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let loopback = "https://127.0.0.1:9/.well-known/agent-card.json";
+    // (arguments, the flags the refusal must name)
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["fetch", loopback], &["--allow-loopback"]),
+        (&["verify", loopback, "--jwks", s(&jwks)], &["--allow-loopback"]),
+        (
+            &["verify", s(&signed)],
+            &["--key", "--jwks", "--trust", "--trust-anchors"],
+        ),
+        (
+            &[
+                "verify",
+                s(&signed),
+                "--jwks",
+                s(&jwks),
+                "--allow-jku",
+                "https://a.example/",
+            ],
+            &["--allow-jku"],
+        ),
+        (
+            &["verify", s(&signed), "--jwks", "https://a.example/jwks.json"],
+            &["--jwks", "--allow-jku", "--trust"],
+        ),
+        (
+            &["verify", s(&signed), "--jwks", s(&jwks), "--alg", "HS256"],
+            &["--alg"],
+        ),
+        (
+            &[
+                "verify",
+                s(&signed),
+                "--jwks",
+                s(&jwks),
+                "--origin",
+                "http://a.example",
+            ],
+            &["--origin"],
+        ),
+        (
+            &["verify", s(&signed), "--jwks", s(&jwks), "--require-eku", "nope"],
+            &["--require-eku"],
+        ),
+        (
+            &["verify", "--batch", s(&empty), "--jwks", s(&jwks)],
+            &["--allow-empty"],
+        ),
+        (
+            &["sign", s(&card), "--key", s(&pem), "--lint", "off"],
+            &["--unknown"],
+        ),
+        (
+            &[
+                "sign",
+                s(&signed),
+                "--key",
+                s(&pem),
+                "--kid",
+                "k1",
+                "--unknown",
+                "exclude",
+            ],
+            &["--replace", "--append"],
+        ),
+        (
+            &[
+                "sign",
+                s(&signed),
+                "--key",
+                s(&pem),
+                "--unknown",
+                "exclude",
+                "--replace",
+                "--append",
+            ],
+            &["--replace", "--append"],
+        ),
+        (
+            &["sign", s(&card), "--key", s(&pem), "--force"],
+            &["--force", "--out", "--in-place"],
+        ),
+        (&["sign", "-", "--key", s(&pem), "--in-place"], &["--in-place"]),
+    ];
+    for (args, named) in cases {
+        let out = run(args, Some(b"{}"));
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        let err = stderr(&out);
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("error["))
+            .unwrap_or_else(|| panic!("{args:?}: no error line: {err}"));
+        for flag in *named {
+            assert!(line.contains(flag), "{args:?} does not name {flag}: {line}");
+        }
+        assert!(
+            bare_names(line, &flags).is_empty(),
+            "{args:?}: {:?} without --: {line}",
+            bare_names(line, &flags)
+        );
+    }
+}

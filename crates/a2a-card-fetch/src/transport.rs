@@ -82,17 +82,21 @@ fn guard_addresses(
                 Some(n) => format!("{n} resolves to {refused}"),
                 None => refused.to_string(),
             };
-            let hint = if refused.classification.class == guard::AddressClass::Loopback
+            let message = format!("refused {when}: {via}");
+            if refused.classification.class == guard::AddressClass::Loopback
                 && refused.classification.embedded.is_none()
             {
-                " (loopback is opened only with allow-loopback, for local testing)"
-            } else {
-                ""
-            };
-            return Err(Error::new(
-                ErrorCode::AddressRefused,
-                format!("refused {when}: {via}{hint}"),
-            ));
+                // The option that would allow it, named for each front end to spell.
+                return Err(Error::about_options(
+                    ErrorCode::AddressRefused,
+                    &format!(
+                        "{} (loopback is opened only with {{allow_loopback}}, for local testing)",
+                        message
+                    ),
+                    &["allow_loopback"],
+                ));
+            }
+            return Err(Error::new(ErrorCode::AddressRefused, message));
         }
     }
     Ok(())
