@@ -35,6 +35,7 @@ pub(crate) const FLAGS: &[(&str, &str)] = &[
     ("pkcs11_module", "--pkcs11-module"),
     // The fetcher's (a2a_card_fetch::FetchOptions).
     ("allow_loopback", "--allow-loopback"),
+    ("roots", "--ca-file"),
     // Signing's (a2a_card::SignOptions: replace_same_kid, append_same_kid).
     ("replace", "--replace"),
     ("append", "--append"),

@@ -295,3 +295,65 @@ fn every_refusal_that_names_an_option_names_it_with_its_dashes() {
         );
     }
 }
+
+#[test]
+fn a_self_signed_ca_served_as_the_servers_certificate_is_explained_with_the_fix() {
+    use a2a_card_testkit::https::{Ca, Fixture, Resp, Server, LOOPBACK_ONLY};
+    let dir = scratch("traps-tls");
+    let net = |args: &[&str]| run_env(args, None, &[LOOPBACK_ONLY]);
+    // The usual one-liner's certificate: a CA naming localhost, served as the server's own.
+    let (ca_pem, itself) = Ca::self_signed_server(&["localhost", "127.0.0.1"]);
+    let ca = write(&dir, "self-signed.pem", &ca_pem);
+    let server = Server::start(&itself, |_| Resp::json(b"{}"));
+    let url = server.url("localhost", "/.well-known/agent-card.json");
+    let out = net(&[
+        "fetch",
+        &url,
+        "--allow-loopback",
+        "--ca-file",
+        s(&ca),
+        "--no-cache",
+    ]);
+    let line = expect_error(&out, 3, "certificate-invalid", &url);
+    assert!(
+        line.starts_with(
+            "error[certificate-invalid]: the server presents a CA certificate as its own certificate"
+        ),
+        "{line}"
+    );
+    assert!(
+        line.contains("give the CA's certificate as a TLS root (--ca-file)"),
+        "{line}"
+    );
+    assert!(
+        !line.contains("Other(") && !line.contains("CaUsedAsEndEntity"),
+        "{line}"
+    );
+
+    // The fix it names: a leaf issued by that CA, the CA given with --ca-file.
+    let fx = Fixture::new();
+    let ca = fx.write_ca(&dir);
+    let good = Server::start(&fx.leaf, |_| Resp::json(b"{\"name\":\"A\"}"));
+    let url = good.url("localhost", "/.well-known/agent-card.json");
+    let out = net(&[
+        "fetch",
+        &url,
+        "--allow-loopback",
+        "--ca-file",
+        s(&ca),
+        "--no-cache",
+    ]);
+    expect_code(&out, 0, "a leaf of the CA");
+
+    // Without the CA: unknown issuer, pointing at --ca-file too.
+    let out = net(&["fetch", &url, "--allow-loopback", "--no-cache"]);
+    let line = expect_error(&out, 3, "certificate-invalid", &url);
+    assert!(
+        line.contains("does not lead to a trusted root (unknown issuer)"),
+        "{line}"
+    );
+    assert!(
+        line.contains("give its certificate as a TLS root (--ca-file)"),
+        "{line}"
+    );
+}

@@ -666,17 +666,10 @@ pub(crate) fn classify(e: &reqwest::Error, url: &Url, proxy: Option<&str>) -> Er
         .unwrap_or_default();
     if let Some(tls) = find::<rustls::Error>(e) {
         return match tls {
-            rustls::Error::InvalidCertificate(
-                c @ (rustls::CertificateError::NotValidForName
-                | rustls::CertificateError::NotValidForNameContext { .. }),
-            ) => err(
-                ErrorCode::CertificateNameMismatch,
-                format!("the server's certificate is not valid for this host: {c:?}{through}"),
-            ),
-            rustls::Error::InvalidCertificate(c) => err(
-                ErrorCode::CertificateInvalid,
-                format!("the server's certificate is not trusted: {c:?}{through}"),
-            ),
+            rustls::Error::InvalidCertificate(c) => {
+                crate::tls::certificate_error(c, url.host_str().unwrap_or_default(), &through)
+                    .with_url(url.as_str())
+            }
             other => err(
                 ErrorCode::TlsHandshake,
                 format!("the TLS handshake failed: {other}{through}"),
