@@ -357,3 +357,70 @@ fn a_self_signed_ca_served_as_the_servers_certificate_is_explained_with_the_fix(
         "{line}"
     );
 }
+
+#[test]
+fn sign_format_json_reports_what_was_signed_on_stderr_and_leaves_the_card_as_it_was() {
+    // EdDSA signs deterministically: the card bytes of the two formats can be compared.
+    let (dir, card, pem, _) = card_and_key("traps-sign-json", "EdDSA", &["--kid", "k1"]);
+    let args = ["--kid", "k1", "--also-profile", "prune-empty"];
+    let text = sign(&card, &pem, &args);
+    expect_code(&text, 0, "text");
+    let json = sign(&card, &pem, &[&args[..], &["--format", "json"]].concat());
+    expect_code(&json, 0, "json");
+    assert_eq!(json.stdout, text.stdout, "the card is written as with text");
+    let err = stderr(&json);
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    let report: serde_json::Value = serde_json::from_str(&err).unwrap();
+    assert_eq!(report["input"], s(&card));
+    assert_eq!(report["output"], "<stdout>");
+    assert_eq!(report["kid"], "k1");
+    assert_eq!(report["alg"], "EdDSA");
+    assert_eq!(report["profile"], "spec");
+    assert_eq!(report["replaced"], 0);
+    assert_eq!(report["unsigned"], serde_json::json!(["/x-vendor"]));
+    let spec = hex(&sha256(&canonical(&card, &["--unknown", "exclude"])));
+    assert_eq!(report["canonical_sha256"], spec);
+    assert_eq!(stderr_field(&text, "canonical sha256"), spec);
+    assert!(report["canonical_encoding"]
+        .as_str()
+        .unwrap()
+        .contains("RFC 8785"));
+    let entries = report["signatures"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0]["pointer"], "/signatures/0");
+    assert_eq!(entries[1]["pointer"], "/signatures/1");
+    assert_eq!(entries[1]["profile"], "prune-empty");
+    assert_eq!(
+        entries[1]["canonical_sha256"],
+        hex(&sha256(&canonical(
+            &card,
+            &["--unknown", "exclude", "--profile", "prune-empty"]
+        )))
+    );
+
+    // To a file, replacing: the same report, the output named, nothing on stdout.
+    let out_path = dir.join("signed.json");
+    let out = sign(
+        &card,
+        &pem,
+        &["--kid", "k1", "--format", "json", "--out", s(&out_path)],
+    );
+    expect_code(&out, 0, "--out");
+    assert!(out.stdout.is_empty());
+    let out = sign(
+        &out_path,
+        &pem,
+        &["--kid", "k1", "--format", "json", "--replace", "--in-place"],
+    );
+    expect_code(&out, 0, "--in-place");
+    let report: serde_json::Value = serde_json::from_str(&stderr(&out)).unwrap();
+    assert_eq!(report["output"], s(&out_path));
+    assert_eq!(report["replaced"], 1);
+    assert_eq!(report["signatures"][0]["pointer"], "/signatures/0");
+
+    // Refusals are the error line, whatever the format.
+    let out = sign(&out_path, &pem, &["--kid", "k1", "--format", "json"]);
+    expect_error(&out, 2, "kid-already-signed", s(&out_path));
+    let out = sign(&card, &pem, &["--format", "yaml"]);
+    expect_code(&out, 2, "--format yaml");
+}

@@ -2,7 +2,7 @@
 
 use crate::io::{
     check_output, is_stdin, quoted, read_input, read_key_text, refuse_same_file, replace_file, same_file,
-    write_stderr_line, write_stdout, COMMAND_LINE,
+    write_stderr_line, write_stdout, COMMAND_LINE, STDOUT,
 };
 use crate::keyref::{self, ExternalKeyArgs};
 use crate::Failure;
@@ -25,6 +25,7 @@ Examples:
   a2a-card sign card.json --key rsa.pem --alg PS256 --jku https://agent.example/jwks.json
   a2a-card sign card.json --key release.pem --also-profile prune-empty --in-place
   a2a-card sign card.json --key release.pem --out public/card.json --force
+  a2a-card sign card.json --key release.pem --in-place --format json 2> signed.json
   a2a-card sign card.json --key env://RELEASE_KEY --in-place
   a2a-card sign card.json --key 'pkcs11:token=ci;object=card-2026?pin-source=file:/run/pin' \
       --pkcs11-module /usr/lib/softhsm/libsofthsm2.so --in-place
@@ -60,7 +61,9 @@ refused, and so is a read-only file unless --force is given. The file written ma
 key file, and --out may not be the card itself (use --in-place for that).
 
 On stderr: the kid, alg, profile, the SHA-256 of the canonical bytes signed, and the members
-of the card the signature does not cover (JSON Pointers).
+of the card the signature does not cover (JSON Pointers); with --format json, one JSON line
+instead (input, output, kid, alg, profile, canonical_sha256, unsigned, replaced, and each new
+entry's pointer, profile and digest). The signed card goes where it goes with text.
 
 Exit codes: 0 signed, 2 bad input, usage or lint errors, 3 the key cannot be read or used (a
 token or plugin that fails, answers garbage or signs with another key: key-unavailable,
@@ -152,6 +155,12 @@ pub(crate) struct Args {
     /// Replace the --out file or (with --in-place) CARD even when it is read-only.
     #[arg(long)]
     force: bool,
+
+    /// What is said on stderr about what was signed: `text` (lines for people, the default) or
+    /// `json` (one JSON line for programs). The signed card is written as with text.
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = PossibleValuesParser::new(["text", "json"]))]
+    format: String,
 
     #[command(flatten)]
     canon: super::CanonArgs,
@@ -278,6 +287,16 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     match target {
         Some(path) => replace_file(path, &signed.card, None, args.force)?,
         None => write_stdout(&signed.card)?,
+    }
+    if args.format == "json" {
+        // The core's report of what was signed, and where the card came from and went.
+        let mut report = signed.to_json();
+        if let Some(o) = report.as_object_mut() {
+            let output = target.map_or_else(|| STDOUT.to_string(), |p| p.display().to_string());
+            o.insert("input".into(), input.source.clone().into());
+            o.insert("output".into(), output.into());
+        }
+        return write_stderr_line(&report.to_string());
     }
 
     write_stderr_line(&format!("kid: {}", quoted(&signed.kid)))?;

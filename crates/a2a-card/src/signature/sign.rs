@@ -107,6 +107,9 @@ pub struct Signed {
     pub canonical: Canonical,
     /// How many existing signatures were replaced (with `replace_same_kid`).
     pub replaced: usize,
+    /// The index in the card's `signatures` of the new entry (`/signatures/{index}`); the
+    /// entries of [`Signed::also`] follow it.
+    pub index: usize,
     /// The extra signatures made for [`SignOptions::also_profiles`], in order.
     pub also: Vec<AlsoSigned>,
     /// The profiles of [`SignOptions::also_profiles`] left out because their bytes are those of
@@ -347,6 +350,7 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         .map(|e| e.value().clone())
         .collect();
     let replaced = existing.len() - kept.len();
+    let index = kept.len();
     let total = kept.len() + 1 + also_forms.len();
     if total > opts.max_signatures {
         return Err(Error::new(
@@ -410,9 +414,64 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         kid,
         canonical,
         replaced,
+        index,
         also,
         also_same_bytes: also_same,
     })
+}
+
+impl Signed {
+    /// What was signed, as JSON for programs: `kid`, `alg`, `replaced` (existing signatures of
+    /// the kid replaced), `also_same_bytes` (profiles asked for and left out: their bytes are
+    /// those of a signature made), and per new entry in `signatures`: its `pointer` in the card,
+    /// its `profile`, `canonical_sha256` (SHA-256 of the canonical bytes it covers: RFC 8785
+    /// JSON in UTF-8, as lowercase hex, as `verify` reports it), `canonical_bytes` (their
+    /// length) and `unsigned` (JSON Pointers of the members it does not cover). The main
+    /// entry's `profile`, `canonical_sha256` and `unsigned` are also at the top, and
+    /// `canonical_encoding` says what the digest is of. The card itself is not in it.
+    ///
+    /// ```
+    /// use a2a_card::{sign_card, Algorithm, PrivateKey, SignOptions};
+    /// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    /// let opts = SignOptions { kid: Some("k1".into()), ..SignOptions::default() };
+    /// let card = br#"{"name":"A","skills":[]}"#;
+    /// let signed = sign_card(card, &key, &opts).unwrap();
+    /// let report = signed.to_json();
+    /// assert_eq!(report["kid"], "k1");
+    /// assert_eq!(report["alg"], "EdDSA");
+    /// assert_eq!(report["profile"], "spec");
+    /// assert_eq!(report["signatures"][0]["pointer"], "/signatures/0");
+    /// let bytes = a2a_card::canonicalize(card, &Default::default()).unwrap().bytes;
+    /// assert_eq!(report["canonical_sha256"], a2a_card::sha256_hex(&bytes));
+    /// assert_eq!(report["replaced"], 0);
+    /// ```
+    pub fn to_json(&self) -> serde_json::Value {
+        let entry = |i: usize, c: &Canonical| {
+            serde_json::json!({
+                "pointer": format!("/signatures/{}", self.index + i),
+                "profile": c.profile.as_str(),
+                "canonical_sha256": crate::sha256_hex(&c.bytes),
+                "canonical_bytes": c.bytes.len(),
+                "unsigned": c.unsigned,
+            })
+        };
+        let signatures: Vec<serde_json::Value> = std::iter::once(&self.canonical)
+            .chain(self.also.iter().map(|a| &a.canonical))
+            .enumerate()
+            .map(|(i, c)| entry(i, c))
+            .collect();
+        serde_json::json!({
+            "kid": self.kid,
+            "alg": self.alg.as_str(),
+            "profile": self.canonical.profile.as_str(),
+            "canonical_sha256": crate::sha256_hex(&self.canonical.bytes),
+            "canonical_encoding": "RFC 8785 JSON, UTF-8; canonical_sha256 is its SHA-256 as lowercase hex",
+            "signatures": signatures,
+            "unsigned": self.canonical.unsigned,
+            "replaced": self.replaced,
+            "also_same_bytes": self.also_same_bytes.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+        })
+    }
 }
 
 /// The refusal of a card that already carries `count` signatures of `kid`, the first at
