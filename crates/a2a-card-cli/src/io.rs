@@ -70,6 +70,21 @@ fn looks_like_host(p: &Path) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == ':')
 }
 
+/// Refuses a URL given to a file option (`--jwks https://...`) when no file has that name: the
+/// option reads a local file and nothing is fetched from it. `instead` says what to do (for the
+/// key options, where keys from a URL come from).
+pub(crate) fn refuse_url_as_file(flag: &str, path: &Path, instead: &str) -> Result<(), Failure> {
+    let text = path.to_string_lossy();
+    let scheme = text.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    if !matches!(scheme.as_deref(), Some("http" | "https")) || path.symlink_metadata().is_ok() {
+        return Ok(());
+    }
+    Err(Failure::usage(format!(
+        "{flag} {}: {flag} takes a local file (no such file exists); {instead}",
+        printable(&text)
+    )))
+}
+
 fn read_bounded(path: Option<&Path>, max_bytes: usize, reading: Reading) -> Result<Input, Failure> {
     let (reader, source): (Box<dyn Read>, String) = match path {
         Some(p) if !is_stdin(Some(p)) => {

@@ -126,7 +126,7 @@ impl Failure {
     /// A fetcher's error about `source` (the exit code is the caller's to set: 2 or 3).
     pub(crate) fn fetch(error: a2a_card_fetch::Error, source: impl Into<String>) -> Self {
         Failure {
-            error: Failed::Fetch(Box::new(error)),
+            error: Failed::Fetch(Box::new(error.spelled(&options::Flags))),
             source: source.into(),
             exit: None,
         }

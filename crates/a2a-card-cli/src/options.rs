@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 /// Each option the CLI offers, by its canonical name, and its flag: every option of the core's
 /// verify table that the table offers to the CLI, then the keys library's options that `sign`
-/// and `keygen` take.
+/// and `keygen` take, the fetcher's and the core's signing options.
 pub(crate) const FLAGS: &[(&str, &str)] = &[
     ("keys", "--key"),
     ("jwks", "--jwks"),
@@ -37,6 +37,12 @@ pub(crate) const FLAGS: &[(&str, &str)] = &[
     // The keys library's options (a2a_card_keys::KeyOptions).
     ("key_timeout", "--key-timeout"),
     ("pkcs11_module", "--pkcs11-module"),
+    // The fetcher's (a2a_card_fetch::FetchOptions).
+    ("allow_loopback", "--allow-loopback"),
+    ("roots", "--ca-file"),
+    // Signing's (a2a_card::SignOptions: replace_same_kid, append_same_kid).
+    ("replace", "--replace"),
+    ("append", "--append"),
 ];
 
 /// The flag of an option: its own ([`FLAGS`]), else its name in kebab case (`--max-chain-len`

@@ -791,7 +791,7 @@ fn jku_is_fetched_only_under_an_allowed_prefix_of_the_cards_origin() {
     for i in 1..=5 {
         let next = t.dir.join(format!("signed-{i}.json"));
         let jku = t.agent.url(&format!("/keys/{i}.json"));
-        sign_to(&signed, &t.pem, &["--jku", &jku], &next);
+        sign_to(&signed, &t.pem, &["--jku", &jku, "--append"], &next);
         signed = next;
     }
     t.agent

@@ -183,8 +183,13 @@ struct Inner {
 enum Kind {
     /// The core's error, as it was raised.
     Card(a2a_card::Error),
-    /// A retrieval failure.
-    Retrieval { code: ErrorCode, message: String },
+    /// A retrieval failure; `about` is the message with the options it names written `{name}`
+    /// and those options' canonical names, when it names any ([`Error::about_options`]).
+    Retrieval {
+        code: ErrorCode,
+        message: String,
+        about: Option<Box<(String, Vec<&'static str>)>>,
+    },
 }
 
 impl Error {
@@ -195,6 +200,7 @@ impl Error {
             code => Kind::Retrieval {
                 code,
                 message: message.into(),
+                about: None,
             },
         };
         Error {
@@ -205,6 +211,65 @@ impl Error {
                 caller_input: false,
             }),
         }
+    }
+
+    /// A retrieval failure whose message names options of the fetcher (a [`FetchOptions`]
+    /// field that would allow what was refused): `template` writes each of `options` as
+    /// `{name}`, by its canonical (field) name. The message names them so; a front end spells
+    /// them its own way with [`Error::spelled`], as it spells the core's options.
+    ///
+    /// ```
+    /// use a2a_card::request::{Quotes, Spelling};
+    /// use a2a_card_fetch::{Error, ErrorCode};
+    /// let e = Error::about_options(ErrorCode::AddressRefused, "loopback needs {allow_loopback}", &["allow_loopback"]);
+    /// assert_eq!(e.message(), "loopback needs allow_loopback");
+    /// assert_eq!(e.options(), ["allow_loopback"]);
+    /// struct Upper;
+    /// impl Spelling for Upper {
+    ///     fn name(&self, option: &str) -> String {
+    ///         option.to_uppercase()
+    ///     }
+    /// }
+    /// assert_eq!(e.spelled(&Upper).message(), "loopback needs ALLOW_LOOPBACK");
+    /// ```
+    ///
+    /// [`FetchOptions`]: crate::FetchOptions
+    pub fn about_options(code: ErrorCode, template: &str, options: &[&'static str]) -> Self {
+        let mut e = Error::new(code, option_message(template, options, None));
+        if let Kind::Retrieval { about, .. } = &mut e.inner.kind {
+            *about = Some(Box::new((template.to_string(), options.to_vec())));
+        }
+        e
+    }
+
+    /// The options the error is about, by their canonical names: a retrieval failure's
+    /// ([`Error::about_options`]) or the core's ([`a2a_card::Error::options`]).
+    pub fn options(&self) -> &[&'static str] {
+        match &self.inner.kind {
+            Kind::Card(e) => e.options(),
+            Kind::Retrieval { about, .. } => about.as_ref().map_or(&[], |a| a.1.as_slice()),
+        }
+    }
+
+    /// The same error with the options it names spelled as a front end spells them (the
+    /// core's [`a2a_card::Error::spelled`] for a refused document or options; the template
+    /// of [`Error::about_options`] for a retrieval failure). Code, URL and facts are kept.
+    #[must_use]
+    pub fn spelled(mut self, spelling: &dyn a2a_card::request::Spelling) -> Self {
+        self.inner.kind = match self.inner.kind {
+            Kind::Card(e) => Kind::Card(e.spelled(spelling)),
+            Kind::Retrieval {
+                code,
+                message: _,
+                about: Some(about),
+            } => Kind::Retrieval {
+                code,
+                message: option_message(&about.0, &about.1, Some(spelling)),
+                about: Some(about),
+            },
+            kind => kind,
+        };
+        self
     }
 
     /// The same error, about this URL (the card or JWKS URL whose retrieval failed, or whose
@@ -274,9 +339,10 @@ impl Error {
     pub fn context(mut self, context: &str) -> Self {
         self.inner.kind = match self.inner.kind {
             Kind::Card(e) => Kind::Card(e.context(context)),
-            Kind::Retrieval { code, message } => Kind::Retrieval {
+            Kind::Retrieval { code, message, about } => Kind::Retrieval {
                 code,
                 message: format!("{context}: {message}"),
+                about: about.map(|a| Box::new((format!("{context}: {}", a.0), a.1))),
             },
         };
         self
@@ -303,6 +369,20 @@ impl Error {
     /// The place in a fetched document as people read it (see [`a2a_card::Error::place`]).
     pub fn place(&self) -> Option<String> {
         self.card_error().and_then(a2a_card::Error::place)
+    }
+}
+
+/// `template` with each `{name}` of `options` written as `spelling` writes it (the canonical
+/// name without one), through the core's rendering of its own option messages.
+fn option_message(
+    template: &str,
+    options: &[&'static str],
+    spelling: Option<&dyn a2a_card::request::Spelling>,
+) -> String {
+    let e = a2a_card::request::option_error(a2a_card::ErrorCode::Usage, template, options);
+    match spelling {
+        Some(s) => e.spelled(s).message().to_string(),
+        None => e.message().to_string(),
     }
 }
 

@@ -127,6 +127,7 @@ mod options;
 mod proxy;
 mod remote;
 mod target;
+mod tls;
 mod transport;
 
 pub use blocking::{fetch_card, fetch_jwks, verify_remote};

@@ -82,17 +82,21 @@ fn guard_addresses(
                 Some(n) => format!("{n} resolves to {refused}"),
                 None => refused.to_string(),
             };
-            let hint = if refused.classification.class == guard::AddressClass::Loopback
+            let message = format!("refused {when}: {via}");
+            if refused.classification.class == guard::AddressClass::Loopback
                 && refused.classification.embedded.is_none()
             {
-                " (loopback is opened only with allow-loopback, for local testing)"
-            } else {
-                ""
-            };
-            return Err(Error::new(
-                ErrorCode::AddressRefused,
-                format!("refused {when}: {via}{hint}"),
-            ));
+                // The option that would allow it, named for each front end to spell.
+                return Err(Error::about_options(
+                    ErrorCode::AddressRefused,
+                    &format!(
+                        "{} (loopback is opened only with {{allow_loopback}}, for local testing)",
+                        message
+                    ),
+                    &["allow_loopback"],
+                ));
+            }
+            return Err(Error::new(ErrorCode::AddressRefused, message));
         }
     }
     Ok(())
@@ -662,17 +666,10 @@ pub(crate) fn classify(e: &reqwest::Error, url: &Url, proxy: Option<&str>) -> Er
         .unwrap_or_default();
     if let Some(tls) = find::<rustls::Error>(e) {
         return match tls {
-            rustls::Error::InvalidCertificate(
-                c @ (rustls::CertificateError::NotValidForName
-                | rustls::CertificateError::NotValidForNameContext { .. }),
-            ) => err(
-                ErrorCode::CertificateNameMismatch,
-                format!("the server's certificate is not valid for this host: {c:?}{through}"),
-            ),
-            rustls::Error::InvalidCertificate(c) => err(
-                ErrorCode::CertificateInvalid,
-                format!("the server's certificate is not trusted: {c:?}{through}"),
-            ),
+            rustls::Error::InvalidCertificate(c) => {
+                crate::tls::certificate_error(c, url.host_str().unwrap_or_default(), &through)
+                    .with_url(url.as_str())
+            }
             other => err(
                 ErrorCode::TlsHandshake,
                 format!("the TLS handshake failed: {other}{through}"),

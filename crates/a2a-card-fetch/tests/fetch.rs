@@ -233,6 +233,22 @@ fn loopback_is_refused_unless_opened() {
         let e = fetch_card(t, &closed).unwrap_err();
         assert_eq!(e.code(), ErrorCode::AddressRefused, "{t}: {e}");
     }
+    // Plain loopback names the option that opens it, by its canonical name, for each front end
+    // to spell (the CLI writes its flag).
+    let e = fetch_card(&server.url("127.0.0.1", "/"), &closed).unwrap_err();
+    assert_eq!(e.options(), ["allow_loopback"]);
+    assert!(
+        e.message()
+            .ends_with("(loopback is opened only with allow_loopback, for local testing)"),
+        "{e}"
+    );
+    let e = e.spelled(&a2a_card::request::Camel);
+    assert!(
+        e.message()
+            .ends_with("only with \"allowLoopback\", for local testing)"),
+        "{e}"
+    );
+    assert_eq!(e.code(), ErrorCode::AddressRefused);
     assert_eq!(server.accepts(), 0, "no connection reached the server");
     if let Some(l) = &v6 {
         assert!(l.accept().is_err(), "no connection reached the IPv6 listener");

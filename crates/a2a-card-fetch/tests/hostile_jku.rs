@@ -192,12 +192,13 @@ fn a_jwks_past_its_key_limit_and_a_crowd_under_one_kid_cost_nothing() {
         .map(|_| PrivateKey::generate(Algorithm::ES256).unwrap().with_kid("dup"))
         .collect();
     let refs: Vec<&PrivateKey> = crowd.iter().collect();
-    // 16 signatures, all kid "dup", by the last key of the set.
+    // 16 signatures, all kid "dup", by the last key of the set (appended: the kid is the same).
     let mut card = UNSIGNED.to_vec();
     let jku = host.url("/keys/jwks.json");
     for _ in 0..16 {
         let opts = SignOptions {
             jku: Some(jku.clone()),
+            append_same_kid: true,
             ..SignOptions::default()
         };
         card = sign_card(&card, &crowd[64], &opts).unwrap().card;

@@ -25,6 +25,7 @@ pub(crate) fn class_name(code: ErrorCode) -> &'static str {
         | C::MalformedCard
         | C::UnsignedMembers
         | C::LintFailed
+        | C::KidAlreadySigned
         | C::TooManySignatures => "CardError",
         C::UnknownAlgorithm
         | C::KeyAlgorithmMismatch

@@ -124,7 +124,10 @@ fn canonicalize_with_report<'py>(
 /// `key` is a private key: PEM text (PKCS#8, SEC1, PKCS#1), a JWK (text or dict), or a
 /// `KeyPair`. `alg` defaults to the key's own (Ed25519 EdDSA, P-256 ES256, RSA RS256, ...),
 /// `kid` to the key's (JWK kid, else RFC 7638 thumbprint). `header` holds unprotected header
-/// parameters; `replace=True` drops existing signatures with the same kid first;
+/// parameters. A card that already carries a signature with the kid is refused
+/// (`kid-already-signed`, a `CardError` at that entry's pointer) unless `replace=True` (drops the
+/// signatures with the same kid first) or `append=True` (keeps them and adds the new one);
+/// not both (`UsageError`).
 /// `also_profiles=["prune-empty"]` adds one more signature per profile, same key and header,
 /// for verifiers of that profile (a transition aid for today's SDK verifiers). `x5c` is a
 /// certificate chain (PEM text, leaf first) put in the protected header's `x5c`; the leaf's key
@@ -139,8 +142,8 @@ fn canonicalize_with_report<'py>(
 /// (['name', 'description', 'skills', 'signatures'], ['protected', 'signature'])
 #[pyfunction]
 #[pyo3(signature = (card, key, *, alg=None, kid=None, jku=None, profile=None, unknown=None, header=None,
-    protected_header=None, replace=None, also_profiles=None, x5c=None, max_chain=None, max_input_bytes=None,
-    max_depth=None))]
+    protected_header=None, replace=None, append=None, also_profiles=None, x5c=None, max_chain=None,
+    max_input_bytes=None, max_depth=None))]
 #[allow(clippy::too_many_arguments)]
 fn sign(
     card: &Bound<'_, PyAny>,
@@ -153,6 +156,7 @@ fn sign(
     header: Option<&Bound<'_, PyAny>>,
     protected_header: Option<&Bound<'_, PyAny>>,
     replace: Option<&Bound<'_, PyAny>>,
+    append: Option<&Bound<'_, PyAny>>,
     also_profiles: Option<&Bound<'_, PyAny>>,
     x5c: Option<&Bound<'_, PyAny>>,
     max_chain: Option<&Bound<'_, PyAny>>,
@@ -192,6 +196,7 @@ fn sign(
         }
         .options(py)?,
         replace_same_kid: opt_bool(replace, "replace")?.unwrap_or(false),
+        append_same_kid: opt_bool(append, "append")?.unwrap_or(false),
         also_profiles: also,
         // As in the npm package: giving `unknown` is choosing what happens to the members it
         // concerns; without it, a card whose signature would leave members uncovered is refused

@@ -174,6 +174,25 @@ def test_sign_options(kp: a2a_card.KeyPair) -> None:
     assert len(json.loads(again)["signatures"]) == 1
 
 
+def test_sign_refuses_a_kid_already_on_the_card_unless_told(kp: a2a_card.KeyPair) -> None:
+    other = a2a_card.keygen("ES256", kid="other")
+    signed = a2a_card.sign(a2a_card.sign(CLEAN, other), kp)
+    with pytest.raises(a2a_card.CardError) as e:
+        a2a_card.sign(signed, kp)
+    assert (e.value.code, e.value.pointer) == ("kid-already-signed", "/signatures/1")
+    assert f'a signature with kid "{kp.kid}" (/signatures/1)' in e.value.message
+    assert "ask for replace to replace it, or append to keep it" in e.value.message
+    appended = json.loads(a2a_card.sign(signed, kp, append=True))["signatures"]
+    assert len(appended) == 3
+    replaced = json.loads(a2a_card.sign(signed, kp, replace=True))["signatures"]
+    assert len(replaced) == 2
+    with pytest.raises(a2a_card.UsageError) as e:
+        a2a_card.sign(signed, kp, replace=True, append=True)
+    assert e.value.message.startswith("replace and append cannot be given together")
+    with pytest.raises(a2a_card.UsageError):
+        a2a_card.sign(CLEAN, kp, append="yes")
+
+
 @pytest.mark.parametrize(
     "options,cls,code",
     [
@@ -342,7 +361,7 @@ def test_modes_and_profiles(kp: a2a_card.KeyPair) -> None:
 def test_limits_of_verification(kp: a2a_card.KeyPair) -> None:
     many = '{"name":"A","skills":[]}'
     for _ in range(3):
-        many = a2a_card.sign(many, kp)
+        many = a2a_card.sign(many, kp, append=True)
     with pytest.raises(a2a_card.CardError) as e:
         a2a_card.verify(many, keys=kp, max_signatures=2)
     assert e.value.code == "too-many-signatures"

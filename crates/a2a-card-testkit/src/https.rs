@@ -60,6 +60,45 @@ impl Ca {
     }
 }
 
+impl Ca {
+    /// A server certificate for these names valid only from `not_before` to `not_after`
+    /// (year, month, day, UTC): an expired or not yet valid certificate.
+    pub fn leaf_valid(&self, names: &[&str], not_before: (i32, u8, u8), not_after: (i32, u8, u8)) -> Leaf {
+        let key = KeyPair::generate().unwrap();
+        let mut params =
+            CertificateParams::new(names.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
+        params.distinguished_name.push(DnType::CommonName, names[0]);
+        params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+        params.not_before = rcgen::date_time_ymd(not_before.0, not_before.1, not_before.2);
+        params.not_after = rcgen::date_time_ymd(not_after.0, not_after.1, not_after.2);
+        let cert = params.signed_by(&key, &self.cert, &self.key).unwrap();
+        Leaf {
+            der: cert.der().clone(),
+            key: key.serialize_der(),
+        }
+    }
+
+    /// What the usual one-line self-signed recipe makes (`openssl req -x509 ... -addext
+    /// subjectAltName=DNS:localhost`): one certificate that is a CA (basic constraints CA:TRUE)
+    /// and names these hosts, served as the server's own certificate. Its PEM is the root a
+    /// client is given.
+    pub fn self_signed_server(names: &[&str]) -> (String, Leaf) {
+        let key = KeyPair::generate().unwrap();
+        let mut params =
+            CertificateParams::new(names.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.distinguished_name.push(DnType::CommonName, names[0]);
+        let cert = params.self_signed(&key).unwrap();
+        (
+            cert.pem(),
+            Leaf {
+                der: cert.der().clone(),
+                key: key.serialize_der(),
+            },
+        )
+    }
+}
+
 /// A server certificate and its key.
 pub struct Leaf {
     der: CertificateDer<'static>,

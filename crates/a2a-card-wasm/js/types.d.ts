@@ -69,8 +69,13 @@ export interface SignOptions extends CanonicalizeOptions {
   protectedHeader?: Record<string, unknown>;
   /** A certificate chain (PEM, leaf first) for the protected header's x5c; the leaf's key must be the signing key. */
   x5c?: string;
-  /** Replace existing signatures with the same kid instead of adding one more. */
+  /**
+   * Replace existing signatures with the same kid. Without replace or append, a card that
+   * already carries a signature with the kid is refused (kid-already-signed).
+   */
   replace?: boolean;
+  /** Keep existing signatures with the same kid and add the new one beside them (not with replace). */
+  append?: boolean;
   /**
    * One more signature, same key and header, for each of these profiles: a transition aid, so
    * that SDK verifiers of today (prune-empty) and spec-exact verifiers both find one they check.

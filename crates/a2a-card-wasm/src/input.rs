@@ -333,6 +333,7 @@ pub(crate) const SIGN_OPTIONS: &[&str] = &[
     "header",
     "protectedHeader",
     "replace",
+    "append",
     "alsoProfiles",
     "x5c",
 ];

@@ -104,6 +104,7 @@ pub fn sign(card: JsValue, key: JsValue, options: JsValue) -> Result<String, JsV
         unprotected: o.members("header")?,
         canonicalize: o.canonicalize_options()?,
         replace_same_kid: o.boolean("replace")?.unwrap_or(false),
+        append_same_kid: o.boolean("append")?.unwrap_or(false),
         // Choosing `unknown` is choosing what happens to the members it concerns; without it,
         // a card whose signature would leave members uncovered is refused (unsigned-members).
         allow_unsigned: o.get("unknown")?.is_some(),

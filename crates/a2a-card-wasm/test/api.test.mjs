@@ -135,6 +135,19 @@ test("sign and verify: keys as JWK objects, JWK text, PEM; every trust option; m
   // replace: the same kid is replaced, not added.
   const again = JSON.parse(lib.sign(signed, k.privateJwk, { unknown: "exclude", replace: true }));
   assert.equal(again.signatures.length, 1);
+  // The same kid again without replace or append is refused, naming the kid and the entry, the
+  // options spelled as this package spells them; append keeps both; both together is a usage error.
+  const same = thrown(() => lib.sign(twice, k.privateJwk, { unknown: "exclude" }));
+  assert.equal(same.code, "kid-already-signed");
+  assert.equal(same.pointer, "/signatures/0");
+  assert.match(same.message, /a signature with kid "k1" \(\/signatures\/0\)/);
+  assert.match(same.message, /ask for "replace" to replace it, or "append" to keep it/);
+  const appended = JSON.parse(lib.sign(twice, k.privateJwk, { unknown: "exclude", append: true }));
+  assert.equal(appended.signatures.length, 3);
+  const conflict = thrown(() => lib.sign(twice, k.privateJwk, { unknown: "exclude", replace: true, append: true }));
+  assert.equal(conflict.code, "usage");
+  assert.match(conflict.message, /^"replace" and "append" cannot be given together/);
+  assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { unknown: "exclude", append: "yes" })).code, "usage");
   // maxSignatures bounds the work before any check.
   assert.equal(thrown(() => lib.verify(twice, { keys: k.publicJwk, maxSignatures: 1 })).code, "too-many-signatures");
 });

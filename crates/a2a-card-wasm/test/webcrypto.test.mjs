@@ -106,7 +106,7 @@ test("several signatures, candidate keys and profiles: verifyAsync gives verify'
   const b = keyPair("EdDSA", "shared");
   const c = keyPair("ES384", "c");
   let signed = lib.sign(base, b.privateJwk, { alsoProfiles: ["prune-empty"] });
-  signed = lib.sign(signed, a.privateJwk, { profile: "prune-empty" });
+  signed = lib.sign(signed, a.privateJwk, { profile: "prune-empty", append: true });
   signed = lib.sign(signed, c.privateJwk);
   const tampered = JSON.parse(signed);
   tampered.signatures[2].signature = `A${tampered.signatures[2].signature.slice(1)}`;

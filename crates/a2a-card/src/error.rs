@@ -85,6 +85,11 @@ pub enum ErrorCode {
     ExternalSignatureInvalid,
     /// `sign` refused a card that lint finds errors in (the CLI's `sign --lint error`).
     LintFailed,
+    /// `sign` refused a card that already carries a signature with the kid it would sign under
+    /// (at that entry's JSON Pointer): the caller chooses to replace it
+    /// (`SignOptions::replace_same_kid`) or to add one more beside it
+    /// (`SignOptions::append_same_kid`).
+    KidAlreadySigned,
     /// Reading or writing a file failed.
     Io,
     /// An `x5c` chain that does not build to one of the verifier's trust anchors (unknown root, a CA flag or path length broken, name constraints violated, a required EKU missing, the chain longer than the limit, no anchor or identity rule), or an `x5u`, which is never fetched.
@@ -160,6 +165,7 @@ impl ErrorCode {
             ErrorCode::UnsignedMembers => "unsigned-members",
             ErrorCode::ExternalSignatureInvalid => "external-signature-invalid",
             ErrorCode::LintFailed => "lint-failed",
+            ErrorCode::KidAlreadySigned => "kid-already-signed",
             ErrorCode::Io => "io",
             ErrorCode::CertificateUntrusted => "certificate-untrusted",
             ErrorCode::CertificateExpired => "certificate-expired",
@@ -208,6 +214,7 @@ impl ErrorCode {
         ErrorCode::UnsignedMembers,
         ErrorCode::ExternalSignatureInvalid,
         ErrorCode::LintFailed,
+        ErrorCode::KidAlreadySigned,
         ErrorCode::Io,
         ErrorCode::CertificateUntrusted,
         ErrorCode::CertificateExpired,

@@ -247,8 +247,21 @@ fn signing_keeps_every_other_member_and_its_order() {
         "{out}"
     );
     assert!(out.ends_with("\n  ],\n  \"description\": \"d\"\n}\n"), "{out}");
-    // A second signature is appended; with replace_same_kid it replaces.
-    let twice = sign_card(out.as_bytes(), &key, &lenient()).unwrap();
+    // A second signature of the same kid is refused unless asked for: appended with
+    // append_same_kid, replacing with replace_same_kid.
+    assert_eq!(
+        sign_card(out.as_bytes(), &key, &lenient()).unwrap_err().code(),
+        a2a_card::ErrorCode::KidAlreadySigned
+    );
+    let twice = sign_card(
+        out.as_bytes(),
+        &key,
+        &SignOptions {
+            append_same_kid: true,
+            ..lenient()
+        },
+    )
+    .unwrap();
     let v: Value = serde_json::from_slice(&twice.card).unwrap();
     assert!(matches!(v.get("signatures"), Some(Value::Array(a)) if a.len() == 2));
     let replaced = sign_card(

@@ -171,3 +171,76 @@ fn a_signature_over_another_profile_gets_a_hint_and_keeps_its_verdict() {
     let report = verify_card(&card, &stranger, &VerifyOptions::default()).unwrap();
     assert!(!report.signatures[0].verdict.message.contains("verifies over"));
 }
+
+#[test]
+fn re_signing_with_a_kid_already_on_the_card_needs_replace_or_append() {
+    use a2a_card::request::{Camel, Snake};
+    let key = key();
+    let other = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let card = br#"{"name":"A","skills":[]}"#;
+    let opts = |replace: bool, append: bool| SignOptions {
+        kid: Some("release-2026".into()),
+        replace_same_kid: replace,
+        append_same_kid: append,
+        ..SignOptions::default()
+    };
+    let once = sign_card(card, &key, &opts(false, false)).unwrap().card;
+    // Another kid is added beside it, as before.
+    let two = sign_card(&once, &other, &SignOptions::default()).unwrap().card;
+
+    // The same kid again: refused, naming the kid and the entry's pointer.
+    let e = sign_card(&two, &key, &opts(false, false)).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::KidAlreadySigned);
+    assert_eq!(e.code().as_str(), "kid-already-signed");
+    assert_eq!(e.pointer(), Some("/signatures/0"));
+    assert_eq!(e.options(), ["replace", "append"]);
+    assert_eq!(
+        e.message(),
+        "the card already carries a signature with kid \"release-2026\" (/signatures/0); signing \
+         again would stack another signature of that kid: ask for replace to replace it, or \
+         append to keep it and add the new one beside it"
+    );
+    assert_eq!(e.clone().spelled(&Snake).message(), e.message());
+    assert!(
+        e.clone().spelled(&Camel).message().ends_with(
+            "ask for \"replace\" to replace it, or \"append\" to keep it and add the new one beside it"
+        ),
+        "{e}"
+    );
+    // The same kid under another key is the same kid: refused too (the kid is what verifiers
+    // select by).
+    let e = sign_card(&two, &other, &opts(false, false)).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::KidAlreadySigned);
+
+    // Explicitly appended: both kept.
+    let appended = sign_card(&two, &key, &opts(false, true)).unwrap();
+    assert_eq!(appended.replaced, 0);
+    let v: serde_json::Value = serde_json::from_slice(&appended.card).unwrap();
+    assert_eq!(v["signatures"].as_array().unwrap().len(), 3);
+    // Two of that kid now: the refusal counts them and points at the first.
+    let e = sign_card(&appended.card, &key, &opts(false, false)).unwrap_err();
+    assert_eq!(e.pointer(), Some("/signatures/0"));
+    assert!(
+        e.message().starts_with(
+            "the card already carries 2 signatures with kid \"release-2026\" (the first at /signatures/0);"
+        ),
+        "{e}"
+    );
+    // Replaced: every entry of that kid goes, the other stays.
+    let replaced = sign_card(&appended.card, &key, &opts(true, false)).unwrap();
+    assert_eq!(replaced.replaced, 2);
+    let v: serde_json::Value = serde_json::from_slice(&replaced.card).unwrap();
+    assert_eq!(v["signatures"].as_array().unwrap().len(), 2);
+
+    // Both at once is a usage error, before any card is read (SignOptions::check too).
+    let both = opts(true, true);
+    let e = both.check(&key).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::Usage);
+    assert_eq!(e.options(), ["replace", "append"]);
+    assert!(
+        e.message()
+            .starts_with("replace and append cannot be given together"),
+        "{e}"
+    );
+    assert_eq!(sign_card(card, &key, &both).unwrap_err(), e);
+}

@@ -119,12 +119,14 @@ impl SignatureBackend for Counting {
 
 /// A card with `n` signatures by keys the verifier does not hold, all with kid "dup".
 fn card_of_strangers(n: usize) -> Vec<u8> {
-    // Sign the same card n times (each signature appended to the last card).
+    // Sign the same card n times (each signature appended to the last card, asked for: the
+    // kid is the same).
     let mut card = CARD.to_vec();
     for _ in 0..n {
         let stranger = PrivateKey::generate(Algorithm::ES256).unwrap();
         let opts = SignOptions {
             kid: Some("dup".into()),
+            append_same_kid: true,
             ..SignOptions::default()
         };
         card = sign_card(&card, &stranger, &opts).unwrap().card;

@@ -2,7 +2,7 @@
 
 use crate::io::{
     check_output, is_stdin, quoted, read_input, read_key_text, refuse_same_file, replace_file, same_file,
-    write_stderr_line, write_stdout, COMMAND_LINE,
+    write_stderr_line, write_stdout, COMMAND_LINE, STDOUT,
 };
 use crate::keyref::{self, ExternalKeyArgs};
 use crate::Failure;
@@ -21,9 +21,11 @@ Examples:
   a2a-card sign card.json --key release.pem --kid release-2026 --in-place
   A2A_CARD_SIGNING_KEY=\"$(cat release.pem)\" a2a-card sign card.json --out card.signed.json
   vault read -field=pem secret/a2a | a2a-card sign card.json --key - --replace --in-place
+  a2a-card sign card.signed.json --key release.pem --append --out card.twice.json
   a2a-card sign card.json --key rsa.pem --alg PS256 --jku https://agent.example/jwks.json
   a2a-card sign card.json --key release.pem --also-profile prune-empty --in-place
   a2a-card sign card.json --key release.pem --out public/card.json --force
+  a2a-card sign card.json --key release.pem --in-place --format json 2> signed.json
   a2a-card sign card.json --key env://RELEASE_KEY --in-place
   a2a-card sign card.json --key 'pkcs11:token=ci;object=card-2026?pin-source=file:/run/pin' \
       --pkcs11-module /usr/lib/softhsm/libsofthsm2.so --in-place
@@ -45,6 +47,10 @@ ES256, P-384 ES384, P-521 ES512, secp256k1 ES256K, RSA RS256; for a KMS RSA key,
 its plugin's defaultAlgorithm names); give --kid and --alg to choose others. A PIN is never
 printed: URIs are shown with pin-value=***.
 
+A card that already carries a signature with the kid being signed under is refused
+(kid-already-signed, at that entry's pointer): give --replace to replace it (a new signature
+of the same key), or --append to keep it and add the new one beside it.
+
 --lint error (the default) refuses a card that `a2a-card lint` finds errors in (lint-failed,
 exit 2); --lint warning refuses warnings too; --lint off signs without linting.
 
@@ -55,7 +61,9 @@ refused, and so is a read-only file unless --force is given. The file written ma
 key file, and --out may not be the card itself (use --in-place for that).
 
 On stderr: the kid, alg, profile, the SHA-256 of the canonical bytes signed, and the members
-of the card the signature does not cover (JSON Pointers).
+of the card the signature does not cover (JSON Pointers); with --format json, one JSON line
+instead (input, output, kid, alg, profile, canonical_sha256, unsigned, replaced, and each new
+entry's pointer, profile and digest). The signed card goes where it goes with text.
 
 Exit codes: 0 signed, 2 bad input, usage or lint errors, 3 the key cannot be read or used (a
 token or plugin that fails, answers garbage or signs with another key: key-unavailable,
@@ -123,9 +131,15 @@ pub(crate) struct Args {
     #[arg(long = "also-profile", value_name = "PROFILE", value_parser = super::profile_parser())]
     also_profiles: Vec<Profile>,
 
-    /// Replace the existing signatures whose kid equals ours instead of adding one more.
+    /// Replace the existing signatures whose kid equals ours. Without --replace or --append, a
+    /// card that already carries a signature of this kid is refused (kid-already-signed).
     #[arg(long)]
     replace: bool,
+
+    /// Keep the existing signatures whose kid equals ours and add the new one beside them (not
+    /// with --replace).
+    #[arg(long)]
+    append: bool,
 
     /// Write the signed card to FILE (through a temporary file and a rename) instead of stdout.
     /// FILE must be a regular file or not exist (a symbolic link is written through), and may
@@ -141,6 +155,12 @@ pub(crate) struct Args {
     /// Replace the --out file or (with --in-place) CARD even when it is read-only.
     #[arg(long)]
     force: bool,
+
+    /// What is said on stderr about what was signed: `text` (lines for people, the default) or
+    /// `json` (one JSON line for programs). The signed card is written as with text.
+    #[arg(long, value_name = "FORMAT", default_value = "text",
+          value_parser = PossibleValuesParser::new(["text", "json"]))]
+    format: String,
 
     #[command(flatten)]
     canon: super::CanonArgs,
@@ -216,6 +236,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         unprotected,
         canonicalize: args.canon.options(),
         replace_same_kid: args.replace,
+        append_same_kid: args.append,
         also_profiles: args.also_profiles,
         // Choosing --unknown is choosing what happens to the members it concerns.
         allow_unsigned: args.canon.unknown.is_some(),
@@ -266,6 +287,16 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     match target {
         Some(path) => replace_file(path, &signed.card, None, args.force)?,
         None => write_stdout(&signed.card)?,
+    }
+    if args.format == "json" {
+        // The core's report of what was signed, and where the card came from and went.
+        let mut report = signed.to_json();
+        if let Some(o) = report.as_object_mut() {
+            let output = target.map_or_else(|| STDOUT.to_string(), |p| p.display().to_string());
+            o.insert("input".into(), input.source.clone().into());
+            o.insert("output".into(), output.into());
+        }
+        return write_stderr_line(&report.to_string());
     }
 
     write_stderr_line(&format!("kid: {}", quoted(&signed.kid)))?;

@@ -278,12 +278,37 @@ impl Args {
         Ok(())
     }
 
+    /// Refuses a URL given to a file option of trust (`--jwks https://...`, a natural guess)
+    /// with where keys from a URL come from instead, before any file is read.
+    fn refuse_urls(&self) -> Result<(), Failure> {
+        const KEYS: &str = "keys are not fetched from a URL given there. To let a card's jku \
+             name its JWK Set, verify the card by its https URL with --allow-jku and a prefix of \
+             the JWK Set's URL (the jku must start with it); to trust keys you hold, give them as \
+             a local file (a trust store with --trust FILE, or --jwks FILE)";
+        const CERTIFICATES: &str =
+            "nothing is fetched from a URL given there: download it and give the local file";
+        let options = (self.keys.iter().map(|p| ("--key", p, KEYS)))
+            .chain(self.jwks.iter().map(|p| ("--jwks", p, KEYS)))
+            .chain(self.trust.iter().map(|p| ("--trust", p, KEYS)))
+            .chain(
+                self.trust_anchors
+                    .iter()
+                    .map(|p| ("--trust-anchors", p, CERTIFICATES)),
+            )
+            .chain(self.crls.iter().map(|p| ("--crl", p, CERTIFICATES)));
+        for (flag, path, instead) in options {
+            crate::io::refuse_url_as_file(flag, path, instead)?;
+        }
+        Ok(())
+    }
+
     /// The trust roots and the policy of the flags: one request of the core's table
     /// (`a2a_card::request::VERIFY`), filled here. The key files (checked against stdin use)
     /// make the trust roots first; then the CRL files and the flags the table made are read and
     /// the policy made. `jku_roots` says whether an allowed jku may supply keys, so that no file
     /// is needed.
     pub(crate) fn ready(&self, jku_roots: bool) -> Result<(TrustStore, VerifyOptions), Failure> {
+        self.refuse_urls()?;
         let key_files = self
             .keys
             .iter()

@@ -85,7 +85,8 @@ class CardError(Error):
     a oneof, an unknown member under ``unknown="reject"``, a malformed ``signatures`` member,
     too many signatures, members a signature would leave uncovered (``unsigned-members``, from
     ``sign`` without ``unknown``), a card lint finds errors in (``lint-failed``, from the CLI's
-    ``sign --lint error``)."""
+    ``sign --lint error``), a card that already carries a signature with the kid ``sign`` would
+    use (``kid-already-signed``, without ``replace`` or ``append``)."""
 
 
 class InvalidKeyError(Error):

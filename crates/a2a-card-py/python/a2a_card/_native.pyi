@@ -65,6 +65,7 @@ def sign(
     header: Optional[Mapping[str, Any]] = None,
     protected_header: Optional[Mapping[str, Any]] = None,
     replace: Optional[bool] = None,
+    append: Optional[bool] = None,
     also_profiles: Optional[Sequence[Profile]] = None,
     x5c: Optional[str] = None,
     max_chain: Optional[int] = None,

@@ -135,8 +135,8 @@ class CardSigner:
     """Signs the cards an a2a-sdk server serves, the spec way (A2A v1.0 section 8.4).
 
     ``key`` is the private key (PEM text, a JWK as text or dict, or an ``a2a_card.KeyPair``);
-    ``alg``, ``kid``, ``jku``, ``header``, ``protected_header``, ``unknown`` and ``replace``
-    are those of ``a2a_card.sign``. ``transition=True`` adds, when its bytes differ from the
+    ``alg``, ``kid``, ``jku``, ``header``, ``protected_header``, ``unknown``, ``replace`` and
+    ``append`` are those of ``a2a_card.sign``. ``transition=True`` adds, when its bytes differ from the
     spec signature's, a second signature (same protected header) over the bytes a2a-sdk's own
     verifier computes for the served card, so that clients still on the SDK's verifier accept
     the card while a2a-card (and any spec-exact verifier) checks the first.
@@ -161,6 +161,7 @@ class CardSigner:
         protected_header: Optional[Mapping[str, Any]] = None,
         unknown: Optional[str] = None,
         replace: bool = False,
+        append: bool = False,
         transition: bool = False,
     ) -> None:
         if isinstance(key, (bytes, bytearray)):
@@ -175,6 +176,7 @@ class CardSigner:
             "header": dict(header) if header is not None else None,
             "protected_header": dict(protected_header) if protected_header is not None else None,
             "replace": replace,
+            "append": append,
         }
         self._unknown = unknown
         self.transition = transition

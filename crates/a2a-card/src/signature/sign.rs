@@ -46,8 +46,14 @@ pub struct SignOptions {
     pub unprotected: Vec<(String, serde_json::Value)>,
     /// Profile, unknown-member handling and limits for the canonical bytes.
     pub canonicalize: CanonicalizeOptions,
-    /// Replace existing signatures whose protected `kid` equals ours instead of adding one more.
+    /// Replace existing signatures whose protected `kid` equals ours instead of adding one more
+    /// (the option `replace` of the front ends). Without it or [`Self::append_same_kid`], a card
+    /// that already carries a signature of this kid is refused (`kid-already-signed`, at that
+    /// entry's pointer): re-signing should not stack a second signature of one kid unasked.
     pub replace_same_kid: bool,
+    /// Keep existing signatures whose protected `kid` equals ours and add the new one beside them
+    /// (the option `append` of the front ends). Not with [`Self::replace_same_kid`] (`usage`).
+    pub append_same_kid: bool,
     /// One more signature, same key and header, for each of these profiles (a transition aid:
     /// SDK verifiers of today check the `prune-empty` one while spec-exact verifiers check the
     /// main one). The main profile is skipped if listed; repeats count once; a profile whose
@@ -76,6 +82,7 @@ impl Default for SignOptions {
             unprotected: Vec::new(),
             canonicalize: CanonicalizeOptions::default(),
             replace_same_kid: false,
+            append_same_kid: false,
             also_profiles: Vec::new(),
             max_signatures: crate::signature::DEFAULT_MAX_SIGNATURES,
             allow_unsigned: false,
@@ -100,6 +107,9 @@ pub struct Signed {
     pub canonical: Canonical,
     /// How many existing signatures were replaced (with `replace_same_kid`).
     pub replaced: usize,
+    /// The index in the card's `signatures` of the new entry (`/signatures/{index}`); the
+    /// entries of [`Signed::also`] follow it.
+    pub index: usize,
     /// The extra signatures made for [`SignOptions::also_profiles`], in order.
     pub also: Vec<AlsoSigned>,
     /// The profiles of [`SignOptions::also_profiles`] left out because their bytes are those of
@@ -148,6 +158,14 @@ impl SignOptions {
     }
 
     fn prepare<S: Signer + ?Sized>(&self, key: &S) -> Result<Prepared, Error> {
+        if self.replace_same_kid && self.append_same_kid {
+            return Err(crate::error::option_error(
+                ErrorCode::Usage,
+                "{replace} and {append} cannot be given together: an existing signature of the \
+                 kid is either replaced or kept beside the new one",
+                &["replace", "append"],
+            ));
+        }
         if let Some(jku) = &self.jku {
             check_jku(jku)?;
         }
@@ -316,16 +334,23 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
     }
     // The entries already there, read as a verifier reads them (their number is checked below,
     // once the new ones are counted); with `replace_same_kid`, those whose protected `kid` is ours
-    // go.
+    // go; without it or `append_same_kid`, one of them refuses the card.
     let existing = read_signatures(&doc, usize::MAX)?;
     let same_kid =
         |e: &SignatureEntry<'_>| e.decoded_header().ok().and_then(|h| h.kid).as_deref() == Some(kid.as_str());
+    if !opts.replace_same_kid && !opts.append_same_kid {
+        if let Some((first, _)) = existing.entries().enumerate().find(|(_, e)| same_kid(e)) {
+            let count = existing.entries().filter(|e| same_kid(e)).count();
+            return Err(kid_already_signed(&kid, first, count));
+        }
+    }
     let kept: Vec<Value> = existing
         .entries()
         .filter(|e| !(opts.replace_same_kid && same_kid(e)))
         .map(|e| e.value().clone())
         .collect();
     let replaced = existing.len() - kept.len();
+    let index = kept.len();
     let total = kept.len() + 1 + also_forms.len();
     if total > opts.max_signatures {
         return Err(Error::new(
@@ -389,9 +414,83 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         kid,
         canonical,
         replaced,
+        index,
         also,
         also_same_bytes: also_same,
     })
+}
+
+impl Signed {
+    /// What was signed, as JSON for programs: `kid`, `alg`, `replaced` (existing signatures of
+    /// the kid replaced), `also_same_bytes` (profiles asked for and left out: their bytes are
+    /// those of a signature made), and per new entry in `signatures`: its `pointer` in the card,
+    /// its `profile`, `canonical_sha256` (SHA-256 of the canonical bytes it covers: RFC 8785
+    /// JSON in UTF-8, as lowercase hex, as `verify` reports it), `canonical_bytes` (their
+    /// length) and `unsigned` (JSON Pointers of the members it does not cover). The main
+    /// entry's `profile`, `canonical_sha256` and `unsigned` are also at the top, and
+    /// `canonical_encoding` says what the digest is of. The card itself is not in it.
+    ///
+    /// ```
+    /// use a2a_card::{sign_card, Algorithm, PrivateKey, SignOptions};
+    /// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    /// let opts = SignOptions { kid: Some("k1".into()), ..SignOptions::default() };
+    /// let card = br#"{"name":"A","skills":[]}"#;
+    /// let signed = sign_card(card, &key, &opts).unwrap();
+    /// let report = signed.to_json();
+    /// assert_eq!(report["kid"], "k1");
+    /// assert_eq!(report["alg"], "EdDSA");
+    /// assert_eq!(report["profile"], "spec");
+    /// assert_eq!(report["signatures"][0]["pointer"], "/signatures/0");
+    /// let bytes = a2a_card::canonicalize(card, &Default::default()).unwrap().bytes;
+    /// assert_eq!(report["canonical_sha256"], a2a_card::sha256_hex(&bytes));
+    /// assert_eq!(report["replaced"], 0);
+    /// ```
+    pub fn to_json(&self) -> serde_json::Value {
+        let entry = |i: usize, c: &Canonical| {
+            serde_json::json!({
+                "pointer": format!("/signatures/{}", self.index + i),
+                "profile": c.profile.as_str(),
+                "canonical_sha256": crate::sha256_hex(&c.bytes),
+                "canonical_bytes": c.bytes.len(),
+                "unsigned": c.unsigned,
+            })
+        };
+        let signatures: Vec<serde_json::Value> = std::iter::once(&self.canonical)
+            .chain(self.also.iter().map(|a| &a.canonical))
+            .enumerate()
+            .map(|(i, c)| entry(i, c))
+            .collect();
+        serde_json::json!({
+            "kid": self.kid,
+            "alg": self.alg.as_str(),
+            "profile": self.canonical.profile.as_str(),
+            "canonical_sha256": crate::sha256_hex(&self.canonical.bytes),
+            "canonical_encoding": "RFC 8785 JSON, UTF-8; canonical_sha256 is its SHA-256 as lowercase hex",
+            "signatures": signatures,
+            "unsigned": self.canonical.unsigned,
+            "replaced": self.replaced,
+            "also_same_bytes": self.also_same_bytes.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// The refusal of a card that already carries `count` signatures of `kid`, the first at
+/// `/signatures/{first}`.
+fn kid_already_signed(kid: &str, first: usize, count: usize) -> Error {
+    let pointer = format!("/signatures/{first}");
+    // The kid is the caller's text, written as JSON writes it (no control character shown raw).
+    let kid = serde_json::Value::String(kid.to_string());
+    let which = if count == 1 {
+        format!("a signature with kid {kid} ({pointer})")
+    } else {
+        format!("{count} signatures with kid {kid} (the first at {pointer})")
+    };
+    let template = format!(
+        "the card already carries {which}; signing again would stack another signature of that \
+         kid: ask for {{replace}} to replace it, or {{append}} to keep it and add the new one \
+         beside it"
+    );
+    crate::error::option_error(ErrorCode::KidAlreadySigned, &template, &["replace", "append"]).at(pointer)
 }
 
 /// Splices the new `signatures` array (the `kept` entries, then the new ones) into the input
