@@ -245,3 +245,36 @@ proptest::proptest! {
         }
     }
 }
+
+/// A member whose value the formats register (`kty`, `crv`, `use`, `alg`) holding a piece of the
+/// key instead (a private member's value pasted in the wrong place): no reader repeats it. The
+/// proptest above once found `crv` echoed this way.
+#[test]
+fn a_registered_member_holding_key_text_is_not_repeated() {
+    for (jwk, b64) in keys() {
+        let value: serde_json::Value = serde_json::from_str(jwk).unwrap();
+        let secret = b64.iter().max_by_key(|v| v.len()).unwrap();
+        for member in ["kty", "crv", "use", "alg", "key_ops"] {
+            let mut damaged = value.clone();
+            damaged[member] = if member == "key_ops" {
+                serde_json::json!([secret])
+            } else {
+                secret.as_str().into()
+            };
+            for text in containers(&damaged.to_string()) {
+                for (reader, e) in every_reader(&text) {
+                    let Some(e) = e else { continue };
+                    for shown in [e.to_string(), format!("{e:?}")] {
+                        assert!(
+                            !secret
+                                .as_bytes()
+                                .windows(8)
+                                .any(|run| shown.contains(std::str::from_utf8(run).unwrap())),
+                            "{reader} repeats the {member} value: {shown}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -143,6 +143,18 @@ fn not_for_signatures(jwk: &Json) -> bool {
         || key_ops(jwk).is_ok_and(|ops| ops.is_some_and(|ops| !signs(&ops)))
 }
 
+/// The `key_ops` values RFC 7517 section 4.3 registers.
+const REGISTERED_KEY_OPS: [&str; 8] = [
+    "sign",
+    "verify",
+    "encrypt",
+    "decrypt",
+    "wrapKey",
+    "unwrapKey",
+    "deriveKey",
+    "deriveBits",
+];
+
 /// A JWK's `key_ops` list (RFC 7517 section 4.3): `Ok(None)` when it has none, `Err(())` when
 /// it is not an array of strings (which the key reader refuses).
 fn key_ops(jwk: &Json) -> Result<Option<Vec<&str>>, ()> {
@@ -456,7 +468,13 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
         if u != "sig" {
             return Err(Error::new(
                 ErrorCode::InvalidKey,
-                format!("JWK \"use\" is {u:?}; a signature key has \"use\":\"sig\" or no \"use\""),
+                // Key text may be a private key damaged in transit: a value the formats do not
+                // register is not repeated (it could be a piece of the key).
+                if u == "enc" {
+                    "JWK \"use\" is \"enc\"; a signature key has \"use\":\"sig\" or no \"use\""
+                } else {
+                    "JWK \"use\" is not \"sig\"; a signature key has \"use\":\"sig\" or no \"use\""
+                },
             )
             .at(at("use")));
         }
@@ -472,19 +490,50 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
         Ok(Some(names)) if !signs(&names) => {
             return Err(Error::new(
                 ErrorCode::InvalidKey,
+                // Only the names RFC 7517 registers are repeated: key text may be a damaged
+                // private key, and another name could be a piece of it.
                 format!(
-                "JWK \"key_ops\" is {}; a signature key lists \"verify\" (or \"sign\", for a private key)",
-                Json::from(names.iter().map(|n| Json::from(*n)).collect::<Vec<_>>())
-            ),
+                    "JWK \"key_ops\" is {}{}; a signature key lists \"verify\" (or \"sign\", for a private key)",
+                    Json::from(names.iter().filter(|n| REGISTERED_KEY_OPS.contains(n)).map(|n| Json::from(*n)).collect::<Vec<_>>()),
+                    match names.iter().filter(|n| !REGISTERED_KEY_OPS.contains(n)).count() {
+                        0 => String::new(),
+                        1 => " and a name RFC 7517 does not register".to_string(),
+                        n => format!(" and {n} names RFC 7517 does not register"),
+                    }
+                ),
             )
-            .at(at("key_ops")))
+            .at(at("key_ops")));
         }
         Ok(_) => {}
     }
     let kid = string("kid")?.map(str::to_string);
     let alg = match string("alg")? {
         None => None,
-        Some(name) => Some(Algorithm::from_name(name).map_err(|e| e.at(at("alg")))?),
+        // A name that is no algorithm's, in any case, is not repeated (the algorithm's own
+        // error does): key text may be a damaged private key. A registered name in the wrong
+        // case keeps the error's "did you mean".
+        Some(name) => Some(Algorithm::from_name(name).map_err(|e| {
+            let registered = name.eq_ignore_ascii_case("none")
+                || Algorithm::ALL
+                    .iter()
+                    .any(|a| a.as_str().eq_ignore_ascii_case(name));
+            let e = if registered {
+                e
+            } else {
+                Error::new(
+                    e.code(),
+                    format!(
+                        "unknown JWK \"alg\"; supported: {}",
+                        Algorithm::ALL
+                            .iter()
+                            .map(|a| a.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            };
+            e.at(at("alg"))
+        })?),
     };
     let foreign: &[&str] = match kty {
         "OKP" => OKP_FOREIGN,
@@ -497,10 +546,11 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
             )
             .at(at("kty")))
         }
-        other => {
+        _ => {
             return Err(Error::new(
                 ErrorCode::InvalidKey,
-                format!("unsupported JWK kty {other:?}; expected OKP, EC or RSA"),
+                // The value is not repeated: key text may be a damaged private key.
+                "unsupported JWK kty; expected OKP, EC or RSA (the names are case-sensitive)",
             )
             .at(at("kty")))
         }
@@ -518,24 +568,29 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
                 )
                 .at(at("crv"))
             })?;
-            let kind = match KeyType::from_crv(crv) {
-                Some(k) if k.kty() == kty => k,
-                Some(k) => {
-                    return Err(
-                        src.inconsistent("crv", format!("crv {crv} belongs to kty {}, not {kty}", k.kty()))
-                    )
-                }
-                None if matches!(crv, "X25519" | "X448") => {
-                    return Err(
-                        src.inconsistent("crv", format!("{crv} is a key-agreement curve; it cannot sign"))
-                    )
-                }
-                None => {
-                    return Err(
-                        Error::new(ErrorCode::InvalidKey, format!("unsupported crv {crv:?}")).at(at("crv")),
-                    )
-                }
-            };
+            let kind =
+                match KeyType::from_crv(crv) {
+                    Some(k) if k.kty() == kty => k,
+                    Some(k) => {
+                        return Err(src
+                            .inconsistent("crv", format!("crv {crv} belongs to kty {}, not {kty}", k.kty())))
+                    }
+                    None if matches!(crv, "X25519" | "X448") => {
+                        return Err(src
+                            .inconsistent("crv", format!("{crv} is a key-agreement curve; it cannot sign")))
+                    }
+                    None => {
+                        return Err(
+                            // `crv` is not repeated: key text may be a damaged private key.
+                            Error::new(
+                                ErrorCode::InvalidKey,
+                                "unsupported crv; expected Ed25519, Ed448, P-256, P-384, P-521 or secp256k1 \
+                             (X25519 and X448 are key-agreement curves)",
+                            )
+                            .at(at("crv")),
+                        );
+                    }
+                };
             let len = kind.field_len();
             let x = required("x")?;
             let material = if kty == "OKP" {
