@@ -16,7 +16,7 @@ pub(crate) fn certificate_error(c: &C, host: &str, through: &str) -> Error {
     let about_roots = |template: &str| {
         Error::about_options(
             ErrorCode::CertificateInvalid,
-            &format!("{template}{through}"),
+            &format!("{template}{}", a2a_card::request::template_literal(through)),
             &["roots"],
         )
     };

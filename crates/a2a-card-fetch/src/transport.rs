@@ -91,7 +91,7 @@ fn guard_addresses(
                     ErrorCode::AddressRefused,
                     &format!(
                         "{} (loopback is opened only with {{allow_loopback}}, for local testing)",
-                        message
+                        a2a_card::request::template_literal(&message)
                     ),
                     &["allow_loopback"],
                 ));

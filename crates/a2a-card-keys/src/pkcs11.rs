@@ -108,8 +108,9 @@ fn module_path(uri: &Pkcs11Uri, default: Option<&Path>) -> Result<PathBuf, Error
         (None, Some(name)) => Err(a2a_card::request::option_error(
             ErrorCode::Usage,
             &format!(
-                "module-name={name} needs module-path (the directory that holds it), or give the module's file \
-                 as module-path, {{pkcs11_module}} or A2A_CARD_PKCS11_MODULE"
+                "module-name={} needs module-path (the directory that holds it), or give the module's file \
+                 as module-path, {{pkcs11_module}} or A2A_CARD_PKCS11_MODULE",
+                a2a_card::request::template_literal(name)
             ),
             &["pkcs11_module"],
         )),

@@ -481,8 +481,58 @@ pub fn pointer_token(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 
+/// Text written into a template of [`option_error`] as it is: a `{` is doubled, so that text
+/// from outside (a kid, a file name) never reads as an option's place.
+///
+/// ```
+/// use a2a_card::request::{option_error, template_literal, Camel};
+/// let kid = template_literal("{append}");
+/// let e = option_error(a2a_card::ErrorCode::Usage, &format!("kid {kid}: use {{append}}"), &["append"]);
+/// assert_eq!(e.message(), "kid {append}: use append");
+/// assert_eq!(e.spelled(&Camel).message(), "kid {append}: use \"append\"");
+/// ```
+pub fn template_literal(text: &str) -> String {
+    text.replace('{', "{{")
+}
+
+/// A template with each `{name}` of `options` (and each `"{name}"`, `quoted`) given by `spell`,
+/// and each `{{` written as `{`. The one reader of templates: [`option_error`] and the
+/// front ends' spellings both fill through it.
+pub(crate) fn fill_template(
+    template: &str,
+    options: &[&'static str],
+    spell: impl Fn(&str, bool) -> String,
+) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    'scan: while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix("{{") {
+            out.push('{');
+            rest = after;
+            continue;
+        }
+        for o in options {
+            for quoted in [true, false] {
+                let place = if quoted {
+                    format!("\"{{{o}}}\"")
+                } else {
+                    format!("{{{o}}}")
+                };
+                if let Some(after) = rest.strip_prefix(place.as_str()) {
+                    out.push_str(&spell(o, quoted));
+                    rest = after;
+                    continue 'scan;
+                }
+            }
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
 /// A message about options: `template` names each of `options` as `{name}` (in double quotes
-/// or not); the message is the template with the canonical names, and the template is kept for
+/// or not), and writes a literal `{` as `{{` ([`template_literal`]); the message is the template with the canonical names, and the template is kept for
 /// `Error::spelled` (in [`crate::request`]), which spells them as each front end does (its
 /// [`crate::request::Spelling`]). It
 /// lives in the error layer so that every layer can raise it.
@@ -495,11 +545,14 @@ pub fn pointer_token(segment: &str) -> String {
 /// assert_eq!(e.spelled(&Camel).message(), "no answer within 1 s (\"keyTimeout\")");
 /// ```
 pub fn option_error(code: ErrorCode, template: &str, options: &[&'static str]) -> Error {
-    // The canonical spelling: each `{name}` is the name itself.
-    let mut message = template.to_string();
-    for o in options {
-        message = message.replace(&format!("{{{o}}}"), o);
-    }
+    // The canonical spelling: each `{name}` is the name itself, its quotes as written.
+    let message = fill_template(template, options, |o, quoted| {
+        if quoted {
+            format!("\"{o}\"")
+        } else {
+            o.to_string()
+        }
+    });
     let mut e = Error::new(code, message);
     for o in options {
         e = e.for_option(o);

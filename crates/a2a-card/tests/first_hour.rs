@@ -244,3 +244,34 @@ fn re_signing_with_a_kid_already_on_the_card_needs_replace_or_append() {
     );
     assert_eq!(sign_card(card, &key, &both).unwrap_err(), e);
 }
+
+#[test]
+fn text_from_outside_never_reads_as_an_option_in_a_message() {
+    use a2a_card::request::Camel;
+    // A kid that spells an option's place, and a card member that does: both are shown as they
+    // are, and only the template's own places are spelled.
+    let key = key();
+    let kid = "{append}{{replace}}";
+    let opts = SignOptions {
+        kid: Some(kid.into()),
+        ..SignOptions::default()
+    };
+    let once = sign_card(br#"{"name":"A","skills":[]}"#, &key, &opts).unwrap().card;
+    let e = sign_card(&once, &key, &opts).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::KidAlreadySigned);
+    assert!(
+        e.message().starts_with("the card already carries a signature with kid \"{append}{{replace}}\""),
+        "{e}"
+    );
+    let camel = e.spelled(&Camel);
+    assert!(camel.message().contains("kid \"{append}{{replace}}\""), "{camel}");
+    assert!(camel.message().ends_with("or \"append\" to keep it and add the new one beside it"), "{camel}");
+
+    let card = br#"{"name":"A","skills":[],"{unknown}":1}"#;
+    let e = sign_card(card, &key, &SignOptions::default()).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::UnsignedMembers);
+    assert!(e.message().contains("/{unknown}"), "{e}");
+    let camel = e.spelled(&Camel);
+    assert!(camel.message().contains("/{unknown}"), "{camel}");
+    assert!(camel.message().contains("with the option \"unknown\""), "{camel}");
+}

@@ -213,8 +213,8 @@ fn timed_out(call: &Call<'_>) -> Error {
         crate::error::ErrorCode::Timeout.into(),
         &format!(
             "{} did not answer {} within {} ({{key_timeout}}); it was stopped",
-            call.what,
-            call.method,
+            a2a_card::request::template_literal(call.what),
+            a2a_card::request::template_literal(call.method),
             seconds(call.timeout)
         ),
         &["key_timeout"],

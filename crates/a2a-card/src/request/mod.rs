@@ -30,7 +30,7 @@ pub use spelling::{Camel, Quotes, Snake, Spelling};
 pub use table::{camel_case, option, Fronts, Kind, OptionSpec, VERIFY};
 pub use verify::{Input, OptionValue, ReadyVerifier, VerifyRequest};
 
-pub use crate::error::option_error;
+pub use crate::error::{option_error, template_literal};
 use crate::{Error, ErrorCode};
 
 /// The rule for a count option of a table: from its least to its greatest value.

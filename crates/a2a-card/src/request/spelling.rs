@@ -127,7 +127,7 @@ impl Error {
             self = self.spell_untemplated(spelling);
         }
         // Spelled once: spelling it again changes nothing.
-        let done = self.message().to_string();
+        let done = crate::error::template_literal(self.message());
         self.set_template(done);
         self
     }
@@ -165,19 +165,11 @@ impl Error {
 /// The template with each `{name}` of `options` spelled, its quotes as the spelling says
 /// ([`Quotes`]).
 fn render(template: &str, options: &[&'static str], spelling: &dyn Spelling) -> String {
-    let mut out = template.to_string();
-    for o in options {
-        let bare = format!("{{{o}}}");
-        let quoted = format!("\"{bare}\"");
+    crate::error::fill_template(template, options, |o, quoted| {
         let name = spelling.name(o);
-        out = match spelling.quotes() {
-            Quotes::AsWritten => out.replace(&bare, &name),
-            Quotes::Always => {
-                let name = format!("\"{name}\"");
-                out.replace(&quoted, &name).replace(&bare, &name)
-            }
-            Quotes::Never => out.replace(&quoted, &name).replace(&bare, &name),
-        };
-    }
-    out
+        match (spelling.quotes(), quoted) {
+            (Quotes::AsWritten, true) | (Quotes::Always, _) => format!("\"{name}\""),
+            (Quotes::AsWritten, false) | (Quotes::Never, _) => name,
+        }
+    })
 }

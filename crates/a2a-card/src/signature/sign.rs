@@ -479,7 +479,8 @@ impl Signed {
 fn kid_already_signed(kid: &str, first: usize, count: usize) -> Error {
     let pointer = format!("/signatures/{first}");
     // The kid is the caller's text, written as JSON writes it (no control character shown raw).
-    let kid = serde_json::Value::String(kid.to_string());
+    // Its `{` are doubled so that no kid reads as an option's place in the template.
+    let kid = crate::error::template_literal(&serde_json::Value::String(kid.to_string()).to_string());
     let which = if count == 1 {
         format!("a signature with kid {kid} ({pointer})")
     } else {
@@ -594,7 +595,10 @@ fn unsigned_members(unsigned: &[String]) -> Error {
              happens to them with the option {{unknown}}: retain them (the signature covers them as they are) \
              or exclude them (they stay unsigned)",
             unsigned.len(),
-            list.join(", ")
+            // Member names are the card's text: no `{` of theirs reads as an option's place.
+            crate::error::template_literal(&list.join(", ")),
+            more = more,
+            migrate = crate::error::template_literal(&migrate),
         ),
         &["unknown"],
     )
