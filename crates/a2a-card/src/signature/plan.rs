@@ -224,9 +224,6 @@ pub(crate) struct Context<'a, 'k> {
     pub(crate) opts: &'a VerifyOptions,
     pub(crate) now: Option<i64>,
     pub(crate) origin: Option<&'a str>,
-    /// The trusted kids as `untrusted-key` messages name them, made once per verification
-    /// however many signatures name an unknown kid.
-    pub(crate) kids: std::cell::OnceCell<String>,
 }
 
 /// Plans the verification of the signature entries `signatures`; `fallback` is the first
@@ -354,7 +351,8 @@ fn entry_steps<'k>(
             format!(
                 "no trusted key has kid {} (kid selects among trusted keys only); the trusted kids are {}",
                 crate::signature::quoted(kid),
-                ctx.kids.get_or_init(|| trust.kid_list(8))
+                // Costs the kids it shows, not the size of the store (its kid index).
+                trust.kid_list(8)
             ),
         ));
     }

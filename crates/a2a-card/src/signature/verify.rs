@@ -146,7 +146,6 @@ pub(crate) fn plan_card<'t, 'k, N: Tree<'t>>(
         opts,
         now: now_seconds(opts),
         origin: checked.origin.as_deref(),
-        kids: Default::default(),
     };
     Ok((
         plan::plan(&signatures, &ctx, fallback, || every_member(card)),
