@@ -52,6 +52,17 @@ pub trait Spelling {
     fn names_input(&self) -> bool {
         true
     }
+
+    /// A message about one option that does not name it, labelled with the option's name as
+    /// this spelling writes it (`name`, in its quotes): `name: message` unless said otherwise.
+    ///
+    /// ```
+    /// use a2a_card::request::{Snake, Spelling};
+    /// assert_eq!(Snake.label("kid", "too long"), "kid: too long");
+    /// ```
+    fn label(&self, name: &str, message: &str) -> String {
+        format!("{name}: {message}")
+    }
 }
 
 /// The canonical snake_case name, as the Rust request and the Python package spell it.
@@ -152,7 +163,7 @@ impl Error {
                             format!("{spelled}{rest}")
                         }
                     }
-                    _ => format!("{spelled}: {}", self.message()),
+                    _ => spelling.label(&spelled, self.message()),
                 };
                 self.set_message(message);
             }
