@@ -74,6 +74,26 @@ pub(crate) fn py_error(py: Python<'_>, e: &Error) -> PyErr {
     exception(py, &e.clone().spelled(&a2a_card::request::Snake), option)
 }
 
+/// The Python exception for a refusal of the request of canonicalize, inspect, lint or migrate:
+/// as [`py_error`], an option's message labelled `option "name": ...` (as these functions
+/// always labelled them).
+pub(crate) fn request_error(py: Python<'_>, e: &Error) -> PyErr {
+    exception(py, &e.clone().spelled(&Keyword), e.option())
+}
+
+/// Python's keyword names, a message about one labelled `option "name": ...`.
+struct Keyword;
+
+impl a2a_card::request::Spelling for Keyword {
+    fn name(&self, option: &str) -> String {
+        option.to_string()
+    }
+
+    fn label(&self, name: &str, message: &str) -> String {
+        format!("option \"{name}\": {message}")
+    }
+}
+
 fn exception(py: Python<'_>, e: &Error, option: Option<&str>) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let class = error_class(py, class_name(e.code()))?;

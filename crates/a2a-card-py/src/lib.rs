@@ -23,9 +23,10 @@ use crate::errors::{usage, OrRaise};
 use crate::input::{
     card_bytes, json_text, opt_bool, opt_count, opt_members, opt_string, opt_strings, opt_time, CanonArgs,
 };
-use crate::policy::{threads_option, Policy};
+use crate::policy::{read_options, threads_option, Policy};
 use crate::report::{text_of, Report};
 use a2a_card::jose::keys::PrivateKey;
+use a2a_card::request::CanonicalizeRequest;
 use a2a_card::{canonicalize as core_canonicalize, sign_card, Profile, SignOptions};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -53,22 +54,10 @@ mod tools;
 /// >>> a2a_card.canonicalize({"name": "A", "description": ""}, profile="prune-empty")
 /// '{"name":"A"}'
 #[pyfunction]
-#[pyo3(signature = (card, *, profile=None, unknown=None, max_input_bytes=None, max_depth=None))]
-fn canonicalize(
-    card: &Bound<'_, PyAny>,
-    profile: Option<&Bound<'_, PyAny>>,
-    unknown: Option<&Bound<'_, PyAny>>,
-    max_input_bytes: Option<&Bound<'_, PyAny>>,
-    max_depth: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
+#[pyo3(signature = (card, **options))]
+fn canonicalize(card: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
     let py = card.py();
-    let opts = CanonArgs {
-        profile,
-        unknown,
-        max_input_bytes,
-        max_depth,
-    }
-    .options(py)?;
+    let opts = read_options::<CanonicalizeRequest>(py, "canonicalize", options)?;
     let bytes = card_bytes(card)?;
     let c = core_canonicalize(bytes.as_slice(), &opts).or_raise(py)?;
     Ok(text_of(&c.bytes))
@@ -85,22 +74,13 @@ fn canonicalize(
 /// >>> r["sha256"] == hashlib.sha256(r["canonical"].encode()).hexdigest()
 /// True
 #[pyfunction]
-#[pyo3(signature = (card, *, profile=None, unknown=None, max_input_bytes=None, max_depth=None))]
+#[pyo3(signature = (card, **options))]
 fn canonicalize_with_report<'py>(
     card: &Bound<'py, PyAny>,
-    profile: Option<&Bound<'py, PyAny>>,
-    unknown: Option<&Bound<'py, PyAny>>,
-    max_input_bytes: Option<&Bound<'py, PyAny>>,
-    max_depth: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = card.py();
-    let opts = CanonArgs {
-        profile,
-        unknown,
-        max_input_bytes,
-        max_depth,
-    }
-    .options(py)?;
+    let opts = read_options::<CanonicalizeRequest>(py, "canonicalize_with_report", options)?;
     let bytes = card_bytes(card)?;
     let c = core_canonicalize(bytes.as_slice(), &opts).or_raise(py)?;
     let dict = PyDict::new(py);

@@ -1,13 +1,14 @@
-//! Verify options read from keyword arguments by the core's table into its request (which
-//! makes the trust roots and the policy), and verification with the GIL released.
+//! Keyword options read by the core's tables into its requests (verify's makes the trust roots
+//! and the policy; canonicalize's, lint's and migrate's their options), and verification with
+//! the GIL released.
 
-use crate::errors::{option_usage, OrRaise};
+use crate::errors::{option_usage, request_error, OrRaise};
 use crate::input::{
     card_bytes, json_text, opt_bool, opt_count, opt_one_or_more, opt_string, opt_strings, opt_time,
 };
 use crate::report::Report;
 use a2a_card::parallel::MAX_THREADS;
-use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, VerifyRequest, VERIFY};
+use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, Request, VerifyRequest};
 use a2a_card::{verify_card, Error, TrustStore, VerifyOptions};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -54,6 +55,50 @@ fn read_option(value: &Bound<'_, PyAny>, spec: &OptionSpec) -> PyResult<Option<O
     })
 }
 
+/// The keyword options of a call (`function` names it) read by the table of its request
+/// (`R::TABLE`, the npm package's options in snake_case), each by its kind, into the request,
+/// which applies every default, bound and rule; `refused` raises its refusals. `None` is an
+/// option not given; a keyword the table lacks is the `TypeError` Python raises for an
+/// unexpected keyword argument.
+pub(crate) fn read_request<R: Request>(
+    py: Python<'_>,
+    function: &str,
+    options: Option<&Bound<'_, PyDict>>,
+    refused: fn(Python<'_>, Error) -> PyErr,
+) -> PyResult<R::Built> {
+    let mut request = R::default();
+    let offered = || R::TABLE.iter().filter(|s| s.fronts.python);
+    // As Python checks a call's keywords: every name first, then the values (in the table's
+    // order).
+    for name in options.iter().flat_map(|o| o.keys()) {
+        let name: String = name.extract()?;
+        if !offered().any(|s| s.name == name) {
+            return Err(PyTypeError::new_err(format!(
+                "{function}() got an unexpected keyword argument '{name}'"
+            )));
+        }
+    }
+    for spec in offered() {
+        let value = options.map(|o| o.get_item(spec.name)).transpose()?.flatten();
+        let Some(value) = value.filter(|v| !v.is_none()) else {
+            continue;
+        };
+        if let Some(value) = read_option(&value, spec)? {
+            request.set(spec.name, value).map_err(|e| refused(py, e))?;
+        }
+    }
+    request.build().map_err(|e| refused(py, e))
+}
+
+/// The options of canonicalize, inspect, lint or migrate, read by [`read_request`].
+pub(crate) fn read_options<R: Request>(
+    py: Python<'_>,
+    function: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<R::Built> {
+    read_request::<R>(py, function, options, |py, e| request_error(py, &e))
+}
+
 /// Trust roots and policy, read once.
 pub(crate) struct Policy {
     pub(crate) trust: TrustStore,
@@ -62,37 +107,14 @@ pub(crate) struct Policy {
 
 impl Policy {
     /// The keyword options of `verify`, `verify_many` and `Verifier` (`function` names the
-    /// call), read by the core's table (`a2a_card::request::VERIFY`, the npm package's options
-    /// in snake_case) into its request, which makes the trust roots (from the core's one cache
-    /// of parsed keys) and the policy. `None` is an option not given; a keyword the table lacks
-    /// is the `TypeError` Python raises for an unexpected keyword argument.
+    /// call), read by the core's table (`a2a_card::request::VERIFY`) into its request, which
+    /// makes the trust roots (from the core's one cache of parsed keys) and the policy.
     pub(crate) fn read(
         py: Python<'_>,
         function: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Policy> {
-        let mut request = VerifyRequest::default();
-        let offered = || VERIFY.iter().filter(|s| s.fronts.python);
-        // As Python checks a call's keywords: every name first, then the values (in the
-        // table's order).
-        for name in options.iter().flat_map(|o| o.keys()) {
-            let name: String = name.extract()?;
-            if !offered().any(|s| s.name == name) {
-                return Err(PyTypeError::new_err(format!(
-                    "{function}() got an unexpected keyword argument '{name}'"
-                )));
-            }
-        }
-        for spec in offered() {
-            let value = options.map(|o| o.get_item(spec.name)).transpose()?.flatten();
-            let Some(value) = value.filter(|v| !v.is_none()) else {
-                continue;
-            };
-            if let Some(value) = read_option(&value, spec)? {
-                request.set(spec.name, value).map_err(|e| raise(py, e))?;
-            }
-        }
-        let ready = request.build().map_err(|e| raise(py, e))?;
+        let ready = read_request::<VerifyRequest>(py, function, options, raise)?;
         Ok(Policy {
             trust: ready.trust,
             opts: ready.options,
