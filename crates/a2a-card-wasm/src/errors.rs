@@ -13,6 +13,31 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
     error_object(&e.clone().spelled(&a2a_card::request::Camel), option.as_deref())
 }
 
+/// The JavaScript `Error` for a refusal of the request of `what` (canonicalize, inspect, lint,
+/// migrate): as [`js_error`], an option's message labelled `option "name" of what: ...` (as
+/// these functions always labelled them).
+pub(crate) fn request_error(e: &Error, what: &'static str) -> JsValue {
+    let option = e.option().map(a2a_card::request::camel_case);
+    error_object(&e.clone().spelled(&Of(what)), option.as_deref())
+}
+
+/// The package's camelCase names, a message about one labelled `option "name" of what: ...`.
+struct Of(&'static str);
+
+impl a2a_card::request::Spelling for Of {
+    fn name(&self, option: &str) -> String {
+        a2a_card::request::camel_case(option)
+    }
+
+    fn quotes(&self) -> a2a_card::request::Quotes {
+        a2a_card::request::Quotes::Always
+    }
+
+    fn label(&self, name: &str, message: &str) -> String {
+        format!("option {name} of {}: {message}", self.0)
+    }
+}
+
 fn error_object(e: &Error, option: Option<&str>) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("A2ACardError");

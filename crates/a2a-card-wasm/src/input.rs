@@ -320,8 +320,6 @@ pub(crate) fn algorithm_named(name: &str) -> Result<Algorithm, JsValue> {
     Algorithm::from_name(name).or_throw()
 }
 
-pub(crate) const CANONICALIZE_OPTIONS: &[&str] = &["profile", "unknown", "maxInputBytes", "maxDepth"];
-
 pub(crate) const SIGN_OPTIONS: &[&str] = &[
     "profile",
     "unknown",

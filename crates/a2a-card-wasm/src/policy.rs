@@ -1,13 +1,14 @@
-//! Verify options read by the core's table into its request, which makes the trust roots and
-//! the policy; the cache of the last policy read.
+//! Options read by the core's tables into its requests (verify's makes the trust roots and the
+//! policy; canonicalize's, lint's and migrate's their options); the cache of the last policy
+//! read.
 
-use crate::errors::{js_error, OrThrow};
+use crate::errors::{js_error, request_error, OrThrow};
 use crate::host::{host_available, HostCrypto};
 use crate::input::{card_bytes, json_text, Options};
 use crate::output::{report_to_js, Digest};
 use crate::webcrypto::{self, web_crypto_available};
 use a2a_card::jose::crypto::SignatureBackend;
-use a2a_card::request::{camel_case, Input, Kind, OptionSpec, OptionValue, VerifyRequest, VERIFY};
+use a2a_card::request::{camel_case, Input, Kind, OptionSpec, OptionValue, Request, VerifyRequest, VERIFY};
 use a2a_card::signature::verify_card_with;
 use a2a_card::{Error, TrustStore, VerifyOptions};
 use js_sys::{Array, Promise};
@@ -157,6 +158,25 @@ fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, Js
         Kind::Flag(_) => o.boolean(&name)?.map(OptionValue::Flag),
         Kind::Time => None,
     })
+}
+
+/// The options of `what` (canonicalize, inspect, lint, migrate) read by the table of its
+/// request (`R::TABLE`, in camelCase): the names checked, each value read by its kind into the
+/// request, which applies every default, bound and rule.
+pub(crate) fn read_request<R: Request>(options: &JsValue, what: &'static str) -> Result<R::Built, JsValue> {
+    let offered = || R::TABLE.iter().filter(|s| s.fronts.npm);
+    let names: Vec<String> = offered().map(|s| camel_case(s.name)).collect();
+    let known: Vec<&str> = names.iter().map(String::as_str).collect();
+    let o = Options::read(options, what, &known)?;
+    let mut request = R::default();
+    for spec in offered() {
+        if let Some(value) = read_option(&o, spec)? {
+            request
+                .set(spec.name, value)
+                .map_err(|e| request_error(&e, what))?;
+        }
+    }
+    request.build().map_err(|e| request_error(&e, what))
 }
 
 /// Option names and values, in the order given.
