@@ -110,6 +110,12 @@ impl<R: Request> TableFlags<R> {
         }
         Ok(())
     }
+
+    /// `request` (the flags the subcommand declares) with what was given here, built.
+    pub(crate) fn build(&self, mut request: R) -> Result<R::Built, Failure> {
+        self.fill(&mut request)?;
+        request.build().map_err(refused)
+    }
 }
 
 /// A refusal of a core's request, its options spelled as flags: about a key, JWKS,

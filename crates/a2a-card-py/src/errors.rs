@@ -75,23 +75,12 @@ pub(crate) fn py_error(py: Python<'_>, e: &Error) -> PyErr {
 }
 
 /// The Python exception for a refusal of the request of canonicalize, inspect, lint or migrate:
-/// as [`py_error`], an option's message labelled `option "name": ...` (as these functions
+/// as [`py_error`], a message about an option labelled `option "name": ...` (as these functions
 /// always labelled them).
 pub(crate) fn request_error(py: Python<'_>, e: &Error) -> PyErr {
-    exception(py, &e.clone().spelled(&Keyword), e.option())
-}
-
-/// Python's keyword names, a message about one labelled `option "name": ...`.
-struct Keyword;
-
-impl a2a_card::request::Spelling for Keyword {
-    fn name(&self, option: &str) -> String {
-        option.to_string()
-    }
-
-    fn label(&self, name: &str, message: &str) -> String {
-        format!("option \"{name}\": {message}")
-    }
+    let label = |name: &str, message: &str| format!("option \"{name}\": {message}");
+    let spelling = a2a_card::request::Labelled(&a2a_card::request::Snake, &label);
+    exception(py, &e.clone().spelled(&spelling), e.option())
 }
 
 fn exception(py: Python<'_>, e: &Error, option: Option<&str>) -> PyErr {

@@ -2,7 +2,7 @@
 //! or dicts, and the keyword options, each checked with a `usage` error that names the option.
 
 use crate::errors::{option_usage, usage, OrRaise};
-use a2a_card::{Algorithm, CanonicalizeOptions, Limits, Profile, UnknownMembers};
+use a2a_card::{Algorithm, CanonicalizeOptions, Limits};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -314,39 +314,6 @@ pub(crate) fn opt_members(
     }
 }
 
-/// The reader limits of `max_input_bytes` and `max_depth`.
-pub(crate) fn limits(
-    max_input_bytes: Option<&Bound<'_, PyAny>>,
-    max_depth: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Limits> {
-    let mut limits = Limits::default();
-    if let Some(n) = opt_count(max_input_bytes, "max_input_bytes")? {
-        limits.max_input_bytes = n;
-    }
-    if let Some(n) = opt_count(max_depth, "max_depth")? {
-        limits.max_depth = n;
-    }
-    // The core's bounds (max_input_bytes 1 to 1 GiB, max_depth 1 to 512), as every front end.
-    Python::attach(|py| limits.check().or_raise(py))?;
-    Ok(limits)
-}
-
-/// `profile` (one profile; default `spec`).
-pub(crate) fn profile(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Profile> {
-    match opt_string(value, "profile")? {
-        None => Ok(Profile::Spec),
-        Some(name) => name.parse::<Profile>().or_raise(py),
-    }
-}
-
-/// `unknown` (default `exclude`).
-pub(crate) fn unknown(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<UnknownMembers> {
-    match opt_string(value, "unknown")? {
-        None => Ok(UnknownMembers::default()),
-        Some(name) => name.parse::<UnknownMembers>().or_raise(py),
-    }
-}
-
 /// An algorithm name.
 pub(crate) fn algorithm(py: Python<'_>, name: &str) -> PyResult<Algorithm> {
     Algorithm::from_name(name).or_raise(py)
@@ -361,11 +328,17 @@ pub(crate) struct CanonArgs<'a, 'py> {
 }
 
 impl CanonArgs<'_, '_> {
+    /// The options of canonicalize among sign's, read by the core's table.
     pub(crate) fn options(&self, py: Python<'_>) -> PyResult<CanonicalizeOptions> {
-        Ok(CanonicalizeOptions {
-            profile: profile(py, self.profile)?,
-            unknown: unknown(py, self.unknown)?,
-            limits: limits(self.max_input_bytes, self.max_depth)?,
-        })
+        let given = PyDict::new(py);
+        for (name, value) in [
+            ("profile", self.profile),
+            ("unknown", self.unknown),
+            ("max_input_bytes", self.max_input_bytes),
+            ("max_depth", self.max_depth),
+        ] {
+            given.set_item(name, value)?;
+        }
+        crate::policy::read_options::<a2a_card::request::CanonicalizeRequest>(py, "sign", Some(&given))
     }
 }

@@ -14,28 +14,13 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
 }
 
 /// The JavaScript `Error` for a refusal of the request of `what` (canonicalize, inspect, lint,
-/// migrate): as [`js_error`], an option's message labelled `option "name" of what: ...` (as
-/// these functions always labelled them).
-pub(crate) fn request_error(e: &Error, what: &'static str) -> JsValue {
+/// migrate, sign): as [`js_error`], a message about an option labelled `option "name" of what:
+/// ...` (as these functions always labelled them).
+pub(crate) fn request_error(e: &Error, what: &str) -> JsValue {
     let option = e.option().map(a2a_card::request::camel_case);
-    error_object(&e.clone().spelled(&Of(what)), option.as_deref())
-}
-
-/// The package's camelCase names, a message about one labelled `option "name" of what: ...`.
-struct Of(&'static str);
-
-impl a2a_card::request::Spelling for Of {
-    fn name(&self, option: &str) -> String {
-        a2a_card::request::camel_case(option)
-    }
-
-    fn quotes(&self) -> a2a_card::request::Quotes {
-        a2a_card::request::Quotes::Always
-    }
-
-    fn label(&self, name: &str, message: &str) -> String {
-        format!("option {name} of {}: {message}", self.0)
-    }
+    let label = |name: &str, message: &str| format!("option {name} of {what}: {message}");
+    let spelling = a2a_card::request::Labelled(&a2a_card::request::Camel, &label);
+    error_object(&e.clone().spelled(&spelling), option.as_deref())
 }
 
 fn error_object(e: &Error, option: Option<&str>) -> JsValue {

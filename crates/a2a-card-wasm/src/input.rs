@@ -3,7 +3,7 @@
 use crate::errors::{option_usage, usage, OrThrow};
 use crate::js;
 use a2a_card::Algorithm;
-use a2a_card::{CanonicalizeOptions, Error, ErrorCode, Limits, Profile, UnknownMembers};
+use a2a_card::{CanonicalizeOptions, Error, ErrorCode, Limits, Profile};
 use js_sys::{Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -113,7 +113,7 @@ pub(crate) struct Options {
     /// The options given, in the order read, with their values (`undefined` ones left out;
     /// strings well formed; lists as fresh arrays).
     members: Vec<(String, JsValue)>,
-    what: &'static str,
+    pub(crate) what: &'static str,
 }
 
 impl Options {
@@ -274,41 +274,9 @@ impl Options {
         }
     }
 
-    /// The reader limits, within the core's bounds (`Limits::check`, as for the CLI).
-    pub(crate) fn limits(&self) -> Result<Limits, JsValue> {
-        let mut limits = Limits::default();
-        if let Some(n) = self.count("maxInputBytes")? {
-            limits.max_input_bytes = n;
-        }
-        if let Some(n) = self.count("maxDepth")? {
-            limits.max_depth = n;
-        }
-        // The core's bounds; its refusal names the option, which `js_error` spells.
-        limits.check().or_throw()?;
-        Ok(limits)
-    }
-
-    pub(crate) fn unknown(&self) -> Result<UnknownMembers, JsValue> {
-        match self.string("unknown")? {
-            None => Ok(UnknownMembers::default()),
-            Some(name) => name.parse::<UnknownMembers>().or_throw(),
-        }
-    }
-
-    /// One profile (canonicalize, sign, inspect).
-    pub(crate) fn profile(&self) -> Result<Profile, JsValue> {
-        match self.string("profile")? {
-            None => Ok(Profile::Spec),
-            Some(name) => profile_named(&name),
-        }
-    }
-
+    /// The options of canonicalize among these (sign's), read by the core's table.
     pub(crate) fn canonicalize_options(&self) -> Result<CanonicalizeOptions, JsValue> {
-        Ok(CanonicalizeOptions {
-            profile: self.profile()?,
-            unknown: self.unknown()?,
-            limits: self.limits()?,
-        })
+        crate::policy::request_from::<a2a_card::request::CanonicalizeRequest>(self)
     }
 }
 

@@ -161,22 +161,29 @@ fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, Js
 }
 
 /// The options of `what` (canonicalize, inspect, lint, migrate) read by the table of its
-/// request (`R::TABLE`, in camelCase): the names checked, each value read by its kind into the
-/// request, which applies every default, bound and rule.
+/// request (`R::TABLE`, in camelCase): the names checked, then [`request_from`].
 pub(crate) fn read_request<R: Request>(options: &JsValue, what: &'static str) -> Result<R::Built, JsValue> {
-    let offered = || R::TABLE.iter().filter(|s| s.fronts.npm);
-    let names: Vec<String> = offered().map(|s| camel_case(s.name)).collect();
+    let names: Vec<String> = R::TABLE
+        .iter()
+        .filter(|s| s.fronts.npm)
+        .map(|s| camel_case(s.name))
+        .collect();
     let known: Vec<&str> = names.iter().map(String::as_str).collect();
-    let o = Options::read(options, what, &known)?;
+    request_from::<R>(&Options::read(options, what, &known)?)
+}
+
+/// The options of `R::TABLE` among options read: each value by its kind into the request,
+/// which applies every default, bound and rule.
+pub(crate) fn request_from<R: Request>(o: &Options) -> Result<R::Built, JsValue> {
     let mut request = R::default();
-    for spec in offered() {
-        if let Some(value) = read_option(&o, spec)? {
+    for spec in R::TABLE.iter().filter(|s| s.fronts.npm) {
+        if let Some(value) = read_option(o, spec)? {
             request
                 .set(spec.name, value)
-                .map_err(|e| request_error(&e, what))?;
+                .map_err(|e| request_error(&e, o.what))?;
         }
     }
-    request.build().map_err(|e| request_error(&e, what))
+    request.build().map_err(|e| request_error(&e, o.what))
 }
 
 /// Option names and values, in the order given.

@@ -1,9 +1,9 @@
 //! `a2a-card canonicalize`: the bytes a signature covers.
 
 use crate::io::{read_input, write_stderr_line};
-use crate::options::{refused, TableFlags};
+use crate::options::TableFlags;
 use crate::Failure;
-use a2a_card::request::{CanonicalizeRequest, Request};
+use a2a_card::request::CanonicalizeRequest;
 use a2a_card::{canonicalize, sha256_hex};
 use std::path::PathBuf;
 
@@ -45,9 +45,7 @@ pub(crate) struct Args {
 
 /// Runs `canonicalize`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let mut request = args.canon.request();
-    args.table.fill(&mut request)?;
-    let opts = request.build().map_err(refused)?;
+    let opts = args.table.build(args.canon.request())?;
     let input = read_input(args.file.as_deref(), opts.limits.max_input_bytes)?;
     let canonical = canonicalize(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     args.out.write(&canonical.bytes)?;

@@ -1,10 +1,10 @@
 //! `a2a-card inspect`: what a card carries, with nothing trusted, verified or fetched.
 
 use crate::io::{read_input, write_stdout};
-use crate::options::{refused, TableFlags};
+use crate::options::TableFlags;
 use crate::Failure;
 use a2a_card::inspect_card;
-use a2a_card::request::{CanonicalizeRequest, Request};
+use a2a_card::request::CanonicalizeRequest;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -45,9 +45,7 @@ pub(crate) struct Args {
 
 /// Runs `inspect`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let mut request = args.canon.request();
-    args.table.fill(&mut request)?;
-    let opts = request.build().map_err(refused)?;
+    let opts = args.table.build(args.canon.request())?;
     let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let inspection = inspect_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     let out = if args.format == "json" {

@@ -2,10 +2,10 @@
 //! JSON Pointer. The rules live in `a2a_card::lint`; this module reads the card and prints.
 
 use crate::io::{printable, read_input, write_stdout};
-use crate::options::{refused, TableFlags};
+use crate::options::TableFlags;
 use crate::Failure;
 use a2a_card::lint::{lint_card, LintReport, Severity};
-use a2a_card::request::{LintRequest, Request};
+use a2a_card::request::LintRequest;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -73,12 +73,10 @@ pub(crate) struct Args {
 
 /// Runs `lint`: exit code 0 without errors, 1 with errors; unreadable input is a failure (2).
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    let mut request = LintRequest {
+    let opts = args.table.build(LintRequest {
         max_input_bytes: Some(args.limits.max_input_bytes),
         max_depth: Some(args.limits.max_depth),
-    };
-    args.table.fill(&mut request)?;
-    let opts = request.build().map_err(refused)?;
+    })?;
     let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let report = lint_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source).bad_input())?;
     let out = if args.format == "json" {

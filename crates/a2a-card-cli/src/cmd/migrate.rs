@@ -5,10 +5,10 @@ use crate::io::{
     check_output, is_stdin, printable, read_input, refuse_same_file, replace_file, write_stderr_line,
     write_stdout,
 };
-use crate::options::{refused, TableFlags};
+use crate::options::TableFlags;
 use crate::Failure;
 use a2a_card::migrate::{migrate_card, Migration};
-use a2a_card::request::{MigrateRequest, Request};
+use a2a_card::request::MigrateRequest;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -89,13 +89,11 @@ pub(crate) struct Args {
 /// Runs `migrate`; returns 0 when the card was written, 1 with `--strict` when something was
 /// dropped or is missing.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    let mut request = MigrateRequest {
+    let opts = args.table.build(MigrateRequest {
         protocol_version: args.protocol_version.clone(),
         max_input_bytes: Some(args.limits.max_input_bytes),
         max_depth: Some(args.limits.max_depth),
-    };
-    args.table.fill(&mut request)?;
-    let opts = request.build().map_err(refused)?;
+    })?;
     if let Some(out) = &args.out {
         if let Some(card) = args.card.as_deref().filter(|c| !is_stdin(Some(c))) {
             refuse_same_file("-o", out, "the card", card)?;

@@ -31,7 +31,7 @@ mod verify;
 
 pub(crate) use cache::{parsed_jwks, parsed_key, parsed_trust};
 pub use ops::{CanonicalizeRequest, LintRequest, MigrateRequest, Request, CANONICALIZE, LINT, MIGRATE};
-pub use spelling::{Camel, Quotes, Snake, Spelling};
+pub use spelling::{Camel, Labelled, Quotes, Snake, Spelling};
 pub use table::{camel_case, option, Fronts, Kind, OptionSpec, VERIFY};
 pub use verify::{Input, OptionValue, ReadyVerifier, VerifyRequest};
 

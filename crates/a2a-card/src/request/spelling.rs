@@ -99,6 +99,38 @@ impl Spelling for Camel {
     }
 }
 
+/// A spelling with a label of its own for a message about an option that does not name it
+/// ([`Spelling::label`]: the function gets the name as the spelling writes it, and the message).
+///
+/// ```
+/// use a2a_card::request::{Camel, Labelled, Request, MigrateRequest};
+/// let e = MigrateRequest { protocol_version: Some(String::new()), ..Default::default() };
+/// let of = |name: &str, message: &str| format!("option {name} of migrate: {message}");
+/// assert_eq!(
+///     e.build().unwrap_err().spelled(&Labelled(&Camel, &of)).message(),
+///     "option \"protocolVersion\" of migrate: the protocolVersion must not be empty"
+/// );
+/// ```
+pub struct Labelled<'a>(pub &'a dyn Spelling, pub &'a dyn Fn(&str, &str) -> String);
+
+impl Spelling for Labelled<'_> {
+    fn name(&self, option: &str) -> String {
+        self.0.name(option)
+    }
+
+    fn quotes(&self) -> Quotes {
+        self.0.quotes()
+    }
+
+    fn names_input(&self) -> bool {
+        self.0.names_input()
+    }
+
+    fn label(&self, name: &str, message: &str) -> String {
+        (self.1)(name, message)
+    }
+}
+
 /// The name of `option` as `spelling` writes it where a sentence names it on its own: in
 /// quotes for [`Quotes::Always`].
 fn written(spelling: &dyn Spelling, option: &str) -> String {
