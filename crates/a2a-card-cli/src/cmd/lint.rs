@@ -73,10 +73,14 @@ pub(crate) struct Args {
 
 /// Runs `lint`: exit code 0 without errors, 1 with errors; unreadable input is a failure (2).
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    let opts = args.table.build(LintRequest {
+    // `..default()` keeps this building when the core's table gets a row.
+    #[allow(clippy::needless_update)]
+    let request = LintRequest {
         max_input_bytes: Some(args.limits.max_input_bytes),
         max_depth: Some(args.limits.max_depth),
-    })?;
+        ..LintRequest::default()
+    };
+    let opts = args.table.build(request)?;
     let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let report = lint_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source).bad_input())?;
     let out = if args.format == "json" {

@@ -89,11 +89,15 @@ pub(crate) struct Args {
 /// Runs `migrate`; returns 0 when the card was written, 1 with `--strict` when something was
 /// dropped or is missing.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    let opts = args.table.build(MigrateRequest {
+    // `..default()` keeps this building when the core's table gets a row.
+    #[allow(clippy::needless_update)]
+    let request = MigrateRequest {
         protocol_version: args.protocol_version.clone(),
         max_input_bytes: Some(args.limits.max_input_bytes),
         max_depth: Some(args.limits.max_depth),
-    })?;
+        ..MigrateRequest::default()
+    };
+    let opts = args.table.build(request)?;
     if let Some(out) = &args.out {
         if let Some(card) = args.card.as_deref().filter(|c| !is_stdin(Some(c))) {
             refuse_same_file("-o", out, "the card", card)?;

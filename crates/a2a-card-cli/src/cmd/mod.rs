@@ -114,11 +114,14 @@ pub(crate) struct CanonArgs {
 impl CanonArgs {
     /// The core's request of canonicalize for these flags.
     pub(crate) fn request(&self) -> CanonicalizeRequest {
+        // `..default()` keeps this building when the core's table gets a row.
+        #[allow(clippy::needless_update)]
         CanonicalizeRequest {
             profile: Some(self.profile.as_str().to_string()),
             unknown: self.unknown.map(|u| u.as_str().to_string()),
             max_input_bytes: Some(self.limits.max_input_bytes),
             max_depth: Some(self.limits.max_depth),
+            ..CanonicalizeRequest::default()
         }
     }
 
