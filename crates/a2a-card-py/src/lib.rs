@@ -13,17 +13,18 @@
 //! (inspect, lint, migrate, schema, keygen, jwks), `keys` (`KeyPair`), `errors` (the exception classes of
 //! `a2a_card._errors`).
 //!
-//! The options are the core's table (`a2a_card::request::VERIFY`), in snake_case (the npm
-//! package's `maxSignatures` is `max_signatures`), read into the core's request, which applies
-//! every rule (`VerifyRequest::build`). The docstrings below are Python; their examples are run by
+//! The options are the core's tables (`a2a_card::request::VERIFY`, `CANONICALIZE`, `LINT`,
+//! `MIGRATE`), in snake_case (the npm package's `maxSignatures` is `max_signatures`), read into
+//! the core's requests (`input::read_request`), which apply every rule (`Request::build`). The docstrings below are Python; their examples are run by
 //! the package's tests (`crates/a2a-card-py/tests/test_doctests.py`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 use crate::errors::{usage, OrRaise};
+use crate::input::read_options;
 use crate::input::{
     card_bytes, json_text, opt_bool, opt_count, opt_members, opt_string, opt_strings, opt_time, CanonArgs,
 };
-use crate::policy::{read_options, threads_option, Policy};
+use crate::policy::{threads_option, Policy};
 use crate::report::{text_of, Report};
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::request::CanonicalizeRequest;

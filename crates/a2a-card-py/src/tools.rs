@@ -3,9 +3,9 @@
 //! results are the core's JSON forms (as the CLI's `--format json` prints them) as Python values.
 
 use crate::errors::{usage, OrRaise};
+use crate::input::read_options;
 use crate::input::{self, card_bytes, json_text, opt_string};
 use crate::keys::KeyPair;
-use crate::policy::read_options;
 use crate::report::{text_of, to_py};
 use a2a_card::jose::keys::{public_keys_of, GenerateOptions, PrivateKey};
 use a2a_card::lint::lint_card;

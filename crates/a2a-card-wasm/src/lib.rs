@@ -36,9 +36,10 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 use crate::errors::{usage, OrThrow};
+use crate::input::read_request;
 use crate::input::{algorithm_named, card_bytes, json_text, profile_named, Options, SIGN_OPTIONS};
 use crate::output::{text_of, to_js};
-use crate::policy::{cached_policy, read_request, seconds, Policy};
+use crate::policy::{cached_policy, seconds, Policy};
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::request::CanonicalizeRequest;
 use a2a_card::Algorithm;

@@ -3,9 +3,9 @@
 //! the core's serialized forms (the CLI's `--format json`).
 
 use crate::errors::{usage, OrThrow};
+use crate::input::read_request;
 use crate::input::{algorithm_named, card_bytes, Options};
 use crate::output::{text_of, to_js};
-use crate::policy::read_request;
 use a2a_card::jose::keys::check_kid;
 use a2a_card::lint::lint_card;
 use a2a_card::migrate::migrate_card;
