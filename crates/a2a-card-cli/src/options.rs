@@ -4,11 +4,15 @@
 //! names with it ([`Flags`], in `Failure::new`), and the table check (`cmd/table_check.rs`)
 //! holds it against clap and the core's table. The libraries know none of these flags.
 
-use a2a_card::request::{Kind, OptionSpec, OptionValue, Quotes, Spelling, VERIFY};
+use crate::io::read_key_text;
+use crate::Failure;
+use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, Quotes, Request, Spelling};
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use std::any::TypeId;
+use std::marker::PhantomData;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 /// Each option the CLI offers, by its canonical name, and its flag: every option of the core's
 /// verify table that the table offers to the CLI, then the keys library's options that `sign`
@@ -54,12 +58,14 @@ pub(crate) fn flag(option: &str) -> String {
     }
 }
 
-/// The option a flag sets: one of [`FLAGS`], or a row of the verify table by the flag [`flag`]
+/// The option a flag sets: one of [`FLAGS`], or a row of a core's table by the flag [`flag`]
 /// makes for it.
 #[cfg(test)]
 pub(crate) fn option_of(given: &str) -> Option<&'static str> {
+    use a2a_card::request::{CANONICALIZE, LINT, MIGRATE, VERIFY};
     let mapped = FLAGS.iter().find(|(_, f)| *f == given).map(|(o, _)| *o);
-    mapped.or_else(|| VERIFY.iter().map(|s| s.name).find(|n| flag(n) == given))
+    let rows = || [VERIFY, CANONICALIZE, LINT, MIGRATE].into_iter().flatten();
+    mapped.or_else(|| rows().map(|s| s.name).find(|n| flag(n) == given))
 }
 
 /// Options spelled as the command line gives them: each by its flag, never in quotes; an error
@@ -80,15 +86,52 @@ impl Spelling for Flags {
     }
 }
 
-/// The options of the core's verify table that `verify` does not declare with a flag of its
-/// own (`cmd::verify::Args`): each becomes a flag made from its row (the flag of [`flag`], the
+/// The options of a core's table (`R::TABLE`: `request::VERIFY` for `verify`, `CANONICALIZE`
+/// for `canonicalize` and `inspect`, `LINT`, `MIGRATE`) that the subcommand does not declare
+/// with a flag of its own: each becomes a flag made from its row (the flag of [`flag`], the
 /// row's documentation with its bounds and default as help, the value by its kind), so that an
 /// option added to the table is on the command line with no change here. Flattened last into
-/// `verify`'s arguments: it sees the flags declared before it.
+/// the subcommand's arguments: it sees the flags declared before it.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct TableFlags {
+pub(crate) struct TableFlags<R: Request> {
     /// What was given, by canonical name.
     pub(crate) given: Vec<(&'static str, Given)>,
+    request: PhantomData<R>,
+}
+
+impl<R: Request> TableFlags<R> {
+    /// Sets what was given into `request` (files of keys or certificates read).
+    pub(crate) fn fill(&self, request: &mut R) -> Result<(), Failure> {
+        for (name, value) in &self.given {
+            let value = match value {
+                Given::Value(v) => v.clone(),
+                Given::Files(paths) => OptionValue::Inputs(
+                    paths
+                        .iter()
+                        .map(|p| read_key_text(p).map(|(text, source)| Input::new(text, source)))
+                        .collect::<Result<_, _>>()?,
+                ),
+            };
+            request.set(name, value).map_err(refused)?;
+        }
+        Ok(())
+    }
+
+    /// `request` (the flags the subcommand declares) with what was given here, built.
+    pub(crate) fn build(&self, mut request: R) -> Result<R::Built, Failure> {
+        self.fill(&mut request)?;
+        request.build().map_err(refused)
+    }
+}
+
+/// A refusal of a core's request, its options spelled as flags: about a key, JWKS,
+/// trust-store or certificate file, that file (exit 3); else the command line.
+pub(crate) fn refused(e: a2a_card::Error) -> Failure {
+    let source = e.input().map(|(s, _)| s.to_string());
+    match source {
+        Some(source) => Failure::new(e, source).key_retrieval(),
+        None => Failure::new(e, crate::io::COMMAND_LINE),
+    }
 }
 
 /// A value given to a flag made from the table.
@@ -103,18 +146,25 @@ pub(crate) enum Given {
 /// A row of the table the CLI offers, with the id and the long name of the flag made from it.
 type Row = (&'static OptionSpec, &'static str, &'static str);
 
-fn rows() -> &'static [Row] {
-    static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
-    ROWS.get_or_init(|| {
-        VERIFY
-            .iter()
-            .filter(|s| s.fronts.cli)
-            .map(|s| {
-                let long = flag(s.name).trim_start_matches("--").to_string();
-                (s, leak(format!("table:{}", s.name)), leak(long))
-            })
-            .collect()
-    })
+/// The rows of `R::TABLE` the CLI offers, made once per table.
+fn rows<R: Request + 'static>() -> &'static [Row] {
+    type Made = Vec<(TypeId, &'static [Row])>;
+    static ROWS: Mutex<Made> = Mutex::new(Vec::new());
+    let mut made = ROWS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, rows)) = made.iter().find(|(t, _)| *t == TypeId::of::<R>()) {
+        return rows;
+    }
+    let rows: Vec<Row> = R::TABLE
+        .iter()
+        .filter(|s| s.fronts.cli)
+        .map(|s| {
+            let long = flag(s.name).trim_start_matches("--").to_string();
+            (s, leak(format!("table:{}", s.name)), leak(long))
+        })
+        .collect();
+    let rows: &'static [Row] = Box::leak(rows.into_boxed_slice());
+    made.push((TypeId::of::<R>(), rows));
+    rows
 }
 
 /// A text for the life of the program (clap's words are `'static`; a few, made once).
@@ -160,9 +210,9 @@ fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) ->
     }
 }
 
-impl clap::Args for TableFlags {
+impl<R: Request + 'static> clap::Args for TableFlags<R> {
     fn augment_args(mut cmd: Command) -> Command {
-        for (spec, id, long) in rows() {
+        for (spec, id, long) in rows::<R>() {
             if !cmd.get_arguments().any(|a| a.get_long() == Some(long)) {
                 cmd = cmd.arg(table_arg(spec, id, long));
             }
@@ -175,16 +225,19 @@ impl clap::Args for TableFlags {
     }
 }
 
-impl clap::FromArgMatches for TableFlags {
+impl<R: Request + 'static> clap::FromArgMatches for TableFlags<R> {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
-        let mut flags = TableFlags::default();
+        let mut flags = TableFlags {
+            given: Vec::new(),
+            request: PhantomData,
+        };
         flags.update_from_arg_matches(matches)?;
         Ok(flags)
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
-        for (spec, id, _) in rows() {
-            // A row whose flag `verify` declares itself has no flag made here.
+        for (spec, id, _) in rows::<R>() {
+            // A row whose flag the subcommand declares itself has no flag made here.
             if m.try_get_raw(id).is_err() {
                 continue;
             }

@@ -75,6 +75,15 @@ pub(crate) fn py_error(py: Python<'_>, e: &Error) -> PyErr {
     exception(py, &e.clone().spelled(&a2a_card::request::Snake), option)
 }
 
+/// The Python exception for a refusal of the request of canonicalize, inspect, lint or migrate:
+/// as [`py_error`], a message about an option labelled `option "name": ...` (as these functions
+/// always labelled them).
+pub(crate) fn request_error(py: Python<'_>, e: &Error) -> PyErr {
+    let label = |name: &str, message: &str| format!("option \"{name}\": {message}");
+    let spelling = a2a_card::request::Labelled(&a2a_card::request::Snake, &label);
+    exception(py, &e.clone().spelled(&spelling), e.option())
+}
+
 fn exception(py: Python<'_>, e: &Error, option: Option<&str>) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let class = error_class(py, class_name(e.code()))?;

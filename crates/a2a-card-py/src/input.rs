@@ -1,8 +1,12 @@
 //! Python values in: cards as `str`, `bytes` or parsed JSON values, keys and key sets as text
-//! or dicts, and the keyword options, each checked with a `usage` error that names the option.
+//! or dicts, and the keyword options, read by the core's tables (each value by its row's kind)
+//! into its requests, each checked with a `usage` error that names the option.
 
-use crate::errors::{option_usage, usage, OrRaise};
-use a2a_card::{Algorithm, CanonicalizeOptions, Limits, Profile, UnknownMembers};
+use crate::errors::{option_usage, request_error, usage, OrRaise};
+use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, Request};
+use a2a_card::Error;
+use a2a_card::{Algorithm, CanonicalizeOptions, Limits};
+use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -314,37 +318,89 @@ pub(crate) fn opt_members(
     }
 }
 
-/// The reader limits of `max_input_bytes` and `max_depth`.
-pub(crate) fn limits(
-    max_input_bytes: Option<&Bound<'_, PyAny>>,
-    max_depth: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Limits> {
-    let mut limits = Limits::default();
-    if let Some(n) = opt_count(max_input_bytes, "max_input_bytes")? {
-        limits.max_input_bytes = n;
-    }
-    if let Some(n) = opt_count(max_depth, "max_depth")? {
-        limits.max_depth = n;
-    }
-    // The core's bounds (max_input_bytes 1 to 1 GiB, max_depth 1 to 512), as every front end.
-    Python::attach(|py| limits.check().or_raise(py))?;
-    Ok(limits)
+/// One option's value, read by its kind in the core's table (`None`: not given).
+fn read_option(value: &Bound<'_, PyAny>, spec: &OptionSpec) -> PyResult<Option<OptionValue>> {
+    let name = spec.name;
+    let v = Some(value);
+    Ok(match spec.kind {
+        Kind::Count { .. } => opt_count(v, name)?.map(OptionValue::Count),
+        Kind::Text | Kind::Choice(_) => opt_string(v, name)?.map(OptionValue::Text),
+        Kind::List => opt_strings(v, name)?.map(OptionValue::Texts),
+        Kind::Texts => Some(OptionValue::Texts(opt_one_or_more(v, name)?)),
+        Kind::Time => opt_time(v, name)?.map(OptionValue::Time),
+        Kind::Pem => {
+            // An empty list gives no certificate, as no list does.
+            let inputs: Vec<Input> = opt_one_or_more(v, name)?
+                .into_iter()
+                .enumerate()
+                .map(|(i, pem)| Input::new(pem, format!("{name}[{i}]")))
+                .collect();
+            (!inputs.is_empty()).then_some(OptionValue::Inputs(inputs))
+        }
+        Kind::Keys { list } => {
+            let items: Vec<Bound<'_, PyAny>> =
+                if list && (value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>()) {
+                    value.try_iter()?.collect::<PyResult<_>>()?
+                } else {
+                    vec![value.clone()]
+                };
+            let mut inputs = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let source = if list {
+                    format!("{name}[{i}]")
+                } else {
+                    name.to_string()
+                };
+                inputs.push(Input::new(json_text(item, &source, true)?, source));
+            }
+            Some(OptionValue::Inputs(inputs))
+        }
+        Kind::Flag(_) => opt_bool(v, name)?.map(OptionValue::Flag),
+    })
 }
 
-/// `profile` (one profile; default `spec`).
-pub(crate) fn profile(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Profile> {
-    match opt_string(value, "profile")? {
-        None => Ok(Profile::Spec),
-        Some(name) => name.parse::<Profile>().or_raise(py),
+/// The keyword options of a call (`function` names it) read by the table of its request
+/// (`R::TABLE`, the npm package's options in snake_case), each by its kind, into the request,
+/// which applies every default, bound and rule; `refused` raises its refusals. `None` is an
+/// option not given; a keyword the table lacks is the `TypeError` Python raises for an
+/// unexpected keyword argument.
+pub(crate) fn read_request<R: Request>(
+    py: Python<'_>,
+    function: &str,
+    options: Option<&Bound<'_, PyDict>>,
+    refused: fn(Python<'_>, Error) -> PyErr,
+) -> PyResult<R::Built> {
+    let mut request = R::default();
+    let offered = || R::TABLE.iter().filter(|s| s.fronts.python);
+    // As Python checks a call's keywords: every name first, then the values (in the table's
+    // order).
+    for name in options.iter().flat_map(|o| o.keys()) {
+        let name: String = name.extract()?;
+        if !offered().any(|s| s.name == name) {
+            return Err(PyTypeError::new_err(format!(
+                "{function}() got an unexpected keyword argument '{name}'"
+            )));
+        }
     }
+    for spec in offered() {
+        let value = options.map(|o| o.get_item(spec.name)).transpose()?.flatten();
+        let Some(value) = value.filter(|v| !v.is_none()) else {
+            continue;
+        };
+        if let Some(value) = read_option(&value, spec)? {
+            request.set(spec.name, value).map_err(|e| refused(py, e))?;
+        }
+    }
+    request.build().map_err(|e| refused(py, e))
 }
 
-/// `unknown` (default `exclude`).
-pub(crate) fn unknown(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<UnknownMembers> {
-    match opt_string(value, "unknown")? {
-        None => Ok(UnknownMembers::default()),
-        Some(name) => name.parse::<UnknownMembers>().or_raise(py),
-    }
+/// The options of canonicalize, inspect, lint or migrate, read by [`read_request`].
+pub(crate) fn read_options<R: Request>(
+    py: Python<'_>,
+    function: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<R::Built> {
+    read_request::<R>(py, function, options, |py, e| request_error(py, &e))
 }
 
 /// An algorithm name.
@@ -361,11 +417,17 @@ pub(crate) struct CanonArgs<'a, 'py> {
 }
 
 impl CanonArgs<'_, '_> {
+    /// The options of canonicalize among sign's, read by the core's table.
     pub(crate) fn options(&self, py: Python<'_>) -> PyResult<CanonicalizeOptions> {
-        Ok(CanonicalizeOptions {
-            profile: profile(py, self.profile)?,
-            unknown: unknown(py, self.unknown)?,
-            limits: limits(self.max_input_bytes, self.max_depth)?,
-        })
+        let given = PyDict::new(py);
+        for (name, value) in [
+            ("profile", self.profile),
+            ("unknown", self.unknown),
+            ("max_input_bytes", self.max_input_bytes),
+            ("max_depth", self.max_depth),
+        ] {
+            given.set_item(name, value)?;
+        }
+        read_options::<a2a_card::request::CanonicalizeRequest>(py, "sign", Some(&given))
     }
 }

@@ -13,19 +13,21 @@
 //! (inspect, lint, migrate, schema, keygen, jwks), `keys` (`KeyPair`), `errors` (the exception classes of
 //! `a2a_card._errors`).
 //!
-//! The options are the core's table (`a2a_card::request::VERIFY`), in snake_case (the npm
-//! package's `maxSignatures` is `max_signatures`), read into the core's request, which applies
-//! every rule (`VerifyRequest::build`). The docstrings below are Python; their examples are run by
+//! The options are the core's tables (`a2a_card::request::VERIFY`, `CANONICALIZE`, `LINT`,
+//! `MIGRATE`), in snake_case (the npm package's `maxSignatures` is `max_signatures`), read into
+//! the core's requests (`input::read_request`), which apply every rule (`Request::build`). The docstrings below are Python; their examples are run by
 //! the package's tests (`crates/a2a-card-py/tests/test_doctests.py`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 use crate::errors::{usage, OrRaise};
+use crate::input::read_options;
 use crate::input::{
     card_bytes, json_text, opt_bool, opt_count, opt_members, opt_string, opt_strings, opt_time, CanonArgs,
 };
 use crate::policy::{threads_option, Policy};
 use crate::report::{text_of, Report};
 use a2a_card::jose::keys::PrivateKey;
+use a2a_card::request::CanonicalizeRequest;
 use a2a_card::{canonicalize as core_canonicalize, sign_card, Profile, SignOptions};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -53,22 +55,10 @@ mod tools;
 /// >>> a2a_card.canonicalize({"name": "A", "description": ""}, profile="prune-empty")
 /// '{"name":"A"}'
 #[pyfunction]
-#[pyo3(signature = (card, *, profile=None, unknown=None, max_input_bytes=None, max_depth=None))]
-fn canonicalize(
-    card: &Bound<'_, PyAny>,
-    profile: Option<&Bound<'_, PyAny>>,
-    unknown: Option<&Bound<'_, PyAny>>,
-    max_input_bytes: Option<&Bound<'_, PyAny>>,
-    max_depth: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
+#[pyo3(signature = (card, **options))]
+fn canonicalize(card: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
     let py = card.py();
-    let opts = CanonArgs {
-        profile,
-        unknown,
-        max_input_bytes,
-        max_depth,
-    }
-    .options(py)?;
+    let opts = read_options::<CanonicalizeRequest>(py, "canonicalize", options)?;
     let bytes = card_bytes(card)?;
     let c = core_canonicalize(bytes.as_slice(), &opts).or_raise(py)?;
     Ok(text_of(&c.bytes))
@@ -85,22 +75,13 @@ fn canonicalize(
 /// >>> r["sha256"] == hashlib.sha256(r["canonical"].encode()).hexdigest()
 /// True
 #[pyfunction]
-#[pyo3(signature = (card, *, profile=None, unknown=None, max_input_bytes=None, max_depth=None))]
+#[pyo3(signature = (card, **options))]
 fn canonicalize_with_report<'py>(
     card: &Bound<'py, PyAny>,
-    profile: Option<&Bound<'py, PyAny>>,
-    unknown: Option<&Bound<'py, PyAny>>,
-    max_input_bytes: Option<&Bound<'py, PyAny>>,
-    max_depth: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = card.py();
-    let opts = CanonArgs {
-        profile,
-        unknown,
-        max_input_bytes,
-        max_depth,
-    }
-    .options(py)?;
+    let opts = read_options::<CanonicalizeRequest>(py, "canonicalize_with_report", options)?;
     let bytes = card_bytes(card)?;
     let c = core_canonicalize(bytes.as_slice(), &opts).or_raise(py)?;
     let dict = PyDict::new(py);

@@ -1,58 +1,14 @@
-//! Verify options read from keyword arguments by the core's table into its request (which
-//! makes the trust roots and the policy), and verification with the GIL released.
+//! Verify options read by the core's table into its request (`input::read_request`), which
+//! makes the trust roots and the policy, and verification with the GIL released.
 
 use crate::errors::{option_usage, OrRaise};
-use crate::input::{
-    card_bytes, json_text, opt_bool, opt_count, opt_one_or_more, opt_string, opt_strings, opt_time,
-};
+use crate::input::{card_bytes, opt_count, read_request};
 use crate::report::Report;
 use a2a_card::parallel::MAX_THREADS;
-use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, VerifyRequest, VERIFY};
+use a2a_card::request::VerifyRequest;
 use a2a_card::{verify_card, Error, TrustStore, VerifyOptions};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
-
-/// One option's value, read by its kind in the core's table (`None`: not given).
-fn read_option(value: &Bound<'_, PyAny>, spec: &OptionSpec) -> PyResult<Option<OptionValue>> {
-    let name = spec.name;
-    let v = Some(value);
-    Ok(match spec.kind {
-        Kind::Count { .. } => opt_count(v, name)?.map(OptionValue::Count),
-        Kind::Text | Kind::Choice(_) => opt_string(v, name)?.map(OptionValue::Text),
-        Kind::List => opt_strings(v, name)?.map(OptionValue::Texts),
-        Kind::Texts => Some(OptionValue::Texts(opt_one_or_more(v, name)?)),
-        Kind::Time => opt_time(v, name)?.map(OptionValue::Time),
-        Kind::Pem => {
-            // An empty list gives no certificate, as no list does.
-            let inputs: Vec<Input> = opt_one_or_more(v, name)?
-                .into_iter()
-                .enumerate()
-                .map(|(i, pem)| Input::new(pem, format!("{name}[{i}]")))
-                .collect();
-            (!inputs.is_empty()).then_some(OptionValue::Inputs(inputs))
-        }
-        Kind::Keys { list } => {
-            let items: Vec<Bound<'_, PyAny>> =
-                if list && (value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>()) {
-                    value.try_iter()?.collect::<PyResult<_>>()?
-                } else {
-                    vec![value.clone()]
-                };
-            let mut inputs = Vec::new();
-            for (i, item) in items.iter().enumerate() {
-                let source = if list {
-                    format!("{name}[{i}]")
-                } else {
-                    name.to_string()
-                };
-                inputs.push(Input::new(json_text(item, &source, true)?, source));
-            }
-            Some(OptionValue::Inputs(inputs))
-        }
-        Kind::Flag(_) => opt_bool(v, name)?.map(OptionValue::Flag),
-    })
-}
+use pyo3::types::PyDict;
 
 /// Trust roots and policy, read once.
 pub(crate) struct Policy {
@@ -62,37 +18,14 @@ pub(crate) struct Policy {
 
 impl Policy {
     /// The keyword options of `verify`, `verify_many` and `Verifier` (`function` names the
-    /// call), read by the core's table (`a2a_card::request::VERIFY`, the npm package's options
-    /// in snake_case) into its request, which makes the trust roots (from the core's one cache
-    /// of parsed keys) and the policy. `None` is an option not given; a keyword the table lacks
-    /// is the `TypeError` Python raises for an unexpected keyword argument.
+    /// call), read by the core's table (`a2a_card::request::VERIFY`) into its request, which
+    /// makes the trust roots (from the core's one cache of parsed keys) and the policy.
     pub(crate) fn read(
         py: Python<'_>,
         function: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Policy> {
-        let mut request = VerifyRequest::default();
-        let offered = || VERIFY.iter().filter(|s| s.fronts.python);
-        // As Python checks a call's keywords: every name first, then the values (in the
-        // table's order).
-        for name in options.iter().flat_map(|o| o.keys()) {
-            let name: String = name.extract()?;
-            if !offered().any(|s| s.name == name) {
-                return Err(PyTypeError::new_err(format!(
-                    "{function}() got an unexpected keyword argument '{name}'"
-                )));
-            }
-        }
-        for spec in offered() {
-            let value = options.map(|o| o.get_item(spec.name)).transpose()?.flatten();
-            let Some(value) = value.filter(|v| !v.is_none()) else {
-                continue;
-            };
-            if let Some(value) = read_option(&value, spec)? {
-                request.set(spec.name, value).map_err(|e| raise(py, e))?;
-            }
-        }
-        let ready = request.build().map_err(|e| raise(py, e))?;
+        let ready = read_request::<VerifyRequest>(py, function, options, raise)?;
         Ok(Policy {
             trust: ready.trust,
             opts: ready.options,

@@ -3,13 +3,15 @@
 //! results are the core's JSON forms (as the CLI's `--format json` prints them) as Python values.
 
 use crate::errors::{usage, OrRaise};
-use crate::input::{self, card_bytes, json_text, opt_string, CanonArgs};
+use crate::input::read_options;
+use crate::input::{self, card_bytes, json_text, opt_string};
 use crate::keys::KeyPair;
 use crate::report::{text_of, to_py};
 use a2a_card::jose::keys::{public_keys_of, GenerateOptions, PrivateKey};
-use a2a_card::lint::{lint_card, LintOptions};
-use a2a_card::migrate::{migrate_card, MigrateOptions};
+use a2a_card::lint::lint_card;
+use a2a_card::migrate::migrate_card;
 use a2a_card::model::{json_schema, SchemaDraft};
+use a2a_card::request::{CanonicalizeRequest, LintRequest, MigrateRequest};
 use a2a_card::{inspect_card, Algorithm};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -24,22 +26,13 @@ use pyo3::types::{PyDict, PyTuple};
 /// >>> i["unsigned"], i["signatures"], i["canonical_bytes"]
 /// (['/x-vendor'], [], 12)
 #[pyfunction]
-#[pyo3(signature = (card, *, profile=None, unknown=None, max_input_bytes=None, max_depth=None))]
+#[pyo3(signature = (card, **options))]
 pub(crate) fn inspect<'py>(
     card: &Bound<'py, PyAny>,
-    profile: Option<&Bound<'py, PyAny>>,
-    unknown: Option<&Bound<'py, PyAny>>,
-    max_input_bytes: Option<&Bound<'py, PyAny>>,
-    max_depth: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = card.py();
-    let opts = CanonArgs {
-        profile,
-        unknown,
-        max_input_bytes,
-        max_depth,
-    }
-    .options(py)?;
+    let opts = read_options::<CanonicalizeRequest>(py, "inspect", options)?;
     let bytes = card_bytes(card)?;
     let inspection = inspect_card(bytes.as_slice(), &opts).or_raise(py)?;
     let value = serde_json::to_value(&inspection)
@@ -56,16 +49,13 @@ pub(crate) fn inspect<'py>(
 /// >>> [(f["rule"], f["pointer"]) for f in found["findings"]][:3]
 /// [('required-missing', '/supportedInterfaces'), ('required-missing', '/capabilities'), ('required-missing', '/defaultInputModes')]
 #[pyfunction]
-#[pyo3(signature = (card, *, max_input_bytes=None, max_depth=None))]
+#[pyo3(signature = (card, **options))]
 pub(crate) fn lint<'py>(
     card: &Bound<'py, PyAny>,
-    max_input_bytes: Option<&Bound<'py, PyAny>>,
-    max_depth: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = card.py();
-    let opts = LintOptions {
-        limits: input::limits(max_input_bytes, max_depth)?,
-    };
+    let opts = read_options::<LintRequest>(py, "lint", options)?;
     let bytes = card_bytes(card)?;
     let report = lint_card(bytes.as_slice(), &opts).or_raise(py)?;
     let value =
@@ -88,20 +78,13 @@ pub(crate) fn lint<'py>(
 /// >>> m["lost"], sorted({n["kind"] for n in m["notes"]})
 /// (False, ['defaulted', 'moved'])
 #[pyfunction]
-#[pyo3(signature = (card, *, protocol_version=None, max_input_bytes=None, max_depth=None))]
+#[pyo3(signature = (card, **options))]
 pub(crate) fn migrate<'py>(
     card: &Bound<'py, PyAny>,
-    protocol_version: Option<&Bound<'py, PyAny>>,
-    max_input_bytes: Option<&Bound<'py, PyAny>>,
-    max_depth: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = card.py();
-    let opts = MigrateOptions {
-        limits: input::limits(max_input_bytes, max_depth)?,
-        protocol_version: opt_string(protocol_version, "protocol_version")?,
-    };
-    opts.check()
-        .map_err(|e| usage(py, format!("option \"protocol_version\": {}", e.message())))?;
+    let opts = read_options::<MigrateRequest>(py, "migrate", options)?;
     let bytes = card_bytes(card)?;
     let m = migrate_card(bytes.as_slice(), &opts).or_raise(py)?;
     let text = m.to_json(false).or_raise(py)?;

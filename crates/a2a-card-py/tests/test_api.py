@@ -490,6 +490,7 @@ def test_an_empty_protocol_version_is_refused_naming_the_option() -> None:
     with pytest.raises(a2a_card.UsageError) as e:
         a2a_card.migrate(CLEAN, protocol_version="")
     assert str(e.value.message) == 'option "protocol_version": the protocolVersion must not be empty'
+    assert e.value.option == "protocol_version"
 
 
 def test_jwks_publishes_public_keys_only() -> None:

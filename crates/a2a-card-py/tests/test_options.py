@@ -292,6 +292,23 @@ def test_an_error_about_no_option_has_none_and_other_calls_name_theirs() -> None
     assert e.value.option == "threads"
 
 
+def test_a_keyword_the_tables_lack_is_the_type_error_python_raises_in_every_function() -> None:
+    # canonicalize, inspect, lint and migrate read their keywords by the core's tables too.
+    for f in (a2a_card.canonicalize, a2a_card.canonicalize_with_report, a2a_card.inspect, a2a_card.lint, a2a_card.migrate):
+        with pytest.raises(TypeError) as e:
+            f(CLEAN, max_depths=2)  # type: ignore[call-arg]
+        assert not isinstance(e.value, a2a_card.Error)
+        assert str(e.value) == f"{f.__name__}() got an unexpected keyword argument 'max_depths'"
+        # None is an option not given, as before.
+        assert f(CLEAN, max_depth=None) is not None
+    # Each function takes its own table's options alone.
+    with pytest.raises(TypeError, match="lint\\(\\) got an unexpected keyword argument 'profile'"):
+        a2a_card.lint(CLEAN, profile="spec")  # type: ignore[call-arg]
+    with pytest.raises(a2a_card.UsageError) as e:
+        a2a_card.canonicalize(CLEAN, profile="jcs")
+    assert (e.value.option, e.value.message) == ("profile", 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty"')
+
+
 def test_a_verify_keyword_the_table_lacks_is_the_type_error_python_raises() -> None:
     kp = a2a_card.keygen("EdDSA")
     for call, name in [

@@ -36,12 +36,19 @@ export interface ReadOptions {
   maxDepth?: number;
 }
 
+// BEGIN CanonicalizeOptions: written from a2a_card::request::CANONICALIZE by crates/a2a-card/tests/front_stubs.rs
+/** The options of `canonicalize`, `canonicalizeWithReport` and `inspect` (`sign` adds its own). */
 export interface CanonicalizeOptions extends ReadOptions {
-  /** Default "spec". */
-  profile?: Profile;
-  /** Default "exclude": left out of the bytes and listed as unsigned. */
-  unknown?: UnknownMembers;
+  /** Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec". */
+  profile?: "spec" | "prune-empty" | "served-as-is";
+  /** Members the schema does not define: not covered, covered, or the card refused. Default "exclude". */
+  unknown?: "exclude" | "retain" | "reject";
+  /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
+  maxInputBytes?: number;
+  /** Refuse cards nested deeper than this. 1 to 512, default 128. */
+  maxDepth?: number;
 }
+// END CanonicalizeOptions
 
 /** The canonical form with what it leaves out (the CLI's `canonicalize --report`). */
 export interface CanonicalReport {
@@ -226,12 +233,27 @@ export interface LintReport {
   findings: Finding[];
 }
 
-export interface LintOptions extends ReadOptions {}
-
-export interface MigrateOptions extends ReadOptions {
-  /** The protocolVersion of every interface; default the 0.3 card's own, as Major.Minor. */
-  protocolVersion?: string;
+// BEGIN LintOptions: written from a2a_card::request::LINT by crates/a2a-card/tests/front_stubs.rs
+/** The options of `lint`. */
+export interface LintOptions extends ReadOptions {
+  /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
+  maxInputBytes?: number;
+  /** Refuse cards nested deeper than this. 1 to 512, default 128. */
+  maxDepth?: number;
 }
+// END LintOptions
+
+// BEGIN MigrateOptions: written from a2a_card::request::MIGRATE by crates/a2a-card/tests/front_stubs.rs
+/** The options of `migrate`. */
+export interface MigrateOptions extends ReadOptions {
+  /** The protocolVersion of every interface; by default the 0.3 card's own, as Major.Minor. */
+  protocolVersion?: string;
+  /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
+  maxInputBytes?: number;
+  /** Refuse cards nested deeper than this. 1 to 512, default 128. */
+  maxDepth?: number;
+}
+// END MigrateOptions
 
 /** What happened to one member of the 0.3 card. */
 export interface MigrationNote {

@@ -13,6 +13,16 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
     error_object(&e.clone().spelled(&a2a_card::request::Camel), option.as_deref())
 }
 
+/// The JavaScript `Error` for a refusal of the request of `what` (canonicalize, inspect, lint,
+/// migrate, sign): as [`js_error`], a message about an option labelled `option "name" of what:
+/// ...` (as these functions always labelled them).
+pub(crate) fn request_error(e: &Error, what: &str) -> JsValue {
+    let option = e.option().map(a2a_card::request::camel_case);
+    let label = |name: &str, message: &str| format!("option {name} of {what}: {message}");
+    let spelling = a2a_card::request::Labelled(&a2a_card::request::Camel, &label);
+    error_object(&e.clone().spelled(&spelling), option.as_deref())
+}
+
 fn error_object(e: &Error, option: Option<&str>) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("A2ACardError");

@@ -1,9 +1,11 @@
-//! JavaScript values in: cards as text, bytes or values, and the options objects.
+//! JavaScript values in: cards as text, bytes or values, and the options objects, read by the
+//! core's tables (each value by its row's kind) into its requests.
 
-use crate::errors::{option_usage, usage, OrThrow};
+use crate::errors::{option_usage, request_error, usage, OrThrow};
 use crate::js;
+use a2a_card::request::{camel_case, Input, Kind, OptionSpec, OptionValue, Request};
 use a2a_card::Algorithm;
-use a2a_card::{CanonicalizeOptions, Error, ErrorCode, Limits, Profile, UnknownMembers};
+use a2a_card::{CanonicalizeOptions, Error, ErrorCode, Limits, Profile};
 use js_sys::{Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -113,7 +115,7 @@ pub(crate) struct Options {
     /// The options given, in the order read, with their values (`undefined` ones left out;
     /// strings well formed; lists as fresh arrays).
     members: Vec<(String, JsValue)>,
-    what: &'static str,
+    pub(crate) what: &'static str,
 }
 
 impl Options {
@@ -274,42 +276,76 @@ impl Options {
         }
     }
 
-    /// The reader limits, within the core's bounds (`Limits::check`, as for the CLI).
-    pub(crate) fn limits(&self) -> Result<Limits, JsValue> {
-        let mut limits = Limits::default();
-        if let Some(n) = self.count("maxInputBytes")? {
-            limits.max_input_bytes = n;
-        }
-        if let Some(n) = self.count("maxDepth")? {
-            limits.max_depth = n;
-        }
-        // The core's bounds; its refusal names the option, which `js_error` spells.
-        limits.check().or_throw()?;
-        Ok(limits)
-    }
-
-    pub(crate) fn unknown(&self) -> Result<UnknownMembers, JsValue> {
-        match self.string("unknown")? {
-            None => Ok(UnknownMembers::default()),
-            Some(name) => name.parse::<UnknownMembers>().or_throw(),
-        }
-    }
-
-    /// One profile (canonicalize, sign, inspect).
-    pub(crate) fn profile(&self) -> Result<Profile, JsValue> {
-        match self.string("profile")? {
-            None => Ok(Profile::Spec),
-            Some(name) => profile_named(&name),
-        }
-    }
-
+    /// The options of canonicalize among these (sign's), read by the core's table.
     pub(crate) fn canonicalize_options(&self) -> Result<CanonicalizeOptions, JsValue> {
-        Ok(CanonicalizeOptions {
-            profile: self.profile()?,
-            unknown: self.unknown()?,
-            limits: self.limits()?,
-        })
+        request_from::<a2a_card::request::CanonicalizeRequest>(self)
     }
+}
+
+/// The options of `what` (canonicalize, inspect, lint, migrate) read by the table of its
+/// request (`R::TABLE`, in camelCase): the names checked, then [`request_from`].
+pub(crate) fn read_request<R: Request>(options: &JsValue, what: &'static str) -> Result<R::Built, JsValue> {
+    let names: Vec<String> = R::TABLE
+        .iter()
+        .filter(|s| s.fronts.npm)
+        .map(|s| camel_case(s.name))
+        .collect();
+    let known: Vec<&str> = names.iter().map(String::as_str).collect();
+    request_from::<R>(&Options::read(options, what, &known)?)
+}
+
+/// The options of `R::TABLE` among options read: each value by its kind into the request,
+/// which applies every default, bound and rule.
+pub(crate) fn request_from<R: Request>(o: &Options) -> Result<R::Built, JsValue> {
+    let mut request = R::default();
+    for spec in R::TABLE.iter().filter(|s| s.fronts.npm) {
+        if let Some(value) = read_option(o, spec)? {
+            request
+                .set(spec.name, value)
+                .map_err(|e| request_error(&e, o.what))?;
+        }
+    }
+    request.build().map_err(|e| request_error(&e, o.what))
+}
+
+/// One option's value, read by its kind (`None`: not given, or read elsewhere).
+pub(crate) fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, JsValue> {
+    let name = camel_case(spec.name);
+    Ok(match spec.kind {
+        Kind::Count { .. } => o.count(&name)?.map(OptionValue::Count),
+        Kind::Text | Kind::Choice(_) => o.string(&name)?.map(OptionValue::Text),
+        Kind::List => o.strings(&name)?.map(OptionValue::Texts),
+        Kind::Texts => Some(OptionValue::Texts(o.one_or_more(&name)?)),
+        Kind::Pem => {
+            // An empty list gives no certificate, as no list does.
+            let pems = o.one_or_more(&name)?.into_iter().enumerate();
+            let inputs: Vec<Input> = pems
+                .map(|(i, pem)| Input::new(pem, format!("{name}[{i}]")))
+                .collect();
+            (!inputs.is_empty()).then_some(OptionValue::Inputs(inputs))
+        }
+        Kind::Keys { list } => match o.get(&name)? {
+            None => None,
+            // A list was copied into a fresh array when the options were read (js.rs).
+            Some(v) if list && crate::js::is_array(&v) => {
+                let mut inputs = Vec::new();
+                for (i, key) in v.unchecked_into::<Array>().iter().enumerate() {
+                    let source = format!("{name}[{i}]");
+                    inputs.push(Input::new(json_text(&key, &source)?, source));
+                }
+                Some(OptionValue::Inputs(inputs))
+            }
+            Some(v) => {
+                let source = if list { format!("{name}[0]") } else { name.clone() };
+                Some(OptionValue::Inputs(vec![Input::new(
+                    json_text(&v, &source)?,
+                    source,
+                )]))
+            }
+        },
+        Kind::Flag(_) => o.boolean(&name)?.map(OptionValue::Flag),
+        Kind::Time => None,
+    })
 }
 
 pub(crate) fn profile_named(name: &str) -> Result<Profile, JsValue> {
@@ -319,8 +355,6 @@ pub(crate) fn profile_named(name: &str) -> Result<Profile, JsValue> {
 pub(crate) fn algorithm_named(name: &str) -> Result<Algorithm, JsValue> {
     Algorithm::from_name(name).or_throw()
 }
-
-pub(crate) const CANONICALIZE_OPTIONS: &[&str] = &["profile", "unknown", "maxInputBytes", "maxDepth"];
 
 pub(crate) const SIGN_OPTIONS: &[&str] = &[
     "profile",

@@ -36,12 +36,12 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 use crate::errors::{usage, OrThrow};
-use crate::input::{
-    algorithm_named, card_bytes, json_text, profile_named, Options, CANONICALIZE_OPTIONS, SIGN_OPTIONS,
-};
+use crate::input::read_request;
+use crate::input::{algorithm_named, card_bytes, json_text, profile_named, Options, SIGN_OPTIONS};
 use crate::output::{text_of, to_js};
 use crate::policy::{cached_policy, seconds, Policy};
 use a2a_card::jose::keys::PrivateKey;
+use a2a_card::request::CanonicalizeRequest;
 use a2a_card::Algorithm;
 use a2a_card::{canonicalize as core_canonicalize, inspect_card, sign_card, SignOptions};
 use js_sys::{Array, Promise};
@@ -61,7 +61,7 @@ mod webcrypto;
 /// The canonical bytes of a card, as text.
 #[wasm_bindgen(skip_typescript)]
 pub fn canonicalize(card: JsValue, options: JsValue) -> Result<String, JsValue> {
-    let opts = Options::read(&options, "canonicalize", CANONICALIZE_OPTIONS)?.canonicalize_options()?;
+    let opts = read_request::<CanonicalizeRequest>(&options, "canonicalize")?;
     let bytes = card_bytes(&card, &opts.limits)?;
     let c = core_canonicalize(&bytes, &opts).or_throw()?;
     Ok(text_of(c.bytes))
@@ -70,8 +70,7 @@ pub fn canonicalize(card: JsValue, options: JsValue) -> Result<String, JsValue> 
 /// The canonical bytes with the profile, unsigned members, SHA-256 and length.
 #[wasm_bindgen(skip_typescript, js_name = canonicalizeWithReport)]
 pub fn canonicalize_with_report(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let opts =
-        Options::read(&options, "canonicalizeWithReport", CANONICALIZE_OPTIONS)?.canonicalize_options()?;
+    let opts = read_request::<CanonicalizeRequest>(&options, "canonicalizeWithReport")?;
     let bytes = card_bytes(&card, &opts.limits)?;
     let c = core_canonicalize(&bytes, &opts).or_throw()?;
     let report = serde_json::json!({
@@ -128,7 +127,7 @@ pub fn sign(card: JsValue, key: JsValue, options: JsValue) -> Result<String, JsV
 /// Looks inside a card without trusting anything.
 #[wasm_bindgen(skip_typescript)]
 pub fn inspect(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let opts = Options::read(&options, "inspect", CANONICALIZE_OPTIONS)?.canonicalize_options()?;
+    let opts = read_request::<CanonicalizeRequest>(&options, "inspect")?;
     let bytes = card_bytes(&card, &opts.limits)?;
     let inspection = inspect_card(&bytes, &opts).or_throw()?;
     to_js(&serde_json::to_value(&inspection).map_err(|e| usage(format!("cannot serialize: {e}")))?)

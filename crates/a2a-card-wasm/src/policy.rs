@@ -1,20 +1,19 @@
-//! Verify options read by the core's table into its request, which makes the trust roots and
-//! the policy; the cache of the last policy read.
+//! Verify options read by the core's table into its request (`input::read_option`), which
+//! makes the trust roots and the policy; the cache of the last policy read.
 
 use crate::errors::{js_error, OrThrow};
 use crate::host::{host_available, HostCrypto};
-use crate::input::{card_bytes, json_text, Options};
+use crate::input::{card_bytes, read_option, Options};
 use crate::output::{report_to_js, Digest};
 use crate::webcrypto::{self, web_crypto_available};
 use a2a_card::jose::crypto::SignatureBackend;
-use a2a_card::request::{camel_case, Input, Kind, OptionSpec, OptionValue, VerifyRequest, VERIFY};
+use a2a_card::request::{camel_case, VerifyRequest, VERIFY};
 use a2a_card::signature::verify_card_with;
 use a2a_card::{Error, TrustStore, VerifyOptions};
-use js_sys::{Array, Promise};
+use js_sys::Promise;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// Seconds since the Unix epoch from a JavaScript number of seconds.
 pub(crate) fn seconds(n: f64) -> i64 {
@@ -117,46 +116,6 @@ pub(crate) fn verify_options() -> &'static [&'static str] {
 /// A refusal of the core, its options named as this package names them.
 pub(crate) fn refused(e: &Error) -> JsValue {
     js_error(e)
-}
-
-/// One option's value, read by its kind (`None`: not given, or read elsewhere).
-fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, JsValue> {
-    let name = camel_case(spec.name);
-    Ok(match spec.kind {
-        Kind::Count { .. } => o.count(&name)?.map(OptionValue::Count),
-        Kind::Text | Kind::Choice(_) => o.string(&name)?.map(OptionValue::Text),
-        Kind::List => o.strings(&name)?.map(OptionValue::Texts),
-        Kind::Texts => Some(OptionValue::Texts(o.one_or_more(&name)?)),
-        Kind::Pem => {
-            // An empty list gives no certificate, as no list does.
-            let pems = o.one_or_more(&name)?.into_iter().enumerate();
-            let inputs: Vec<Input> = pems
-                .map(|(i, pem)| Input::new(pem, format!("{name}[{i}]")))
-                .collect();
-            (!inputs.is_empty()).then_some(OptionValue::Inputs(inputs))
-        }
-        Kind::Keys { list } => match o.get(&name)? {
-            None => None,
-            // A list was copied into a fresh array when the options were read (js.rs).
-            Some(v) if list && crate::js::is_array(&v) => {
-                let mut inputs = Vec::new();
-                for (i, key) in v.unchecked_into::<Array>().iter().enumerate() {
-                    let source = format!("{name}[{i}]");
-                    inputs.push(Input::new(json_text(&key, &source)?, source));
-                }
-                Some(OptionValue::Inputs(inputs))
-            }
-            Some(v) => {
-                let source = if list { format!("{name}[0]") } else { name.clone() };
-                Some(OptionValue::Inputs(vec![Input::new(
-                    json_text(&v, &source)?,
-                    source,
-                )]))
-            }
-        },
-        Kind::Flag(_) => o.boolean(&name)?.map(OptionValue::Flag),
-        Kind::Time => None,
-    })
 }
 
 /// Option names and values, in the order given.

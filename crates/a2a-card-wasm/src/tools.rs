@@ -3,19 +3,16 @@
 //! the core's serialized forms (the CLI's `--format json`).
 
 use crate::errors::{usage, OrThrow};
+use crate::input::read_request;
 use crate::input::{algorithm_named, card_bytes, Options};
 use crate::output::{text_of, to_js};
 use a2a_card::jose::keys::check_kid;
-use a2a_card::lint::{lint_card, LintOptions};
-use a2a_card::migrate::{migrate_card, MigrateOptions};
+use a2a_card::lint::lint_card;
+use a2a_card::migrate::migrate_card;
 use a2a_card::model::SchemaDraft;
+use a2a_card::request::{LintRequest, MigrateRequest};
 use a2a_card::PrivateKey;
 use wasm_bindgen::prelude::*;
-
-/// Options of `lint`.
-pub(crate) const LINT_OPTIONS: &[&str] = &["maxInputBytes", "maxDepth"];
-/// Options of `migrate`.
-pub(crate) const MIGRATE_OPTIONS: &[&str] = &["protocolVersion", "maxInputBytes", "maxDepth"];
 
 fn serialized(value: impl serde::Serialize) -> Result<JsValue, JsValue> {
     to_js(&serde_json::to_value(value).map_err(|e| usage(format!("cannot serialize: {e}")))?)
@@ -24,8 +21,7 @@ fn serialized(value: impl serde::Serialize) -> Result<JsValue, JsValue> {
 /// Lints a card against A2A v1.0: `{ findings: [{ rule, severity, pointer, message }] }`.
 #[wasm_bindgen(skip_typescript)]
 pub fn lint(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(&options, "lint", LINT_OPTIONS)?;
-    let opts = LintOptions { limits: o.limits()? };
+    let opts = read_request::<LintRequest>(&options, "lint")?;
     let report = lint_card(&card_bytes(&card, &opts.limits)?, &opts).or_throw()?;
     serialized(&report)
 }
@@ -34,13 +30,7 @@ pub fn lint(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 /// the CLI writes.
 #[wasm_bindgen(skip_typescript)]
 pub fn migrate(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(&options, "migrate", MIGRATE_OPTIONS)?;
-    let opts = MigrateOptions {
-        limits: o.limits()?,
-        protocol_version: o.string("protocolVersion")?,
-    };
-    opts.check()
-        .map_err(|e| usage(format!("option \"protocolVersion\" of migrate: {}", e.message())))?;
+    let opts = read_request::<MigrateRequest>(&options, "migrate")?;
     let m = migrate_card(&card_bytes(&card, &opts.limits)?, &opts).or_throw()?;
     let lost = m.lost_something();
     let value = serde_json::json!({

@@ -94,10 +94,19 @@ test("migrate answers as the native CLI: the same card bytes and notes", (t) => 
     assert.equal(text.code, 0, `${file}: ${text.stderr}`);
     assert.equal(run(["migrate", "-", "--strict", ...args], input).code, m.lost ? 1 : 0, `${file}: --strict says what lost says`);
   }
-  assert.equal(
-    thrown(() => lib.migrate(sampleCard(), { protocolVersion: "" })).message,
-    'option "protocolVersion" of migrate: the protocolVersion must not be empty',
-  );
+  const empty = thrown(() => lib.migrate(sampleCard(), { protocolVersion: "" }));
+  assert.equal(empty.message, 'option "protocolVersion" of migrate: the protocolVersion must not be empty');
+  assert.equal(empty.option, "protocolVersion");
+  // The options of lint, migrate, canonicalize and inspect are the core's tables: the names
+  // each knows are its own (in the table's order), every bound is the core's.
+  assert.match(thrown(() => lib.lint(sampleCard(), { profile: "spec" })).message, /unknown option "profile" of lint \(known: maxInputBytes, maxDepth\)/);
+  assert.match(thrown(() => lib.inspect(sampleCard(), { maxDepths: 2 })).message, /unknown option "maxDepths" of inspect \(known: profile, unknown, maxInputBytes, maxDepth\)/);
+  const deep = thrown(() => lib.lint(sampleCard(), { maxDepth: 513 }));
+  assert.equal(deep.message, '"maxDepth" must be 1 to 512, got 513');
+  assert.equal(deep.option, "maxDepth");
+  const jcs = thrown(() => lib.canonicalize(sampleCard(), { profile: "jcs" }));
+  assert.equal(jcs.message, 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty"');
+  assert.equal(jcs.option, "profile");
   assert.match(thrown(() => lib.migrate(sampleCard(), { protocol_version: "1.0" })).message, /unknown option "protocol_version"/);
 });
 

@@ -1,9 +1,11 @@
-//! The verify options of the packages' type declarations are written from the core's table
-//! (`request::VERIFY`), not by hand: the Python stubs' `VerifyOptions` (`_native.pyi`, the
-//! keywords of `verify`, `verify_many` and `Verifier`) and the npm declarations' `VerifyOptions`
-//! (`js/types.d.ts`), each option in its package's spelling with its type, documentation,
-//! default and bounds. This test writes both blocks again from the table and fails when the
-//! files differ; `A2A_CARD_REWRITE_STUBS=1` rewrites them instead (after a row of the table is
+//! The options of the packages' type declarations are written from the core's tables
+//! (`request::CANONICALIZE`, `VERIFY`, `LINT`, `MIGRATE`), not by hand: the Python stubs'
+//! `TypedDict`s (`_native.pyi`: `CanonicalizeOptions`, the keywords of `canonicalize`,
+//! `canonicalize_with_report` and `inspect`; `VerifyOptions`, of `verify`, `verify_many` and
+//! `Verifier`; `LintOptions`; `MigrateOptions`) and the npm declarations' interfaces of the same
+//! names (`js/types.d.ts`), each option in its package's spelling with its type, documentation,
+//! default and bounds. This test writes the blocks again from the tables and fails when the
+//! files differ; `A2A_CARD_REWRITE_STUBS=1` rewrites them instead (after a row of a table is
 //! added or changed):
 //!
 //! ```text
@@ -12,7 +14,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
 
-use a2a_card::request::{camel_case, Kind, OptionSpec, VERIFY};
+use a2a_card::request::{camel_case, Kind, OptionSpec, CANONICALIZE, LINT, MIGRATE, VERIFY};
 use std::path::PathBuf;
 
 const REWRITE: &str = "A2A_CARD_REWRITE_STUBS";
@@ -76,18 +78,62 @@ fn typescript_type(spec: &OptionSpec) -> String {
     }
 }
 
-const PY_BEGIN: &str = "# BEGIN VerifyOptions";
-const PY_END: &str = "# END VerifyOptions";
-const TS_BEGIN: &str = "// BEGIN VerifyOptions";
-const TS_END: &str = "// END VerifyOptions";
+/// An options block of the declarations: its name (the `TypedDict` and the interface), the
+/// table, and the one line that says whose options they are, for Python and for npm.
+struct Block {
+    name: &'static str,
+    table: &'static [OptionSpec],
+    python: &'static str,
+    npm: &'static str,
+}
 
-fn python_block() -> String {
+const BLOCKS: &[Block] = &[
+    Block {
+        name: "CanonicalizeOptions",
+        table: CANONICALIZE,
+        python:
+            "The keyword options of canonicalize, canonicalize_with_report and inspect (None: not given).",
+        npm: "The options of `canonicalize`, `canonicalizeWithReport` and `inspect` (`sign` adds its own).",
+    },
+    Block {
+        name: "VerifyOptions",
+        table: VERIFY,
+        python: "The keyword options of verify, verify_many and Verifier (None: not given).",
+        npm: "The options of `verify`, `verifyAsync` and `Verifier`.",
+    },
+    Block {
+        name: "LintOptions",
+        table: LINT,
+        python: "The keyword options of lint (None: not given).",
+        npm: "The options of `lint`.",
+    },
+    Block {
+        name: "MigrateOptions",
+        table: MIGRATE,
+        python: "The keyword options of migrate (None: not given).",
+        npm: "The options of `migrate`.",
+    },
+];
+
+/// The table a block is written from, as its first line names it.
+fn source(block: &Block) -> String {
+    let table = match block.name {
+        "CanonicalizeOptions" => "CANONICALIZE",
+        "VerifyOptions" => "VERIFY",
+        "LintOptions" => "LINT",
+        _ => "MIGRATE",
+    };
+    format!("written from a2a_card::request::{table} by crates/a2a-card/tests/front_stubs.rs")
+}
+
+fn python_block(block: &Block) -> String {
+    let name = block.name;
     let mut out = format!(
-        "{PY_BEGIN}: written from a2a_card::request::VERIFY by crates/a2a-card/tests/front_stubs.rs\n\
-         class VerifyOptions(TypedDict, total=False):\n    \
-         \"\"\"The keyword options of verify, verify_many and Verifier (None: not given).\"\"\"\n"
+        "# BEGIN {name}: {}\nclass {name}(TypedDict, total=False):\n    \"\"\"{}\"\"\"\n",
+        source(block),
+        block.python
     );
-    for spec in VERIFY.iter().filter(|s| s.fronts.python) {
+    for spec in block.table.iter().filter(|s| s.fronts.python) {
         out.push_str(&format!(
             "\n    {}: Optional[{}]\n    \"\"\"{}\"\"\"\n",
             spec.name,
@@ -95,17 +141,18 @@ fn python_block() -> String {
             doc(spec)
         ));
     }
-    out.push_str(PY_END);
+    out.push_str(&format!("# END {name}"));
     out
 }
 
-fn typescript_block() -> String {
+fn typescript_block(block: &Block) -> String {
+    let name = block.name;
     let mut out = format!(
-        "{TS_BEGIN}: written from a2a_card::request::VERIFY by crates/a2a-card/tests/front_stubs.rs\n\
-         /** The options of `verify`, `verifyAsync` and `Verifier`. */\n\
-         export interface VerifyOptions extends ReadOptions {{\n"
+        "// BEGIN {name}: {}\n/** {} */\nexport interface {name} extends ReadOptions {{\n",
+        source(block),
+        block.npm
     );
-    for spec in VERIFY.iter().filter(|s| s.fronts.npm) {
+    for spec in block.table.iter().filter(|s| s.fronts.npm) {
         out.push_str(&format!(
             "  /** {} */\n  {}?: {};\n",
             doc(spec),
@@ -114,7 +161,7 @@ fn typescript_block() -> String {
         ));
     }
     out.push_str("}\n");
-    out.push_str(TS_END);
+    out.push_str(&format!("// END {name}"));
     out
 }
 
@@ -143,29 +190,38 @@ fn check(path: &str, begin: &str, end: &str, block: &str) {
     }
     assert!(
         want == text,
-        "{path}: its VerifyOptions are not the table's; run {REWRITE}=1 cargo test -p a2a-card --test front_stubs\n\
+        "{path}: its {begin} block is not the table's; run {REWRITE}=1 cargo test -p a2a-card --test front_stubs\n\
          --- want ---\n{block}"
     );
 }
 
 #[test]
-fn the_python_stubs_verify_options_are_written_from_the_table() {
-    check(
-        "crates/a2a-card-py/python/a2a_card/_native.pyi",
-        PY_BEGIN,
-        PY_END,
-        &python_block(),
-    );
+fn the_python_stubs_options_are_written_from_the_tables() {
+    for block in BLOCKS {
+        let (begin, end) = (format!("# BEGIN {}", block.name), format!("# END {}", block.name));
+        check(
+            "crates/a2a-card-py/python/a2a_card/_native.pyi",
+            &begin,
+            &end,
+            &python_block(block),
+        );
+    }
 }
 
 #[test]
-fn the_npm_verify_options_are_written_from_the_table() {
-    check(
-        "crates/a2a-card-wasm/js/types.d.ts",
-        TS_BEGIN,
-        TS_END,
-        &typescript_block(),
-    );
+fn the_npm_options_are_written_from_the_tables() {
+    for block in BLOCKS {
+        let (begin, end) = (
+            format!("// BEGIN {}", block.name),
+            format!("// END {}", block.name),
+        );
+        check(
+            "crates/a2a-card-wasm/js/types.d.ts",
+            &begin,
+            &end,
+            &typescript_block(block),
+        );
+    }
 }
 
 #[test]
@@ -174,14 +230,14 @@ fn a_block_is_replaced_between_its_markers() {
     assert_eq!(
         with_block(
             text,
-            PY_BEGIN,
-            PY_END,
+            "# BEGIN VerifyOptions",
+            "# END VerifyOptions",
             "# BEGIN VerifyOptions\ny\n# END VerifyOptions"
         ),
         "a\n# BEGIN VerifyOptions\ny\n# END VerifyOptions\nb\n"
     );
     // Every option the packages offer has a type and a documented default or bounds.
-    for spec in VERIFY {
+    for spec in BLOCKS.iter().flat_map(|b| b.table) {
         assert!(!typescript_type(spec).is_empty() && !python_type(spec).is_empty());
         if let Kind::Count { min, max, default } = spec.kind {
             assert!(doc(spec).ends_with(&format!("{min} to {max}, default {default}.")));

@@ -1,9 +1,14 @@
 //! The options document (`a2a_card::request`): one table, one build of a verifier, errors that
 //! carry the option each front end spells, and library messages that name no front end's words.
 
-use a2a_card::request::{option, Camel, Input, Quotes, Snake, Spelling, VerifyRequest, VERIFY};
+use a2a_card::lint::LintOptions;
+use a2a_card::migrate::MigrateOptions;
+use a2a_card::request::{
+    option, Camel, CanonicalizeRequest, Input, Kind, LintRequest, MigrateRequest, OptionValue, Quotes,
+    Request, Snake, Spelling, VerifyRequest, CANONICALIZE, LINT, MIGRATE, VERIFY,
+};
 use a2a_card::signature::{sign_card, SignOptions};
-use a2a_card::{Algorithm, PrivateKey, VerifyOptions};
+use a2a_card::{Algorithm, CanonicalizeOptions, PrivateKey, Profile, UnknownMembers, VerifyOptions};
 use a2a_card_testkit::data::repo_root;
 
 /// A front end of this test's own that spells options as a command line does: its own flag
@@ -153,6 +158,127 @@ fn the_table_is_the_libraries_defaults_and_bounds() {
             r.set(spec.name, a2a_card::request::OptionValue::Count(n))
                 .unwrap();
             assert_eq!(r.options().is_ok(), ok, "{} {n}", spec.name);
+        }
+    }
+}
+
+/// A value of each kind the tables of canonicalize, lint and migrate use, and one of another.
+fn value_of(kind: Kind) -> (OptionValue, OptionValue) {
+    match kind {
+        Kind::Count { default, .. } => (OptionValue::Count(default), OptionValue::Text("1".into())),
+        Kind::Choice(names) => (OptionValue::Text(names[0].into()), OptionValue::Count(1)),
+        _ => (OptionValue::Text("1.0".into()), OptionValue::Count(1)),
+    }
+}
+
+/// Every row of a request's table is set by its kind and refused by another; a name the table
+/// lacks is refused; with nothing set the request is the library's defaults; every bound is
+/// refused past either end and accepted at both.
+#[allow(clippy::unwrap_used)] // a panic is how a test fails
+fn check_request<R: Request>(defaults: &R::Built)
+where
+    R::Built: std::fmt::Debug,
+{
+    assert_eq!(
+        format!("{:?}", R::default().build().unwrap()),
+        format!("{defaults:?}")
+    );
+    for spec in R::TABLE {
+        let (good, bad) = value_of(spec.kind);
+        let mut r = R::default();
+        r.set(spec.name, good).unwrap();
+        assert!(r.build().is_ok(), "{}", spec.name);
+        let e = r.set(spec.name, bad).unwrap_err();
+        assert_eq!(e.option(), Some(spec.name));
+        if let Some((min, max)) = spec.bounds() {
+            for (n, ok) in [
+                (min, true),
+                (max, true),
+                (max + 1, false),
+                (min.wrapping_sub(1), min == 0),
+            ] {
+                let mut r = R::default();
+                r.set(spec.name, OptionValue::Count(n)).unwrap();
+                let built = r.build();
+                assert_eq!(built.is_ok(), ok, "{} {n}", spec.name);
+                if let Err(e) = built {
+                    assert_eq!(e.option(), Some(spec.name));
+                }
+            }
+        }
+    }
+    assert!(R::default().set("no_such_option", OptionValue::Count(1)).is_err());
+}
+
+#[test]
+fn the_tables_of_canonicalize_lint_and_migrate_are_their_requests() {
+    check_request::<CanonicalizeRequest>(&CanonicalizeOptions::default());
+    check_request::<LintRequest>(&LintOptions::default());
+    check_request::<MigrateRequest>(&MigrateOptions::default());
+    // The names read as the library's types; a wrong one is an error about its option whose
+    // message names it already (so every front end shows it as it is).
+    let r = CanonicalizeRequest {
+        profile: Some("prune-empty".into()),
+        unknown: Some("reject".into()),
+        ..Default::default()
+    };
+    let built = r.build().unwrap();
+    assert_eq!(
+        (built.profile, built.unknown),
+        (Profile::PruneEmpty, UnknownMembers::Reject)
+    );
+    let e = CanonicalizeRequest {
+        profile: Some("jcs".into()),
+        ..Default::default()
+    }
+    .build()
+    .unwrap_err();
+    assert_eq!(e.option(), Some("profile"));
+    let words = r#""jcs" is not one of "spec", "served-as-is", "prune-empty""#;
+    assert_eq!(
+        spelled(&e),
+        [
+            format!("profile {words}"),
+            format!("profile {words}"),
+            format!("--profile {words}")
+        ]
+    );
+    // The profiles canonicalize takes are the library's (no `auto`).
+    let names = match option(CANONICALIZE, "profile").unwrap().kind {
+        Kind::Choice(names) => names,
+        other => panic!("{other:?}"),
+    };
+    let mut all: Vec<&str> = Profile::ALL.iter().map(|p| p.as_str()).collect();
+    let mut listed = names.to_vec();
+    all.sort_unstable();
+    listed.sort_unstable();
+    assert_eq!(listed, all);
+    // Migrate's rule, about its option.
+    let e = MigrateRequest {
+        protocol_version: Some(String::new()),
+        ..Default::default()
+    }
+    .build()
+    .unwrap_err();
+    assert_eq!(
+        spelled(&e),
+        [
+            "protocol_version: the protocolVersion must not be empty",
+            "\"protocolVersion\": the protocolVersion must not be empty",
+            "--protocol-version: the protocolVersion must not be empty",
+        ]
+        .map(String::from)
+    );
+    let v = MigrateRequest {
+        protocol_version: Some("1.0".into()),
+        ..Default::default()
+    };
+    assert_eq!(v.build().unwrap().protocol_version.as_deref(), Some("1.0"));
+    // The reader limits are one row, shared by every table that reads a card.
+    for name in ["max_input_bytes", "max_depth"] {
+        let row = option(VERIFY, name).unwrap();
+        for table in [CANONICALIZE, LINT, MIGRATE] {
+            assert_eq!(option(table, name), Some(row));
         }
     }
 }

@@ -1,7 +1,9 @@
 //! `a2a-card canonicalize`: the bytes a signature covers.
 
 use crate::io::{read_input, write_stderr_line};
+use crate::options::TableFlags;
 use crate::Failure;
+use a2a_card::request::CanonicalizeRequest;
 use a2a_card::{canonicalize, sha256_hex};
 use std::path::PathBuf;
 
@@ -35,12 +37,16 @@ pub(crate) struct Args {
 
     #[command(flatten)]
     out: super::OutArgs,
+
+    /// The options of the core's table without a flag declared above (last: it sees them).
+    #[command(flatten)]
+    table: TableFlags<CanonicalizeRequest>,
 }
 
 /// Runs `canonicalize`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let input = read_input(args.file.as_deref(), args.canon.limits.max_input_bytes)?;
-    let opts = args.canon.options();
+    let opts = args.table.build(args.canon.request())?;
+    let input = read_input(args.file.as_deref(), opts.limits.max_input_bytes)?;
     let canonical = canonicalize(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     args.out.write(&canonical.bytes)?;
     if args.report {

@@ -1,8 +1,10 @@
 //! `a2a-card inspect`: what a card carries, with nothing trusted, verified or fetched.
 
 use crate::io::{read_input, write_stdout};
+use crate::options::TableFlags;
 use crate::Failure;
 use a2a_card::inspect_card;
+use a2a_card::request::CanonicalizeRequest;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -35,12 +37,16 @@ pub(crate) struct Args {
 
     #[command(flatten)]
     canon: super::CanonArgs,
+
+    /// The options of the core's table without a flag declared above (last: it sees them).
+    #[command(flatten)]
+    table: TableFlags<CanonicalizeRequest>,
 }
 
 /// Runs `inspect`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let input = read_input(args.card.as_deref(), args.canon.limits.max_input_bytes)?;
-    let opts = args.canon.options();
+    let opts = args.table.build(args.canon.request())?;
+    let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let inspection = inspect_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     let out = if args.format == "json" {
         let mut text = serde_json::to_string_pretty(&inspection).unwrap_or_default();

@@ -2,8 +2,10 @@
 //! JSON Pointer. The rules live in `a2a_card::lint`; this module reads the card and prints.
 
 use crate::io::{printable, read_input, write_stdout};
+use crate::options::TableFlags;
 use crate::Failure;
-use a2a_card::lint::{lint_card, LintOptions, LintReport, Severity};
+use a2a_card::lint::{lint_card, LintReport, Severity};
+use a2a_card::request::LintRequest;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -63,14 +65,23 @@ pub(crate) struct Args {
 
     #[command(flatten)]
     limits: super::LimitArgs,
+
+    /// The options of the core's table without a flag declared above (last: it sees them).
+    #[command(flatten)]
+    table: TableFlags<LintRequest>,
 }
 
 /// Runs `lint`: exit code 0 without errors, 1 with errors; unreadable input is a failure (2).
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
-    let opts = LintOptions {
-        limits: args.limits.limits(),
+    // `..default()` keeps this building when the core's table gets a row.
+    #[allow(clippy::needless_update)]
+    let request = LintRequest {
+        max_input_bytes: Some(args.limits.max_input_bytes),
+        max_depth: Some(args.limits.max_depth),
+        ..LintRequest::default()
     };
+    let opts = args.table.build(request)?;
+    let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let report = lint_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source).bad_input())?;
     let out = if args.format == "json" {
         let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();

@@ -5,8 +5,10 @@ use crate::io::{
     check_output, is_stdin, printable, read_input, refuse_same_file, replace_file, write_stderr_line,
     write_stdout,
 };
+use crate::options::TableFlags;
 use crate::Failure;
-use a2a_card::migrate::{migrate_card, MigrateOptions, Migration};
+use a2a_card::migrate::{migrate_card, Migration};
+use a2a_card::request::MigrateRequest;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -78,24 +80,31 @@ pub(crate) struct Args {
 
     #[command(flatten)]
     limits: super::LimitArgs,
+
+    /// The options of the core's table without a flag declared above (last: it sees them).
+    #[command(flatten)]
+    table: TableFlags<MigrateRequest>,
 }
 
 /// Runs `migrate`; returns 0 when the card was written, 1 with `--strict` when something was
 /// dropped or is missing.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    let opts = MigrateOptions {
-        limits: args.limits.limits(),
+    // `..default()` keeps this building when the core's table gets a row.
+    #[allow(clippy::needless_update)]
+    let request = MigrateRequest {
         protocol_version: args.protocol_version.clone(),
+        max_input_bytes: Some(args.limits.max_input_bytes),
+        max_depth: Some(args.limits.max_depth),
+        ..MigrateRequest::default()
     };
-    opts.check()
-        .map_err(|e| Failure::usage(format!("--protocol-version: {}", e.message())))?;
+    let opts = args.table.build(request)?;
     if let Some(out) = &args.out {
         if let Some(card) = args.card.as_deref().filter(|c| !is_stdin(Some(c))) {
             refuse_same_file("-o", out, "the card", card)?;
         }
         check_output(out, args.force)?;
     }
-    let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
+    let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let m = migrate_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     if let Some(out) = &args.out {
         replace_file(out, &m.card, None, args.force)?;

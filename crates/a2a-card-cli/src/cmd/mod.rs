@@ -20,6 +20,7 @@ pub(crate) mod version;
 #[cfg(test)]
 mod table_check;
 
+use a2a_card::request::CanonicalizeRequest;
 use a2a_card::Algorithm;
 use a2a_card::{CanonicalizeOptions, Limits, Mode, Profile, UnknownMembers};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -111,6 +112,19 @@ pub(crate) struct CanonArgs {
 }
 
 impl CanonArgs {
+    /// The core's request of canonicalize for these flags.
+    pub(crate) fn request(&self) -> CanonicalizeRequest {
+        // `..default()` keeps this building when the core's table gets a row.
+        #[allow(clippy::needless_update)]
+        CanonicalizeRequest {
+            profile: Some(self.profile.as_str().to_string()),
+            unknown: self.unknown.map(|u| u.as_str().to_string()),
+            max_input_bytes: Some(self.limits.max_input_bytes),
+            max_depth: Some(self.limits.max_depth),
+            ..CanonicalizeRequest::default()
+        }
+    }
+
     /// The library's options for these flags.
     pub(crate) fn options(&self) -> CanonicalizeOptions {
         CanonicalizeOptions {

@@ -1,12 +1,13 @@
-//! The core's table of verify options (`a2a_card::request::VERIFY`) against every front end:
-//! the CLI's `verify` flags (clap, through the CLI's own map of options to flags,
+//! The core's tables of options (`a2a_card::request::VERIFY`, and `CANONICALIZE`, `LINT`,
+//! `MIGRATE`, whose declarations and flags are checked alike) against every front end:
+//! the CLI's flags (clap, through the CLI's own map of options to flags,
 //! `crate::options::FLAGS`), the Python stubs (`_native.pyi`) and the npm declarations (the
 //! `.d.ts` text, read by [`npm_declarations`]). An option the table has and a front end lacks,
 //! one a front end has and the table lacks, or a default or bounds they disagree on, fails
 //! here.
 
 use crate::options::{flag, option_of, FLAGS};
-use a2a_card::request::{camel_case, option, Kind, VERIFY};
+use a2a_card::request::{camel_case, option, Kind, OptionSpec, CANONICALIZE, LINT, MIGRATE, VERIFY};
 use clap::{CommandFactory, Parser};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -70,11 +71,11 @@ fn interface(text: &str, name: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The members of the stubs' `VerifyOptions` (a `TypedDict`), with the docstring after each.
-fn python_options(text: &str) -> Vec<(String, String)> {
+/// The members of the stubs' `TypedDict` `name` (`VerifyOptions`), with the docstring after each.
+fn python_options(text: &str, name: &str) -> Vec<(String, String)> {
     let start = text
-        .find("class VerifyOptions(TypedDict")
-        .expect("a VerifyOptions in the stubs");
+        .find(&format!("class {name}(TypedDict"))
+        .unwrap_or_else(|| panic!("no {name} in the stubs"));
     let mut out: Vec<(String, String)> = Vec::new();
     for line in text[start..].lines().skip(1) {
         if !line.starts_with("    ") && !line.trim().is_empty() {
@@ -236,30 +237,105 @@ fn the_cli_option_map_names_real_flags() {
     }
 }
 
+/// Each options block of the declarations and the table it is read by.
+const BLOCKS: &[(&str, &[OptionSpec])] = &[
+    ("CanonicalizeOptions", CANONICALIZE),
+    ("VerifyOptions", VERIFY),
+    ("LintOptions", LINT),
+    ("MigrateOptions", MIGRATE),
+];
+
 #[test]
 fn the_python_stubs_are_the_tables() {
     let stubs = std::fs::read_to_string(repo().join("crates/a2a-card-py/python/a2a_card/_native.pyi"))
         .expect("the stubs");
-    let table: Vec<(String, Kind)> = VERIFY
-        .iter()
-        .filter(|s| s.fronts.python)
-        .map(|s| (s.name.to_string(), s.kind))
-        .collect();
-    check_declared("_native.pyi", &python_options(&stubs), &table);
-    // verify, verify_many and Verifier take them all.
+    for (block, rows) in BLOCKS {
+        let table: Vec<(String, Kind)> = rows
+            .iter()
+            .filter(|s| s.fronts.python)
+            .map(|s| (s.name.to_string(), s.kind))
+            .collect();
+        check_declared(block, &python_options(&stubs, block), &table);
+    }
+    // verify, verify_many and Verifier take them all; canonicalize, canonicalize_with_report
+    // and inspect theirs.
     assert_eq!(stubs.matches("**options: Unpack[VerifyOptions]").count(), 3);
+    assert_eq!(stubs.matches("**options: Unpack[CanonicalizeOptions]").count(), 3);
+    assert_eq!(stubs.matches("**options: Unpack[LintOptions]").count(), 1);
+    assert_eq!(stubs.matches("**options: Unpack[MigrateOptions]").count(), 1);
 }
 
 #[test]
 fn the_npm_declarations_are_the_tables() {
     let text = npm_declarations();
-    let members: Vec<(String, String)> = interface(&text, "VerifyOptions");
-    let table: Vec<(String, Kind)> = VERIFY
-        .iter()
-        .filter(|s| s.fronts.npm)
-        .map(|s| (camel_case(s.name), s.kind))
-        .collect();
-    check_declared("types.d.ts", &members, &table);
+    for (block, rows) in BLOCKS {
+        let members: Vec<(String, String)> = interface(&text, block);
+        let table: Vec<(String, Kind)> = rows
+            .iter()
+            .filter(|s| s.fronts.npm)
+            .map(|s| (camel_case(s.name), s.kind))
+            .collect();
+        check_declared(block, &members, &table);
+    }
+}
+
+#[test]
+fn the_cli_flags_of_the_other_operations_are_the_tables() {
+    // Every row a table offers the CLI is a flag of each subcommand that reads that table,
+    // with the table's default and bounds.
+    let cli = crate::Cli::command();
+    for (name, rows) in [
+        ("canonicalize", CANONICALIZE),
+        ("inspect", CANONICALIZE),
+        ("lint", LINT),
+        ("migrate", MIGRATE),
+    ] {
+        let sub = cli.find_subcommand(name).expect("the subcommand");
+        for spec in rows.iter().filter(|s| s.fronts.cli) {
+            let long = flag(spec.name);
+            let arg = sub
+                .get_arguments()
+                .find(|a| a.get_long().map(|l| format!("--{l}")) == Some(long.clone()))
+                .unwrap_or_else(|| panic!("{name}: the table's {} has no flag {long}", spec.name));
+            let shown: Vec<String> = arg
+                .get_default_values()
+                .iter()
+                .map(|v| v.to_string_lossy().into())
+                .collect();
+            match spec.kind {
+                Kind::Count { min, max, default } => {
+                    assert_eq!(shown, vec![default.to_string()], "{name} {long}: the default");
+                    let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                    assert!(help.contains(&format!("{min} to {max}")), "{name} {long}: {help}");
+                    let parse = |n: usize| {
+                        crate::Cli::try_parse_from(["a2a-card", name, "c.json", &long, &n.to_string()])
+                            .is_ok()
+                    };
+                    assert!(
+                        parse(min) && parse(max) && !parse(max + 1) && (min == 0 || !parse(min - 1)),
+                        "{name} {long}: the table's bounds"
+                    );
+                }
+                Kind::Choice(names) => {
+                    let values: Vec<String> = arg
+                        .get_possible_values()
+                        .iter()
+                        .map(|v| v.get_name().to_string())
+                        .collect();
+                    let mut want: Vec<&str> = names.to_vec();
+                    let mut got: Vec<&str> = values.iter().map(String::as_str).collect();
+                    want.sort_unstable();
+                    got.sort_unstable();
+                    assert_eq!(got, want, "{name} {long}: the table's names");
+                    assert!(
+                        shown.is_empty() || shown == vec![names[0].to_string()],
+                        "{name} {long}"
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 #[test]
@@ -271,7 +347,8 @@ fn a_declaration_that_disagrees_with_the_table_fails() {
         format!("class VerifyOptions(TypedDict, total=False):\n    max_chain: Optional[int]\n    \"\"\"{chain}\"\"\"\n\n    mode: Optional[str]\n    \"\"\"{mode}\"\"\"\n# END\n")
     };
     let run = |text: String| {
-        std::panic::catch_unwind(|| check_declared("test", &python_options(&text), &table)).is_ok()
+        std::panic::catch_unwind(|| check_declared("test", &python_options(&text, "VerifyOptions"), &table))
+            .is_ok()
     };
     assert!(run(stub("1 to 8, default 4.", "Default \"require\".")));
     assert!(!run(stub("1 to 9, default 4.", "Default \"require\".")), "bounds");

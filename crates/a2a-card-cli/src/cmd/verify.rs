@@ -7,9 +7,9 @@ use crate::io::{
     check_output, is_stdin, printable, read_input, read_key_text, refuse_same_file, replace_file,
     write_stdout,
 };
-use crate::options::{Given, TableFlags};
+use crate::options::{refused, TableFlags};
 use crate::Failure;
-use a2a_card::request::{Input, OptionValue, VerifyRequest};
+use a2a_card::request::{Input, VerifyRequest};
 use a2a_card::signature::TextForm;
 use a2a_card::Algorithm;
 use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
@@ -227,7 +227,7 @@ pub(crate) struct Args {
 
     /// The options of the core's table without a flag declared above (last: it sees them).
     #[command(flatten)]
-    table: TableFlags,
+    table: TableFlags<VerifyRequest>,
 }
 
 impl Args {
@@ -367,24 +367,8 @@ impl Args {
                     .map_err(|e| Failure::new(e, &source).key_retrieval())?,
             );
         }
-        for (name, value) in &self.table.given {
-            let value = match value {
-                Given::Value(v) => v.clone(),
-                Given::Files(paths) => OptionValue::Inputs(read(paths)?),
-            };
-            request.set(name, value).map_err(refused)?;
-        }
+        self.table.fill(&mut request)?;
         Ok((trust, request.options().map_err(refused)?))
-    }
-}
-
-/// A refusal of the core's request, its options spelled as flags: about a key, JWKS,
-/// trust-store or certificate file, that file (exit 3); else the command line.
-fn refused(e: a2a_card::Error) -> Failure {
-    let source = e.input().map(|(s, _)| s.to_string());
-    match source {
-        Some(source) => Failure::new(e, source).key_retrieval(),
-        None => Failure::new(e, crate::io::COMMAND_LINE),
     }
 }
 

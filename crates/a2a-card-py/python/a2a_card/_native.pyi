@@ -37,22 +37,25 @@ class CanonicalReport(TypedDict):
     sha256: str
     bytes: int
 
-def canonicalize(
-    card: Card,
-    *,
-    profile: Optional[Profile] = None,
-    unknown: Optional[Unknown] = None,
-    max_input_bytes: Optional[int] = None,
-    max_depth: Optional[int] = None,
-) -> str: ...
-def canonicalize_with_report(
-    card: Card,
-    *,
-    profile: Optional[Profile] = None,
-    unknown: Optional[Unknown] = None,
-    max_input_bytes: Optional[int] = None,
-    max_depth: Optional[int] = None,
-) -> CanonicalReport: ...
+# BEGIN CanonicalizeOptions: written from a2a_card::request::CANONICALIZE by crates/a2a-card/tests/front_stubs.rs
+class CanonicalizeOptions(TypedDict, total=False):
+    """The keyword options of canonicalize, canonicalize_with_report and inspect (None: not given)."""
+
+    profile: Optional[Literal["spec", "prune-empty", "served-as-is"]]
+    """Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec"."""
+
+    unknown: Optional[Literal["exclude", "retain", "reject"]]
+    """Members the schema does not define: not covered, covered, or the card refused. Default "exclude"."""
+
+    max_input_bytes: Optional[int]
+    """Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608."""
+
+    max_depth: Optional[int]
+    """Refuse cards nested deeper than this. 1 to 512, default 128."""
+# END CanonicalizeOptions
+
+def canonicalize(card: Card, **options: Unpack[CanonicalizeOptions]) -> str: ...
+def canonicalize_with_report(card: Card, **options: Unpack[CanonicalizeOptions]) -> CanonicalReport: ...
 def sign(
     card: Card,
     key: Key,
@@ -241,22 +244,36 @@ class KeyPair:
     @property
     def jwks(self) -> Dict[str, Any]: ...
 
-def inspect(
-    card: Card,
-    *,
-    profile: Optional[Profile] = None,
-    unknown: Optional[Unknown] = None,
-    max_input_bytes: Optional[int] = None,
-    max_depth: Optional[int] = None,
-) -> Dict[str, Any]: ...
-def lint(card: Card, *, max_input_bytes: Optional[int] = None, max_depth: Optional[int] = None) -> Dict[str, Any]: ...
-def migrate(
-    card: Card,
-    *,
-    protocol_version: Optional[str] = None,
-    max_input_bytes: Optional[int] = None,
-    max_depth: Optional[int] = None,
-) -> Dict[str, Any]: ...
+def inspect(card: Card, **options: Unpack[CanonicalizeOptions]) -> Dict[str, Any]: ...
+
+# BEGIN LintOptions: written from a2a_card::request::LINT by crates/a2a-card/tests/front_stubs.rs
+class LintOptions(TypedDict, total=False):
+    """The keyword options of lint (None: not given)."""
+
+    max_input_bytes: Optional[int]
+    """Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608."""
+
+    max_depth: Optional[int]
+    """Refuse cards nested deeper than this. 1 to 512, default 128."""
+# END LintOptions
+
+def lint(card: Card, **options: Unpack[LintOptions]) -> Dict[str, Any]: ...
+
+# BEGIN MigrateOptions: written from a2a_card::request::MIGRATE by crates/a2a-card/tests/front_stubs.rs
+class MigrateOptions(TypedDict, total=False):
+    """The keyword options of migrate (None: not given)."""
+
+    protocol_version: Optional[str]
+    """The protocolVersion of every interface; by default the 0.3 card's own, as Major.Minor."""
+
+    max_input_bytes: Optional[int]
+    """Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608."""
+
+    max_depth: Optional[int]
+    """Refuse cards nested deeper than this. 1 to 512, default 128."""
+# END MigrateOptions
+
+def migrate(card: Card, **options: Unpack[MigrateOptions]) -> Dict[str, Any]: ...
 def schema(draft: Literal["2020-12", "07"] = "2020-12") -> Dict[str, Any]: ...
 def keygen(
     alg: Algorithm = "ES256",

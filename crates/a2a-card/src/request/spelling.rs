@@ -52,6 +52,17 @@ pub trait Spelling {
     fn names_input(&self) -> bool {
         true
     }
+
+    /// A message about one option that does not name it, labelled with the option's name as
+    /// this spelling writes it (`name`, in its quotes): `name: message` unless said otherwise.
+    ///
+    /// ```
+    /// use a2a_card::request::{Snake, Spelling};
+    /// assert_eq!(Snake.label("kid", "too long"), "kid: too long");
+    /// ```
+    fn label(&self, name: &str, message: &str) -> String {
+        format!("{name}: {message}")
+    }
 }
 
 /// The canonical snake_case name, as the Rust request and the Python package spell it.
@@ -85,6 +96,38 @@ impl Spelling for Camel {
 
     fn quotes(&self) -> Quotes {
         Quotes::Always
+    }
+}
+
+/// A spelling with a label of its own for a message about an option that does not name it
+/// ([`Spelling::label`]: the function gets the name as the spelling writes it, and the message).
+///
+/// ```
+/// use a2a_card::request::{Camel, Labelled, Request, MigrateRequest};
+/// let e = MigrateRequest { protocol_version: Some(String::new()), ..Default::default() };
+/// let of = |name: &str, message: &str| format!("option {name} of migrate: {message}");
+/// assert_eq!(
+///     e.build().unwrap_err().spelled(&Labelled(&Camel, &of)).message(),
+///     "option \"protocolVersion\" of migrate: the protocolVersion must not be empty"
+/// );
+/// ```
+pub struct Labelled<'a>(pub &'a dyn Spelling, pub &'a dyn Fn(&str, &str) -> String);
+
+impl Spelling for Labelled<'_> {
+    fn name(&self, option: &str) -> String {
+        self.0.name(option)
+    }
+
+    fn quotes(&self) -> Quotes {
+        self.0.quotes()
+    }
+
+    fn names_input(&self) -> bool {
+        self.0.names_input()
+    }
+
+    fn label(&self, name: &str, message: &str) -> String {
+        (self.1)(name, message)
     }
 }
 
@@ -152,7 +195,7 @@ impl Error {
                             format!("{spelled}{rest}")
                         }
                     }
-                    _ => format!("{spelled}: {}", self.message()),
+                    _ => spelling.label(&spelled, self.message()),
                 };
                 self.set_message(message);
             }

@@ -90,8 +90,32 @@ impl OptionSpec {
     }
 }
 
+/// `unknown`: what becomes of the members the schema does not define (verify, canonicalize).
+pub(super) const UNKNOWN: OptionSpec = OptionSpec {
+    name: "unknown",
+    kind: Kind::Choice(&["exclude", "retain", "reject"]),
+    fronts: ALL,
+    doc: "Members the schema does not define: not covered, covered, or the card refused.",
+};
+
+/// `max_input_bytes`: the reader's size limit (every request that reads a card).
+pub(super) const MAX_INPUT_BYTES: OptionSpec = OptionSpec {
+    name: "max_input_bytes",
+    kind: count(1, MAX_INPUT_BYTES_LIMIT, DEFAULT_MAX_INPUT_BYTES),
+    fronts: ALL,
+    doc: "Refuse cards larger than this many bytes.",
+};
+
+/// `max_depth`: the reader's nesting limit (every request that reads a card).
+pub(super) const MAX_DEPTH: OptionSpec = OptionSpec {
+    name: "max_depth",
+    kind: count(1, MAX_DEPTH_LIMIT, DEFAULT_MAX_DEPTH),
+    fronts: ALL,
+    doc: "Refuse cards nested deeper than this.",
+};
+
 /// Every front end.
-const ALL: Fronts = Fronts {
+pub(super) const ALL: Fronts = Fronts {
     cli: true,
     npm: true,
     python: true,
@@ -202,12 +226,7 @@ pub const VERIFY: &[OptionSpec] = &[
         fronts: ALL,
         doc: "The profiles accepted, tried in order.",
     },
-    OptionSpec {
-        name: "unknown",
-        kind: Kind::Choice(&["exclude", "retain", "reject"]),
-        fronts: ALL,
-        doc: "Members the schema does not define: not covered, covered, or the card refused.",
-    },
+    UNKNOWN,
     OptionSpec {
         name: "now",
         kind: Kind::Time,
@@ -244,18 +263,8 @@ pub const VERIFY: &[OptionSpec] = &[
         fronts: ALL,
         doc: "The largest JWS header of a signature, in bytes (raise it for long x5c chains).",
     },
-    OptionSpec {
-        name: "max_input_bytes",
-        kind: count(1, MAX_INPUT_BYTES_LIMIT, DEFAULT_MAX_INPUT_BYTES),
-        fronts: ALL,
-        doc: "Refuse cards larger than this many bytes.",
-    },
-    OptionSpec {
-        name: "max_depth",
-        kind: count(1, MAX_DEPTH_LIMIT, DEFAULT_MAX_DEPTH),
-        fronts: ALL,
-        doc: "Refuse cards nested deeper than this.",
-    },
+    MAX_INPUT_BYTES,
+    MAX_DEPTH,
     OptionSpec {
         name: "host_crypto",
         kind: Kind::Flag(true),

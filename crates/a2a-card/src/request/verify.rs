@@ -1,8 +1,8 @@
 //! [`VerifyRequest`]: the options of a verification as every front end gives them, and the one
 //! function that turns them into a [`ReadyVerifier`] (trust roots, anchors, CRLs and policy).
 
-use super::table::{option, VERIFY};
-use super::{check_count, option_error};
+use super::option_error;
+use super::table::VERIFY;
 use crate::canonical::{accepted_profiles, Limits, Profile, UnknownMembers};
 use crate::jose::Algorithm;
 use crate::signature::chain::eku_oid;
@@ -134,18 +134,9 @@ pub enum OptionValue {
     Flag(bool),
 }
 
-/// A count option: the table's default when not given, its bounds when given.
+/// A count option of [`VERIFY`].
 fn count(name: &'static str, given: Option<usize>) -> Result<usize, Error> {
-    let Some(spec) = option(VERIFY, name) else {
-        return Err(Error::new(
-            ErrorCode::Usage,
-            format!("no option {name} in the table"),
-        ));
-    };
-    match given {
-        None => Ok(spec.count_default().unwrap_or_default()),
-        Some(n) => check_count(spec, n),
-    }
+    super::ops::count(VERIFY, name, given)
 }
 
 impl VerifyRequest {
@@ -184,16 +175,7 @@ impl VerifyRequest {
             ("max_input_bytes", V::Count(n)) => self.max_input_bytes = Some(n),
             ("max_depth", V::Count(n)) => self.max_depth = Some(n),
             ("allow_jku", V::Texts(v)) => self.allow_jku = v,
-            (name, _) => {
-                return Err(match option(VERIFY, name) {
-                    Some(spec) => Error::new(
-                        ErrorCode::Usage,
-                        format!("a value of the wrong kind ({:?})", spec.kind),
-                    )
-                    .for_option(spec.name),
-                    None => Error::new(ErrorCode::Usage, format!("no option {name:?} in a verification")),
-                })
-            }
+            (name, _) => return Err(super::ops::refused_value(VERIFY, name, "a verification")),
         }
         Ok(())
     }
@@ -354,5 +336,18 @@ impl VerifyRequest {
             ));
         }
         Ok(store)
+    }
+}
+
+impl super::Request for VerifyRequest {
+    const TABLE: &'static [super::OptionSpec] = VERIFY;
+    type Built = ReadyVerifier;
+
+    fn set(&mut self, name: &str, value: OptionValue) -> Result<(), Error> {
+        VerifyRequest::set(self, name, value)
+    }
+
+    fn build(&self) -> Result<ReadyVerifier, Error> {
+        VerifyRequest::build(self)
     }
 }
