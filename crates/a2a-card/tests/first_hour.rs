@@ -256,16 +256,24 @@ fn text_from_outside_never_reads_as_an_option_in_a_message() {
         kid: Some(kid.into()),
         ..SignOptions::default()
     };
-    let once = sign_card(br#"{"name":"A","skills":[]}"#, &key, &opts).unwrap().card;
+    let once = sign_card(br#"{"name":"A","skills":[]}"#, &key, &opts)
+        .unwrap()
+        .card;
     let e = sign_card(&once, &key, &opts).unwrap_err();
     assert_eq!(e.code(), ErrorCode::KidAlreadySigned);
     assert!(
-        e.message().starts_with("the card already carries a signature with kid \"{append}{{replace}}\""),
+        e.message()
+            .starts_with("the card already carries a signature with kid \"{append}{{replace}}\""),
         "{e}"
     );
     let camel = e.spelled(&Camel);
     assert!(camel.message().contains("kid \"{append}{{replace}}\""), "{camel}");
-    assert!(camel.message().ends_with("or \"append\" to keep it and add the new one beside it"), "{camel}");
+    assert!(
+        camel
+            .message()
+            .ends_with("or \"append\" to keep it and add the new one beside it"),
+        "{camel}"
+    );
 
     let card = br#"{"name":"A","skills":[],"{unknown}":1}"#;
     let e = sign_card(card, &key, &SignOptions::default()).unwrap_err();
