@@ -841,7 +841,7 @@ mod tests {
     }
 
     #[test]
-    fn a_card_of_unknown_kids_builds_the_kid_list_once() {
+    fn a_card_of_unknown_kids_costs_the_kids_shown_not_the_store() {
         let trust = crowd(20_000);
         let stranger = PrivateKey::generate(Algorithm::EdDSA).unwrap();
         let mut card = br#"{"name":"A","description":"d","version":"1","skills":[]}"#.to_vec();
@@ -854,7 +854,9 @@ mod tests {
         }
         steps();
         let report = crate::verify_card(&card, &trust, &crate::VerifyOptions::default()).unwrap();
-        assert!(steps() <= 8, "the kid list was built per signature");
+        // Each untrusted-key message lists at most 8 kids and looks at no more: the work is
+        // bounded by the card's signatures (themselves bounded), never by the 20,000 keys.
+        assert!(steps() <= 8 * 16, "a kid list looked at more kids than it shows");
         assert_eq!(report.signatures.len(), 16);
         for s in &report.signatures {
             assert_eq!(s.verdict.code.to_string(), "untrusted-key");
