@@ -11,7 +11,7 @@
 //! `/.well-known/jwks.json` (made by the section's own commands, the README's way).
 //!
 //! The servers listen on the port the page says, 8443. If that port cannot be bound (another
-//! program holds it on this machine), the servers take a free port and the test rewrites
+//! program holds it on this machine, on 127.0.0.1 or ::1), the servers take a free port and the test rewrites
 //! `localhost:8443` to `localhost:PORT` in the commands and output lines, and nothing else: the
 //! page stays the one a reader follows.
 //!
@@ -65,7 +65,15 @@ fn serve(dir: &Path, cert: &str, key: &str) -> Server {
             Err(_) => Resp::new(404),
         }
     };
-    match Server::start_on(PORT, &leaf, handler.clone()) {
+    // `localhost` may resolve to ::1 first: a program there holds the port as well.
+    let ipv6_taken =
+        std::net::TcpListener::bind(("::1", PORT)).is_err_and(|e| e.kind() == std::io::ErrorKind::AddrInUse);
+    let started = if ipv6_taken {
+        Err(std::io::Error::from(std::io::ErrorKind::AddrInUse))
+    } else {
+        Server::start_on(PORT, &leaf, handler.clone())
+    };
+    match started {
         Ok(server) => server,
         Err(e) => {
             eprintln!("note: port {PORT} cannot be bound ({e}); the commands get another port");
