@@ -105,6 +105,32 @@ pub struct Leaf {
     key: Vec<u8>,
 }
 
+impl Leaf {
+    /// A certificate and its key read from PEM text, as files made by OpenSSL hold them: the
+    /// first `CERTIFICATE` of `cert_pem` and the PKCS#8 `PRIVATE KEY` of `key_pem` (what
+    /// OpenSSL 3's `req -newkey ... -nodes -keyout` writes).
+    pub fn from_pem(cert_pem: &str, key_pem: &str) -> Leaf {
+        Leaf {
+            der: CertificateDer::from(pem_body(cert_pem, "CERTIFICATE")),
+            key: pem_body(key_pem, "PRIVATE KEY"),
+        }
+    }
+}
+
+/// The DER bytes of the first PEM block labelled `label` in `text`.
+fn pem_body(text: &str, label: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    let begin = format!("-----BEGIN {label}-----");
+    let end = format!("-----END {label}-----");
+    let start = text
+        .find(&begin)
+        .unwrap_or_else(|| panic!("no {begin} in the PEM text"))
+        + begin.len();
+    let stop = start + text[start..].find(&end).unwrap_or_else(|| panic!("no {end}"));
+    let b64: String = text[start..stop].split_whitespace().collect();
+    base64::engine::general_purpose::STANDARD.decode(b64).unwrap()
+}
+
 /// A request as the server read it.
 #[derive(Debug, Clone)]
 pub struct Req {
@@ -269,11 +295,13 @@ impl State {
     }
 }
 
-/// A running server. It lives until the test process ends.
+/// A running server. It lives until the test process ends, or until [`Server::stop`] for one
+/// started with [`Server::start`] or [`Server::start_on`].
 pub struct Server {
     /// Its port on 127.0.0.1.
     pub port: u16,
     state: Arc<State>,
+    accept_loop: Option<(Arc<std::sync::atomic::AtomicBool>, std::thread::JoinHandle<()>)>,
 }
 
 fn server_config(leaf: &Leaf, alpn: &[&[u8]]) -> Arc<ServerConfig> {
@@ -295,20 +323,52 @@ impl Server {
     /// Starts a server on 127.0.0.1 with `leaf`, answering every request with `handler`:
     /// HTTP/1.1, one request per connection, one thread per connection.
     pub fn start(leaf: &Leaf, handler: impl Fn(&Req) -> Resp + Send + Sync + 'static) -> Server {
+        Server::start_on(0, leaf, handler).unwrap()
+    }
+
+    /// [`Server::start`] on this port of 127.0.0.1 (0: any free port); the error if the port
+    /// cannot be bound (taken by another program).
+    pub fn start_on(
+        port: u16,
+        leaf: &Leaf,
+        handler: impl Fn(&Req) -> Resp + Send + Sync + 'static,
+    ) -> std::io::Result<Server> {
         let config = server_config(leaf, &[]);
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
+        let listener = TcpListener::bind(("127.0.0.1", port))?;
+        let port = listener.local_addr()?.port();
         let state = State::new(handler);
         let st = state.clone();
-        std::thread::spawn(move || {
+        let stopping = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = stopping.clone();
+        let accept_loop = std::thread::spawn(move || {
             for stream in listener.incoming() {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
                 let Ok(stream) = stream else { continue };
                 st.accepts.fetch_add(1, Ordering::SeqCst);
                 let (st, config) = (st.clone(), config.clone());
                 std::thread::spawn(move || serve(stream, config, st));
             }
         });
-        Server { port, state }
+        Ok(Server {
+            port,
+            state,
+            accept_loop: Some((stopping, accept_loop)),
+        })
+    }
+
+    /// Stops accepting connections and frees the port (connections already accepted are
+    /// served to their end), for a test that serves another certificate on the same port.
+    /// Only for a server started with [`Server::start`] or [`Server::start_on`].
+    pub fn stop(self) {
+        let (stopping, accept_loop) = self
+            .accept_loop
+            .expect("only a server started with Server::start or Server::start_on stops");
+        stopping.store(true, Ordering::SeqCst);
+        // Wakes the accept loop, which sees the flag and drops the listener.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        accept_loop.join().unwrap();
     }
 
     /// Starts a server on 127.0.0.1 with `leaf` that speaks `protocol` (hyper on a tokio
@@ -329,7 +389,11 @@ impl Server {
         let port = listener.local_addr().unwrap().port();
         let state = State::new(handler);
         pooled::spawn(listener, config, state.clone());
-        Server { port, state }
+        Server {
+            port,
+            state,
+            accept_loop: None,
+        }
     }
 
     /// `https://HOST:PORT` + path.

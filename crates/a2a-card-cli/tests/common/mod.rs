@@ -4,6 +4,7 @@
 
 #![allow(dead_code, unused_imports, clippy::unwrap_used, clippy::panic)]
 
+pub mod doc_blocks;
 #[cfg(unix)]
 pub mod hardening;
 
