@@ -603,32 +603,107 @@ fn pages() -> Vec<PathBuf> {
     files
 }
 
-/// Every module a page names in a code span (`canonical::reader`, `a2a_card::jose::Algorithm`)
-/// is one of the workspace's (a source file or a `mod`) or a crate of Cargo.lock, and every path
-/// of the repository it names (`crates/a2a-card/src/lib.rs`, `scripts/test.sh`) exists, but for
-/// the places the build and the tools make (.gitignore, the npm package's `pkg/`).
+/// The module paths of the workspace's crates from each crate's root (`canonical::reader`,
+/// `cmd::batch::tests`): the files under `src/` and the `mod` items they declare.
+fn module_paths(files: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.ends_with(".rs")) {
+        let Some((_, rel)) = f.split_once("/src/") else {
+            continue;
+        };
+        let mut segments: Vec<&str> = rel.trim_end_matches(".rs").split('/').collect();
+        if matches!(segments.last(), Some(&("mod" | "lib" | "main"))) {
+            segments.pop();
+        }
+        let here = segments.join("::");
+        let text = std::fs::read_to_string(repo_root().join(f)).unwrap();
+        for line in text.lines() {
+            let line = line.trim_start();
+            let Some(i) = line.find("mod ") else { continue };
+            let before = line[..i].trim_end();
+            if !(before.is_empty() || before.starts_with("pub")) || before.contains("//") {
+                continue;
+            }
+            let name: String = line[i + 4..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push(if here.is_empty() {
+                    name
+                } else {
+                    format!("{here}::{name}")
+                });
+            }
+        }
+        out.push(here);
+    }
+    out
+}
+
+/// The runs of lower-case path segments of a code span (`a2a_card::jose::keys::Jwk` gives
+/// `["a2a_card", "jose", "keys"]`), leaving out those that follow a file name (`x.rs::`), a
+/// dashed crate name or a path, and IPv6 addresses (`fe80::/10`).
+fn module_chains(span: &str) -> Vec<Vec<&str>> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut chains = Vec::new();
+    let mut at = 0;
+    while at < span.len() {
+        let rest = &span[at..];
+        let len = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
+        let starts = len > 0
+            && rest[len..].starts_with("::")
+            && rest.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+            && !span[..at].ends_with(|c: char| ident(c) || ".-/:".contains(c))
+            && !rest[..len].chars().all(|c| c.is_ascii_hexdigit());
+        if !starts {
+            at += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let mut chain = Vec::new();
+        let mut pos = at;
+        loop {
+            let rest = &span[pos..];
+            let len = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
+            let lower = rest.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
+            if len == 0 || !lower || !rest[len..].starts_with("::") {
+                break;
+            }
+            chain.push(&rest[..len]);
+            pos += len + 2;
+        }
+        chains.push(chain);
+        at = pos;
+    }
+    chains
+}
+
+/// Every module path a page names in a code span (`canonical::reader`, `a2a_card::jose::keys`)
+/// is one of the workspace's, from a crate's root or below (`keys::jwk` for `jose::keys::jwk`),
+/// or starts with a crate of Cargo.lock; and every path of the repository it names
+/// (`crates/a2a-card/src/lib.rs`, `scripts/test.sh`) exists, but for the places the build and
+/// the tools make (.gitignore, the npm package's `pkg/`).
 #[test]
 fn every_module_and_repository_path_the_pages_name_exists() {
     let files = source_files();
-    let mut modules: Vec<String> = ["std", "core", "alloc", "crate", "self", "super"]
+    let modules = module_paths(&files);
+    let ours = [
+        "a2a_card",
+        "a2a_card_fetch",
+        "a2a_card_keys",
+        "a2a_card_testkit",
+        "crate",
+    ];
+    let mut external: Vec<String> = ["std", "core", "alloc", "self", "super"]
         .map(String::from)
         .to_vec();
-    for f in files.iter().filter(|f| f.ends_with(".rs")) {
-        let stem = f.rsplit('/').next().unwrap().trim_end_matches(".rs");
-        modules.push(stem.to_string());
-        let text = std::fs::read_to_string(repo_root().join(f)).unwrap();
-        for piece in text.split("mod ").skip(1) {
-            let name: String = piece
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            modules.push(name);
-        }
-    }
     let lock = std::fs::read_to_string(repo_root().join("Cargo.lock")).unwrap();
     for line in lock.lines() {
         if let Some(name) = line.strip_prefix("name = \"").and_then(|l| l.strip_suffix('"')) {
-            modules.push(name.replace('-', "_"));
+            let name = name.replace('-', "_");
+            if !ours.contains(&name.as_str()) {
+                external.push(name);
+            }
         }
     }
     let gitignore = std::fs::read_to_string(repo_root().join(".gitignore")).unwrap();
@@ -639,27 +714,21 @@ fn every_module_and_repository_path_the_pages_name_exists() {
         let text = std::fs::read_to_string(&page).unwrap();
         let shown = page.strip_prefix(repo_root()).unwrap().display().to_string();
         for (line, span) in code_spans(&text) {
-            // Modules: each lower-case `name::` that does not follow a file name or a crate's
-            // dashed name, and is not a piece of an IPv6 address.
-            let bytes = span.as_bytes();
-            let mut at = 0;
-            while let Some(i) = span[at..].find("::") {
-                let end = at + i;
-                let start = span[..end]
-                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .map_or(0, |j| j + 1);
-                let name = &span[start..end];
-                let after_other = start > 0 && matches!(bytes[start - 1], b'.' | b'-' | b'/');
-                let lower = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
-                let hex = name.chars().all(|c| c.is_ascii_hexdigit());
-                let turbofish = span[end + 2..].starts_with('<'); // `from_slice::<Value>`
-                if lower && !after_other && !hex && !turbofish {
-                    if !modules.iter().any(|m| m == name) {
-                        broken.push(format!("{shown}:{line}: `{span}`: no module {name}"));
-                    }
-                    checked += 1;
+            for chain in module_chains(&span) {
+                let chain = match chain.split_first() {
+                    Some((first, rest)) if ours.contains(first) => rest,
+                    _ => &chain[..],
+                };
+                let Some(first) = chain.first() else { continue };
+                let path = chain.join("::");
+                let known = external.iter().any(|e| e == first)
+                    || modules
+                        .iter()
+                        .any(|m| *m == path || m.ends_with(&format!("::{path}")));
+                if !known {
+                    broken.push(format!("{shown}:{line}: `{span}`: no module {path}"));
                 }
-                at = end + 2;
+                checked += 1;
             }
             // Repository paths.
             for word in span.split(|c: char| !(c.is_ascii_alphanumeric() || "_./-*".contains(c))) {
@@ -700,6 +769,13 @@ fn the_name_checkers_can_fail() {
         ]
     );
     assert!(is_ident("max_chain") && !is_ident("a b") && !is_ident(""));
+    assert_eq!(
+        module_chains("a2a_card::jose::keys::Jwk, x.rs::t, a-b::c, fe80::/10, Pool::new, m::n::<T>"),
+        [vec!["a2a_card", "jose", "keys"], vec!["m", "n"]]
+    );
+    let modules = module_paths(&source_files());
+    assert!(modules.iter().any(|m| m == "canonical"));
+    assert!(modules.iter().any(|m| m == "cmd::batch::tests"));
     assert!(mjs_name_matches(
         "a trust entry's {revoked,notAfter} binds its key",
         "test(`${label}: a trust entry's ${member} binds its key (${code})`"
