@@ -1,6 +1,6 @@
 //! The documentation's command-line examples, run as written: every ```console block of
-//! README.md, then of each guide in `docs/` (by file name), with the `a2a-card` under test first
-//! on PATH. Each file runs in a fresh scratch directory, its blocks in order: later blocks of a
+//! README.md, then of each guide in `docs/` (by file name), then of each crate's README (the
+//! packages' pages on crates.io, PyPI and npm), with the `a2a-card` under test first on PATH. Each file runs in a fresh scratch directory, its blocks in order: later blocks of a
 //! file use the files its earlier blocks made (each guide says where its files come from), and
 //! no file depends on another's.
 //!
@@ -30,7 +30,8 @@ use common::doc_blocks::*;
 use common::*;
 use std::path::{Path, PathBuf};
 
-/// README.md, then every guide of `docs/` by name: the Markdown files whose examples run.
+/// README.md, then every guide of `docs/` by name, then every crate's README by crate name:
+/// the Markdown files whose examples run.
 fn documents() -> Vec<(String, PathBuf)> {
     let mut guides: Vec<PathBuf> = std::fs::read_dir(repo_root().join("docs"))
         .unwrap()
@@ -38,9 +39,15 @@ fn documents() -> Vec<(String, PathBuf)> {
         .filter(|p| p.extension().is_some_and(|x| x == "md"))
         .collect();
     guides.sort();
+    let mut readmes: Vec<PathBuf> = std::fs::read_dir(repo_root().join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("README.md"))
+        .filter(|p| p.is_file())
+        .collect();
+    readmes.sort();
     let mut docs = vec![("README.md".to_string(), repo_root().join("README.md"))];
-    docs.extend(guides.into_iter().map(|p| {
-        let name = format!("docs/{}", p.file_name().unwrap().to_str().unwrap());
+    docs.extend(guides.into_iter().chain(readmes).map(|p| {
+        let name = p.strip_prefix(repo_root()).unwrap().display().to_string();
         (name, p)
     }));
     docs
@@ -70,6 +77,7 @@ fn every_console_example_of_the_readme_and_the_guides_runs_as_written() {
         ("docs/release-pipeline.md", 6),
         ("docs/remote-agents.md", 5),
         ("docs/errors.md", 2),
+        ("crates/a2a-card-cli/README.md", 3),
     ];
     let docs = documents();
     let mut total = 0;
@@ -181,12 +189,10 @@ fn links(text: &str) -> Vec<(usize, String)> {
 #[test]
 fn every_relative_link_and_anchor_of_the_docs_leads_somewhere() {
     let mut files: Vec<PathBuf> = documents().into_iter().map(|(_, p)| p).collect();
-    for entry in std::fs::read_dir(repo_root().join("crates")).unwrap() {
-        let readme = entry.unwrap().path().join("README.md");
-        if readme.is_file() {
-            files.push(readme);
-        }
-    }
+    assert!(
+        files.len() >= 15,
+        "the README, the guides and the crates' READMEs: {files:?}"
+    );
     for extra in [
         "ARCHITECTURE.md",
         "SECURITY.md",
@@ -202,6 +208,14 @@ fn every_relative_link_and_anchor_of_the_docs_leads_somewhere() {
         let shown = file.strip_prefix(repo_root()).unwrap().display().to_string();
         for (line, target) in links(&text) {
             if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            // A crate's README is its package's page on a registry, read without the
+            // repository: it names the guides rather than linking to them.
+            if shown.starts_with("crates/") && !target.starts_with('#') {
+                broken.push(format!(
+                    "{shown}:{line}: {target}: a relative link on a package page"
+                ));
                 continue;
             }
             let (path, anchor) = target.split_once('#').unwrap_or((&target, ""));
@@ -259,4 +273,391 @@ fn the_matcher_can_fail() {
     assert_eq!(blocks.len(), 1);
     assert_eq!(blocks[0].len(), 2);
     assert_eq!(blocks[0][1].command, "b \\\nc");
+}
+
+/// The code spans of a Markdown text outside fenced blocks, with the line each starts on; a
+/// span may wrap, so its runs of white space are collapsed to one space.
+fn code_spans(text: &str) -> Vec<(usize, String)> {
+    let mut fence = false;
+    let mut body = String::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fence = !fence;
+        } else if !fence {
+            body.push_str(line);
+        }
+        body.push('\n');
+    }
+    let mut out = Vec::new();
+    let mut rest = body.as_str();
+    let mut line = 1;
+    while let Some(open) = rest.find('`') {
+        line += rest[..open].matches('\n').count();
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('`') else { break };
+        let span = after[..close].split_whitespace().collect::<Vec<_>>().join(" ");
+        out.push((line, span));
+        line += after[..close].matches('\n').count();
+        rest = &after[close + 1..];
+    }
+    out
+}
+
+/// The workspace's source files (`crates/`, `fuzz/`: Rust, Python, JavaScript), relative to
+/// the repository root, with `/` separators.
+fn source_files() -> Vec<String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy();
+            if path.is_dir() {
+                if !matches!(name.as_ref(), "target" | "node_modules" | "pkg" | "__pycache__") {
+                    walk(&path, out);
+                }
+            } else if [".rs", ".py", ".mjs"].iter().any(|x| name.ends_with(x)) {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&repo_root().join("crates"), &mut files);
+    walk(&repo_root().join("fuzz"), &mut files);
+    let root = repo_root();
+    files
+        .iter()
+        .map(|p| p.strip_prefix(&root).unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Does the JavaScript line hold the test name `reference`? In a reference, `{a,b}` and a word
+/// `x|y` stand for any text (the name is a template), as `${...}` does in the line.
+fn mjs_name_matches(reference: &str, line: &str) -> bool {
+    let mut pattern = String::new();
+    let mut brace = false;
+    for c in reference.trim_matches('"').chars() {
+        match c {
+            '{' => brace = true,
+            '}' => {
+                brace = false;
+                pattern.push('\u{1}');
+            }
+            _ if brace => {}
+            _ => pattern.push(c),
+        }
+    }
+    let pattern = pattern
+        .split(' ')
+        .map(|w| if w.contains('|') { "\u{1}" } else { w })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut rest = line.as_str();
+    pattern
+        .split('\u{1}')
+        .filter(|p| !p.is_empty())
+        .all(|part| match rest.find(part) {
+            Some(i) => {
+                rest = &rest[i + part.len()..];
+                true
+            }
+            None => false,
+        })
+}
+
+/// Does the file `rel` (or, for `tests/x.rs`, a module under `tests/x/`) hold the test `name`?
+fn holds_test(rel: &str, name: &str) -> bool {
+    let path = repo_root().join(rel);
+    let mut texts = vec![std::fs::read_to_string(&path).unwrap()];
+    if let Some(dir) = rel.strip_suffix(".rs").map(|d| repo_root().join(d)) {
+        if dir.is_dir() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                texts.push(std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default());
+            }
+        }
+    }
+    texts.iter().any(|text| {
+        if rel.ends_with(".rs") {
+            let last = name.rsplit("::").next().unwrap();
+            if last == "tests" {
+                return text.contains("mod tests");
+            }
+            text.contains(&format!("fn {last}(")) || text.contains(&format!("fn {last}<"))
+        } else if rel.ends_with(".py") {
+            text.contains(&format!("def {name}("))
+        } else {
+            text.lines().any(|l| mjs_name_matches(name, l))
+        }
+    })
+}
+
+/// SECURITY.md names the test that fails if a defence is removed: `FILE::TEST`, where FILE is a
+/// path or a file name (`limits.rs`), a span `::TEST` names another test of the file named last,
+/// and `MODULE::tests::TEST` a unit test. Each must be a test of that file.
+#[test]
+fn every_test_security_md_names_exists() {
+    let text = std::fs::read_to_string(repo_root().join("SECURITY.md")).unwrap();
+    let files = source_files();
+    let mut last: Option<String> = None;
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for (line, span) in code_spans(&text) {
+        let (file, name) = if let Some((file, name)) = span
+            .split_once("::")
+            .filter(|(f, _)| [".rs", ".py", ".mjs"].iter().any(|x| f.ends_with(x)))
+        {
+            last = Some(file.to_string());
+            (file.to_string(), name.to_string())
+        } else if let (Some(name), Some(file)) = (span.strip_prefix("::"), &last) {
+            if !is_ident(name) {
+                continue;
+            }
+            (file.clone(), name.to_string())
+        } else if let Some((_, name)) = span.split_once("::tests::") {
+            let lower = span.starts_with(|c: char| c.is_ascii_lowercase());
+            if !lower || !span.split("::").all(is_ident) {
+                continue; // `MODULE::tests::TEST`, the form itself
+            }
+            let found = files
+                .iter()
+                .filter(|f| f.ends_with(".rs"))
+                .any(|f| holds_test(f, name));
+            if !found {
+                broken.push(format!("SECURITY.md:{line}: {span}: no such test"));
+            }
+            checked += 1;
+            continue;
+        } else {
+            continue;
+        };
+        if name.is_empty() {
+            continue; // a table's heading: `limits.rs::`
+        }
+        let candidates: Vec<&String> = files
+            .iter()
+            .filter(|f| {
+                if file.contains('/') {
+                    **f == file || f.ends_with(&format!("/{file}"))
+                } else {
+                    f.rsplit('/').next() == Some(file.as_str())
+                }
+            })
+            .collect();
+        if candidates.is_empty() {
+            broken.push(format!("SECURITY.md:{line}: {span}: no file {file}"));
+        } else if !candidates.iter().any(|f| holds_test(f, &name)) {
+            broken.push(format!(
+                "SECURITY.md:{line}: {span}: no test {name} in {candidates:?}"
+            ));
+        }
+        checked += 1;
+    }
+    assert!(
+        broken.is_empty(),
+        "tests SECURITY.md names that do not exist:\n{}",
+        broken.join("\n")
+    );
+    assert!(checked >= 150, "only {checked} test references checked");
+}
+
+/// The pages a reader follows: the README, the guides, the crates' READMEs, the map, the threat
+/// model, the figures and the release notes.
+fn pages() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = documents().into_iter().map(|(_, p)| p).collect();
+    for extra in ["ARCHITECTURE.md", "SECURITY.md", "BENCHMARKS.md", "CHANGELOG.md"] {
+        files.push(repo_root().join(extra));
+    }
+    files
+}
+
+/// The module paths of the workspace's crates from each crate's root (`canonical::reader`,
+/// `cmd::batch::tests`): the files under `src/` and the `mod` items they declare.
+fn module_paths(files: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.ends_with(".rs")) {
+        let Some((_, rel)) = f.split_once("/src/") else {
+            continue;
+        };
+        let mut segments: Vec<&str> = rel.trim_end_matches(".rs").split('/').collect();
+        if matches!(segments.last(), Some(&("mod" | "lib" | "main"))) {
+            segments.pop();
+        }
+        let here = segments.join("::");
+        let text = std::fs::read_to_string(repo_root().join(f)).unwrap();
+        for line in text.lines() {
+            let line = line.trim_start();
+            let Some(i) = line.find("mod ") else { continue };
+            let before = line[..i].trim_end();
+            if !(before.is_empty() || before.starts_with("pub")) || before.contains("//") {
+                continue;
+            }
+            let name: String = line[i + 4..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push(if here.is_empty() {
+                    name
+                } else {
+                    format!("{here}::{name}")
+                });
+            }
+        }
+        out.push(here);
+    }
+    out
+}
+
+/// The runs of lower-case path segments of a code span (`a2a_card::jose::keys::Jwk` gives
+/// `["a2a_card", "jose", "keys"]`), leaving out those that follow a file name (`x.rs::`), a
+/// dashed crate name or a path, and IPv6 addresses (`fe80::/10`).
+fn module_chains(span: &str) -> Vec<Vec<&str>> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut chains = Vec::new();
+    let mut at = 0;
+    while at < span.len() {
+        let rest = &span[at..];
+        let len = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
+        let starts = len > 0
+            && rest[len..].starts_with("::")
+            && rest.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+            && !span[..at].ends_with(|c: char| ident(c) || ".-/:".contains(c))
+            && !rest[..len].chars().all(|c| c.is_ascii_hexdigit());
+        if !starts {
+            at += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let mut chain = Vec::new();
+        let mut pos = at;
+        loop {
+            let rest = &span[pos..];
+            let len = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
+            let lower = rest.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
+            if len == 0 || !lower || !rest[len..].starts_with("::") {
+                break;
+            }
+            chain.push(&rest[..len]);
+            pos += len + 2;
+        }
+        chains.push(chain);
+        at = pos;
+    }
+    chains
+}
+
+/// Every module path a page names in a code span (`canonical::reader`, `a2a_card::jose::keys`)
+/// is one of the workspace's, from a crate's root or below (`keys::jwk` for `jose::keys::jwk`),
+/// or starts with a crate of Cargo.lock; and every path of the repository it names
+/// (`crates/a2a-card/src/lib.rs`, `scripts/test.sh`) exists, but for the places the build and
+/// the tools make (.gitignore, the npm package's `pkg/`).
+#[test]
+fn every_module_and_repository_path_the_pages_name_exists() {
+    let files = source_files();
+    let modules = module_paths(&files);
+    let ours = [
+        "a2a_card",
+        "a2a_card_fetch",
+        "a2a_card_keys",
+        "a2a_card_testkit",
+        "crate",
+    ];
+    let mut external: Vec<String> = ["std", "core", "alloc", "self", "super"]
+        .map(String::from)
+        .to_vec();
+    let lock = std::fs::read_to_string(repo_root().join("Cargo.lock")).unwrap();
+    for line in lock.lines() {
+        if let Some(name) = line.strip_prefix("name = \"").and_then(|l| l.strip_suffix('"')) {
+            let name = name.replace('-', "_");
+            if !ours.contains(&name.as_str()) {
+                external.push(name);
+            }
+        }
+    }
+    let gitignore = std::fs::read_to_string(repo_root().join(".gitignore")).unwrap();
+    let made: Vec<&str> = gitignore.lines().filter_map(|l| l.strip_prefix('/')).collect();
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let shown = page.strip_prefix(repo_root()).unwrap().display().to_string();
+        for (line, span) in code_spans(&text) {
+            for chain in module_chains(&span) {
+                let chain = match chain.split_first() {
+                    Some((first, rest)) if ours.contains(first) => rest,
+                    _ => &chain[..],
+                };
+                let Some(first) = chain.first() else { continue };
+                let path = chain.join("::");
+                let known = external.iter().any(|e| e == first)
+                    || modules
+                        .iter()
+                        .any(|m| *m == path || m.ends_with(&format!("::{path}")));
+                if !known {
+                    broken.push(format!("{shown}:{line}: `{span}`: no module {path}"));
+                }
+                checked += 1;
+            }
+            // Repository paths.
+            for word in span.split(|c: char| !(c.is_ascii_alphanumeric() || "_./-*".contains(c))) {
+                let roots = ["crates/", "scripts/", "fuzz/", "testvectors/", "docs/", ".ci/"];
+                if !roots.iter().any(|r| word.starts_with(r)) || word.contains('*') {
+                    continue;
+                }
+                let path = word.trim_end_matches(['.', '/']);
+                if made.iter().any(|m| path.starts_with(m))
+                    || path.contains("/pkg")
+                    || path.contains("node_modules")
+                {
+                    continue;
+                }
+                if !repo_root().join(path).exists() {
+                    broken.push(format!("{shown}:{line}: `{span}`: no file or folder {path}"));
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "the pages name what does not exist:\n{}",
+        broken.join("\n")
+    );
+    assert!(checked >= 200, "only {checked} names checked");
+}
+
+#[test]
+fn the_name_checkers_can_fail() {
+    assert_eq!(
+        code_spans("a `b` c\n```\n`no`\n```\n`d\n  e` `f::g`"),
+        [
+            (1, "b".to_string()),
+            (5, "d e".to_string()),
+            (6, "f::g".to_string())
+        ]
+    );
+    assert!(is_ident("max_chain") && !is_ident("a b") && !is_ident(""));
+    assert_eq!(
+        module_chains("a2a_card::jose::keys::Jwk, x.rs::t, a-b::c, fe80::/10, Pool::new, m::n::<T>"),
+        [vec!["a2a_card", "jose", "keys"], vec!["m", "n"]]
+    );
+    let modules = module_paths(&source_files());
+    assert!(modules.iter().any(|m| m == "canonical"));
+    assert!(modules.iter().any(|m| m == "cmd::batch::tests"));
+    assert!(mjs_name_matches(
+        "a trust entry's {revoked,notAfter} binds its key",
+        "test(`${label}: a trust entry's ${member} binds its key (${code})`"
+    ));
+    assert!(mjs_name_matches(
+        "\"node|web: maxInputBytes refuses\"",
+        "  t(`${b}: maxInputBytes refuses`)"
+    ));
+    assert!(!mjs_name_matches("binds its key", "test(\"binds a key\""));
+    assert!(holds_test(
+        "crates/a2a-card-cli/tests/readme.rs",
+        "the_name_checkers_can_fail"
+    ));
+    assert!(!holds_test("crates/a2a-card-cli/tests/readme.rs", "no_such_test"));
 }

@@ -1,7 +1,9 @@
 """The examples of the package's docstrings (the extension's functions and classes, written in its
 Rust source; a2a_card, a2a_card.sdk and a2a_card._errors) run as doctests, one test per
 docstring, and the Python examples of README.md and docs/python.md run as written, beside the
-files the documentation's commands make.
+files the documentation's commands make, and those of the package's own page
+(crates/a2a-card-py/README.md, its PyPI page), which read no file: a reader there has no
+repository.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ def test_docstring_examples(name: str, doc: str, globs: Any) -> None:
     assert runner.tries > 0
 
 
-DOCS = ("README.md", "docs/python.md")
+PACKAGE_PAGE = "crates/a2a-card-py/README.md"
+DOCS = ("README.md", "docs/python.md", PACKAGE_PAGE)
 
 
 def _python_blocks() -> List[Tuple[str, str]]:
@@ -120,6 +123,14 @@ def docs_dir(tmp_path, monkeypatch, cli):  # type: ignore[no-untyped-def]
 def test_the_docs_have_python_examples() -> None:
     assert len(BLOCKS) >= 5
     assert any(where.startswith("README.md:") for where, _ in BLOCKS)
+    assert sum(where.startswith(f"{PACKAGE_PAGE}:") for where, _ in BLOCKS) >= 3
+
+
+def test_the_package_page_stands_alone() -> None:
+    """The PyPI page's examples make their own keys and cards: they open no file."""
+    for where, code in BLOCKS:
+        if where.startswith(f"{PACKAGE_PAGE}:"):
+            assert "open(" not in code, f"{where}: the package page's examples read no file"
 
 
 @pytest.mark.parametrize("where,code", BLOCKS, ids=[b[0] for b in BLOCKS])

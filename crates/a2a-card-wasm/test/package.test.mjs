@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { pkgDir, scratch } from "./helpers.mjs";
+import { crateDir, pkgDir, scratch } from "./helpers.mjs";
 
 function npm(args, cwd) {
   const out = spawnSync("npm", args, { cwd, encoding: "utf8", timeout: 180_000 });
@@ -21,6 +21,8 @@ test("npm pack, npm install, require and import by name", () => {
   for (const f of ["package.json", "README.md", "node/a2a_card.js", "node/a2a_card.mjs", "node/a2a_card.d.ts", "node/a2a_card.d.mts", "node/a2a_card_bg.wasm", "web/a2a_card.js", "web/a2a_card.d.ts", "web/a2a_card_bg.wasm"]) {
     assert.ok(files.includes(f), `${f} is not in the package (${files.join(", ")})`);
   }
+  // The package's page on the registry is the crate's README (its examples run in browser/readme.test.mjs).
+  assert.equal(fs.readFileSync(path.join(pkgDir, "README.md"), "utf8"), fs.readFileSync(path.join(crateDir, "README.md"), "utf8"));
   const project = path.join(dir, "project");
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));

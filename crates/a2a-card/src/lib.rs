@@ -43,6 +43,11 @@
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
+/// The crate's README (its crates.io page) examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
+
 /// The Rust guide's examples (`docs/rust.md`), compiled and run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/rust.md")]
