@@ -6,7 +6,8 @@
 #            and of docs/rust.md), the wasm32 build of the core, the API docs (warnings are errors),
 #            clippy with warnings as errors, the formatting check
 #   install  README.md's Install commands, as written, in a scratch home (cargo install, the
-#            completions and the man pages), then the installed binary is run
+#            completions and the man pages), then the installed binary is run, and runs the
+#            README's quick start and the guides' console examples
 #   node     the npm package (scripts/build-wasm.sh) and its Node tests against the native CLI
 #   browser  the package's web build and the playground (scripts/build-playground.sh) in headless
 #            Chromium, served from loopback, against the native CLI (reuses node's build)
@@ -126,6 +127,10 @@ if wants install; then
     step "$home/.cargo/bin/a2a-card" version
     step grep -q a2a-card "$home/.local/share/bash-completion/completions/a2a-card"
     step test -s "$home/.local/share/man/man1/a2a-card-sign.1"
+    # The README's quick start and every guide's console examples, as written, with the binary
+    # just installed first on PATH (a new user's session after the Install commands).
+    step env A2A_CARD_DOCS_BIN_DIR="$home/.cargo/bin" \
+        cargo test -p a2a-card-cli --test readme every_console_example_of_the_readme_and_the_guides_runs_as_written
     rm -rf "$home"
 fi
 

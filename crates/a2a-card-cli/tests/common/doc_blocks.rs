@@ -110,12 +110,26 @@ pub fn lines_match(expected: &[String], actual: &[&str]) -> bool {
 }
 
 /// Runs one step with bash in `dir`, the binary under test first on PATH, `$?` set to
-/// `previous_status`; its status and what it printed (stdout and stderr, interleaved).
+/// `previous_status`; its status and what it printed (stdout and stderr, interleaved). The
+/// binary under test is this build's, or the one in `$A2A_CARD_DOCS_BIN_DIR` when it is set
+/// (the `install` suite of `scripts/test.sh` runs the documentation with the binary the
+/// README's Install commands installed).
 pub fn run_step(dir: &Path, step: &Step, previous_status: i32) -> (i32, String) {
     let command = step
         .command
         .replace("cargo run -q -p a2a-card-cli --", "a2a-card");
-    let bin_dir = bin_path().parent().unwrap().to_path_buf();
+    let bin_dir = match std::env::var_os("A2A_CARD_DOCS_BIN_DIR") {
+        Some(dir) => {
+            let dir = std::path::PathBuf::from(dir);
+            assert!(
+                dir.join("a2a-card").is_file(),
+                "A2A_CARD_DOCS_BIN_DIR has no a2a-card: {}",
+                dir.display()
+            );
+            dir
+        }
+        None => bin_path().parent().unwrap().to_path_buf(),
+    };
     let path = format!(
         "{}:{}",
         bin_dir.display(),
