@@ -47,6 +47,7 @@ const NODE_OUTPUT = [
   ["report.signatures[0].verdict.code", /^spec \[ '\/x-note' \] valid\n$/],
   ['generateKey("ES256", { kid: "release-2026" })', /^\d+ notes(, something was dropped)?\n(?:(?:error|warning|info)\[[a-z-]+\] .*\n)*true release-2026\n$/],
   ['generateKey("EdDSA", { kid: "demo" })', /^valid\n$/],
+  ["maxChain: 9", /^usage maxChain "maxChain" must be 1 to 8, got 9\n$/],
 ];
 
 /**
