@@ -44,7 +44,9 @@ pub(crate) const FLAGS: &[(&str, &str)] = &[
     // The fetcher's (a2a_card_fetch::FetchOptions).
     ("allow_loopback", "--allow-loopback"),
     ("roots", "--ca-file"),
-    // Signing's (a2a_card::SignOptions: replace_same_kid, append_same_kid).
+    // Signing's (the core's `request::SIGN`, and a2a_card::SignOptions: replace_same_kid,
+    // append_same_kid).
+    ("also_profiles", "--also-profile"),
     ("replace", "--replace"),
     ("append", "--append"),
 ];
@@ -62,9 +64,9 @@ pub(crate) fn flag(option: &str) -> String {
 /// makes for it.
 #[cfg(test)]
 pub(crate) fn option_of(given: &str) -> Option<&'static str> {
-    use a2a_card::request::{CANONICALIZE, LINT, MIGRATE, VERIFY};
+    use a2a_card::request::{CANONICALIZE, LINT, MIGRATE, SIGN, VERIFY};
     let mapped = FLAGS.iter().find(|(_, f)| *f == given).map(|(o, _)| *o);
-    let rows = || [VERIFY, CANONICALIZE, LINT, MIGRATE].into_iter().flatten();
+    let rows = || [VERIFY, SIGN, CANONICALIZE, LINT, MIGRATE].into_iter().flatten();
     mapped.or_else(|| rows().map(|s| s.name).find(|n| flag(n) == given))
 }
 
@@ -86,7 +88,8 @@ impl Spelling for Flags {
     }
 }
 
-/// The options of a core's table (`R::TABLE`: `request::VERIFY` for `verify`, `CANONICALIZE`
+/// The options of a core's table (`R::TABLE`: `request::VERIFY` for `verify`, `SIGN` for
+/// `sign`, `CANONICALIZE`
 /// for `canonicalize` and `inspect`, `LINT`, `MIGRATE`) that the subcommand does not declare
 /// with a flag of its own: each becomes a flag made from its row (the flag of [`flag`], the
 /// row's documentation with its bounds and default as help, the value by its kind), so that an
@@ -111,6 +114,7 @@ impl<R: Request> TableFlags<R> {
                         .map(|p| read_key_text(p).map(|(text, source)| Input::new(text, source)))
                         .collect::<Result<_, _>>()?,
                 ),
+                Given::Pairs(items) => OptionValue::Members(members(name, items)?),
             };
             request.set(name, value).map_err(refused)?;
         }
@@ -141,6 +145,33 @@ pub(crate) enum Given {
     Value(OptionValue),
     /// Files of keys or certificates, read when the request is filled.
     Files(Vec<PathBuf>),
+    /// `NAME=JSON` items, read when the request is filled.
+    Pairs(Vec<String>),
+}
+
+/// The `NAME=JSON` items given to the flag of `option` (header parameters), each value read
+/// with the library's strict reader.
+fn members(option: &str, items: &[String]) -> Result<Vec<(String, serde_json::Value)>, Failure> {
+    let flag = flag(option);
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let Some((name, value)) = item.split_once('=').filter(|(n, _)| !n.is_empty()) else {
+            return Err(Failure::usage(format!(
+                "{flag} takes NAME=JSON (e.g. {flag} 'x-note=\"text\"'), got {}",
+                crate::io::quoted(item)
+            )));
+        };
+        let value =
+            a2a_card::canonical::parse_json(value.as_bytes(), &a2a_card::Limits::default()).map_err(|e| {
+                let e = e.context(&format!(
+                    "the value of {flag} {name} is JSON (a text is quoted: {flag} '{name}=\"{}\"')",
+                    value.replace(['"', '\'', '\\'], "")
+                ));
+                Failure::new(e, format!("{flag} {name}"))
+            })?;
+        out.push((name.to_string(), value));
+    }
+    Ok(out)
 }
 
 /// A row of the table the CLI offers, with the id and the long name of the flag made from it.
@@ -176,37 +207,54 @@ fn leak(text: String) -> &'static str {
 fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) -> Arg {
     // Under the default heading, not the one of the flags declared last.
     let arg = Arg::new(id).long(long).help_heading(None::<&str>);
-    let unit = spec.name.rsplit('_').next().unwrap_or(spec.name);
+    // The unit a count is of, when its name ends with one (`max_header_bytes`: bytes).
+    let unit = spec
+        .name
+        .rsplit('_')
+        .next()
+        .filter(|u| u.ends_with('s'))
+        .unwrap_or("");
+    let doc = spec.doc.trim_end_matches('.');
     match spec.kind {
         Kind::Count { min, max, default } => arg
             .value_name("N")
             .default_value(leak(default.to_string()))
             .value_parser(crate::cmd::count_parser(min, max, unit))
-            .help(format!("{} ({min} to {max})", spec.doc.trim_end_matches('.'))),
+            .help(format!("{} ({min} to {max})", doc)),
         Kind::Choice(names) => arg
             .value_name("NAME")
             .default_value(names[0])
             .value_parser(PossibleValuesParser::new(names))
-            .help(spec.doc),
-        Kind::Text => arg.value_name("TEXT").help(spec.doc),
+            .help(doc),
+        Kind::Names(names) => arg
+            .value_name("NAME")
+            .value_parser(PossibleValuesParser::new(names))
+            .help(doc),
+        Kind::Members => arg
+            .value_name("NAME=JSON")
+            .action(ArgAction::Append)
+            .help(format!("{} (NAME=JSON, repeatable)", doc)),
+        Kind::Text => arg.value_name("TEXT").help(doc),
         Kind::Texts | Kind::List => arg
             .value_name("TEXT")
             .action(ArgAction::Append)
-            .help(format!("{} (repeatable)", spec.doc.trim_end_matches('.'))),
+            .help(format!("{} (repeatable)", doc)),
         Kind::Keys { .. } | Kind::Pem => arg
             .value_name("FILE")
             .action(ArgAction::Append)
             .value_parser(clap::value_parser!(PathBuf))
-            .help(format!("{} (repeatable)", spec.doc.trim_end_matches('.'))),
+            .help(format!("{} (repeatable)", doc)),
         Kind::Time => arg
             .value_name("SECONDS")
             .value_parser(clap::value_parser!(i64))
-            .help(spec.doc),
+            .help(doc),
+        // A switch when it is off by default.
+        Kind::Flag(false) => arg.action(ArgAction::SetTrue).help(doc),
         Kind::Flag(default) => arg
             .value_name("BOOL")
             .default_value(if default { "true" } else { "false" })
             .value_parser(clap::value_parser!(bool))
-            .help(spec.doc),
+            .help(doc),
     }
 }
 
@@ -246,7 +294,7 @@ impl<R: Request + 'static> clap::FromArgMatches for TableFlags<R> {
                 Kind::Count { .. } => m
                     .get_one::<usize>(id)
                     .map(|n| Given::Value(OptionValue::Count(*n))),
-                Kind::Choice(_) | Kind::Text => m
+                Kind::Choice(_) | Kind::Names(_) | Kind::Text => m
                     .get_one::<String>(id)
                     .map(|t| Given::Value(OptionValue::Text(t.clone()))),
                 Kind::Texts | Kind::List => texts().map(|t| Given::Value(OptionValue::Texts(t))),
@@ -255,6 +303,7 @@ impl<R: Request + 'static> clap::FromArgMatches for TableFlags<R> {
                     .map(|p| Given::Files(p.cloned().collect())),
                 Kind::Time => m.get_one::<i64>(id).map(|t| Given::Value(OptionValue::Time(*t))),
                 Kind::Flag(_) => m.get_one::<bool>(id).map(|b| Given::Value(OptionValue::Flag(*b))),
+                Kind::Members => texts().map(Given::Pairs),
             };
             if let Some(value) = value {
                 self.given.push((spec.name, value));

@@ -588,6 +588,66 @@ fn headers_jku_and_kid_options() {
 }
 
 #[test]
+fn the_signing_options_of_the_cores_table_are_refused_by_their_flags() {
+    // The flags made from the core's SIGN table: each refusal names its flag and its place.
+    let (dir, card, pem, _) = card_and_key("sign-table", "ES256", &[]);
+    let line = expect_error(
+        &sign(&card, &pem, &["--also-profile", "spex"]),
+        2,
+        "usage",
+        "<command line>",
+    );
+    assert!(
+        line.contains("--also-profile: profile \"spex\" is not one of"),
+        "{line}"
+    );
+    let line = expect_error(
+        &sign(&card, &pem, &["--protected-header", "p=no"]),
+        2,
+        "invalid-json",
+        "--protected-header p",
+    );
+    assert!(
+        line.contains("a text is quoted: --protected-header 'p=\"no\"'"),
+        "{line}"
+    );
+    let line = expect_error(
+        &sign(&card, &pem, &["--replace", "--append"]),
+        2,
+        "usage",
+        "<command line>",
+    );
+    assert!(
+        line.contains("--replace and --append cannot be given together"),
+        "{line}"
+    );
+    // The chain file is the place of its own errors.
+    let bad = write(&dir, "chain.pem", "not a certificate");
+    let line = expect_error(
+        &sign(&card, &pem, &["--x5c", s(&bad)]),
+        2,
+        "certificate-malformed",
+        s(&bad),
+    );
+    assert!(line.contains("no \"CERTIFICATE\" PEM block found"), "{line}");
+    // A switch takes no value, and the table's bounds are clap's.
+    let out = sign(&card, &pem, &["--max-chain", "9"]);
+    expect_code(&out, 2, "usage");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give a number from 1 to 8"));
+    let out = sign(
+        &card,
+        &pem,
+        &["--kid", "k", "--header", "x-note=\"n\"", "--max-chain", "2"],
+    );
+    expect_code(&out, 0, "");
+    let signed = json_out(&out);
+    assert_eq!(
+        signed["signatures"][0]["header"],
+        serde_json::json!({"x-note": "n"})
+    );
+}
+
+#[test]
 fn profiles_and_unknown_members_when_signing() {
     let (dir, card, pem, jwks) = card_and_key("sign-profiles", "ES256", &[]);
 

@@ -5,7 +5,7 @@
 use crate::errors::{option_usage, request_error, usage, OrRaise};
 use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, Request};
 use a2a_card::Error;
-use a2a_card::{Algorithm, CanonicalizeOptions, Limits};
+use a2a_card::{Algorithm, Limits};
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -292,10 +292,7 @@ pub(crate) fn opt_time(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult
 }
 
 /// A JSON object option (header parameters) as name/value pairs of the core's JSON model.
-pub(crate) fn opt_members(
-    value: Option<&Bound<'_, PyAny>>,
-    name: &str,
-) -> PyResult<Vec<(String, serde_json::Value)>> {
+fn opt_members(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Vec<(String, serde_json::Value)>> {
     let Some(v) = value.filter(|v| !v.is_none()) else {
         return Ok(Vec::new());
     };
@@ -324,7 +321,7 @@ fn read_option(value: &Bound<'_, PyAny>, spec: &OptionSpec) -> PyResult<Option<O
     let v = Some(value);
     Ok(match spec.kind {
         Kind::Count { .. } => opt_count(v, name)?.map(OptionValue::Count),
-        Kind::Text | Kind::Choice(_) => opt_string(v, name)?.map(OptionValue::Text),
+        Kind::Text | Kind::Choice(_) | Kind::Names(_) => opt_string(v, name)?.map(OptionValue::Text),
         Kind::List => opt_strings(v, name)?.map(OptionValue::Texts),
         Kind::Texts => Some(OptionValue::Texts(opt_one_or_more(v, name)?)),
         Kind::Time => opt_time(v, name)?.map(OptionValue::Time),
@@ -356,6 +353,7 @@ fn read_option(value: &Bound<'_, PyAny>, spec: &OptionSpec) -> PyResult<Option<O
             Some(OptionValue::Inputs(inputs))
         }
         Kind::Flag(_) => opt_bool(v, name)?.map(OptionValue::Flag),
+        Kind::Members => Some(OptionValue::Members(opt_members(v, name)?)),
     })
 }
 
@@ -406,28 +404,4 @@ pub(crate) fn read_options<R: Request>(
 /// An algorithm name.
 pub(crate) fn algorithm(py: Python<'_>, name: &str) -> PyResult<Algorithm> {
     Algorithm::from_name(name).or_raise(py)
-}
-
-/// The canonicalization options shared by `canonicalize`, `inspect` and `sign`.
-pub(crate) struct CanonArgs<'a, 'py> {
-    pub(crate) profile: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) unknown: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) max_input_bytes: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) max_depth: Option<&'a Bound<'py, PyAny>>,
-}
-
-impl CanonArgs<'_, '_> {
-    /// The options of canonicalize among sign's, read by the core's table.
-    pub(crate) fn options(&self, py: Python<'_>) -> PyResult<CanonicalizeOptions> {
-        let given = PyDict::new(py);
-        for (name, value) in [
-            ("profile", self.profile),
-            ("unknown", self.unknown),
-            ("max_input_bytes", self.max_input_bytes),
-            ("max_depth", self.max_depth),
-        ] {
-            given.set_item(name, value)?;
-        }
-        read_options::<a2a_card::request::CanonicalizeRequest>(py, "sign", Some(&given))
-    }
 }

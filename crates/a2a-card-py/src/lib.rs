@@ -21,14 +21,12 @@
 
 use crate::errors::{usage, OrRaise};
 use crate::input::read_options;
-use crate::input::{
-    card_bytes, json_text, opt_bool, opt_count, opt_members, opt_string, opt_strings, opt_time, CanonArgs,
-};
+use crate::input::{card_bytes, json_text, opt_string, opt_time};
 use crate::policy::{threads_option, Policy};
 use crate::report::{text_of, Report};
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::request::CanonicalizeRequest;
-use a2a_card::{canonicalize as core_canonicalize, sign_card, Profile, SignOptions};
+use a2a_card::{canonicalize as core_canonicalize, sign_card, Profile};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -122,27 +120,11 @@ fn canonicalize_with_report<'py>(
 /// >>> list(signed), list(signed["signatures"][0])
 /// (['name', 'description', 'skills', 'signatures'], ['protected', 'signature'])
 #[pyfunction]
-#[pyo3(signature = (card, key, *, alg=None, kid=None, jku=None, profile=None, unknown=None, header=None,
-    protected_header=None, replace=None, append=None, also_profiles=None, x5c=None, max_chain=None,
-    max_input_bytes=None, max_depth=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (card, key, **options))]
 fn sign(
     card: &Bound<'_, PyAny>,
     key: &Bound<'_, PyAny>,
-    alg: Option<&Bound<'_, PyAny>>,
-    kid: Option<&Bound<'_, PyAny>>,
-    jku: Option<&Bound<'_, PyAny>>,
-    profile: Option<&Bound<'_, PyAny>>,
-    unknown: Option<&Bound<'_, PyAny>>,
-    header: Option<&Bound<'_, PyAny>>,
-    protected_header: Option<&Bound<'_, PyAny>>,
-    replace: Option<&Bound<'_, PyAny>>,
-    append: Option<&Bound<'_, PyAny>>,
-    also_profiles: Option<&Bound<'_, PyAny>>,
-    x5c: Option<&Bound<'_, PyAny>>,
-    max_chain: Option<&Bound<'_, PyAny>>,
-    max_input_bytes: Option<&Bound<'_, PyAny>>,
-    max_depth: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let py = card.py();
     if key.is_none() {
@@ -154,52 +136,7 @@ fn sign(
     let key = PrivateKey::parse(&json_text(key, "the key", false)?)
         .map_err(|e| e.context("the key"))
         .or_raise(py)?;
-    let also = opt_strings(also_profiles, "also_profiles")?
-        .unwrap_or_default()
-        .iter()
-        .map(|p| p.parse::<Profile>().or_raise(py))
-        .collect::<PyResult<Vec<_>>>()?;
-    // `..default()` keeps this building when the core adds a sign option.
-    #[allow(clippy::needless_update)]
-    let opts = SignOptions {
-        alg: opt_string(alg, "alg")?
-            .map(|a| input::algorithm(py, &a))
-            .transpose()?,
-        kid: opt_string(kid, "kid")?,
-        jku: opt_string(jku, "jku")?,
-        extra_protected: opt_members(protected_header, "protected_header")?,
-        unprotected: opt_members(header, "header")?,
-        canonicalize: CanonArgs {
-            profile,
-            unknown,
-            max_input_bytes,
-            max_depth,
-        }
-        .options(py)?,
-        replace_same_kid: opt_bool(replace, "replace")?.unwrap_or(false),
-        append_same_kid: opt_bool(append, "append")?.unwrap_or(false),
-        also_profiles: also,
-        // As in the npm package: giving `unknown` is choosing what happens to the members it
-        // concerns; without it, a card whose signature would leave members uncovered is refused
-        // (`unsigned-members`).
-        allow_unsigned: unknown.is_some_and(|u| !u.is_none()),
-        max_chain_len: match opt_count(max_chain, "max_chain")? {
-            None => a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
-            Some(n) => {
-                a2a_card::signature::check_max_chain_len(n).map_err(|e| {
-                    errors::option_usage(py, "max_chain", format!("option \"max_chain\": {}", e.message()))
-                })?;
-                n
-            }
-        },
-        x5c: match opt_string(x5c, "x5c")? {
-            None => Vec::new(),
-            Some(pem) => a2a_card::jose::x509::certificates_from_pem(&pem)
-                .map_err(|e| e.context("x5c"))
-                .or_raise(py)?,
-        },
-        ..SignOptions::default()
-    };
+    let opts = read_options::<a2a_card::request::SignRequest>(py, "sign", options)?;
     let bytes = card_bytes(card)?;
     let slice = bytes.as_slice();
     let signed = py.detach(|| sign_card(slice, &key, &opts)).or_raise(py)?;

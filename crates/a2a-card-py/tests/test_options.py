@@ -322,3 +322,30 @@ def test_a_verify_keyword_the_table_lacks_is_the_type_error_python_raises() -> N
         assert str(e.value) == f"{name}() got an unexpected keyword argument 'max_chains'"
     # None is an option not given, as before.
     assert a2a_card.verify(a2a_card.sign(CLEAN, kp), jwks=kp.jwks, max_chain=None).ok
+
+
+def test_sign_reads_its_options_by_the_cores_table() -> None:
+    kp = a2a_card.keygen("ES256")
+    # A keyword the table lacks is Python's own TypeError; None is an option not given.
+    with pytest.raises(TypeError) as e:
+        a2a_card.sign(CLEAN, kp, kidd="x")  # type: ignore[call-arg]
+    assert not isinstance(e.value, a2a_card.Error)
+    assert str(e.value) == "sign() got an unexpected keyword argument 'kidd'"
+    assert json.loads(a2a_card.sign(CLEAN, kp, kid=None, replace=None))["signatures"][0]
+    # Each refusal carries the option it is about, spelled in snake_case.
+    for options, option, message in [
+        ({"max_chain": 9}, "max_chain", "max_chain must be 1 to 8, got 9"),
+        ({"also_profiles": ["spex"]}, "also_profiles", None),
+        ({"x5c": "not a certificate"}, "x5c", 'x5c[0]: no "CERTIFICATE" PEM block found'),
+        ({"alg": "none"}, "alg", None),
+        ({"unknown": "keep"}, "unknown", None),
+        ({"header": {"kid": "x"}, "replace": True, "append": True}, None, None),
+    ]:
+        with pytest.raises(a2a_card.Error) as e:
+            a2a_card.sign(CLEAN, kp, **options)
+        if option:
+            assert e.value.option == option, repr(e.value)
+        else:
+            assert "replace" in e.value.message and "append" in e.value.message, repr(e.value)
+        if message:
+            assert e.value.message == message

@@ -37,7 +37,7 @@ export interface ReadOptions {
 }
 
 // BEGIN CanonicalizeOptions: written from a2a_card::request::CANONICALIZE by crates/a2a-card/tests/front_stubs.rs
-/** The options of `canonicalize`, `canonicalizeWithReport` and `inspect` (`sign` adds its own). */
+/** The options of `canonicalize`, `canonicalizeWithReport` and `inspect`. */
 export interface CanonicalizeOptions extends ReadOptions {
   /** Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec". */
   profile?: "spec" | "prune-empty" | "served-as-is";
@@ -63,32 +63,39 @@ export interface CanonicalReport {
   bytes: number;
 }
 
-export interface SignOptions extends CanonicalizeOptions {
-  /** Default: the key's own (Ed25519 -> EdDSA, P-256 -> ES256, P-384 -> ES384, RSA -> RS256). */
+// BEGIN SignOptions: written from a2a_card::request::SIGN by crates/a2a-card/tests/front_stubs.rs
+/** The options of `sign`. */
+export interface SignOptions extends ReadOptions {
+  /** Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec". */
+  profile?: "spec" | "prune-empty" | "served-as-is";
+  /** Members the schema does not define: left unsigned, covered, or the card refused; not given, a card with such members is refused (unsigned-members). */
+  unknown?: "exclude" | "retain" | "reject";
+  /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
+  maxInputBytes?: number;
+  /** Refuse cards nested deeper than this. 1 to 512, default 128. */
+  maxDepth?: number;
+  /** The algorithm (it must fit the key); by default the key's own. */
   alg?: Algorithm;
-  /** Default: the key's kid (its JWK "kid", else its RFC 7638 thumbprint). */
+  /** The kid in the protected header; by default the key's (its JWK kid, else its RFC 7638 thumbprint). */
   kid?: string;
   /** A jku to name in the protected header (information for verifiers, never a trust root). */
   jku?: string;
-  /** Unprotected header parameters (the entry's "header" member). */
+  /** Unprotected header parameters, for the entry's header member. */
   header?: Record<string, unknown>;
-  /** Further protected header parameters (not alg, kid, typ, jku, crit, b64). */
+  /** Further protected header parameters (not alg, kid, typ, jku, crit, b64 or x5c). */
   protectedHeader?: Record<string, unknown>;
-  /** A certificate chain (PEM, leaf first) for the protected header's x5c; the leaf's key must be the signing key. */
-  x5c?: string;
-  /**
-   * Replace existing signatures with the same kid. Without replace or append, a card that
-   * already carries a signature with the kid is refused (kid-already-signed).
-   */
+  /** A certificate chain (PEM, the leaf first, then intermediates) for the protected header's x5c; the leaf's key must be the signing key's. */
+  x5c?: string | string[];
+  /** The most certificates an x5c chain may hold. 1 to 8, default 4. */
+  maxChain?: number;
+  /** Replace the signatures whose kid is the new one's; without replace or append, a card already signed under the kid is refused (kid-already-signed). Default false. */
   replace?: boolean;
-  /** Keep existing signatures with the same kid and add the new one beside them (not with replace). */
+  /** Keep the signatures whose kid is the new one's and add the new one beside them (not with replace). Default false. */
   append?: boolean;
-  /**
-   * One more signature, same key and header, for each of these profiles: a transition aid, so
-   * that SDK verifiers of today (prune-empty) and spec-exact verifiers both find one they check.
-   */
+  /** One more signature, same key and header, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check. */
   alsoProfiles?: Profile[];
 }
+// END SignOptions
 
 // BEGIN VerifyOptions: written from a2a_card::request::VERIFY by crates/a2a-card/tests/front_stubs.rs
 /** The options of `verify`, `verifyAsync` and `Verifier`. */

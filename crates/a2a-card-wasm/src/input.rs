@@ -4,8 +4,7 @@
 use crate::errors::{option_usage, request_error, usage, OrThrow};
 use crate::js;
 use a2a_card::request::{camel_case, Input, Kind, OptionSpec, OptionValue, Request};
-use a2a_card::Algorithm;
-use a2a_card::{CanonicalizeOptions, Error, ErrorCode, Limits, Profile};
+use a2a_card::{Error, ErrorCode, Limits};
 use js_sys::{Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -275,14 +274,9 @@ impl Options {
             )),
         }
     }
-
-    /// The options of canonicalize among these (sign's), read by the core's table.
-    pub(crate) fn canonicalize_options(&self) -> Result<CanonicalizeOptions, JsValue> {
-        request_from::<a2a_card::request::CanonicalizeRequest>(self)
-    }
 }
 
-/// The options of `what` (canonicalize, inspect, lint, migrate) read by the table of its
+/// The options of `what` (sign, canonicalize, inspect, lint, migrate) read by the table of its
 /// request (`R::TABLE`, in camelCase): the names checked, then [`request_from`].
 pub(crate) fn read_request<R: Request>(options: &JsValue, what: &'static str) -> Result<R::Built, JsValue> {
     let names: Vec<String> = R::TABLE
@@ -313,7 +307,7 @@ pub(crate) fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<Optio
     let name = camel_case(spec.name);
     Ok(match spec.kind {
         Kind::Count { .. } => o.count(&name)?.map(OptionValue::Count),
-        Kind::Text | Kind::Choice(_) => o.string(&name)?.map(OptionValue::Text),
+        Kind::Text | Kind::Choice(_) | Kind::Names(_) => o.string(&name)?.map(OptionValue::Text),
         Kind::List => o.strings(&name)?.map(OptionValue::Texts),
         Kind::Texts => Some(OptionValue::Texts(o.one_or_more(&name)?)),
         Kind::Pem => {
@@ -344,30 +338,7 @@ pub(crate) fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<Optio
             }
         },
         Kind::Flag(_) => o.boolean(&name)?.map(OptionValue::Flag),
+        Kind::Members => Some(OptionValue::Members(o.members(&name)?)),
         Kind::Time => None,
     })
 }
-
-pub(crate) fn profile_named(name: &str) -> Result<Profile, JsValue> {
-    name.parse::<Profile>().or_throw()
-}
-
-pub(crate) fn algorithm_named(name: &str) -> Result<Algorithm, JsValue> {
-    Algorithm::from_name(name).or_throw()
-}
-
-pub(crate) const SIGN_OPTIONS: &[&str] = &[
-    "profile",
-    "unknown",
-    "maxInputBytes",
-    "maxDepth",
-    "alg",
-    "kid",
-    "jku",
-    "header",
-    "protectedHeader",
-    "replace",
-    "append",
-    "alsoProfiles",
-    "x5c",
-];

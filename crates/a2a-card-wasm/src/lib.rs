@@ -37,13 +37,13 @@
 
 use crate::errors::{usage, OrThrow};
 use crate::input::read_request;
-use crate::input::{algorithm_named, card_bytes, json_text, profile_named, Options, SIGN_OPTIONS};
+use crate::input::{card_bytes, json_text, Options};
 use crate::output::{text_of, to_js};
 use crate::policy::{cached_policy, seconds, Policy};
 use a2a_card::jose::keys::PrivateKey;
-use a2a_card::request::CanonicalizeRequest;
+use a2a_card::request::{CanonicalizeRequest, SignRequest};
 use a2a_card::Algorithm;
-use a2a_card::{canonicalize as core_canonicalize, inspect_card, sign_card, SignOptions};
+use a2a_card::{canonicalize as core_canonicalize, inspect_card, sign_card};
 use js_sys::{Array, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -86,39 +86,13 @@ pub fn canonicalize_with_report(card: JsValue, options: JsValue) -> Result<JsVal
 /// Signs a card with a private key (PEM text, JWK text or a JWK object).
 #[wasm_bindgen(skip_typescript)]
 pub fn sign(card: JsValue, key: JsValue, options: JsValue) -> Result<String, JsValue> {
-    let o = Options::read(&options, "sign", SIGN_OPTIONS)?;
+    let opts = read_request::<SignRequest>(&options, "sign")?;
     if key.is_undefined() || key.is_null() {
         return Err(usage(
             "no key given: pass a private JWK (object or text) or a PEM string",
         ));
     }
     let key = PrivateKey::parse(&json_text(&key, "the key")?).or_throw()?;
-    // `..default()` keeps this building when the core adds a sign option.
-    #[allow(clippy::needless_update)]
-    let opts = SignOptions {
-        alg: o.string("alg")?.map(|a| algorithm_named(&a)).transpose()?,
-        kid: o.string("kid")?,
-        jku: o.string("jku")?,
-        extra_protected: o.members("protectedHeader")?,
-        unprotected: o.members("header")?,
-        canonicalize: o.canonicalize_options()?,
-        replace_same_kid: o.boolean("replace")?.unwrap_or(false),
-        append_same_kid: o.boolean("append")?.unwrap_or(false),
-        // Choosing `unknown` is choosing what happens to the members it concerns; without it,
-        // a card whose signature would leave members uncovered is refused (unsigned-members).
-        allow_unsigned: o.get("unknown")?.is_some(),
-        also_profiles: o
-            .strings("alsoProfiles")?
-            .unwrap_or_default()
-            .iter()
-            .map(|p| profile_named(p))
-            .collect::<Result<_, _>>()?,
-        x5c: match o.string("x5c")? {
-            None => Vec::new(),
-            Some(pem) => a2a_card::jose::x509::certificates_from_pem(&pem).or_throw()?,
-        },
-        ..SignOptions::default()
-    };
     let bytes = card_bytes(&card, &opts.canonicalize.limits)?;
     let signed = sign_card(&bytes, &key, &opts).or_throw()?;
     Ok(text_of(signed.card))

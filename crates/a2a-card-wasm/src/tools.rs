@@ -4,7 +4,7 @@
 
 use crate::errors::{usage, OrThrow};
 use crate::input::read_request;
-use crate::input::{algorithm_named, card_bytes, Options};
+use crate::input::{card_bytes, Options};
 use crate::output::{text_of, to_js};
 use a2a_card::jose::keys::check_kid;
 use a2a_card::lint::lint_card;
@@ -67,7 +67,7 @@ pub fn generate_key(alg: JsValue, options: JsValue) -> Result<JsValue, JsValue> 
     let Some(name) = alg.as_string() else {
         return Err(usage("generateKey needs an algorithm name such as \"ES256\""));
     };
-    let alg = algorithm_named(&name)?;
+    let alg = a2a_card::Algorithm::from_name(&name).or_throw()?;
     let mut key = PrivateKey::generate(alg).or_throw()?;
     if let Some(kid) = o.string("kid")? {
         check_kid(&kid).map_err(|e| usage(format!("option \"kid\" of generateKey: {}", e.message())))?;

@@ -46,6 +46,24 @@ for (const [build, m] of [["node", loadNode()], ["web", await loadWeb()]]) {
     // The options of other calls too.
     assert.equal(thrownBy(() => m.canonicalize(CARD, { maxDepth: 0 })).option, "maxDepth");
     assert.equal(thrownBy(() => m.canonicalize(CARD, { profile: 1 })).option, "profile");
+    // sign's, read by the core's table (request::SIGN) as the others are.
+    const key = m.generateKey("ES256").privateJwk;
+    for (const [options, option, message] of [
+      [{ maxChain: 9 }, "maxChain", '"maxChain" must be 1 to 8, got 9'],
+      [{ alsoProfiles: ["spex"] }, "alsoProfiles", null],
+      [{ x5c: "not a certificate" }, "x5c", null],
+      [{ header: [1] }, "header", null],
+      [{ replace: "yes" }, "replace", null],
+      [{ unknown: "keep" }, "unknown", null],
+      [{ alg: "none" }, "alg", null],
+    ]) {
+      const e = thrownBy(() => m.sign(CARD, key, options));
+      assert.equal(e.option, option, e.message);
+      if (message) assert.equal(e.message, message);
+    }
+    assert.match(thrownBy(() => m.sign(CARD, key, { kidd: "x" })).message, /unknown option "kidd" of sign/);
+    const signed = JSON.parse(m.sign(CARD, key, { kid: "k", header: { note: "n" }, protectedHeader: { p: 1 }, maxChain: 2 }));
+    assert.deepEqual(signed.signatures[0].header, { note: "n" });
   });
 }
 

@@ -1,8 +1,8 @@
 //! The options of the packages' type declarations are written from the core's tables
-//! (`request::CANONICALIZE`, `VERIFY`, `LINT`, `MIGRATE`), not by hand: the Python stubs'
-//! `TypedDict`s (`_native.pyi`: `CanonicalizeOptions`, the keywords of `canonicalize`,
-//! `canonicalize_with_report` and `inspect`; `VerifyOptions`, of `verify`, `verify_many` and
-//! `Verifier`; `LintOptions`; `MigrateOptions`) and the npm declarations' interfaces of the same
+//! (`request::CANONICALIZE`, `SIGN`, `VERIFY`, `LINT`, `MIGRATE`), not by hand: the Python
+//! stubs' `TypedDict`s (`_native.pyi`: `CanonicalizeOptions`, the keywords of `canonicalize`,
+//! `canonicalize_with_report` and `inspect`; `SignOptions`, of `sign`; `VerifyOptions`, of
+//! `verify`, `verify_many` and `Verifier`; `LintOptions`; `MigrateOptions`) and the npm declarations' interfaces of the same
 //! names (`js/types.d.ts`), each option in its package's spelling with its type, documentation,
 //! default and bounds. This test writes the blocks again from the tables and fails when the
 //! files differ; `A2A_CARD_REWRITE_STUBS=1` rewrites them instead (after a row of a table is
@@ -14,7 +14,7 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
 
-use a2a_card::request::{camel_case, Kind, OptionSpec, CANONICALIZE, LINT, MIGRATE, VERIFY};
+use a2a_card::request::{camel_case, Kind, OptionSpec, CANONICALIZE, LINT, MIGRATE, SIGN, VERIFY};
 use std::path::PathBuf;
 
 const REWRITE: &str = "A2A_CARD_REWRITE_STUBS";
@@ -41,16 +41,19 @@ fn python_type(spec: &OptionSpec) -> String {
         Kind::Keys { list: true } => "Union[Key, Sequence[Key]]".into(),
         Kind::Keys { list: false } => "KeySet".into(),
         Kind::Pem | Kind::Texts => "Union[str, Sequence[str]]".into(),
+        Kind::Text if spec.name == "alg" => "Algorithm".into(),
         Kind::Text => "str".into(),
-        Kind::Choice(names) => {
+        Kind::Choice(names) | Kind::Names(names) => {
             let names: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
             format!("Literal[{}]", names.join(", "))
         }
         Kind::List => match spec.name {
             "algorithms" => "Sequence[Algorithm]".into(),
             "profiles" => "Sequence[AcceptedProfile]".into(),
+            "also_profiles" => "Sequence[Profile]".into(),
             _ => "Sequence[str]".into(),
         },
+        Kind::Members => "Mapping[str, Any]".into(),
         Kind::Time => "Time".into(),
         Kind::Count { .. } => "int".into(),
         Kind::Flag(_) => "bool".into(),
@@ -63,16 +66,19 @@ fn typescript_type(spec: &OptionSpec) -> String {
         Kind::Keys { list: true } => "Key | Key[]".into(),
         Kind::Keys { list: false } => "string | object".into(),
         Kind::Pem | Kind::Texts => "string | string[]".into(),
+        Kind::Text if spec.name == "alg" => "Algorithm".into(),
         Kind::Text => "string".into(),
-        Kind::Choice(names) => {
+        Kind::Choice(names) | Kind::Names(names) => {
             let names: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
             names.join(" | ")
         }
         Kind::List => match spec.name {
             "algorithms" => "Algorithm[]".into(),
             "profiles" => "(Profile | \"auto\")[]".into(),
+            "also_profiles" => "Profile[]".into(),
             _ => "string[]".into(),
         },
+        Kind::Members => "Record<string, unknown>".into(),
         Kind::Time | Kind::Count { .. } => "number".into(),
         Kind::Flag(_) => "boolean".into(),
     }
@@ -93,7 +99,13 @@ const BLOCKS: &[Block] = &[
         table: CANONICALIZE,
         python:
             "The keyword options of canonicalize, canonicalize_with_report and inspect (None: not given).",
-        npm: "The options of `canonicalize`, `canonicalizeWithReport` and `inspect` (`sign` adds its own).",
+        npm: "The options of `canonicalize`, `canonicalizeWithReport` and `inspect`.",
+    },
+    Block {
+        name: "SignOptions",
+        table: SIGN,
+        python: "The keyword options of sign (None: not given).",
+        npm: "The options of `sign`.",
     },
     Block {
         name: "VerifyOptions",
@@ -119,6 +131,7 @@ const BLOCKS: &[Block] = &[
 fn source(block: &Block) -> String {
     let table = match block.name {
         "CanonicalizeOptions" => "CANONICALIZE",
+        "SignOptions" => "SIGN",
         "VerifyOptions" => "VERIFY",
         "LintOptions" => "LINT",
         _ => "MIGRATE",

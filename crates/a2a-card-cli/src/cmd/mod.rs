@@ -22,18 +22,24 @@ mod table_check;
 
 use a2a_card::request::CanonicalizeRequest;
 use a2a_card::Algorithm;
-use a2a_card::{CanonicalizeOptions, Limits, Mode, Profile, UnknownMembers};
+use a2a_card::{Limits, Mode, Profile, UnknownMembers};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
-/// A whole number from `min` to `max` (a count of `unit`), for the numeric options: anything
-/// else, a sign, a decimal or a number past the range, is refused with the range in the message.
+/// A whole number from `min` to `max` (a count of `unit`, when not empty), for the numeric
+/// options: anything else, a sign, a decimal or a number past the range, is refused with the
+/// range in the message.
 pub(crate) fn count_parser(
     min: usize,
     max: usize,
     unit: &'static str,
 ) -> impl TypedValueParser<Value = usize> {
     clap::builder::NonEmptyStringValueParser::new().try_map(move |s| {
-        let range = format!("give a number of {unit} from {min} to {max}");
+        let of = if unit.is_empty() {
+            String::new()
+        } else {
+            format!(" of {unit}")
+        };
+        let range = format!("give a number{of} from {min} to {max}");
         let n: usize = s
             .parse()
             .map_err(|_| format!("{s:?} is not a whole number; {range}"))?;
@@ -122,15 +128,6 @@ impl CanonArgs {
             max_input_bytes: Some(self.limits.max_input_bytes),
             max_depth: Some(self.limits.max_depth),
             ..CanonicalizeRequest::default()
-        }
-    }
-
-    /// The library's options for these flags.
-    pub(crate) fn options(&self) -> CanonicalizeOptions {
-        CanonicalizeOptions {
-            profile: self.profile,
-            unknown: self.unknown.unwrap_or_default(),
-            limits: self.limits.limits(),
         }
     }
 }

@@ -5,10 +5,12 @@ use crate::io::{
     write_stderr_line, write_stdout, COMMAND_LINE, STDOUT,
 };
 use crate::keyref::{self, ExternalKeyArgs};
+use crate::options::TableFlags;
 use crate::Failure;
 use a2a_card::lint::{lint_card, LintOptions, Severity};
+use a2a_card::request::{Input, Request, SignRequest};
 use a2a_card::Algorithm;
-use a2a_card::{sha256_hex, sign_card, ErrorCode, Profile, SignOptions};
+use a2a_card::{sha256_hex, sign_card, ErrorCode, SignOptions};
 use a2a_card_keys::KeyRef;
 use clap::builder::PossibleValuesParser;
 use std::ffi::OsString;
@@ -96,50 +98,10 @@ pub(crate) struct Args {
     #[arg(long, value_name = "ALG", value_parser = super::alg_parser())]
     alg: Option<Algorithm>,
 
-    /// The kid in the protected header; by default the key's (its JWK kid or RFC 7638
-    /// thumbprint).
-    #[arg(long, value_name = "KID")]
-    kid: Option<String>,
-
-    /// A jku to name in the protected header (information for verifiers, never a trust root).
-    #[arg(long, value_name = "URL")]
-    jku: Option<String>,
-
     /// A certificate chain (PEM, the leaf first, then intermediates) to put in the protected
     /// header as x5c. The leaf's key must be the signing key's (checked before signing).
     #[arg(long, value_name = "CHAIN.pem")]
     x5c: Option<PathBuf>,
-
-    /// The most certificates the --x5c chain may hold (1 to 8; default 4, what verifiers
-    /// accept by default): a longer chain is refused, as such a verifier refuses it.
-    #[arg(long, value_name = "N", default_value_t = a2a_card::signature::DEFAULT_MAX_CHAIN_LEN,
-          value_parser = super::count_parser(1, a2a_card::signature::MAX_CHAIN_LEN_LIMIT, "certificates"))]
-    max_chain: usize,
-
-    /// An unprotected header parameter for the entry's `header` member, as NAME=JSON
-    /// (e.g. --header 'x-note="release 7"'). Repeatable.
-    #[arg(long = "header", value_name = "NAME=JSON")]
-    headers: Vec<String>,
-
-    /// A further protected header parameter, as NAME=JSON. Repeatable.
-    #[arg(long = "protected-header", value_name = "NAME=JSON")]
-    protected_headers: Vec<String>,
-
-    /// Also add a signature over this profile's bytes, same key and header (repeatable): a
-    /// transition aid, so that SDK verifiers of today (prune-empty, served-as-is) and
-    /// spec-exact verifiers both find a signature they check.
-    #[arg(long = "also-profile", value_name = "PROFILE", value_parser = super::profile_parser())]
-    also_profiles: Vec<Profile>,
-
-    /// Replace the existing signatures whose kid equals ours. Without --replace or --append, a
-    /// card that already carries a signature of this kid is refused (kid-already-signed).
-    #[arg(long)]
-    replace: bool,
-
-    /// Keep the existing signatures whose kid equals ours and add the new one beside them (not
-    /// with --replace).
-    #[arg(long)]
-    append: bool,
 
     /// Write the signed card to FILE (through a temporary file and a rename) instead of stdout.
     /// FILE must be a regular file or not exist (a symbolic link is written through), and may
@@ -164,6 +126,10 @@ pub(crate) struct Args {
 
     #[command(flatten)]
     canon: super::CanonArgs,
+
+    /// The options of the core's table without a flag declared above (last: it sees them).
+    #[command(flatten)]
+    table: TableFlags<SignRequest>,
 }
 
 /// Runs `sign`.
@@ -213,35 +179,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         }
         check_output(path, args.force)?;
     }
-    let extra_protected = header_params(&args.protected_headers, "--protected-header")?;
-    let unprotected = header_params(&args.headers, "--header")?;
-
-    // The key and the options first: what is wrong with them fails before the card is read,
-    // and the error names the key file or the command line, not the card.
+    // The options and the key first: what is wrong with them fails before the card is read,
+    // and the error names the command line, the key or the --x5c file, not the card.
+    let opts = args.options()?;
     let (key, key_source) = keyref::signing_key(reference.as_ref(), &args.external, args.alg)?;
-    let x5c = match &args.x5c {
-        None => Vec::new(),
-        Some(path) => {
-            let (text, source) = read_key_text(path)?;
-            a2a_card::jose::x509::certificates_from_pem(&text).map_err(|e| Failure::new(e, &source))?
-        }
-    };
-    let opts = SignOptions {
-        x5c,
-        max_chain_len: args.max_chain,
-        alg: args.alg,
-        kid: args.kid,
-        jku: args.jku,
-        extra_protected,
-        unprotected,
-        canonicalize: args.canon.options(),
-        replace_same_kid: args.replace,
-        append_same_kid: args.append,
-        also_profiles: args.also_profiles,
-        // Choosing --unknown is choosing what happens to the members it concerns.
-        allow_unsigned: args.canon.unknown.is_some(),
-        ..SignOptions::default()
-    };
     opts.check(&key).map_err(|e| {
         let source = if e.code() == ErrorCode::KeyAlgorithmMismatch {
             key_source.clone()
@@ -319,7 +260,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             p.as_str()
         ))?;
     }
-    if args.replace {
+    if opts.replace_same_kid {
         write_stderr_line(&format!("replaced: {}", signed.replaced))?;
     }
     let unsigned = &signed.canonical.unsigned;
@@ -336,25 +277,35 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Parses `NAME=JSON` header parameters; the value is read with the library's strict reader.
-fn header_params(items: &[String], flag: &str) -> Result<Vec<(String, serde_json::Value)>, Failure> {
-    let mut out = Vec::with_capacity(items.len());
-    for item in items {
-        let Some((name, value)) = item.split_once('=').filter(|(n, _)| !n.is_empty()) else {
-            return Err(Failure::usage(format!(
-                "{flag} takes NAME=JSON (e.g. {flag} 'x-note=\"text\"'), got {}",
-                quoted(item)
-            )));
+impl Args {
+    /// The signing options of the flags: one request of the core's table
+    /// (`a2a_card::request::SIGN`), the flags declared here set first, then the table's; an
+    /// error about the --x5c file names the file.
+    fn options(&self) -> Result<SignOptions, Failure> {
+        let x5c = match &self.x5c {
+            None => Vec::new(),
+            Some(path) => {
+                let (text, source) = read_key_text(path)?;
+                vec![Input::new(text, source)]
+            }
         };
-        let value =
-            a2a_card::canonical::parse_json(value.as_bytes(), &a2a_card::Limits::default()).map_err(|e| {
-                let e = e.context(&format!(
-                    "the value of {flag} {name} is JSON (a text is quoted: {flag} '{name}=\"{}\"')",
-                    value.replace(['"', '\'', '\\'], "")
-                ));
-                Failure::new(e, format!("{flag} {name}"))
-            })?;
-        out.push((name.to_string(), value));
+        let canon = self.canon.request();
+        let mut request = SignRequest {
+            profile: canon.profile,
+            unknown: canon.unknown,
+            max_input_bytes: canon.max_input_bytes,
+            max_depth: canon.max_depth,
+            alg: self.alg.map(|a| a.as_str().to_string()),
+            x5c,
+            ..SignRequest::default()
+        };
+        self.table.fill(&mut request)?;
+        request.build().map_err(|e| match e.input() {
+            Some((source, _)) => {
+                let source = source.to_string();
+                Failure::new(e, source)
+            }
+            None => Failure::new(e, COMMAND_LINE),
+        })
     }
-    Ok(out)
 }

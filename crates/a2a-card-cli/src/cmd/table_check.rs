@@ -1,5 +1,5 @@
-//! The core's tables of options (`a2a_card::request::VERIFY`, and `CANONICALIZE`, `LINT`,
-//! `MIGRATE`, whose declarations and flags are checked alike) against every front end:
+//! The core's tables of options (`a2a_card::request::VERIFY`, and `SIGN`, `CANONICALIZE`,
+//! `LINT`, `MIGRATE`, whose declarations and flags are checked alike) against every front end:
 //! the CLI's flags (clap, through the CLI's own map of options to flags,
 //! `crate::options::FLAGS`), the Python stubs (`_native.pyi`) and the npm declarations (the
 //! `.d.ts` text, read by [`npm_declarations`]). An option the table has and a front end lacks,
@@ -7,7 +7,7 @@
 //! here.
 
 use crate::options::{flag, option_of, FLAGS};
-use a2a_card::request::{camel_case, option, Kind, OptionSpec, CANONICALIZE, LINT, MIGRATE, VERIFY};
+use a2a_card::request::{camel_case, option, Kind, OptionSpec, CANONICALIZE, LINT, MIGRATE, SIGN, VERIFY};
 use clap::{CommandFactory, Parser};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -240,6 +240,7 @@ fn the_cli_option_map_names_real_flags() {
 /// Each options block of the declarations and the table it is read by.
 const BLOCKS: &[(&str, &[OptionSpec])] = &[
     ("CanonicalizeOptions", CANONICALIZE),
+    ("SignOptions", SIGN),
     ("VerifyOptions", VERIFY),
     ("LintOptions", LINT),
     ("MigrateOptions", MIGRATE),
@@ -261,6 +262,7 @@ fn the_python_stubs_are_the_tables() {
     // and inspect theirs.
     assert_eq!(stubs.matches("**options: Unpack[VerifyOptions]").count(), 3);
     assert_eq!(stubs.matches("**options: Unpack[CanonicalizeOptions]").count(), 3);
+    assert_eq!(stubs.matches("**options: Unpack[SignOptions]").count(), 1);
     assert_eq!(stubs.matches("**options: Unpack[LintOptions]").count(), 1);
     assert_eq!(stubs.matches("**options: Unpack[MigrateOptions]").count(), 1);
 }
@@ -285,6 +287,7 @@ fn the_cli_flags_of_the_other_operations_are_the_tables() {
     // with the table's default and bounds.
     let cli = crate::Cli::command();
     for (name, rows) in [
+        ("sign", SIGN),
         ("canonicalize", CANONICALIZE),
         ("inspect", CANONICALIZE),
         ("lint", LINT),
@@ -332,9 +335,52 @@ fn the_cli_flags_of_the_other_operations_are_the_tables() {
                         "{name} {long}"
                     );
                 }
+                Kind::Names(names) => {
+                    let mut got: Vec<String> = arg
+                        .get_possible_values()
+                        .iter()
+                        .map(|v| v.get_name().to_string())
+                        .collect();
+                    got.sort_unstable();
+                    let mut want: Vec<&str> = names.to_vec();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "{name} {long}: the table's names");
+                    assert!(shown.is_empty(), "{name} {long}: no default");
+                }
                 _ => {}
             }
         }
+    }
+}
+
+/// The CLI's `sign` arguments that are not options of signing: the card, the key and where it
+/// comes from (the keys library's options), linting, and what is written where.
+const SIGN_CLI_ONLY: &[&str] = &[
+    "card",
+    "key",
+    "pkcs11-module",
+    "key-timeout",
+    "lint",
+    "out",
+    "in-place",
+    "force",
+    "format",
+    "help",
+];
+
+#[test]
+fn the_cli_sign_flags_are_the_tables() {
+    // Every flag of sign sets a row of the table, or is the CLI's own.
+    let cli = crate::Cli::command();
+    let sign = cli.find_subcommand("sign").expect("a sign subcommand");
+    for arg in sign.get_arguments() {
+        let id = arg.get_id().as_str();
+        let long = arg.get_long().unwrap_or(id);
+        let row = SIGN.iter().find(|s| flag(s.name) == format!("--{long}"));
+        assert!(
+            row.is_some() || SIGN_CLI_ONLY.contains(&long),
+            "sign flag --{long} is neither in the table nor the CLI's own"
+        );
     }
 }
 

@@ -56,25 +56,54 @@ class CanonicalizeOptions(TypedDict, total=False):
 
 def canonicalize(card: Card, **options: Unpack[CanonicalizeOptions]) -> str: ...
 def canonicalize_with_report(card: Card, **options: Unpack[CanonicalizeOptions]) -> CanonicalReport: ...
-def sign(
-    card: Card,
-    key: Key,
-    *,
-    alg: Optional[Algorithm] = None,
-    kid: Optional[str] = None,
-    jku: Optional[str] = None,
-    profile: Optional[Profile] = None,
-    unknown: Optional[Unknown] = None,
-    header: Optional[Mapping[str, Any]] = None,
-    protected_header: Optional[Mapping[str, Any]] = None,
-    replace: Optional[bool] = None,
-    append: Optional[bool] = None,
-    also_profiles: Optional[Sequence[Profile]] = None,
-    x5c: Optional[str] = None,
-    max_chain: Optional[int] = None,
-    max_input_bytes: Optional[int] = None,
-    max_depth: Optional[int] = None,
-) -> str: ...
+# BEGIN SignOptions: written from a2a_card::request::SIGN by crates/a2a-card/tests/front_stubs.rs
+class SignOptions(TypedDict, total=False):
+    """The keyword options of sign (None: not given)."""
+
+    profile: Optional[Literal["spec", "prune-empty", "served-as-is"]]
+    """Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec"."""
+
+    unknown: Optional[Literal["exclude", "retain", "reject"]]
+    """Members the schema does not define: left unsigned, covered, or the card refused; not given, a card with such members is refused (unsigned-members)."""
+
+    max_input_bytes: Optional[int]
+    """Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608."""
+
+    max_depth: Optional[int]
+    """Refuse cards nested deeper than this. 1 to 512, default 128."""
+
+    alg: Optional[Algorithm]
+    """The algorithm (it must fit the key); by default the key's own."""
+
+    kid: Optional[str]
+    """The kid in the protected header; by default the key's (its JWK kid, else its RFC 7638 thumbprint)."""
+
+    jku: Optional[str]
+    """A jku to name in the protected header (information for verifiers, never a trust root)."""
+
+    header: Optional[Mapping[str, Any]]
+    """Unprotected header parameters, for the entry's header member."""
+
+    protected_header: Optional[Mapping[str, Any]]
+    """Further protected header parameters (not alg, kid, typ, jku, crit, b64 or x5c)."""
+
+    x5c: Optional[Union[str, Sequence[str]]]
+    """A certificate chain (PEM, the leaf first, then intermediates) for the protected header's x5c; the leaf's key must be the signing key's."""
+
+    max_chain: Optional[int]
+    """The most certificates an x5c chain may hold. 1 to 8, default 4."""
+
+    replace: Optional[bool]
+    """Replace the signatures whose kid is the new one's; without replace or append, a card already signed under the kid is refused (kid-already-signed). Default false."""
+
+    append: Optional[bool]
+    """Keep the signatures whose kid is the new one's and add the new one beside them (not with replace). Default false."""
+
+    also_profiles: Optional[Sequence[Profile]]
+    """One more signature, same key and header, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check."""
+# END SignOptions
+
+def sign(card: Card, key: Key, **options: Unpack[SignOptions]) -> str: ...
 # BEGIN VerifyOptions: written from a2a_card::request::VERIFY by crates/a2a-card/tests/front_stubs.rs
 class VerifyOptions(TypedDict, total=False):
     """The keyword options of verify, verify_many and Verifier (None: not given)."""

@@ -82,14 +82,35 @@ impl Algorithm {
         } else {
             format!(
                 "unknown algorithm {name:?}; supported: {} (and \"none\" is never accepted)",
-                Self::ALL
-                    .iter()
-                    .map(|a| a.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                Self::names()
             )
         };
         Err(Error::new(ErrorCode::UnknownAlgorithm, message))
+    }
+
+    /// The names of this build's algorithms, comma-separated, for messages.
+    ///
+    /// ```
+    /// assert!(a2a_card::Algorithm::names().starts_with("EdDSA, "));
+    /// ```
+    pub fn names() -> String {
+        Self::ALL
+            .iter()
+            .map(|a| a.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Whether `name` is an algorithm's name in some case, or `none`: a name a message may
+    /// repeat, as text that is no algorithm's may be a piece of key material.
+    ///
+    /// ```
+    /// use a2a_card::Algorithm;
+    /// assert!(Algorithm::is_known_name("es256") && Algorithm::is_known_name("None"));
+    /// assert!(!Algorithm::is_known_name("MIIEvQ"));
+    /// ```
+    pub fn is_known_name(name: &str) -> bool {
+        name.eq_ignore_ascii_case("none") || Self::ALL.iter().any(|a| a.as_str().eq_ignore_ascii_case(name))
     }
 
     /// The JWS name (`"ES256"`, `"EdDSA"`, ...).

@@ -4,7 +4,7 @@
 //! comes back; defaults, bounds, the rules between options, the trust roots and the cache of
 //! parsed keys are this module's.
 //!
-//! [`CANONICALIZE`], [`LINT`] and [`MIGRATE`] are the tables of the other operations, with
+//! [`SIGN`], [`CANONICALIZE`], [`LINT`] and [`MIGRATE`] are the tables of the other operations, with
 //! their requests ([`Request`]: `set` by name, `build`), read by the front ends alike.
 //!
 //! [`VERIFY`] is the table of the verify options (canonical name, kind, default, bounds,
@@ -25,12 +25,14 @@
 
 mod cache;
 mod ops;
+mod sign;
 mod spelling;
 mod table;
 mod verify;
 
 pub(crate) use cache::{parsed_jwks, parsed_key, parsed_trust};
 pub use ops::{CanonicalizeRequest, LintRequest, MigrateRequest, Request, CANONICALIZE, LINT, MIGRATE};
+pub use sign::{SignRequest, SIGN};
 pub use spelling::{Camel, Labelled, Quotes, Snake, Spelling};
 pub use table::{camel_case, option, Fronts, Kind, OptionSpec, VERIFY};
 pub use verify::{Input, OptionValue, ReadyVerifier, VerifyRequest};

@@ -1,12 +1,11 @@
 //! The requests of the operations besides verification: [`CANONICALIZE`] (canonicalize and
 //! inspect), [`LINT`] and [`MIGRATE`], each a table of options and a request type filled by the
-//! front ends through the [`Request`] trait, as [`super::VerifyRequest`] is for [`VERIFY`].
-//! Signing is not here yet: its options would be a `SIGN` table (the rows of [`CANONICALIZE`]
-//! and its own) and a `SignRequest` building a `SignOptions`, read by the same loops.
+//! front ends through the [`Request`] trait, as [`super::VerifyRequest`] is for [`VERIFY`] and
+//! [`super::SignRequest`] for [`super::SIGN`].
 //!
 //! [`VERIFY`]: super::VERIFY
 
-use super::table::{option, ALL, MAX_DEPTH, MAX_INPUT_BYTES, UNKNOWN};
+use super::table::{option, ALL, MAX_DEPTH, MAX_INPUT_BYTES, PROFILE, UNKNOWN};
 use super::{check_count, Kind, OptionSpec, OptionValue};
 use crate::canonical::{CanonicalizeOptions, Limits, Profile, UnknownMembers};
 use crate::card::lint::LintOptions;
@@ -69,7 +68,7 @@ pub(crate) fn count(
 }
 
 /// The reader limits of `max_input_bytes` and `max_depth`, rows of `table`.
-fn limits(
+pub(super) fn limits(
     table: &'static [OptionSpec],
     max_input_bytes: Option<usize>,
     max_depth: Option<usize>,
@@ -82,7 +81,7 @@ fn limits(
 
 /// A name option read as its type (`FromStr`), its error about the option; `default` when not
 /// given.
-fn named<T: std::str::FromStr<Err = Error>>(
+pub(super) fn named<T: std::str::FromStr<Err = Error>>(
     given: &Option<String>,
     name: &'static str,
     default: T,
@@ -100,17 +99,7 @@ fn named<T: std::str::FromStr<Err = Error>>(
 /// use a2a_card::request::{option, CANONICALIZE};
 /// assert_eq!(option(CANONICALIZE, "max_depth").unwrap().bounds(), Some((1, 512)));
 /// ```
-pub const CANONICALIZE: &[OptionSpec] = &[
-    OptionSpec {
-        name: "profile",
-        kind: Kind::Choice(&["spec", "prune-empty", "served-as-is"]),
-        fronts: ALL,
-        doc: "Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's.",
-    },
-    UNKNOWN,
-    MAX_INPUT_BYTES,
-    MAX_DEPTH,
-];
+pub const CANONICALIZE: &[OptionSpec] = &[PROFILE, UNKNOWN, MAX_INPUT_BYTES, MAX_DEPTH];
 
 /// The options of lint: the reader limits.
 pub const LINT: &[OptionSpec] = &[MAX_INPUT_BYTES, MAX_DEPTH];

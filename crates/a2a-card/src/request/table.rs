@@ -26,6 +26,9 @@ pub enum Kind {
     },
     /// One of these names; the first is the default.
     Choice(&'static [&'static str]),
+    /// One of these names, with no default: what leaving it out means is the option's own
+    /// (its documentation says).
+    Names(&'static [&'static str]),
     /// Text, no default.
     Text,
     /// A list of texts, or one text for a list of one.
@@ -45,6 +48,9 @@ pub enum Kind {
     Time,
     /// Yes or no, with its default.
     Flag(bool),
+    /// Header parameters: names and JSON values (an object of the front end's language; the
+    /// CLI takes `NAME=JSON`, repeatable).
+    Members,
 }
 
 /// Which front ends offer an option (each under its own spelling of the name).
@@ -96,6 +102,22 @@ pub(super) const UNKNOWN: OptionSpec = OptionSpec {
     kind: Kind::Choice(&["exclude", "retain", "reject"]),
     fronts: ALL,
     doc: "Members the schema does not define: not covered, covered, or the card refused.",
+};
+
+/// `profile`: the rules that produce the bytes (canonicalize, inspect, sign).
+pub(super) const PROFILE: OptionSpec = OptionSpec {
+    name: "profile",
+    kind: Kind::Choice(&["spec", "prune-empty", "served-as-is"]),
+    fronts: ALL,
+    doc: "Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's.",
+};
+
+/// `max_chain`: the most certificates of an `x5c` chain (verify, sign).
+pub(super) const MAX_CHAIN: OptionSpec = OptionSpec {
+    name: "max_chain",
+    kind: count(1, MAX_CHAIN_LEN_LIMIT, DEFAULT_MAX_CHAIN_LEN),
+    fronts: ALL,
+    doc: "The most certificates an x5c chain may hold.",
 };
 
 /// `max_input_bytes`: the reader's size limit (every request that reads a card).
@@ -196,12 +218,7 @@ pub const VERIFY: &[OptionSpec] = &[
         fronts: ALL,
         doc: "An extended key usage every x5c leaf must list.",
     },
-    OptionSpec {
-        name: "max_chain",
-        kind: count(1, MAX_CHAIN_LEN_LIMIT, DEFAULT_MAX_CHAIN_LEN),
-        fronts: ALL,
-        doc: "The most certificates an x5c chain may hold.",
-    },
+    MAX_CHAIN,
     OptionSpec {
         name: "algorithms",
         kind: Kind::List,

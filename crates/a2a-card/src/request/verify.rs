@@ -132,6 +132,8 @@ pub enum OptionValue {
     Time(i64),
     /// Yes or no.
     Flag(bool),
+    /// Header parameters: names and JSON values, in the order given.
+    Members(Vec<(String, serde_json::Value)>),
 }
 
 /// A count option of [`VERIFY`].

@@ -513,24 +513,11 @@ pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
         // error does): key text may be a damaged private key. A registered name in the wrong
         // case keeps the error's "did you mean".
         Some(name) => Some(Algorithm::from_name(name).map_err(|e| {
-            let registered = name.eq_ignore_ascii_case("none")
-                || Algorithm::ALL
-                    .iter()
-                    .any(|a| a.as_str().eq_ignore_ascii_case(name));
-            let e = if registered {
+            let e = if Algorithm::is_known_name(name) {
                 e
             } else {
-                Error::new(
-                    e.code(),
-                    format!(
-                        "unknown JWK \"alg\"; supported: {}",
-                        Algorithm::ALL
-                            .iter()
-                            .map(|a| a.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
+                let supported = Algorithm::names();
+                Error::new(e.code(), format!("unknown JWK \"alg\"; supported: {supported}"))
             };
             e.at(at("alg"))
         })?),
