@@ -37,6 +37,10 @@ pub const ORIGIN_FORM: &str =
 /// assert!(e.message().starts_with("\"http://agent.example\" is not an origin: "));
 /// assert!("https://b\u{fc}cher.example".parse::<Origin>().is_err()); // https://xn--bcher-kva.example
 /// assert!("https://127.1".parse::<Origin>().is_err());
+/// // serde: the canonical spelling, read by the same rule.
+/// let read: Origin = serde_json::from_str("\"HTTPS://Agent.example:443\"").unwrap();
+/// assert_eq!(serde_json::to_string(&read).unwrap(), "\"https://agent.example\"");
+/// assert!(serde_json::from_str::<Origin>("\"https://agent.example/x\"").is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Origin {
@@ -60,11 +64,10 @@ impl Origin {
     /// assert!(Origin::https("a b.example", None).is_err());
     /// ```
     pub fn https(host: &str, port: Option<u16>) -> Result<Origin, Error> {
-        let text = match port {
-            Some(p) => format!("https://{host}:{p}"),
-            None => format!("https://{host}"),
-        };
-        Origin::read(host, port).ok_or_else(|| refused(&text))
+        Origin::read(host, port).ok_or_else(|| match port {
+            Some(p) => refused(&format!("https://{host}:{p}")),
+            None => refused(&format!("https://{host}")),
+        })
     }
 
     /// The scheme: `https`.
