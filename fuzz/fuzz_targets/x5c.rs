@@ -57,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
     let e = entry(&b64url(header.to_string()), &b64url([7u8; 64]), None);
     let bytes = with_signatures(&card, vec![e]);
     let opts = VerifyOptions {
-        origin: Some("https://agent.example".into()),
+        origin: Some("https://agent.example".parse().unwrap()),
         max_header_bytes: 1 << 20,
         ..VerifyOptions::default()
     };

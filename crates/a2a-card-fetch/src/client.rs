@@ -8,7 +8,7 @@ use crate::proxy::ProxyRoute;
 use crate::target::{card_url_parsed, check_https, origin_of, parse_https, JkuPrefix};
 use crate::transport::{within, Transport};
 use crate::{Error, ErrorCode};
-use a2a_card::signature::printable;
+use a2a_card::signature::{printable, Origin};
 use http::HeaderMap;
 use rustls::ClientConfig;
 use serde::Serialize;
@@ -29,7 +29,7 @@ pub struct Fetched {
     pub final_url: String,
     /// The origin of the requested URL: the party the caller asked for, and the origin that
     /// origin-bound trust entries are matched against. Redirects do not change it.
-    pub origin: String,
+    pub origin: Origin,
     /// Every redirect target followed, in order.
     pub redirects: Vec<String>,
     /// The HTTP status of the last response: 200, or 304 when the stored body was revalidated
@@ -62,7 +62,7 @@ impl Fetched {
     ///     bytes: b"{}".to_vec(),
     ///     requested_url: "https://agent.example/.well-known/agent-card.json".into(),
     ///     final_url: "https://agent.example/.well-known/agent-card.json".into(),
-    ///     origin: "https://agent.example".into(),
+    ///     origin: "https://agent.example".parse().unwrap(),
     ///     redirects: vec![],
     ///     status: Some(200),
     ///     content_type: "application/json".into(),
@@ -102,9 +102,9 @@ impl Fetched {
 }
 
 /// The `origin:`, `final url:` and redirect lines of a retrieval.
-pub(crate) fn route_lines(origin: &str, final_url: &str, redirects: &[String]) -> Vec<String> {
+pub(crate) fn route_lines(origin: &Origin, final_url: &str, redirects: &[String]) -> Vec<String> {
     let mut lines = vec![
-        format!("origin: {}", printable(origin)),
+        format!("origin: {origin}"),
         format!("final url: {}", printable(final_url)),
     ];
     if redirects.is_empty() {
@@ -358,11 +358,12 @@ impl Fetcher {
         within_prefix: Option<&JkuPrefix>,
     ) -> Result<Fetched, Error> {
         let deadline = deadline_after(self.inner.opts.total_timeout);
+        let origin = origin_of(&start).map_err(Error::caller_input)?;
         let mut out = Fetched {
             bytes: Vec::new(),
             requested_url: start.to_string(),
             final_url: String::new(),
-            origin: origin_of(&start),
+            origin,
             redirects: Vec::new(),
             status: None,
             content_type: String::new(),

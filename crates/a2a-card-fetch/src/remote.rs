@@ -9,7 +9,7 @@ use crate::Error;
 use a2a_card::signature::entries::read_signatures;
 use a2a_card::signature::trust::TrustedKey;
 pub use a2a_card::signature::KeySource;
-use a2a_card::signature::{printable, quoted, verify_doc, TextForm, VerdictCode};
+use a2a_card::signature::{printable, quoted, verify_doc, Origin, TextForm, VerdictCode};
 use a2a_card::{Doc, ErrorCode, Report, TrustStore, VerifyOptions};
 use serde::Serialize;
 
@@ -53,7 +53,7 @@ pub enum JkuStatus {
         /// The URL the JWKS came from, after redirects.
         final_url: String,
         /// The origin the keys may sign for (the allowlist prefix's).
-        origin: String,
+        origin: Origin,
         /// The `kid` of every key of the set.
         kids: Vec<String>,
         /// What the cache did.
@@ -65,7 +65,7 @@ pub enum JkuStatus {
     /// sign this card: not fetched.
     OtherOrigin {
         /// The origin of the matching prefix.
-        prefix_origin: String,
+        prefix_origin: Origin,
     },
     /// More distinct `jku`s than the limit: not fetched.
     Skipped,
@@ -73,8 +73,13 @@ pub enum JkuStatus {
     Failed {
         /// The error code.
         code: String,
-        /// The error message.
+        /// The error message (the options it names as [`RemoteReport::spelled`] last spelled
+        /// them; by their canonical names until then).
         message: String,
+        /// The error itself, with the options it names as data ([`Error::options`]), so that a
+        /// front end spells them ([`RemoteReport::spelled`]). Not serialized.
+        #[serde(skip)]
+        error: Box<Error>,
     },
 }
 
@@ -108,7 +113,10 @@ pub struct SignatureKey {
     /// let key = SignatureKey {
     ///     index: 0,
     ///     kid: "k1".into(),
-    ///     source: KeySource::Jku { url: "https://a.example/keys/jwks.json".into(), origin: "https://a.example".into() },
+    ///     source: KeySource::Jku {
+    ///         url: "https://a.example/keys/jwks.json".into(),
+    ///         origin: "https://a.example".parse().unwrap(),
+    ///     },
     /// };
     /// assert_eq!(
     ///     serde_json::to_value(&key).unwrap()["source"],
@@ -149,7 +157,7 @@ pub struct RemoteReport {
     /// The URL first requested.
     pub requested_url: String,
     /// The origin the card was verified for (the requested URL's).
-    pub origin: String,
+    pub origin: Origin,
     /// The URL the card came from, after redirects.
     pub final_url: String,
     /// The redirects followed.
@@ -182,6 +190,51 @@ pub struct RemoteReport {
 }
 
 impl RemoteReport {
+    /// The same report with the options its messages name (a `jku` whose retrieval failed for
+    /// want of a fetcher option, such as `allow_loopback` or `roots`) spelled as a front end
+    /// spells them ([`Error::spelled`]): the library's messages name an option only by its
+    /// canonical name, and only through this.
+    ///
+    /// ```
+    /// use a2a_card::request::Spelling;
+    /// use a2a_card_fetch::{Error, ErrorCode, JkuReport, JkuStatus};
+    /// let e = Error::about_options(ErrorCode::AddressRefused, "loopback needs {allow_loopback}", &["allow_loopback"]);
+    /// let failed = JkuStatus::Failed { code: e.code().as_str().into(), message: e.message().into(), error: Box::new(e) };
+    /// struct Flags;
+    /// impl Spelling for Flags {
+    ///     fn name(&self, option: &str) -> String {
+    ///         format!("--{}", option.replace('_', "-"))
+    ///     }
+    /// }
+    /// let report = a2a_card::verify_card(br#"{"name":"A"}"#, &a2a_card::TrustStore::new(),
+    ///     &a2a_card::VerifyOptions { mode: a2a_card::Mode::IfPresent, ..Default::default() }).unwrap();
+    /// let remote = a2a_card_fetch::RemoteReport {
+    ///     requested_url: "https://agent.example/.well-known/agent-card.json".into(),
+    ///     origin: "https://agent.example".parse().unwrap(),
+    ///     final_url: "https://agent.example/.well-known/agent-card.json".into(),
+    ///     redirects: vec![], status: Some(200), content_type: "application/json".into(),
+    ///     cache: a2a_card_fetch::CacheOutcome::Off, peer: None, protocol: None, proxy: None, report,
+    ///     keys: vec![],
+    ///     jku: vec![JkuReport { url: "https://agent.example/jwks.json".into(), signatures: vec![0], status: failed }],
+    ///     warnings: vec![], card: vec![],
+    /// };
+    /// assert!(remote.to_text().contains("loopback needs allow_loopback"));
+    /// let spelled = remote.spelled(&Flags);
+    /// assert!(spelled.to_text().contains("loopback needs --allow-loopback"));
+    /// assert_eq!(spelled.to_json()["fetch"]["jku"][0]["message"], "loopback needs --allow-loopback");
+    /// ```
+    #[must_use]
+    pub fn spelled(mut self, spelling: &dyn a2a_card::request::Spelling) -> Self {
+        for j in &mut self.jku {
+            if let JkuStatus::Failed { message, error, .. } = &mut j.status {
+                if !error.options().is_empty() {
+                    *message = (**error).clone().spelled(spelling).message().to_string();
+                }
+            }
+        }
+        self
+    }
+
     /// True when the card failed and a signature that names a `jku` whose retrieval failed was
     /// left without a trusted key: the failure may be the network's, not the card's. The CLI
     /// exits with 3 (retrieval failed) rather than 1 in that case.
@@ -215,7 +268,7 @@ impl RemoteReport {
     /// let file_form = report.to_json();
     /// let remote = a2a_card_fetch::RemoteReport {
     ///     requested_url: "https://agent.example/.well-known/agent-card.json".into(),
-    ///     origin: "https://agent.example".into(),
+    ///     origin: "https://agent.example".parse().unwrap(),
     ///     final_url: "https://agent.example/.well-known/agent-card.json".into(),
     ///     redirects: vec![],
     ///     status: Some(200),
@@ -291,7 +344,7 @@ impl RemoteReport {
 #[derive(Serialize)]
 struct Facts<'a> {
     requested_url: &'a str,
-    origin: &'a str,
+    origin: &'a Origin,
     final_url: &'a str,
     redirects: &'a [String],
     status: Option<u16>,
@@ -316,21 +369,19 @@ impl JkuReport {
                 kids,
                 cache,
             } => format!(
-                "fetched from {}, cache {}; its keys {} are trusted for {} only",
+                "fetched from {}, cache {}; its keys {} are trusted for {origin} only",
                 printable(final_url),
                 cache.as_str(),
                 serde_json::Value::from(kids.clone()),
-                printable(origin)
             ),
             JkuStatus::NotAllowed => "not fetched: no allowed jku prefix matches it".into(),
             JkuStatus::OtherOrigin { prefix_origin } => format!(
-                "not fetched: the allowed jku prefix it matches is for {}, not for the card's origin",
-                printable(prefix_origin)
+                "not fetched: the allowed jku prefix it matches is for {prefix_origin}, not for the card's origin"
             ),
             JkuStatus::Skipped => {
                 format!("not fetched: more distinct jku URLs than the limit of {DEFAULT_MAX_JKU_FETCHES}")
             }
-            JkuStatus::Failed { code, message } => {
+            JkuStatus::Failed { code, message, .. } => {
                 format!("fetch failed: error[{code}]: {}", printable(message))
             }
         };
@@ -426,8 +477,8 @@ impl Fetcher {
             let allowed = parsed.and_then(|u| prefixes.iter().find(|p| p.matches_url(&u)).map(|p| (u, p)));
             let status = match allowed {
                 None => JkuStatus::NotAllowed,
-                Some((_, p)) if p.origin() != fetched.origin => JkuStatus::OtherOrigin {
-                    prefix_origin: p.origin().to_string(),
+                Some((_, p)) if *p.origin() != fetched.origin => JkuStatus::OtherOrigin {
+                    prefix_origin: p.origin().clone(),
                 },
                 Some(_) if fetches >= opts.max_jku_fetches => JkuStatus::Skipped,
                 Some((url, p)) => {
@@ -441,15 +492,15 @@ impl Fetcher {
                                 kids.push(key.kid().to_string());
                                 let source = KeySource::Jku {
                                     url: from.clone(),
-                                    origin: p.origin().to_string(),
+                                    origin: p.origin().clone(),
                                 };
                                 let mut tk = TrustedKey::new(key, source);
-                                tk.origins = Some(vec![p.origin().to_string()]);
+                                tk.origins = Some(vec![p.origin().clone()]);
                                 store.add(tk);
                             }
                             JkuStatus::Fetched {
                                 final_url: set.fetched.final_url,
-                                origin: p.origin().to_string(),
+                                origin: p.origin().clone(),
                                 kids,
                                 cache: set.fetched.cache,
                             }
@@ -457,6 +508,7 @@ impl Fetcher {
                         Err(e) => JkuStatus::Failed {
                             code: e.code().as_str().to_string(),
                             message: e.message().to_string(),
+                            error: Box::new(e),
                         },
                     }
                 }

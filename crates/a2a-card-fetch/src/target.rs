@@ -1,6 +1,7 @@
 //! URLs: the card URL of an origin, the origin of a URL, and allowlist prefixes for `jku`.
 
 use crate::{Error, ErrorCode};
+use a2a_card::signature::{printable, Origin, ORIGIN_FORM};
 use url::Url;
 
 /// The path an origin serves its Agent Card at.
@@ -64,13 +65,22 @@ pub(crate) fn card_url_parsed(input: &str) -> Result<Url, Error> {
     Ok(url)
 }
 
-/// The origin of a URL as trust entries spell it: `https://host` or `https://host:port`, by the
-/// library's one rule for origins ([`a2a_card::signature::trust::normalize_origin`]) applied to
-/// the `url` crate's serialization (which has already turned a host into its A-label and an IP
-/// address into its canonical form).
-pub(crate) fn origin_of(url: &Url) -> String {
-    let ascii = url.origin().ascii_serialization();
-    a2a_card::signature::trust::normalize_origin(&ascii).unwrap_or(ascii)
+/// The origin of an https URL, made from the host and port the `url` crate parsed (it has
+/// already turned a host into its A-label and an IP address into its canonical form) by the
+/// library's one rule for origins ([`Origin::https`]): never the URL's text read again. A host
+/// the URL parser takes but an origin cannot hold (`https://a!b.example`) is `invalid-url`.
+pub(crate) fn origin_of(url: &Url) -> Result<Origin, Error> {
+    let host = url.host_str().unwrap_or_default();
+    Origin::https(host, url.port()).map_err(|_| {
+        Error::new(
+            ErrorCode::InvalidUrl,
+            format!(
+                "the host {} is not one an origin can name: {ORIGIN_FORM}",
+                printable(host)
+            ),
+        )
+        .with_url(url.as_str())
+    })
 }
 
 /// A `jku` allowlist entry: an https URL prefix. A `jku` matches when it has the same origin
@@ -92,7 +102,7 @@ pub(crate) fn origin_of(url: &Url) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JkuPrefix {
     url: Url,
-    origin: String,
+    origin: Origin,
 }
 
 impl JkuPrefix {
@@ -108,7 +118,7 @@ impl JkuPrefix {
             .with_url(prefix)
             .caller_input());
         }
-        let origin = origin_of(&url);
+        let origin = origin_of(&url).map_err(Error::caller_input)?;
         Ok(JkuPrefix { url, origin })
     }
 
@@ -118,7 +128,7 @@ impl JkuPrefix {
     }
 
     /// The origin whose cards keys from this prefix may sign.
-    pub fn origin(&self) -> &str {
+    pub fn origin(&self) -> &Origin {
         &self.origin
     }
 
@@ -133,7 +143,7 @@ impl JkuPrefix {
     pub(crate) fn matches_url(&self, jku: &Url) -> bool {
         if has_encoded_separator(jku.path())
             || jku.scheme() != "https"
-            || origin_of(jku) != self.origin
+            || origin_of(jku).ok().as_ref() != Some(&self.origin)
             || !jku.username().is_empty()
             || jku.password().is_some()
         {

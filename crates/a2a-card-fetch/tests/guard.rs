@@ -167,13 +167,14 @@ fn embedded_forms_are_named() {
     );
 }
 
-/// The origin the fetcher derives from a URL (the `url` crate, as a browser) and the origin a
-/// trust entry or `--origin` is normalized to (the core's `normalize_origin`) agree on every
-/// spelling the core accepts; the spellings it cannot bring to the browser's form are refused
-/// rather than left to match nothing.
+/// The origin the fetcher derives from a URL (the host and port the `url` crate parsed, as a
+/// browser would, made an [`Origin`] by `Origin::https`) and the origin a trust entry or
+/// `--origin` is read to (`Origin::from_str`) agree on every spelling the core accepts, and both
+/// write the browser's serialization; the spellings it cannot bring to the browser's form are
+/// refused rather than left to match nothing.
 #[test]
 fn origins_are_normalized_alike_on_both_sides() {
-    use a2a_card::signature::trust::normalize_origin;
+    use a2a_card::signature::Origin;
     for given in [
         "https://agent.example",
         "https://Agent.EXAMPLE",
@@ -187,9 +188,12 @@ fn origins_are_normalized_alike_on_both_sides() {
         "https://xn--bcher-kva.example",
         "https://a.example.",
     ] {
-        let core = normalize_origin(given).unwrap_or_else(|| panic!("{given} refused"));
-        let browser = url::Url::parse(given).unwrap().origin().ascii_serialization();
-        assert_eq!(core, browser, "{given}");
+        let core: Origin = given.parse().unwrap_or_else(|e| panic!("{given} refused: {e}"));
+        let url = url::Url::parse(given).unwrap();
+        let browser = url.origin().ascii_serialization();
+        assert_eq!(core.as_str(), browser, "{given}");
+        let fetched = Origin::https(url.host_str().unwrap(), url.port()).unwrap();
+        assert_eq!(fetched, core, "{given}");
     }
     for refused in [
         "https://bücher.example",
@@ -206,6 +210,32 @@ fn origins_are_normalized_alike_on_both_sides() {
         "agent.example",
         "https://",
     ] {
-        assert_eq!(normalize_origin(refused), None, "{refused}");
+        let e = refused.parse::<Origin>().unwrap_err();
+        assert_eq!(
+            (e.code().as_str(), e.option()),
+            ("usage", Some("origin")),
+            "{refused}"
+        );
+    }
+}
+
+/// A host the URL parser takes but no origin can name (`a!b.example`) is refused as the caller's
+/// own input, before anything is resolved or sent: the card's origin (and a `jku` prefix's) is
+/// made once from the parsed URL, and a card without one could match no trust entry.
+#[test]
+fn a_url_whose_host_no_origin_can_name_is_refused_before_any_request() {
+    use a2a_card_fetch::{fetch_card, FetchOptions, JkuPrefix};
+    for url in [
+        "https://a!b.example/",
+        "https://a$b.example/card.json",
+        "https://a~b.example",
+    ] {
+        let e = fetch_card(url, &FetchOptions::default()).unwrap_err();
+        assert_eq!(e.code().as_str(), "invalid-url", "{url}: {e}");
+        assert!(e.is_caller_input(), "{url}");
+        assert!(e.message().contains("is not one an origin can name"), "{e}");
+        let prefix = format!("{}/keys/", url.trim_end_matches('/'));
+        let e = JkuPrefix::parse(&prefix).unwrap_err();
+        assert_eq!(e.code().as_str(), "invalid-url", "{prefix}: {e}");
     }
 }

@@ -86,7 +86,12 @@ fn a_caller_entry_binds_the_same_key_served_by_an_allowed_jku() {
     let r = host.verify(&TrustStore::new(), &["/keys/"]);
     assert!(r.report.ok, "{}", r.report.reason);
 
-    let other_origin = host.server.url("127.0.0.1", "").trim_end_matches('/').to_string();
+    let other_origin: a2a_card::signature::Origin = host
+        .server
+        .url("127.0.0.1", "")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
     let cases: Vec<(&str, Policy)> = vec![
         ("key-revoked", Box::new(|e| e.revoked = true)),
         ("key-expired", Box::new(|e| e.not_after = Some(1_000_000_000))),
@@ -158,7 +163,7 @@ fn every_redirect_of_a_jku_stays_under_its_prefix() {
         if leaves {
             assert!(!r.report.ok, "{jku}: followed out of the prefix");
             match &r.jku[0].status {
-                JkuStatus::Failed { code, message } => {
+                JkuStatus::Failed { code, message, .. } => {
                     assert_eq!(code, "redirect-invalid", "{message}");
                     assert!(message.contains("leaves the allowed jku prefix"), "{message}");
                 }
@@ -261,5 +266,36 @@ fn an_encoded_dot_dot_slash_never_falls_under_a_prefix() {
             .filter(|q| q.path.contains("admin"))
             .count(),
         0
+    );
+}
+
+/// A `jku` that is not a URL, or whose host no origin can name, is read once (as the URL the
+/// allowlist is matched against) and reported as matching no prefix, with the same line as
+/// before; nothing is requested for it.
+#[test]
+fn a_jku_that_is_not_a_url_matches_no_prefix_and_is_never_requested() {
+    let host = Host::new(Arc::new(Fixture::new()));
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    host.route("/keys/jwks.json", jwks(&[&key]));
+    for jku in [
+        "https://[::1/keys/jwks.json",
+        "https://a!b.example/keys/jwks.json",
+        "https://localhost:99999/keys/jwks.json",
+    ] {
+        host.route("/.well-known/agent-card.json", signed(&key, jku));
+        let r = host.verify(&TrustStore::new(), &["/keys/"]);
+        assert_eq!(r.jku.len(), 1, "{jku}");
+        assert_eq!(r.jku[0].url, jku);
+        assert_eq!(r.jku[0].status, JkuStatus::NotAllowed, "{jku}");
+        assert!(!r.report.ok);
+        let line = format!("jku \"{jku}\" (signature 0): not fetched: no allowed jku prefix matches it");
+        assert!(r.to_text().lines().any(|l| l.ends_with(&line)), "{}", r.to_text());
+    }
+    assert!(
+        host.server
+            .requests()
+            .iter()
+            .all(|q| !q.path.starts_with("/keys/")),
+        "a jku was requested"
     );
 }

@@ -90,7 +90,7 @@ impl Agent {
 
 fn bound(key: &PrivateKey, origins: &[String]) -> TrustStore {
     let mut tk = TrustedKey::new(key.public().clone(), "trust.json");
-    tk.origins = Some(origins.to_vec());
+    tk.origins = Some(origins.iter().map(|o| o.parse().unwrap()).collect());
     let mut store = TrustStore::new();
     store.add(tk);
     store
@@ -322,7 +322,7 @@ fn a_jku_serving_a_small_order_key_is_refused() {
     let r = agent.verify(&agent.origin("localhost"), &TrustStore::new(), &allow);
     assert!(!r.report.ok, "{}", r.report.reason);
     match &r.jku[0].status {
-        JkuStatus::Failed { code, message } => {
+        JkuStatus::Failed { code, message, .. } => {
             assert_eq!(code, "weak-key", "{message}");
             assert!(message.contains("small order"), "{message}");
         }
@@ -364,7 +364,7 @@ fn a_jku_off_the_allowlist_is_reported_and_not_fetched() {
     assert_eq!(
         card_from_ip.jku[0].status,
         JkuStatus::OtherOrigin {
-            prefix_origin: agent.origin("localhost")
+            prefix_origin: agent.origin("localhost").parse().unwrap()
         }
     );
     assert!(!card_from_ip.report.ok);

@@ -56,7 +56,7 @@ pub(crate) fn verify_many<'py>(
         .map(|card| card_bytes(&card?))
         .collect::<PyResult<_>>()?;
     let slices: Vec<&[u8]> = inputs.iter().map(CardBytes::as_slice).collect();
-    let opts = policy.options_for(now, origin);
+    let opts = policy.options_for(py, now, origin)?;
     let trust = &policy.trust;
     let pool = pool(py, threads)?;
     // A card whose verification panics (a bug) is an error of that card alone.

@@ -6,6 +6,7 @@ use crate::input::{card_bytes, opt_count, read_request};
 use crate::report::Report;
 use a2a_card::parallel::MAX_THREADS;
 use a2a_card::request::VerifyRequest;
+use a2a_card::signature::Origin;
 use a2a_card::{verify_card, Error, TrustStore, VerifyOptions};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -32,15 +33,21 @@ impl Policy {
         })
     }
 
-    /// The options with this call's `now` and `origin`, when given.
+    /// The options with this call's `now` and `origin`, when given (the origin's text read
+    /// once, by the core's rule: a refusal about the option `origin`).
     pub(crate) fn options_for(
         &self,
+        py: Python<'_>,
         now: Option<i64>,
         origin: Option<String>,
-    ) -> std::borrow::Cow<'_, VerifyOptions> {
+    ) -> PyResult<std::borrow::Cow<'_, VerifyOptions>> {
         if now.is_none() && origin.is_none() {
-            return std::borrow::Cow::Borrowed(&self.opts);
+            return Ok(std::borrow::Cow::Borrowed(&self.opts));
         }
+        let origin = origin
+            .map(|o| o.parse::<Origin>())
+            .transpose()
+            .map_err(|e| raise(py, e))?;
         let mut opts = self.opts.clone();
         if now.is_some() {
             opts.now = now;
@@ -48,7 +55,7 @@ impl Policy {
         if origin.is_some() {
             opts.origin = origin;
         }
-        std::borrow::Cow::Owned(opts)
+        Ok(std::borrow::Cow::Owned(opts))
     }
 
     /// Verifies one card (any form `card_bytes` reads), the GIL released while the core works.
@@ -60,7 +67,7 @@ impl Policy {
     ) -> PyResult<Report> {
         let py = card.py();
         let bytes = card_bytes(card)?;
-        let opts = self.options_for(now, origin);
+        let opts = self.options_for(py, now, origin)?;
         let slice = bytes.as_slice();
         let trust = &self.trust;
         let result = py.detach(|| verify_card(slice, trust, &opts));

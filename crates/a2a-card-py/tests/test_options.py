@@ -119,11 +119,13 @@ def test_an_origin_that_is_not_one_is_refused(kp: a2a_card.KeyPair, signed: str,
         lambda: a2a_card.verify(signed, trust=bound, origin=origin),
         lambda: a2a_card.Verifier(trust=bound, origin=origin),
         lambda: verifier.verify(signed, origin=origin),
+        lambda: verifier.verify_many([signed], origin=origin, return_exceptions=True),
         lambda: CardVerifier(trust=bound, origin=origin),
     ):
         with pytest.raises(a2a_card.UsageError) as e:
             call()
         assert e.value.message.startswith("origin: "), e.value.message
+        assert e.value.option == "origin", e.value.message
         assert "\0" not in str(e.value) and "\x7f" not in str(e.value)
     assert verifier.verify(signed, origin="https://Agent.example:443").ok
 

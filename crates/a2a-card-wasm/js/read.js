@@ -3,7 +3,7 @@
 // "/js/read.js")]), where each import is `catch` and why is said: a JavaScript exception must
 // never unwind through the module's frames, so values the caller gave are read here, inside
 // `try`, and the module gets back values it can trust or an exception (a refusal is a sentence,
-// thrown as a string). Exports functions only and imports nothing (scripts/build-wasm.sh makes
+// thrown as a string, or as an OptionRefusal when it is about one option). Exports functions only and imports nothing (scripts/build-wasm.sh makes
 // it CommonJS for the Node build). Type-checked by test/types.test.mjs (tsc --checkJs --strict,
 // js/tsconfig.json).
 
@@ -22,6 +22,27 @@ const BUFFER_LENGTH = getter(ArrayBuffer.prototype, "byteLength");
 const MAX_LIST = 65536;
 const MAX_CHAIN = 64;
 
+// A refusal about one option: the sentence, and the option as the caller named it (one of the
+// package's camelCase names), which the module gives the error it throws as its `option`, as it
+// does for the errors about an option that it raises itself (refusal_option, src/js.rs).
+class OptionRefusal {
+  /**
+   * @param {string} option
+   * @param {string} message
+   */
+  constructor(option, message) {
+    this.option = option;
+    this.message = message;
+  }
+}
+/**
+ * The option a refusal is about: an OptionRefusal's, else null.
+ * @param {unknown} e
+ * @returns {string | null}
+ */
+export function refusal_option(e) {
+  return e instanceof OptionRefusal ? e.option : null;
+}
 // The message of an exception, never throwing itself.
 /**
  * @param {unknown} e
@@ -140,13 +161,17 @@ export function utf8_into(s, out) {
 }
 /**
  * @param {string} s
+ * @param {string} name
  * @param {string} place
  * @param {string} what
  * @returns {string}
  */
-function checkString(s, place, what) {
+function checkString(s, name, place, what) {
   if (!well_formed(s)) {
-    throw `option ${place} of ${what} holds a lone surrogate (a UTF-16 code unit that is half of a pair), which has no UTF-8 form`;
+    throw new OptionRefusal(
+      name,
+      `option ${place} of ${what} holds a lone surrogate (a UTF-16 code unit that is half of a pair), which has no UTF-8 form`,
+    );
   }
   return s;
 }
@@ -179,26 +204,28 @@ function isObjectPrototype(proto) {
  */
 function copy(v, name, what) {
   const place = JSON.stringify(name);
-  if (typeof v === "string") return checkString(v, place, what);
+  if (typeof v === "string") return checkString(v, name, place, what);
   if (typeof v !== "object" || v === null) return v;
   let list;
   try {
     list = Array.isArray(v);
   } catch (e) {
-    throw `option ${place} of ${what} cannot be read: ${cut(describe(e))}`;
+    throw new OptionRefusal(name, `option ${place} of ${what} cannot be read: ${cut(describe(e))}`);
   }
   if (!list) return v;
   const out = [];
   try {
     const n = /** @type {unknown[]} */ (v).length;
-    if (!(n <= MAX_LIST)) throw `option ${place} of ${what} has ${n} elements, more than ${MAX_LIST}`;
+    if (!(n <= MAX_LIST)) {
+      throw new OptionRefusal(name, `option ${place} of ${what} has ${n} elements, more than ${MAX_LIST}`);
+    }
     for (let i = 0; i < n; i++) {
       const item = /** @type {unknown[]} */ (v)[i];
-      out.push(typeof item === "string" ? checkString(item, `${place}[${i}]`, what) : item);
+      out.push(typeof item === "string" ? checkString(item, name, `${place}[${i}]`, what) : item);
     }
   } catch (e) {
-    if (typeof e === "string") throw e;
-    throw `option ${place} of ${what} cannot be read: ${cut(describe(e))}`;
+    if (e instanceof OptionRefusal) throw e;
+    throw new OptionRefusal(name, `option ${place} of ${what} cannot be read: ${cut(describe(e))}`);
   }
   return out;
 }
@@ -238,7 +265,7 @@ export function read_options(value, what, known) {
       try {
         v = Reflect.get(value, name);
       } catch (e) {
-        throw `option ${JSON.stringify(name)} of ${what} cannot be read: ${cut(describe(e))}`;
+        throw new OptionRefusal(name, `option ${JSON.stringify(name)} of ${what} cannot be read: ${cut(describe(e))}`);
       }
       if (v !== undefined) out.push(name, copy(v, name, what));
     }

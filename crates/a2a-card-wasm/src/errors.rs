@@ -41,6 +41,17 @@ fn error_object(e: &Error, option: Option<&str>) -> JsValue {
     err.into()
 }
 
+/// The same error (one this package made), about the option `option` (as this package spells
+/// it) when it is about none yet: a refusal of one input of an option (a key that is neither
+/// text nor an object) carries its option as every other refusal about an option does.
+pub(crate) fn about_option(e: JsValue, option: &str) -> JsValue {
+    let key = JsValue::from_str("option");
+    if Reflect::get(&e, &key).is_ok_and(|v| v.is_null() || v.is_undefined()) {
+        let _ = Reflect::set(&e, &key, &JsValue::from_str(option));
+    }
+    e
+}
+
 /// A `usage` error: the caller passed arguments or options this package cannot use.
 pub(crate) fn usage(message: impl Into<String>) -> JsValue {
     js_error(&Error::new(ErrorCode::Usage, message))

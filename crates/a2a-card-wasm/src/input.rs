@@ -1,7 +1,7 @@
 //! JavaScript values in: cards as text, bytes or values, and the options objects, read by the
 //! core's tables (each value by its row's kind) into its requests.
 
-use crate::errors::{option_usage, request_error, usage, OrThrow};
+use crate::errors::{about_option, option_usage, request_error, usage, OrThrow};
 use crate::js;
 use a2a_card::request::{camel_case, Input, Kind, OptionSpec, OptionValue, Request};
 use a2a_card::{Error, ErrorCode, Limits};
@@ -325,16 +325,15 @@ pub(crate) fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<Optio
                 let mut inputs = Vec::new();
                 for (i, key) in v.unchecked_into::<Array>().iter().enumerate() {
                     let source = format!("{name}[{i}]");
-                    inputs.push(Input::new(json_text(&key, &source)?, source));
+                    let text = json_text(&key, &source).map_err(|e| about_option(e, &name))?;
+                    inputs.push(Input::new(text, source));
                 }
                 Some(OptionValue::Inputs(inputs))
             }
             Some(v) => {
                 let source = if list { format!("{name}[0]") } else { name.clone() };
-                Some(OptionValue::Inputs(vec![Input::new(
-                    json_text(&v, &source)?,
-                    source,
-                )]))
+                let text = json_text(&v, &source).map_err(|e| about_option(e, &name))?;
+                Some(OptionValue::Inputs(vec![Input::new(text, source)]))
             }
         },
         Kind::Flag(_) => o.boolean(&name)?.map(OptionValue::Flag),

@@ -9,11 +9,12 @@
 //! does not catch: the functions of `js/read.js` read them in JavaScript, inside `try`, and hand back
 //! values the module made (strings, numbers, booleans, fresh arrays, fresh `Uint8Array` views)
 //! or an exception, which wasm-bindgen's `catch` turns into an `Err` before it reaches the
-//! module. Each refusal thrown here is a sentence (a string), which [`refusal`] makes an
-//! `A2ACardError` (`usage`). The Node test `test/exceptions.test.mjs` checks the generated glue:
+//! module. Each refusal thrown here is a sentence (a string, or an `OptionRefusal` that also
+//! names the option it is about), which [`refusal`] makes an `A2ACardError` (`usage`, with its
+//! `option` as the errors about an option raised in Rust have it). The Node test `test/exceptions.test.mjs` checks the generated glue:
 //! an import that does not catch is a failure unless it is listed there as safe.
 
-use crate::errors::usage;
+use crate::errors::{option_usage, usage};
 use js_sys::{Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::*;
 
@@ -37,6 +38,8 @@ extern "C" {
     fn js_well_formed(s: &JsValue) -> Result<bool, JsValue>;
     #[wasm_bindgen(catch, js_name = message_of)]
     fn js_message_of(e: &JsValue) -> Result<String, JsValue>;
+    #[wasm_bindgen(catch, js_name = refusal_option)]
+    fn js_refusal_option(e: &JsValue) -> Result<Option<String>, JsValue>;
     /// The UTF-8 bytes of a string (a `Uint8Array`), `null` when it has a lone surrogate.
     #[wasm_bindgen(catch)]
     pub(crate) fn utf8(s: &JsString) -> Result<JsValue, JsValue>;
@@ -45,9 +48,16 @@ extern "C" {
     pub(crate) fn utf8_into(s: &JsString, out: &mut [u8]) -> Result<i32, JsValue>;
 }
 
-/// A refusal thrown by the readers (a sentence), or another exception, as a `usage` error.
+/// A refusal thrown by the readers (a sentence; about one option, with the option as the
+/// error's `option`), or another exception, as a `usage` error.
 pub(crate) fn refusal(e: JsValue) -> JsValue {
-    usage(e.as_string().unwrap_or_else(|| message(&e)))
+    if let Some(sentence) = e.as_string() {
+        return usage(sentence);
+    }
+    match js_refusal_option(&e) {
+        Ok(Some(option)) => option_usage(&option, message(&e)),
+        _ => usage(message(&e)),
+    }
 }
 
 /// The message of a JavaScript exception.

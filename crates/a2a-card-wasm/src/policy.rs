@@ -8,7 +8,7 @@ use crate::output::{report_to_js, Digest};
 use crate::webcrypto::{self, web_crypto_available};
 use a2a_card::jose::crypto::SignatureBackend;
 use a2a_card::request::{camel_case, VerifyRequest, VERIFY};
-use a2a_card::signature::verify_card_with;
+use a2a_card::signature::{verify_card_with, Origin};
 use a2a_card::{Error, TrustStore, VerifyOptions};
 use js_sys::Promise;
 use std::cell::RefCell;
@@ -65,14 +65,15 @@ impl Policy {
         })
     }
 
-    /// The verify options of one call: `now` and `origin` of the call, else of the policy.
-    fn options_at(&self, now: Option<i64>, origin: Option<String>) -> VerifyOptions {
+    /// The verify options of one call: `now` and `origin` of the call, else of the policy
+    /// (the origin's text read once, by the core's rule: a refusal about the option `origin`).
+    fn options_at(&self, now: Option<i64>, origin: Option<String>) -> Result<VerifyOptions, JsValue> {
         let mut opts = self.opts.clone();
         opts.now = Some(now.or(self.now).unwrap_or_else(host_now));
-        if origin.is_some() {
-            opts.origin = origin;
+        if let Some(origin) = origin {
+            opts.origin = Some(origin.parse::<Origin>().map_err(|e| refused(&e))?);
         }
-        opts
+        Ok(opts)
     }
 
     pub(crate) fn verify(
@@ -82,7 +83,7 @@ impl Policy {
         origin: Option<String>,
     ) -> Result<JsValue, JsValue> {
         let bytes = card_bytes(card, &self.opts.limits)?;
-        let opts = self.options_at(now, origin);
+        let opts = self.options_at(now, origin)?;
         let backend: Option<&dyn SignatureBackend> = if self.host { Some(&HostCrypto) } else { None };
         let report = verify_card_with(&bytes, &self.trust, &opts, backend).or_throw()?;
         report_to_js(&report, &if self.host { Digest::Host } else { Digest::Module })
@@ -96,7 +97,10 @@ impl Policy {
             Ok(b) => b,
             Err(e) => return Promise::reject(&e),
         };
-        let opts = self.options_at(now, origin);
+        let opts = match self.options_at(now, origin) {
+            Ok(o) => o,
+            Err(e) => return Promise::reject(&e),
+        };
         webcrypto::verify(bytes, &self.trust, &opts, self.web, self.host)
     }
 }

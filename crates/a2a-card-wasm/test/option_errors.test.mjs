@@ -79,3 +79,52 @@ test("the example of docs/npm.md that shows an error's option runs as written", 
   run(loadNode(), { log: (...args) => printed.push(args.join(" ")) });
   assert.deepEqual(printed, [expected]);
 });
+
+// The refusals of the package's JavaScript reader (js/read.js: a string with a lone surrogate, a
+// getter or a list that throws, a list too long) and of a key that is not text or an object
+// carry the option as the core's refusals do, in the package's camelCase; an unknown option is
+// about none of the package's options (null).
+for (const [build, m] of [["node", loadNode()], ["web", await loadWeb()]]) {
+  test(`${build}: a refusal of the JavaScript reader carries its option`, async () => {
+    const { jwks } = m.generateKey("EdDSA");
+    const revoked = Proxy.revocable([], {});
+    revoked.revoke();
+    const throwing = Object.defineProperty({ jwks }, "maxChain", {
+      enumerable: true,
+      get() {
+        throw new Error("no");
+      },
+    });
+    const cases = [
+      [{ jwks, origin: "https://\ud800.example" }, "origin", /^option "origin" of \w+ holds a lone surrogate/],
+      [{ jwks, identity: ["dns:a.example", "x\udc00"] }, "identity", /^option "identity"\[1\] of \w+ holds a lone surrogate/],
+      [{ jwks, requireEku: "\udfff" }, "requireEku", /lone surrogate/],
+      [throwing, "maxChain", /^option "maxChain" of \w+ cannot be read: no$/],
+      [{ jwks, identity: revoked.proxy }, "identity", /^option "identity" of \w+ cannot be read/],
+      [{ jwks, identity: new Proxy([], { get: (t, p) => (p === "length" ? 1e9 : t[p]) }) }, "identity", /more than 65536/],
+      [{ keys: [jwks.keys[0], 42] }, "keys", /must be text or an object/],
+    ];
+    for (const [options, option, message] of cases) {
+      const e = thrownBy(() => m.verify(CARD, options));
+      assert.equal(e.name, "A2ACardError", e.message);
+      assert.equal(e.code, "usage", e.message);
+      assert.equal(e.option, option, e.message);
+      assert.match(e.message, message);
+      await assert.rejects(m.verifyAsync(CARD, options), (r) => r.option === option && message.test(r.message));
+      assert.equal(thrownBy(() => new m.Verifier(options)).option, option);
+    }
+    // The options of one call of a Verifier, and of the other calls.
+    const verifier = new m.Verifier({ jwks });
+    const perCall = thrownBy(() => verifier.verify(CARD, { origin: "https://a\ud800.example" }));
+    assert.equal(perCall.option, "origin", perCall.message);
+    const bad = thrownBy(() => verifier.verify(CARD, { origin: "http://a.example" }));
+    assert.equal(bad.option, "origin", bad.message);
+    assert.match(bad.message, /"http:\/\/a\.example" is not an origin/);
+    await assert.rejects(verifier.verifyAsync(CARD, { origin: "https://a.example/x" }), (r) => r.option === "origin");
+    assert.equal(thrownBy(() => m.canonicalize(CARD, { profile: "\ud800" })).option, "profile");
+    // A name the package does not know is none of its options.
+    const unknown = thrownBy(() => m.verify(CARD, { jwks, maxChains: 2 }));
+    assert.match(unknown.message, /^unknown option "maxChains" of verify/);
+    assert.equal(unknown.option, null);
+  });
+}

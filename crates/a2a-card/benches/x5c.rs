@@ -56,7 +56,7 @@ fn setup() -> Setup {
         anchors,
         pinned,
         opts: VerifyOptions {
-            origin: Some("https://agent.example.com".into()),
+            origin: Some("https://agent.example.com".parse().unwrap()),
             ..VerifyOptions::default()
         },
         leaf_der: leaf.der.clone(),

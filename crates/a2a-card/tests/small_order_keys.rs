@@ -330,7 +330,7 @@ fn certificates_on_small_order_keys_are_weak() {
     let mut trust = TrustStore::new();
     trust.add_anchor(TrustAnchor::from_der(root.der.clone(), "root.pem").unwrap());
     let opts = VerifyOptions {
-        origin: Some("https://agent.example".into()),
+        origin: Some("https://agent.example".parse().unwrap()),
         ..VerifyOptions::default()
     };
     let forged_card = |chain: &[&[u8]]| {

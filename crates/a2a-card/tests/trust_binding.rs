@@ -32,7 +32,7 @@ fn store(key: &PrivateKey, policy: impl FnOnce(&mut TrustedKey)) -> TrustStore {
         key.public().clone().with_kid("dup"),
         "jku:https://a.example/keys/jwks.json",
     );
-    jku.origins = Some(vec!["https://a.example".into()]);
+    jku.origins = Some(vec!["https://a.example".parse().unwrap()]);
     let mut store = TrustStore::new();
     store.add(entry);
     store.add(jku);
@@ -41,7 +41,7 @@ fn store(key: &PrivateKey, policy: impl FnOnce(&mut TrustedKey)) -> TrustStore {
 
 fn opts() -> VerifyOptions {
     VerifyOptions {
-        origin: Some("https://a.example".into()),
+        origin: Some("https://a.example".parse().unwrap()),
         now: Some(1_800_000_000),
         ..VerifyOptions::default()
     }
@@ -75,7 +75,7 @@ fn an_entry_that_limits_a_key_binds_it_under_any_kid() {
         ),
         (
             "untrusted-key",
-            Box::new(|e: &mut TrustedKey| e.origins = Some(vec!["https://b.example".into()])),
+            Box::new(|e: &mut TrustedKey| e.origins = Some(vec!["https://b.example".parse().unwrap()])),
         ),
         (
             "algorithm-not-allowed",
@@ -227,15 +227,17 @@ fn trust_entry_origins_are_canonical_or_refused() {
     };
     // Equivalent spellings are brought to one form, the form the fetcher derives from a URL.
     let s = store("HTTPS://[0:0::1]:443/").unwrap();
-    assert_eq!(
-        s.keys()[0].origins.as_deref(),
-        Some(&["https://[::1]".to_string()][..])
-    );
+    let origins = |s: &TrustStore| -> Vec<String> {
+        s.keys()[0]
+            .origins
+            .iter()
+            .flatten()
+            .map(|o| o.to_string())
+            .collect()
+    };
+    assert_eq!(origins(&s), ["https://[::1]"]);
     let s = store("https://XN--BCHER-KVA.example:8443").unwrap();
-    assert_eq!(
-        s.keys()[0].origins.as_deref(),
-        Some(&["https://xn--bcher-kva.example:8443".to_string()][..])
-    );
+    assert_eq!(origins(&s), ["https://xn--bcher-kva.example:8443"]);
     // Spellings a browser would rewrite differently are refused, naming the member.
     for bad in [
         "https://bücher.example",
@@ -250,14 +252,14 @@ fn trust_entry_origins_are_canonical_or_refused() {
     }
 }
 
-/// The origin of a verification is read by the core's one rule (`trust::check_origin`): a NUL
-/// or other control character, a space, a path, a query or userinfo is refused with `usage`
-/// before any signature is looked at, and the refused text is quoted escaped, never raw.
+/// The origin of a verification is read by the core's one rule (`Origin::from_str`, through
+/// which the request's `origin` is set): a NUL or other control character, a space, a path, a
+/// query or userinfo is refused with `usage` about the option `origin` before any signature is
+/// looked at, and the refused text is quoted escaped, never raw.
 #[test]
 fn an_origin_that_is_not_one_is_refused() {
-    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
-    let card = signed_with_kid(&key, "release");
-    let trust = store(&key, |_| {});
+    use a2a_card::request::{OptionValue, Snake, VerifyRequest};
+    use a2a_card::signature::Origin;
     for bad in [
         "https://a.example\0",
         "https://a\0.example",
@@ -273,21 +275,28 @@ fn an_origin_that_is_not_one_is_refused() {
         "ftp://a.example",
         "https://",
     ] {
-        let opts = VerifyOptions {
-            origin: Some(bad.into()),
-            ..opts()
-        };
-        let e = a2a_card::verify_card(&card, &trust, &opts).unwrap_err();
-        assert_eq!(e.code().as_str(), "usage", "{bad:?}");
-        assert!(e.message().starts_with("origin: "), "{bad:?}: {}", e.message());
-        assert!(
-            !e.message().contains('\0') && !e.message().contains('\u{7f}'),
+        let e = VerifyRequest::default()
+            .set("origin", OptionValue::Text(bad.into()))
+            .unwrap_err();
+        assert_eq!(e, bad.parse::<Origin>().unwrap_err(), "{bad:?}");
+        assert_eq!(
+            (e.code().as_str(), e.option()),
+            ("usage", Some("origin")),
             "{bad:?}"
         );
-        assert!(a2a_card::signature::trust::check_origin(bad).is_err(), "{bad:?}");
+        let spelled = e.spelled(&Snake);
+        assert!(
+            spelled.message().starts_with("origin: "),
+            "{bad:?}: {}",
+            spelled.message()
+        );
+        assert!(
+            !spelled.message().contains('\0') && !spelled.message().contains('\u{7f}'),
+            "{bad:?}"
+        );
     }
     assert_eq!(
-        a2a_card::signature::trust::check_origin("HTTPS://A.example:443/").unwrap(),
+        "HTTPS://A.example:443/".parse::<Origin>().unwrap().as_str(),
         "https://a.example"
     );
 }

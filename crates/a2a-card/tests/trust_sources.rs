@@ -112,10 +112,10 @@ fn case(f: &Fixture, source: Source, member: Option<(&str, &str)>) -> (Vec<u8>, 
                 public(),
                 KeySource::Jku {
                     url: "https://agent.example/keys.json".into(),
-                    origin: ORIGIN.into(),
+                    origin: ORIGIN.parse().unwrap(),
                 },
             );
-            k.origins = Some(vec![ORIGIN.into()]);
+            k.origins = Some(vec![ORIGIN.parse().unwrap()]);
             trust.add(k);
         }
         Source::X5cLeaf | Source::X5cLeafWithJwk | Source::X5cLeafKidOfEntry => {
@@ -135,7 +135,7 @@ fn case(f: &Fixture, source: Source, member: Option<(&str, &str)>) -> (Vec<u8>, 
 
 fn opts() -> VerifyOptions {
     VerifyOptions {
-        origin: Some(ORIGIN.into()),
+        origin: Some(ORIGIN.parse().unwrap()),
         now: Some(NOW),
         ..VerifyOptions::default()
     }

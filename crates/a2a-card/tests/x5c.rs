@@ -123,7 +123,7 @@ fn a_leaf_for_another_host_is_an_identity_mismatch() {
     // An IP origin needs an IP SAN.
     let card = dns_card(&p, Spec::leaf("agent").ip("127.0.0.1".parse().unwrap()));
     let opts = VerifyOptions {
-        origin: Some("https://127.0.0.1:8443".into()),
+        origin: Some("https://127.0.0.1:8443".parse().unwrap()),
         ..VerifyOptions::default()
     };
     assert!(verify_card(&card, &anchors(&[&p.root]), &opts).unwrap().ok);
@@ -234,7 +234,7 @@ fn name_constraints_are_enforced() {
     let int = root.issue(&Spec::ca("Example Only", Some(0)).permit_dns("example.org"));
     let ok = int.issue(&Spec::leaf("agent").dns("agent.example.org"));
     let opts = VerifyOptions {
-        origin: Some("https://agent.example.org".into()),
+        origin: Some("https://agent.example.org".parse().unwrap()),
         ..VerifyOptions::default()
     };
     assert!(
@@ -244,7 +244,7 @@ fn name_constraints_are_enforced() {
     );
     let bad = int.issue(&Spec::leaf("agent").dns("agent.evil.com"));
     let opts = VerifyOptions {
-        origin: Some("https://agent.evil.com".into()),
+        origin: Some("https://agent.evil.com".parse().unwrap()),
         ..VerifyOptions::default()
     };
     refused(
@@ -677,7 +677,7 @@ fn the_x5c_vectors_get_their_verdicts() {
         identities.extend(v.identity_prefixes.iter().map(|p| Identity::prefix(p).unwrap()));
         let opts = VerifyOptions {
             now: Some(v.now),
-            origin: v.origin.clone(),
+            origin: v.origin.as_deref().map(|o| o.parse().unwrap()),
             identities,
             required_eku: v.required_eku.clone(),
             max_chain_len: v.max_chain.unwrap_or(a2a_card::signature::DEFAULT_MAX_CHAIN_LEN),

@@ -304,7 +304,7 @@ fn the_report_names_the_dns_or_ip_san_that_matched() {
     );
     let wild = dns_card(&p, Spec::leaf("agent").dns("*.agents.example"));
     let at_a = VerifyOptions {
-        origin: Some("https://a.agents.example".into()),
+        origin: Some("https://a.agents.example".parse().unwrap()),
         ..VerifyOptions::default()
     };
     assert_eq!(
@@ -321,7 +321,7 @@ fn the_report_names_the_dns_or_ip_san_that_matched() {
     );
     let ip = dns_card(&p, Spec::leaf("agent").ip("10.0.0.7".parse().unwrap()));
     let at_ip = VerifyOptions {
-        origin: Some("https://10.0.0.7".into()),
+        origin: Some("https://10.0.0.7".parse().unwrap()),
         ..VerifyOptions::default()
     };
     assert_eq!(identity(&ip, &at_ip), "IP SAN 10.0.0.7 (the card's origin)");

@@ -7,13 +7,13 @@ use crate::io::{
     check_output, is_stdin, printable, read_input, read_key_text, refuse_same_file, replace_file,
     write_stdout,
 };
-use crate::options::{refused, TableFlags};
+use crate::options::{refused, Flags, TableFlags};
 use crate::Failure;
 use a2a_card::request::{Input, VerifyRequest};
-use a2a_card::signature::TextForm;
+use a2a_card::signature::{Origin, TextForm};
 use a2a_card::Algorithm;
 use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
-use a2a_card_fetch::{verify_remote, RemoteOptions};
+use a2a_card_fetch::{verify_remote, RemoteOptions, RemoteReport};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 
@@ -345,7 +345,6 @@ impl Args {
             mode: Some(self.mode.as_str().to_string()),
             profiles: (!self.profiles.is_empty()).then(|| self.profiles.clone()),
             unknown: Some(self.unknown.as_str().to_string()),
-            origin: self.origin.clone(),
             max_signatures: Some(self.max_signatures),
             max_keys_per_kid: Some(self.max_keys_per_kid),
             max_signature_checks: Some(self.max_signature_checks),
@@ -368,6 +367,13 @@ impl Args {
             );
         }
         self.table.fill(&mut request)?;
+        // The origin's text read once, by the core's rule (a refusal about `origin`).
+        request.origin = self
+            .origin
+            .as_deref()
+            .map(str::parse::<Origin>)
+            .transpose()
+            .map_err(refused)?;
         Ok((trust, request.options().map_err(refused)?))
     }
 }
@@ -427,11 +433,7 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
     let r = verify_remote(url, &trust, &remote, &args.fetch.options()).map_err(|e| fetch::failure(e, url))?;
 
     emit_verified(args, &r.report)?;
-    let out = if args.format.as_deref() == Some("json") {
-        pretty(r.to_json())
-    } else {
-        r.to_text()
-    };
+    let (r, out) = remote_output(r, args.format.as_deref() == Some("json"));
     write_stdout(out.as_bytes())?;
     Ok(if r.report.ok {
         0
@@ -440,6 +442,14 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
     } else {
         1
     })
+}
+
+/// The output of `verify URL`: the remote report, the options its messages name (a `jku` that
+/// failed for want of `--allow-loopback` or `--ca-file`) spelled as flags, in JSON or as text.
+fn remote_output(r: RemoteReport, json: bool) -> (RemoteReport, String) {
+    let r = r.spelled(&Flags);
+    let out = if json { pretty(r.to_json()) } else { r.to_text() };
+    (r, out)
 }
 
 /// Writes the verified content to the `--emit-verified` file, if one was given and there is
@@ -463,4 +473,110 @@ fn pretty(value: serde_json::Value) -> String {
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_card_fetch::{CacheOutcome, Error, ErrorCode, JkuReport, JkuStatus};
+
+    /// A `jku` whose retrieval was refused for want of a fetcher option is printed with the
+    /// option as its flag (the fetcher's message names it only as data, `Error::options`), in
+    /// the text and in the JSON report alike; the code and the rest of the message are kept.
+    #[test]
+    fn a_failed_jku_names_the_flag_that_would_allow_it() {
+        let options = VerifyOptions {
+            mode: Mode::IfPresent,
+            ..VerifyOptions::default()
+        };
+        let report = verify_card(br#"{"name":"A"}"#, &TrustStore::new(), &options).unwrap();
+        let failed = |e: Error| JkuStatus::Failed {
+            code: e.code().as_str().to_string(),
+            message: e.message().to_string(),
+            error: Box::new(e),
+        };
+        let loopback = Error::about_options(
+            ErrorCode::AddressRefused,
+            "refused before connecting: localhost resolves to 127.0.0.1, a loopback address \
+             (loopback is opened only with {allow_loopback}, for local testing)",
+            &["allow_loopback"],
+        );
+        let roots = Error::about_options(
+            ErrorCode::CertificateInvalid,
+            "the server's certificate is not signed by a trusted root; give {roots}",
+            &["roots"],
+        );
+        let plain = Error::new(ErrorCode::HttpStatus, "the server answered 404 Not Found");
+        let jku = [loopback, roots, plain]
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| JkuReport {
+                url: format!("https://agent.example/keys/{i}.json"),
+                signatures: vec![i],
+                status: failed(e),
+            })
+            .collect();
+        let remote = RemoteReport {
+            requested_url: "https://agent.example/.well-known/agent-card.json".into(),
+            origin: "https://agent.example".parse().unwrap(),
+            final_url: "https://agent.example/.well-known/agent-card.json".into(),
+            redirects: vec![],
+            status: Some(200),
+            content_type: "application/json".into(),
+            cache: CacheOutcome::Off,
+            peer: None,
+            protocol: None,
+            proxy: None,
+            report,
+            keys: vec![],
+            jku,
+            warnings: vec![],
+            card: vec![],
+        };
+        let (_, text) = remote_output(remote.clone(), false);
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("jku ")).collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(
+            lines[0].ends_with(
+                "fetch failed: error[address-refused]: refused before connecting: localhost resolves \
+                 to 127.0.0.1, a loopback address (loopback is opened only with --allow-loopback, \
+                 for local testing)"
+            ),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[1].ends_with("not signed by a trusted root; give --ca-file"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].ends_with("error[http-status]: the server answered 404 Not Found"),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            !text.contains("allow_loopback") && !text.contains("{roots}"),
+            "{text}"
+        );
+        let (_, json) = remote_output(remote, true);
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let jku = &json["fetch"]["jku"];
+        assert_eq!(jku[0]["code"], "address-refused");
+        assert!(
+            jku[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("only with --allow-loopback,"),
+            "{json}"
+        );
+        assert!(
+            jku[1]["message"].as_str().unwrap().ends_with("give --ca-file"),
+            "{json}"
+        );
+        // The error travels as data only: the JSON members are the ones they were.
+        let mut members: Vec<&str> = jku[0].as_object().unwrap().keys().map(String::as_str).collect();
+        members.sort_unstable();
+        assert_eq!(members, ["code", "message", "signatures", "status", "url"]);
+    }
 }

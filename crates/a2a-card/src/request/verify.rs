@@ -6,8 +6,9 @@ use super::table::VERIFY;
 use crate::canonical::{accepted_profiles, Limits, Profile, UnknownMembers};
 use crate::jose::Algorithm;
 use crate::signature::chain::eku_oid;
-use crate::signature::trust::check_origin;
-use crate::signature::{check_algorithms, verify_card, Identity, Mode, Report, TrustStore, VerifyOptions};
+use crate::signature::{
+    check_algorithms, verify_card, Identity, Mode, Origin, Report, TrustStore, VerifyOptions,
+};
 use crate::{Error, ErrorCode};
 
 /// One input of an option that takes keys, JWK Sets, trust stores or certificates: its text and
@@ -77,8 +78,9 @@ pub struct VerifyRequest {
     pub unknown: Option<String>,
     /// The time for validity windows.
     pub now: Option<i64>,
-    /// The origin the card came from.
-    pub origin: Option<String>,
+    /// The origin the card came from (text is read with [`Origin::from_str`](std::str::FromStr)
+    /// when it is set: see [`VerifyRequest::set`]).
+    pub origin: Option<Origin>,
     /// The most signatures a card may carry.
     pub max_signatures: Option<usize>,
     /// The most trusted keys one `kid` may select.
@@ -143,13 +145,18 @@ fn count(name: &'static str, given: Option<usize>) -> Result<usize, Error> {
 
 impl VerifyRequest {
     /// Sets the option of [`VERIFY`] with this canonical name, which front ends read by the
-    /// table: an unknown name, or a value of another kind, is a `usage` error about it.
+    /// table: an unknown name, or a value of another kind, is a `usage` error about it. An
+    /// origin's text is read here, once, into an [`Origin`].
     ///
     /// ```
     /// use a2a_card::request::{OptionValue, VerifyRequest};
     /// let mut r = VerifyRequest::default();
     /// r.set("max_chain", OptionValue::Count(2)).unwrap();
     /// assert_eq!(r.max_chain, Some(2));
+    /// r.set("origin", OptionValue::Text("https://A.example:443".into())).unwrap();
+    /// assert_eq!(r.origin.as_ref().map(|o| o.as_str()), Some("https://a.example"));
+    /// let e = r.set("origin", OptionValue::Text("https://a.example/path".into())).unwrap_err();
+    /// assert_eq!(e.option(), Some("origin"));
     /// assert!(r.set("max_chain", OptionValue::Text("2".into())).is_err());
     /// ```
     pub fn set(&mut self, name: &str, value: OptionValue) -> Result<(), Error> {
@@ -169,7 +176,7 @@ impl VerifyRequest {
             ("profiles", V::Texts(v)) => self.profiles = Some(v),
             ("unknown", V::Text(v)) => self.unknown = Some(v),
             ("now", V::Time(t)) => self.now = Some(t),
-            ("origin", V::Text(v)) => self.origin = Some(v),
+            ("origin", V::Text(v)) => self.origin = Some(v.parse()?),
             ("max_signatures", V::Count(n)) => self.max_signatures = Some(n),
             ("max_keys_per_kid", V::Count(n)) => self.max_keys_per_kid = Some(n),
             ("max_signature_checks", V::Count(n)) => self.max_signature_checks = Some(n),
@@ -191,8 +198,8 @@ impl VerifyRequest {
     }
 
     /// The policy: every count within its bounds (defaults from [`VERIFY`]), the names read,
-    /// the rules between options (`profile` or `profiles`; no HMAC algorithm; an origin's
-    /// form), and [`VerifyOptions::check`].
+    /// the rules between options (`profile` or `profiles`; no HMAC algorithm), and
+    /// [`VerifyOptions::check`].
     pub fn options(&self) -> Result<VerifyOptions, Error> {
         let mut identities = Vec::new();
         for id in &self.identity {
@@ -235,9 +242,6 @@ impl VerifyRequest {
             max_input_bytes: count("max_input_bytes", self.max_input_bytes)?,
             max_depth: count("max_depth", self.max_depth)?,
         };
-        if let Some(origin) = &self.origin {
-            check_origin(origin).map_err(|e| e.for_option("origin"))?;
-        }
         let opts = VerifyOptions {
             identities,
             required_eku: self.require_eku.clone(),

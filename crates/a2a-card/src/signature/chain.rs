@@ -25,7 +25,7 @@ use crate::jose::Algorithm;
 use crate::signature::options::{check_spiffe_id, is_spiffe, Identity, VerifyOptions};
 use crate::signature::policy::{EntryCodes, EntryRules};
 use crate::signature::report::{CertificateUsed, ChainCert};
-use crate::signature::trust::{TrustAnchor, TrustStore};
+use crate::signature::trust::{Origin, TrustAnchor, TrustStore};
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 use std::cell::RefCell;
 use webpki::{EndEntityCert, KeyPurposeIdIter};
@@ -132,7 +132,7 @@ pub(crate) struct ChainContext<'a> {
     pub(crate) trust: &'a TrustStore,
     pub(crate) opts: &'a VerifyOptions,
     pub(crate) now: Option<i64>,
-    pub(crate) origin: Option<&'a str>,
+    pub(crate) origin: Option<&'a Origin>,
 }
 
 /// Where a header's certificate parameters are refused: the protected header, or the
@@ -523,7 +523,7 @@ pub(crate) fn check_chain(
 
 /// The policy of the anchor a path reached: revoked, window, algorithms, origins (the rules of
 /// every trust entry, [`EntryRules`]).
-fn anchor_policy(a: &TrustAnchor, alg: Algorithm, now: i64, origin: Option<&str>) -> Result<(), Error> {
+fn anchor_policy(a: &TrustAnchor, alg: Algorithm, now: i64, origin: Option<&Origin>) -> Result<(), Error> {
     let rules = EntryRules {
         name: &|| format!("the trust anchor {}", crate::signature::quoted(&a.subject)),
         algorithms: a.algorithms.as_deref(),
@@ -542,15 +542,6 @@ const ANCHOR_CODES: EntryCodes = EntryCodes {
     origin: ErrorCode::CertificateUntrusted,
     grants: "certify signers",
 };
-
-/// The host of a normalized origin (`https://host[:port]`), brackets of an IPv6 address removed.
-fn origin_host(origin: &str) -> &str {
-    let rest = origin.strip_prefix("https://").unwrap_or(origin);
-    if let Some(v6) = rest.strip_prefix('[') {
-        return v6.split(']').next().unwrap_or(v6);
-    }
-    rest.split(':').next().unwrap_or(rest)
-}
 
 fn names_of(leaf: &CertSummary) -> String {
     let mut names: Vec<String> = Vec::new();
@@ -638,7 +629,7 @@ fn identity(
     ee: &EndEntityCert<'_>,
     opts: &VerifyOptions,
     anchor: &TrustAnchor,
-    origin: Option<&str>,
+    origin: Option<&Origin>,
 ) -> Result<String, Error> {
     let sets: Vec<(&str, &[Identity])> = [
         ("the verifier's identity rules", opts.identities.as_slice()),
@@ -659,7 +650,7 @@ fn identity(
                  identities were given",
             ));
         };
-        let host = origin_host(origin);
+        let host = origin.host();
         let ok = ServerName::try_from(host).is_ok_and(|n| ee.verify_is_valid_for_subject_name(&n).is_ok());
         if !ok {
             return Err(err(

@@ -15,6 +15,7 @@ pub mod chain;
 mod deferred;
 pub mod entries;
 mod options;
+mod origin;
 mod plan;
 mod policy;
 pub(crate) mod report;
@@ -28,6 +29,7 @@ pub use options::{
     DEFAULT_MAX_KEYS_PER_KID, DEFAULT_MAX_SIGNATURES, DEFAULT_MAX_SIGNATURE_CHECKS, MAX_CHAIN_LEN_LIMIT,
     MAX_HEADER_BYTES_LIMIT, MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT, MAX_SIGNATURE_CHECKS_LIMIT,
 };
+pub use origin::{Origin, ORIGIN_FORM};
 pub use report::{
     printable, quoted, sha256_hex, CertificateUsed, ChainCert, KeySource, KeyUsed, Mode, Report,
     SignatureReport, TextForm, Verdict, VerdictCode,

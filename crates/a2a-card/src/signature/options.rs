@@ -248,9 +248,9 @@ pub struct VerifyOptions {
     /// The time used for validity windows, in seconds since the Unix epoch. `None` reads the
     /// system clock (native builds); on wasm32 the caller must pass it when keys carry windows.
     pub now: Option<i64>,
-    /// The origin the card was fetched from (`https://host[:port]`), for trust entries bound to
-    /// origins. `None` (a local file) fails every origin-bound entry.
-    pub origin: Option<String>,
+    /// The origin the card was fetched from, for trust entries bound to origins. `None` (a
+    /// local file) fails every origin-bound entry.
+    pub origin: Option<crate::signature::Origin>,
     /// Identities the leaf certificate of an `x5c` chain must name (one of them). Empty: the
     /// trust anchor's `identities`, else a DNS or IP SAN of the origin's host.
     pub identities: Vec<Identity>,
@@ -295,9 +295,9 @@ impl VerifyOptions {
     /// `max_chain_len` 1 to [`MAX_CHAIN_LEN_LIMIT`], `max_header_bytes` 1 to
     /// [`MAX_HEADER_BYTES_LIMIT`], and [`Limits::check`]), an `algorithms` allowlist that is not
     /// empty and names no HMAC algorithm (a shared secret is never a trust root for a published
-    /// card), at least one profile, and an `origin` in the form
-    /// [`check_origin`](crate::signature::trust::check_origin) reads. Refusals are `usage`
-    /// errors naming the option as the library spells it.
+    /// card), and at least one profile (the `origin` was read when it was made, an
+    /// [`Origin`](crate::signature::Origin)). Refusals are `usage` errors naming the option as
+    /// the library spells it.
     ///
     /// ```
     /// use a2a_card::{Algorithm, VerifyOptions};
@@ -314,8 +314,8 @@ impl VerifyOptions {
         self.checked().map(drop)
     }
 
-    /// [`Self::check`], keeping what it read: the origin in its canonical spelling. Every
-    /// verification starts here, once, and reads its options through the result.
+    /// [`Self::check`], as the options that passed it. Every verification starts here, once,
+    /// and reads its options through the result.
     pub(crate) fn checked(&self) -> Result<Checked<'_>, crate::Error> {
         use crate::error::check_count;
         check_count("max_signatures", self.max_signatures, 1, MAX_SIGNATURES_LIMIT)?;
@@ -348,22 +348,14 @@ impl VerifyOptions {
                 "no profile is accepted; name at least one",
             ));
         }
-        let origin = match &self.origin {
-            Some(origin) => {
-                Some(crate::signature::trust::check_origin(origin).map_err(|e| e.context("origin"))?)
-            }
-            None => None,
-        };
-        Ok(Checked { opts: self, origin })
+        Ok(Checked { opts: self })
     }
 }
 
-/// Options that passed [`VerifyOptions::check`], with the card's origin in its canonical
-/// spelling ([`check_origin`](crate::signature::trust::check_origin)): a verification checks its
-/// options once and passes this on.
+/// Options that passed [`VerifyOptions::check`]: a verification checks its options once and
+/// passes this on.
 pub(crate) struct Checked<'a> {
     pub(crate) opts: &'a VerifyOptions,
-    pub(crate) origin: Option<String>,
 }
 
 /// The rule for an algorithm allowlist of a verification: not empty (an empty list would

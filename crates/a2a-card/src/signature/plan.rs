@@ -223,7 +223,7 @@ pub(crate) struct Context<'a, 'k> {
     pub(crate) trust: &'k TrustStore,
     pub(crate) opts: &'a VerifyOptions,
     pub(crate) now: Option<i64>,
-    pub(crate) origin: Option<&'a str>,
+    pub(crate) origin: Option<&'a crate::signature::Origin>,
 }
 
 /// Plans the verification of the signature entries `signatures`; `fallback` is the first

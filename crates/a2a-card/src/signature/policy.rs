@@ -6,7 +6,7 @@
 use crate::error::{Error, ErrorCode};
 use crate::jose::keys::PublicKey;
 use crate::jose::Algorithm;
-use crate::signature::trust::{TrustStore, TrustedKey};
+use crate::signature::trust::{Origin, TrustStore, TrustedKey};
 
 /// The policy of `tk` and of every other entry of the store that holds the same key (by RFC 7638
 /// thumbprint, whatever its `kid`): a key listed more than once is bound by every listing, so
@@ -17,7 +17,7 @@ pub(crate) fn bound_policy(
     tk: &TrustedKey,
     alg: Algorithm,
     now: Option<i64>,
-    origin: Option<&str>,
+    origin: Option<&Origin>,
 ) -> Result<(), Error> {
     policy(tk, alg, now, origin)?;
     entries_policy(trust, &tk.key, Some(tk), alg, now, origin)
@@ -31,7 +31,7 @@ pub(crate) fn key_policy(
     key: &PublicKey,
     alg: Algorithm,
     now: Option<i64>,
-    origin: Option<&str>,
+    origin: Option<&Origin>,
 ) -> Result<(), Error> {
     entries_policy(trust, key, None, alg, now, origin)
 }
@@ -43,7 +43,7 @@ fn entries_policy(
     except: Option<&TrustedKey>,
     alg: Algorithm,
     now: Option<i64>,
-    origin: Option<&str>,
+    origin: Option<&Origin>,
 ) -> Result<(), Error> {
     for other in trust.with_thumbprint(key.thumbprint_str()) {
         if except.is_some_and(|tk| std::ptr::eq(other, tk)) {
@@ -63,7 +63,7 @@ fn entries_policy(
     Ok(())
 }
 
-fn policy(tk: &TrustedKey, alg: Algorithm, now: Option<i64>, origin: Option<&str>) -> Result<(), Error> {
+fn policy(tk: &TrustedKey, alg: Algorithm, now: Option<i64>, origin: Option<&Origin>) -> Result<(), Error> {
     let rules = EntryRules {
         name: &|| format!("the trusted key {:?}", tk.kid()),
         algorithms: tk.algorithms.as_deref(),
@@ -82,7 +82,7 @@ fn policy(tk: &TrustedKey, alg: Algorithm, now: Option<i64>, origin: Option<&str
 pub(crate) struct EntryRules<'a> {
     pub name: &'a dyn Fn() -> String,
     pub algorithms: Option<&'a [Algorithm]>,
-    pub origins: Option<&'a [String]>,
+    pub origins: Option<&'a [Origin]>,
     pub not_before: Option<i64>,
     pub not_after: Option<i64>,
     pub revoked: bool,
@@ -114,7 +114,7 @@ impl EntryRules<'_> {
         codes: &EntryCodes,
         alg: Algorithm,
         now: Option<i64>,
-        origin: Option<&str>,
+        origin: Option<&Origin>,
         fits: impl FnOnce() -> Result<(), Error>,
     ) -> Result<(), Error> {
         let name = self.name;
@@ -154,7 +154,7 @@ impl EntryRules<'_> {
                             "{} may {} only for {}, not for {o}",
                             name(),
                             codes.grants,
-                            origins.join(", ")
+                            origins.iter().map(Origin::as_str).collect::<Vec<_>>().join(", ")
                         ),
                     ))
                 }

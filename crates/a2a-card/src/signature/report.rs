@@ -187,7 +187,8 @@ impl Verdict {
 /// let s: KeySource = "jwks.json".into();
 /// assert_eq!(s, KeySource::Pinned { label: "jwks.json".into() });
 /// assert_eq!(s.label(), "jwks.json");
-/// let jku = KeySource::Jku { url: "https://a.example/keys/jwks.json".into(), origin: "https://a.example".into() };
+/// let origin = "https://a.example".parse().unwrap();
+/// let jku = KeySource::Jku { url: "https://a.example/keys/jwks.json".into(), origin };
 /// assert_eq!(jku.label(), "jku:https://a.example/keys/jwks.json");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -215,7 +216,7 @@ pub enum KeySource {
         /// prefix led).
         url: String,
         /// The origin whose cards its keys may sign.
-        origin: String,
+        origin: crate::signature::Origin,
     },
 }
 

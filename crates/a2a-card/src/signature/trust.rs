@@ -31,6 +31,7 @@ use crate::canonical::value::Value;
 use crate::error::{Error, ErrorCode};
 use crate::jose::keys::{check_members, Members, PublicKey};
 use crate::jose::Algorithm;
+pub use crate::signature::origin::{Origin, ORIGIN_FORM};
 use crate::signature::report::KeySource;
 
 /// One trusted key and the policy that limits it.
@@ -40,8 +41,8 @@ pub struct TrustedKey {
     pub key: PublicKey,
     /// Algorithms this key may be used with; `None` means whatever fits the key.
     pub algorithms: Option<Vec<Algorithm>>,
-    /// Origins (`https://host[:port]`) whose cards this key may sign; `None` means any.
-    pub origins: Option<Vec<String>>,
+    /// Origins whose cards this key may sign; `None` means any.
+    pub origins: Option<Vec<Origin>>,
     /// Not valid before this time (seconds since the Unix epoch).
     pub not_before: Option<i64>,
     /// Not valid after this time (seconds since the Unix epoch).
@@ -84,7 +85,7 @@ pub struct TrustAnchor {
     /// Algorithms its leaves may sign with; `None`: whatever fits the leaf's key.
     pub algorithms: Option<Vec<Algorithm>>,
     /// Origins whose cards its leaves may sign; `None` means any.
-    pub origins: Option<Vec<String>>,
+    pub origins: Option<Vec<Origin>>,
     /// Not used before this time (seconds since the Unix epoch).
     pub not_before: Option<i64>,
     /// Not used after this time.
@@ -428,7 +429,7 @@ fn entry_from_json(entry: &Value, source: &str) -> Result<TrustedKey, Error> {
             ("origins", Value::Array(items)) => {
                 let mut origins = Vec::new();
                 for (i, item) in items.iter().enumerate() {
-                    let Some(o) = item.as_str().and_then(normalize_origin) else {
+                    let Some(o) = item.as_str().and_then(|s| s.parse::<Origin>().ok()) else {
                         return Err(err(
                             &format!("{ptr}/{i}"),
                             ORIGIN_FORM.into(),
@@ -524,7 +525,10 @@ fn anchor_from_json(entry: &Value, source: &str) -> Result<TrustAnchor, Error> {
             ("origins", v) => {
                 let mut origins = Vec::new();
                 for (i, s) in strings(&ptr, v)?.iter().enumerate() {
-                    origins.push(normalize_origin(s).ok_or_else(|| err(&format!("{ptr}/{i}"), ORIGIN_FORM.into()))?);
+                    origins.push(
+                        s.parse::<Origin>()
+                            .map_err(|_| err(&format!("{ptr}/{i}"), ORIGIN_FORM.into()))?,
+                    );
                 }
                 a.origins = Some(origins);
             }
@@ -562,127 +566,6 @@ fn time_value(v: &Value) -> Option<i64> {
         Value::String(s) => parse_rfc3339(s),
         _ => None,
     }
-}
-
-/// How an origin is written, for messages that refuse one.
-pub const ORIGIN_FORM: &str =
-    "an origin is \"https://host\" or \"https://host:port\" (no path), with a host \
-     that is not ASCII written as its A-label (xn--...) and an IPv4 address as four decimal numbers";
-
-/// The one reading of an origin a caller gives (a verification's `origin`, the CLI's, the
-/// Python and npm packages' option): its canonical spelling by [`normalize_origin`], or a
-/// `usage` error saying how an origin is written ([`ORIGIN_FORM`]). A scheme other than
-/// `https`, a path, query, fragment or userinfo, an empty host, a character outside a host
-/// name (a control character such as NUL, a space, a percent sign) and a port past 65535 are
-/// all refused. The message quotes the value escaped, never raw.
-///
-/// ```
-/// use a2a_card::signature::trust::check_origin;
-/// assert_eq!(check_origin("https://Agent.Example:443/").unwrap(), "https://agent.example");
-/// assert_eq!(check_origin("https://agent.example\0.evil").unwrap_err().code().as_str(), "usage");
-/// assert!(check_origin("https://agent.example/path").is_err());
-/// assert!(check_origin("https://user@agent.example").is_err());
-/// ```
-pub fn check_origin(s: &str) -> Result<String, Error> {
-    normalize_origin(s).ok_or_else(|| {
-        Error::new(
-            ErrorCode::Usage,
-            format!(
-                "\"{}\" is not an origin: {ORIGIN_FORM}",
-                crate::signature::report::printable(s)
-            ),
-        )
-    })
-}
-
-/// The canonical spelling of an https origin, as a browser (and the fetcher, through the `url`
-/// crate) serializes it: scheme and host lower-cased, the default port dropped, the port
-/// written as a plain number, an IPv6 address in its RFC 5952 form (`[0:0::1]` -> `[::1]`).
-/// `None` for anything that is not an https origin, and for spellings that a browser would
-/// rewrite in ways this function does not: a host that is not ASCII (write its A-label,
-/// `xn--...`), or an IPv4 address not written as four decimal numbers (`127.1`, `0x7f.0.0.1`).
-/// Both sides of every origin comparison go through it, so two spellings of one origin match
-/// and no spelling matches another origin.
-///
-/// ```
-/// use a2a_card::signature::trust::normalize_origin;
-/// assert_eq!(normalize_origin("https://A.example:443").as_deref(), Some("https://a.example"));
-/// assert_eq!(normalize_origin("https://[0:0::1]:8443/").as_deref(), Some("https://[::1]:8443"));
-/// assert_eq!(normalize_origin("http://a.example"), None);
-/// assert_eq!(normalize_origin("https://b\u{fc}cher.example"), None); // write https://xn--bcher-kva.example
-/// assert_eq!(normalize_origin("https://127.1"), None);
-/// ```
-pub fn normalize_origin(s: &str) -> Option<String> {
-    let s = s.strip_suffix('/').unwrap_or(s);
-    if !s.get(..8)?.eq_ignore_ascii_case("https://") {
-        return None;
-    }
-    let rest = &s[8..];
-    if rest.is_empty() || rest.contains(['/', '?', '#', '@', '\\']) || !rest.is_ascii() {
-        return None;
-    }
-    // Split host and port; an IPv6 host is bracketed and holds colons of its own.
-    let (host, port) = match rest.strip_prefix('[') {
-        Some(v6) => {
-            let (addr, after) = v6.split_once(']')?;
-            let ip: std::net::Ipv6Addr = addr.parse().ok()?;
-            let port = match after {
-                "" => None,
-                p => Some(p.strip_prefix(':')?),
-            };
-            (format!("[{ip}]"), port)
-        }
-        None => {
-            let (host, port) = match rest.split_once(':') {
-                Some((h, p)) => (h, Some(p)),
-                None => (rest, None),
-            };
-            (canonical_host(host)?, port)
-        }
-    };
-    match port {
-        None => Some(format!("https://{host}")),
-        Some(digits) => {
-            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            let n: u16 = digits.parse().ok()?;
-            Some(if n == 443 {
-                format!("https://{host}")
-            } else {
-                format!("https://{host}:{n}")
-            })
-        }
-    }
-}
-
-/// A DNS name lower-cased, or an IPv4 address in its four-decimal form; `None` for an empty
-/// host and for a host a browser would read as an IPv4 address written otherwise (its last
-/// label a number: `127.1`, `0x7f.0.0.1`, `2130706433`).
-fn canonical_host(host: &str) -> Option<String> {
-    let host = host.to_ascii_lowercase();
-    // A host name's characters only: no control character (NUL), space, percent sign or
-    // anything else a URL parser would refuse or rewrite.
-    if host.is_empty()
-        || !host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'))
-    {
-        return None;
-    }
-    let last = host.trim_end_matches('.').rsplit('.').next().unwrap_or("");
-    let numeric = !last.is_empty()
-        && (last.bytes().all(|b| b.is_ascii_digit())
-            || last
-                .strip_prefix("0x")
-                .is_some_and(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit())));
-    if numeric {
-        let ip: std::net::Ipv4Addr = host.parse().ok()?;
-        if ip.to_string() != host {
-            return None;
-        }
-    }
-    Some(host)
 }
 
 /// Parses an RFC 3339 date-time (`2026-01-01T00:00:00Z`, fractions and offsets allowed) into

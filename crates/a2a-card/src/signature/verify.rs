@@ -145,7 +145,7 @@ pub(crate) fn plan_card<'t, 'k, N: Tree<'t>>(
         trust,
         opts,
         now: now_seconds(opts),
-        origin: checked.origin.as_deref(),
+        origin: checked.opts.origin.as_ref(),
     };
     Ok((
         plan::plan(&signatures, &ctx, fallback, || every_member(card)),

@@ -61,7 +61,7 @@ pub fn anchors(certs: &[&Cert]) -> TrustStore {
 /// Verifying options with the origin [`ORIGIN`].
 pub fn at_origin() -> VerifyOptions {
     VerifyOptions {
-        origin: Some(ORIGIN.into()),
+        origin: Some(ORIGIN.parse().unwrap()),
         ..VerifyOptions::default()
     }
 }
