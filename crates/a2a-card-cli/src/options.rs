@@ -121,6 +121,18 @@ impl<R: Request> TableFlags<R> {
         Ok(())
     }
 
+    /// Whether the option with this canonical name was given on the command line (not only
+    /// defaulted).
+    pub(crate) fn is_given(&self, name: &str) -> bool {
+        self.given.iter().any(|(n, v)| {
+            *n == name
+                && !matches!(
+                    v,
+                    Given::Value(OptionValue::Count(_)) | Given::Value(OptionValue::Flag(false))
+                )
+        })
+    }
+
     /// `request` (the flags the subcommand declares) with what was given here, built.
     pub(crate) fn build(&self, mut request: R) -> Result<R::Built, Failure> {
         self.fill(&mut request)?;

@@ -41,7 +41,7 @@ export interface ReadOptions {
 export interface CanonicalizeOptions extends ReadOptions {
   /** Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec". */
   profile?: "spec" | "prune-empty" | "served-as-is";
-  /** Members the schema does not define: not covered, covered, or the card refused. Default "exclude". */
+  /** Members the schema does not define: exclude (not covered, reported as unsigned), retain (covered) or reject (the card refused). Default "exclude". */
   unknown?: "exclude" | "retain" | "reject";
   /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
   maxInputBytes?: number;
@@ -108,33 +108,33 @@ export interface VerifyOptions extends ReadOptions {
   trust?: string | object;
   /** CA certificates (PEM) trusted as roots for x5c chains. */
   trustAnchors?: string | string[];
-  /** A SPIFFE ID or DNS name the x5c leaf must name (any one). */
+  /** A URI SAN (spiffe://TRUST-DOMAIN/PATH) or DNS name the x5c leaf must name (any one given); by default a fetched card's leaf must name its origin's host. */
   identity?: string | string[];
-  /** A URI SAN prefix ending with / the x5c leaf's must start with. */
+  /** A URI SAN prefix ending with / (spiffe://TRUST-DOMAIN/) the x5c leaf's must start with. */
   identityPrefix?: string | string[];
-  /** An extended key usage every x5c leaf must list. */
+  /** An extended key usage every x5c leaf must list: codeSigning, serverAuth, clientAuth or a dotted OID. */
   requireEku?: string;
   /** The most certificates an x5c chain may hold. 1 to 8, default 4. */
   maxChain?: number;
   /** The algorithms accepted (none of them HMAC); by default every asymmetric one. */
   algorithms?: Algorithm[];
-  /** The pass rule: one valid signature, every signature, or an unsigned card passes. Default "require". */
+  /** The pass rule: require (one valid signature from a trusted key), all (every signature valid) or if-present (an unsigned card passes, a bad signature fails). Default "require". */
   mode?: "require" | "all" | "if-present";
   /** The profile accepted (auto: every profile). Default "spec". */
   profile?: "spec" | "prune-empty" | "served-as-is" | "auto";
   /** The profiles accepted, tried in order. */
   profiles?: (Profile | "auto")[];
-  /** Members the schema does not define: not covered, covered, or the card refused. Default "exclude". */
+  /** Members the schema does not define: exclude (not covered, reported as unsigned), retain (covered) or reject (the card refused). Default "exclude". */
   unknown?: "exclude" | "retain" | "reject";
   /** The time for validity windows, in seconds since the Unix epoch; by default the clock. */
   now?: number;
-  /** The https origin the card came from, for origin-bound trust entries. */
+  /** The https origin (https://host[:port]) the card was fetched from, for trust entries bound to origins; without it they never match (a fetched card's origin is its URL's). */
   origin?: string;
   /** Refuse cards with more signatures than this. 1 to 256, default 16. */
   maxSignatures?: number;
-  /** Refuse a signature whose kid selects more trusted keys than this. 1 to 256, default 4. */
+  /** Refuse a signature whose kid selects more trusted keys than this, trying none. 1 to 256, default 4. */
   maxKeysPerKid?: number;
-  /** The most signature checks (one key over one profile's bytes) for the card. 1 to 4096, default 64. */
+  /** The most signature checks (one key over one profile's bytes) for the card; the signatures left when they are spent are refused unchecked. 1 to 4096, default 64. */
   maxSignatureChecks?: number;
   /** The largest JWS header of a signature, in bytes (raise it for long x5c chains). 1 to 1048576, default 4096. */
   maxHeaderBytes?: number;

@@ -82,7 +82,7 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     let (trust, opts) = args.ready(false)?;
     let pool = thread_pool(args.threads)?;
     let start = Instant::now();
-    let max_bytes = args.limits.max_input_bytes;
+    let max_bytes = opts.limits.max_input_bytes;
     let mut cards = Cards::open(path, max_bytes)?;
 
     let total = cards.known_total();

@@ -22,7 +22,7 @@ mod table_check;
 
 use a2a_card::request::CanonicalizeRequest;
 use a2a_card::Algorithm;
-use a2a_card::{Limits, Mode, Profile, UnknownMembers};
+use a2a_card::{Limits, Profile, UnknownMembers};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 /// A whole number from `min` to `max` (a count of `unit`, when not empty), for the numeric
@@ -90,12 +90,6 @@ pub(crate) fn unknown_parser() -> impl TypedValueParser<Value = UnknownMembers> 
 pub(crate) fn alg_parser() -> impl TypedValueParser<Value = Algorithm> {
     clap::builder::NonEmptyStringValueParser::new()
         .try_map(|s| Algorithm::from_name(&s).map_err(|e| e.message().to_string()))
-}
-
-/// `--mode`: `require`, `all` or `if-present`.
-pub(crate) fn mode_parser() -> impl TypedValueParser<Value = Mode> {
-    PossibleValuesParser::new([Mode::Require, Mode::All, Mode::IfPresent].map(Mode::as_str))
-        .try_map(|s| s.parse::<Mode>().map_err(|_| format!("unknown mode {s:?}")))
 }
 
 /// The options that decide the canonical bytes, shared by `canonicalize`, `inspect` and `sign`

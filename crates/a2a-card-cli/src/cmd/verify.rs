@@ -10,9 +10,9 @@ use crate::io::{
 use crate::options::{refused, Flags, TableFlags};
 use crate::Failure;
 use a2a_card::request::{Input, VerifyRequest};
-use a2a_card::signature::{Origin, TextForm};
+use a2a_card::signature::TextForm;
 use a2a_card::Algorithm;
-use a2a_card::{verify_card, Mode, Report, TrustStore, UnknownMembers, VerifyOptions};
+use a2a_card::{verify_card, Report, TrustStore, VerifyOptions};
 use a2a_card_fetch::{verify_remote, RemoteOptions, RemoteReport};
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
@@ -125,72 +125,16 @@ pub(crate) struct Args {
     #[arg(long = "crl", value_name = "FILE", help_heading = "Certificates (x5c)")]
     crls: Vec<PathBuf>,
 
-    /// A URI SAN (spiffe://TRUST-DOMAIN/PATH) or DNS name the x5c leaf must name (repeatable:
-    /// any one). By default a fetched card's leaf must name the origin's host.
-    #[arg(long = "identity", value_name = "ID", help_heading = "Certificates (x5c)")]
-    identities: Vec<String>,
-
-    /// A URI SAN prefix ending with / (spiffe://TRUST-DOMAIN/) the x5c leaf's must start with
-    /// (repeatable).
-    #[arg(
-        long = "identity-prefix",
-        value_name = "PREFIX",
-        help_heading = "Certificates (x5c)"
-    )]
-    identity_prefixes: Vec<String>,
-
-    /// An extended key usage every x5c leaf must list: codeSigning, serverAuth, clientAuth or
-    /// a dotted OID.
-    #[arg(long = "require-eku", value_name = "EKU", help_heading = "Certificates (x5c)")]
-    require_eku: Option<String>,
-
-    /// The most certificates an x5c chain may hold (1 to 8; default 4).
-    #[arg(long, value_name = "N", default_value_t = super::table_default("max_chain"),
-          help_heading = "Certificates (x5c)", value_parser = super::table_count("max_chain", "certificates"))]
-    max_chain: usize,
-
     /// Accept only these algorithms (repeatable, or comma-separated); by default every
     /// asymmetric algorithm of this build.
     #[arg(long = "alg", value_name = "ALG", value_delimiter = ',', value_parser = super::alg_parser())]
     algs: Vec<Algorithm>,
-
-    /// `require`: at least one valid signature from a trusted key; `all`: every signature
-    /// valid; `if-present`: an unsigned card passes, a bad signature fails.
-    #[arg(long, value_name = "MODE", default_value = "require", value_parser = super::mode_parser())]
-    mode: Mode,
 
     /// A profile to accept, tried in the order given (repeatable); `auto` means every profile.
     /// Default: spec.
     #[arg(long = "profile", value_name = "PROFILE",
           value_parser = super::profile_name_parser())]
     profiles: Vec<String>,
-
-    /// Members the schema does not define: `exclude` (not covered, reported as unsigned),
-    /// `retain` (covered) or `reject` (refuse the card).
-    #[arg(long, value_name = "MODE", default_value = "exclude", value_parser = super::unknown_parser())]
-    unknown: UnknownMembers,
-
-    /// The origin the card file was fetched from (https://host[:port]), for trust entries bound
-    /// to origins. Without it, origin-bound entries never match. For a URL the origin is the
-    /// URL's.
-    #[arg(long, value_name = "ORIGIN")]
-    origin: Option<String>,
-
-    /// Refuse cards with more signatures than this (1 to 256).
-    #[arg(long, value_name = "N", default_value_t = super::table_default("max_signatures"),
-          value_parser = super::table_count("max_signatures", "signatures"))]
-    max_signatures: usize,
-
-    /// Refuse a signature whose kid selects more trusted keys than this, trying none (1 to 256).
-    #[arg(long, value_name = "N", default_value_t = super::table_default("max_keys_per_kid"),
-          value_parser = super::table_count("max_keys_per_kid", "keys"))]
-    max_keys_per_kid: usize,
-
-    /// The most signature checks (one key over one profile's bytes) for the card; the
-    /// signatures left when they are spent are refused unchecked (1 to 4096).
-    #[arg(long, value_name = "N", default_value_t = super::table_default("max_signature_checks"),
-          value_parser = super::table_count("max_signature_checks", "checks"))]
-    max_signature_checks: usize,
 
     /// `text` (a summary for people) or `json` (the full report).
     /// Default: text.
@@ -207,9 +151,6 @@ pub(crate) struct Args {
     /// Replace the --emit-verified file even when it is read-only.
     #[arg(long, requires = "emit_verified")]
     pub(crate) force: bool,
-
-    #[command(flatten)]
-    pub(crate) limits: super::LimitArgs,
 
     /// A URL prefix under which a signature's jku may be fetched (https; repeatable). Its keys
     /// are trusted only for cards whose origin is the prefix's origin. Only with a URL.
@@ -336,20 +277,9 @@ impl Args {
             jwks: given(read(&self.jwks)?),
             trust: given(read(&self.trust)?),
             trust_anchors: given(read(&self.trust_anchors)?),
-            identity: self.identities.clone(),
-            identity_prefix: self.identity_prefixes.clone(),
-            require_eku: self.require_eku.clone(),
-            max_chain: Some(self.max_chain),
             algorithms: (!self.algs.is_empty())
                 .then(|| self.algs.iter().map(|a| a.as_str().to_string()).collect()),
-            mode: Some(self.mode.as_str().to_string()),
             profiles: (!self.profiles.is_empty()).then(|| self.profiles.clone()),
-            unknown: Some(self.unknown.as_str().to_string()),
-            max_signatures: Some(self.max_signatures),
-            max_keys_per_kid: Some(self.max_keys_per_kid),
-            max_signature_checks: Some(self.max_signature_checks),
-            max_input_bytes: Some(self.limits.max_input_bytes),
-            max_depth: Some(self.limits.max_depth),
             allow_jku: if jku_roots {
                 self.allow_jku.clone()
             } else {
@@ -366,14 +296,8 @@ impl Args {
                     .map_err(|e| Failure::new(e, &source).key_retrieval())?,
             );
         }
+        // The flags made from the table (the origin's text is read there once, by the core).
         self.table.fill(&mut request)?;
-        // The origin's text read once, by the core's rule (a refusal about `origin`).
-        request.origin = self
-            .origin
-            .as_deref()
-            .map(str::parse::<Origin>)
-            .transpose()
-            .map_err(refused)?;
         Ok((trust, request.options().map_err(refused)?))
     }
 }
@@ -396,7 +320,7 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
     }
     args.check_emit_verified()?;
     let (trust, opts) = args.ready(false)?;
-    let input = read_input(args.card.as_deref(), args.limits.max_input_bytes)?;
+    let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let report = verify_card(&input.bytes, &trust, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
     emit_verified(&args, &report)?;
@@ -414,7 +338,7 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
 
 /// `verify URL`: fetch, verify with the URL's origin, report where every key came from.
 fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
-    if args.origin.is_some() {
+    if args.table.is_given("origin") {
         return Err(Failure::usage(
             "--origin is for card files; a fetched card's origin is its URL's",
         ));
@@ -486,7 +410,7 @@ mod tests {
     #[test]
     fn a_failed_jku_names_the_flag_that_would_allow_it() {
         let options = VerifyOptions {
-            mode: Mode::IfPresent,
+            mode: a2a_card::Mode::IfPresent,
             ..VerifyOptions::default()
         };
         let report = verify_card(br#"{"name":"A"}"#, &TrustStore::new(), &options).unwrap();

@@ -45,7 +45,7 @@ class CanonicalizeOptions(TypedDict, total=False):
     """Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec"."""
 
     unknown: Optional[Literal["exclude", "retain", "reject"]]
-    """Members the schema does not define: not covered, covered, or the card refused. Default "exclude"."""
+    """Members the schema does not define: exclude (not covered, reported as unsigned), retain (covered) or reject (the card refused). Default "exclude"."""
 
     max_input_bytes: Optional[int]
     """Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608."""
@@ -121,13 +121,13 @@ class VerifyOptions(TypedDict, total=False):
     """CA certificates (PEM) trusted as roots for x5c chains."""
 
     identity: Optional[Union[str, Sequence[str]]]
-    """A SPIFFE ID or DNS name the x5c leaf must name (any one)."""
+    """A URI SAN (spiffe://TRUST-DOMAIN/PATH) or DNS name the x5c leaf must name (any one given); by default a fetched card's leaf must name its origin's host."""
 
     identity_prefix: Optional[Union[str, Sequence[str]]]
-    """A URI SAN prefix ending with / the x5c leaf's must start with."""
+    """A URI SAN prefix ending with / (spiffe://TRUST-DOMAIN/) the x5c leaf's must start with."""
 
     require_eku: Optional[str]
-    """An extended key usage every x5c leaf must list."""
+    """An extended key usage every x5c leaf must list: codeSigning, serverAuth, clientAuth or a dotted OID."""
 
     max_chain: Optional[int]
     """The most certificates an x5c chain may hold. 1 to 8, default 4."""
@@ -136,7 +136,7 @@ class VerifyOptions(TypedDict, total=False):
     """The algorithms accepted (none of them HMAC); by default every asymmetric one."""
 
     mode: Optional[Literal["require", "all", "if-present"]]
-    """The pass rule: one valid signature, every signature, or an unsigned card passes. Default "require"."""
+    """The pass rule: require (one valid signature from a trusted key), all (every signature valid) or if-present (an unsigned card passes, a bad signature fails). Default "require"."""
 
     profile: Optional[Literal["spec", "prune-empty", "served-as-is", "auto"]]
     """The profile accepted (auto: every profile). Default "spec"."""
@@ -145,22 +145,22 @@ class VerifyOptions(TypedDict, total=False):
     """The profiles accepted, tried in order."""
 
     unknown: Optional[Literal["exclude", "retain", "reject"]]
-    """Members the schema does not define: not covered, covered, or the card refused. Default "exclude"."""
+    """Members the schema does not define: exclude (not covered, reported as unsigned), retain (covered) or reject (the card refused). Default "exclude"."""
 
     now: Optional[Time]
     """The time for validity windows, in seconds since the Unix epoch; by default the clock."""
 
     origin: Optional[str]
-    """The https origin the card came from, for origin-bound trust entries."""
+    """The https origin (https://host[:port]) the card was fetched from, for trust entries bound to origins; without it they never match (a fetched card's origin is its URL's)."""
 
     max_signatures: Optional[int]
     """Refuse cards with more signatures than this. 1 to 256, default 16."""
 
     max_keys_per_kid: Optional[int]
-    """Refuse a signature whose kid selects more trusted keys than this. 1 to 256, default 4."""
+    """Refuse a signature whose kid selects more trusted keys than this, trying none. 1 to 256, default 4."""
 
     max_signature_checks: Optional[int]
-    """The most signature checks (one key over one profile's bytes) for the card. 1 to 4096, default 64."""
+    """The most signature checks (one key over one profile's bytes) for the card; the signatures left when they are spent are refused unchecked. 1 to 4096, default 64."""
 
     max_header_bytes: Optional[int]
     """The largest JWS header of a signature, in bytes (raise it for long x5c chains). 1 to 1048576, default 4096."""

@@ -101,7 +101,7 @@ pub(super) const UNKNOWN: OptionSpec = OptionSpec {
     name: "unknown",
     kind: Kind::Choice(&["exclude", "retain", "reject"]),
     fronts: ALL,
-    doc: "Members the schema does not define: not covered, covered, or the card refused.",
+    doc: "Members the schema does not define: exclude (not covered, reported as unsigned), retain (covered) or reject (the card refused).",
 };
 
 /// `profile`: the rules that produce the bytes (canonicalize, inspect, sign).
@@ -204,19 +204,19 @@ pub const VERIFY: &[OptionSpec] = &[
         name: "identity",
         kind: Kind::Texts,
         fronts: ALL,
-        doc: "A SPIFFE ID or DNS name the x5c leaf must name (any one).",
+        doc: "A URI SAN (spiffe://TRUST-DOMAIN/PATH) or DNS name the x5c leaf must name (any one given); by default a fetched card's leaf must name its origin's host.",
     },
     OptionSpec {
         name: "identity_prefix",
         kind: Kind::Texts,
         fronts: ALL,
-        doc: "A URI SAN prefix ending with / the x5c leaf's must start with.",
+        doc: "A URI SAN prefix ending with / (spiffe://TRUST-DOMAIN/) the x5c leaf's must start with.",
     },
     OptionSpec {
         name: "require_eku",
         kind: Kind::Text,
         fronts: ALL,
-        doc: "An extended key usage every x5c leaf must list.",
+        doc: "An extended key usage every x5c leaf must list: codeSigning, serverAuth, clientAuth or a dotted OID.",
     },
     MAX_CHAIN,
     OptionSpec {
@@ -229,7 +229,7 @@ pub const VERIFY: &[OptionSpec] = &[
         name: "mode",
         kind: Kind::Choice(&["require", "all", "if-present"]),
         fronts: ALL,
-        doc: "The pass rule: one valid signature, every signature, or an unsigned card passes.",
+        doc: "The pass rule: require (one valid signature from a trusted key), all (every signature valid) or if-present (an unsigned card passes, a bad signature fails).",
     },
     OptionSpec {
         name: "profile",
@@ -254,7 +254,7 @@ pub const VERIFY: &[OptionSpec] = &[
         name: "origin",
         kind: Kind::Text,
         fronts: ALL,
-        doc: "The https origin the card came from, for origin-bound trust entries.",
+        doc: "The https origin (https://host[:port]) the card was fetched from, for trust entries bound to origins; without it they never match (a fetched card's origin is its URL's).",
     },
     OptionSpec {
         name: "max_signatures",
@@ -266,13 +266,13 @@ pub const VERIFY: &[OptionSpec] = &[
         name: "max_keys_per_kid",
         kind: count(1, MAX_KEYS_PER_KID_LIMIT, DEFAULT_MAX_KEYS_PER_KID),
         fronts: ALL,
-        doc: "Refuse a signature whose kid selects more trusted keys than this.",
+        doc: "Refuse a signature whose kid selects more trusted keys than this, trying none.",
     },
     OptionSpec {
         name: "max_signature_checks",
         kind: count(1, MAX_SIGNATURE_CHECKS_LIMIT, DEFAULT_MAX_SIGNATURE_CHECKS),
         fronts: ALL,
-        doc: "The most signature checks (one key over one profile's bytes) for the card.",
+        doc: "The most signature checks (one key over one profile's bytes) for the card; the signatures left when they are spent are refused unchecked.",
     },
     OptionSpec {
         name: "max_header_bytes",
