@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { canonicalProblems, canonicalVectors, cli, hasIndexLikeName, loadNode, loadWeb, vectorInputs, vectorOptions } from "./helpers.mjs";
 
 const KEYS = new Set([
-  "id", "description", "profile", "unknown", "limits", "input", "input_raw", "input_hex",
+  "id", "description", "provenance", "profile", "unknown", "limits", "input", "input_raw", "input_hex",
   "expected_hex", "expected_unsigned", "expected_error",
 ]);
 const ERROR_CODES = [

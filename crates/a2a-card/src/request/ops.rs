@@ -103,7 +103,13 @@ fn named<T: std::str::FromStr<Err = Error>>(
 pub const CANONICALIZE: &[OptionSpec] = &[
     OptionSpec {
         name: "profile",
-        kind: Kind::Choice(&["spec", "prune-empty", "served-as-is"]),
+        kind: Kind::Choice(&[
+            "spec",
+            "prune-empty",
+            "served-as-is",
+            "a2a-sdk-0.3",
+            "a2a-sdk-0.3.21",
+        ]),
         fronts: ALL,
         doc: "Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's.",
     },

@@ -216,7 +216,7 @@ pub const VERIFY: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "profile",
-        kind: Kind::Choice(&["spec", "prune-empty", "served-as-is", "auto"]),
+        kind: Kind::Choice(&["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21", "auto"]),
         fronts: LIBRARIES,
         doc: "The profile accepted (auto: every profile).",
     },
