@@ -6,7 +6,7 @@
 export type Card = string | Uint8Array | ArrayBuffer | object;
 
 /** Which rules turn a card into the bytes a signature covers. */
-export type Profile = "spec" | "prune-empty" | "served-as-is";
+export type Profile = "spec" | "prune-empty" | "served-as-is" | "a2a-sdk-0.3" | "a2a-sdk-0.3.21";
 
 /** What to do with members the A2A v1.0 schema does not define. */
 export type UnknownMembers = "exclude" | "retain" | "reject";
@@ -40,7 +40,7 @@ export interface ReadOptions {
 /** The options of `canonicalize`, `canonicalizeWithReport` and `inspect` (`sign` adds its own). */
 export interface CanonicalizeOptions extends ReadOptions {
   /** Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec". */
-  profile?: "spec" | "prune-empty" | "served-as-is";
+  profile?: "spec" | "prune-empty" | "served-as-is" | "a2a-sdk-0.3" | "a2a-sdk-0.3.21";
   /** Members the schema does not define: not covered, covered, or the card refused. Default "exclude". */
   unknown?: "exclude" | "retain" | "reject";
   /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
@@ -114,7 +114,7 @@ export interface VerifyOptions extends ReadOptions {
   /** The pass rule: one valid signature, every signature, or an unsigned card passes. Default "require". */
   mode?: "require" | "all" | "if-present";
   /** The profile accepted (auto: every profile). Default "spec". */
-  profile?: "spec" | "prune-empty" | "served-as-is" | "auto";
+  profile?: "spec" | "prune-empty" | "served-as-is" | "a2a-sdk-0.3" | "a2a-sdk-0.3.21" | "auto";
   /** The profiles accepted, tried in order. */
   profiles?: (Profile | "auto")[];
   /** Members the schema does not define: not covered, covered, or the card refused. Default "exclude". */

@@ -12,9 +12,9 @@ PROFILES: List[str]
 MODES: List[str]
 ERROR_CODES: List[str]
 
-Profile = Literal["spec", "prune-empty", "served-as-is"]
+Profile = Literal["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21"]
 """Which rules turn a card into the bytes a signature covers."""
-AcceptedProfile = Literal["spec", "prune-empty", "served-as-is", "auto"]
+AcceptedProfile = Literal["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21", "auto"]
 Unknown = Literal["exclude", "retain", "reject"]
 """What to do with members the A2A v1.0 schema does not define."""
 Mode = Literal["require", "all", "if-present"]
@@ -41,7 +41,7 @@ class CanonicalReport(TypedDict):
 class CanonicalizeOptions(TypedDict, total=False):
     """The keyword options of canonicalize, canonicalize_with_report and inspect (None: not given)."""
 
-    profile: Optional[Literal["spec", "prune-empty", "served-as-is"]]
+    profile: Optional[Literal["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21"]]
     """Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec"."""
 
     unknown: Optional[Literal["exclude", "retain", "reject"]]
@@ -109,7 +109,7 @@ class VerifyOptions(TypedDict, total=False):
     mode: Optional[Literal["require", "all", "if-present"]]
     """The pass rule: one valid signature, every signature, or an unsigned card passes. Default "require"."""
 
-    profile: Optional[Literal["spec", "prune-empty", "served-as-is", "auto"]]
+    profile: Optional[Literal["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21", "auto"]]
     """The profile accepted (auto: every profile). Default "spec"."""
 
     profiles: Optional[Sequence[AcceptedProfile]]
