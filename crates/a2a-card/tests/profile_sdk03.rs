@@ -5,6 +5,7 @@
 //! 0.3.21 themselves by the vectors (`testvectors/canonical/sdk03*.json`, `tests/vectors.rs`).
 //! Signing and verifying use real keys.
 
+#![allow(clippy::unwrap_used, clippy::panic)] // tests stop at the first surprise
 use a2a_card::canonical::accepted_profiles;
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::signature::trust::TrustStore;

@@ -312,11 +312,13 @@ impl Default for CanonicalizeOptions {
 /// The canonical form of a card and what it leaves out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Canonical {
-    /// The bytes a signature covers (UTF-8, RFC 8785).
+    /// The bytes a signature covers (UTF-8: RFC 8785, or Python's `json.dumps` under the a2a-sdk
+    /// 0.3 profiles).
     pub bytes: Vec<u8>,
     /// JSON Pointers (into the input) of the members present in the card but not covered by these
-    /// bytes, in document order: unknown members under `exclude`, and under `prune-empty` every
-    /// empty value it removed. `signatures` is never listed.
+    /// bytes, in document order: unknown members under `exclude` (under the a2a-sdk 0.3 profiles,
+    /// the members the 0.3 model does not define, whatever the choice), and under `prune-empty`
+    /// and the a2a-sdk 0.3 profiles every empty value they removed. `signatures` is never listed.
     pub unsigned: Vec<String>,
     /// The profile that produced the bytes.
     pub profile: Profile,

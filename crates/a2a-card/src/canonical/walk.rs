@@ -1,7 +1,11 @@
 //! The presence walk: A2A v1.0 section 5.7's rules over the presence table (`table.rs`),
 //! `signatures` removed (section 8.4.1), each member written straight into the RFC 8785 output.
 //! This is the one canonicalization path: signing and verifying both reach
-//! [`canonicalize_tree`], for a card read into a [`Doc`] or into an owned `Value`.
+//! [`canonicalize_tree`], for a card read into a [`Doc`] or into an owned `Value`. Each profile
+//! is a set of rules of this walk: `prune-empty` prunes empty values; the a2a-sdk 0.3 profiles
+//! walk the 0.3 model's rows (`sdk03.rs`: its required members, its defaults) instead of the v1.0
+//! table, prune as that release's `_clean_empty` does, and write as Python's `json.dumps`
+//! (`python.rs`; keys in code point order).
 
 use super::doc::{Shape, Tree};
 use super::jcs::{cmp_utf16, write_members_tree, write_text, write_tree};
