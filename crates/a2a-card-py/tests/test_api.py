@@ -85,7 +85,7 @@ def test_not_an_object_and_not_utf8() -> None:
 @pytest.mark.parametrize(
     "options,words",
     [
-        ({"profile": "jcs"}, 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty"'),
+        ({"profile": "jcs"}, 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty", "a2a-sdk-0.3", "a2a-sdk-0.3.21"'),
         ({"profile": 1}, 'option "profile" must be a str, not int'),
         ({"unknown": "keep"}, 'unknown "keep" is not one of "exclude", "retain", "reject"'),
         ({"max_input_bytes": -1}, 'option "max_input_bytes" must be a non-negative int'),
@@ -517,6 +517,6 @@ def test_inspect_and_schema(kp: a2a_card.KeyPair, signed: str) -> None:
 
 
 def test_module_constants() -> None:
-    assert a2a_card.PROFILES == ["spec", "served-as-is", "prune-empty"]
+    assert a2a_card.PROFILES == ["spec", "served-as-is", "prune-empty", "a2a-sdk-0.3", "a2a-sdk-0.3.21"]
     assert a2a_card.MODES == ["require", "all", "if-present"]
     assert isinstance(a2a_card.__version__, str)
