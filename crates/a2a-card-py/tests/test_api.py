@@ -356,6 +356,19 @@ def test_modes_and_profiles(kp: a2a_card.KeyPair) -> None:
     r = a2a_card.verify(pruned, keys=kp, profile="auto")
     assert r.ok and r.profile == "prune-empty" and r.unsigned == []
     assert a2a_card.verify(pruned, keys=kp, profiles=["served-as-is", "prune-empty"]).profile == "prune-empty"
+    # The a2a-sdk 0.3 signer's bytes (protocolVersion at its 0.3 default leaves them): auto tries
+    # that profile too, and the reason says what the bytes are.
+    v03 = json.dumps({
+        "name": "A", "description": "d", "url": "https://a.example", "version": "1",
+        "protocolVersion": "0.3.0", "capabilities": {"stateTransitionHistory": True},
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["t"]}],
+    })
+    old = a2a_card.sign(v03, kp, profile="a2a-sdk-0.3")
+    assert not a2a_card.verify(old, keys=kp).ok
+    r = a2a_card.verify(old, keys=kp, profile="auto")
+    assert r.ok and r.profile == "a2a-sdk-0.3"
+    assert r.reason.endswith("(covered, with no A2A v1.0 meaning: /capabilities/stateTransitionHistory)")
 
 
 def test_limits_of_verification(kp: a2a_card.KeyPair) -> None:
