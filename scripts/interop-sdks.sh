@@ -16,13 +16,17 @@
 #                prune-empty one). a2a-card's default (spec) verifier checks the same card.
 #   a2a-card sign through a SoftHSM2 token (--key pkcs11:) and the sigstore KMS test plugin
 #                (--key test://) -> the SDKs' verifiers, with the same keys (issue 16).
+#   a2a-sdk 0.3.26 and 0.3.21 sign (create_agent_card_signer, scripts/interop/py03_sdk.py) ->
+#                a2a-card verify under the release's profile (a2a-sdk-0.3, a2a-sdk-0.3.21) and
+#                under --profile auto; the report must name that profile (issue 28).
 #
 # The SDKs' signing and verification calls live in scripts/interop/py_sdk.py and
 # scripts/interop/js_sdk.mjs; scripts/interop/report.py reads the JSON results.
 #
 # Needs node, the SDKs from scripts/setup.sh (this script installs nothing) and cargo to build
 # the CLI. Set A2A_CARD=/path/to/a2a-card to use a built binary instead. A2A_INTEROP_PY_REQ
-# (default "a2a-sdk[signing]==1.3.0") and A2A_INTEROP_JS_PKGS (default "@a2a-js/sdk@1.3.0
+# (default "a2a-sdk[signing]==1.3.0"), A2A_INTEROP_PY03_REQS (default "a2a-sdk[signing]==0.3.26
+# a2a-sdk[signing]==0.3.21") and A2A_INTEROP_JS_PKGS (default "@a2a-js/sdk@1.3.0
 # jose@6.2.18") choose other versions, which scripts/setup.sh prepares first when given the same
 # variables, e.g. for the latest releases:
 #   export A2A_INTEROP_PY_REQ='a2a-sdk[signing]' A2A_INTEROP_JS_PKGS='@a2a-js/sdk jose'
@@ -358,6 +362,74 @@ for card in "${card_names[@]}"; do
                 "$([ "$via_resolver" = true ] && echo accepted || echo refused)" \
                 "(the same card as plain JSON: $([ "$accepted" = true ] && echo accepted || echo refused))"
         fi
+    done
+done
+
+# ------------------------------------- direction 4: a2a-sdk 0.3 signs, a2a-card verifies (issue 28)
+# create_agent_card_signer of each a2a-sdk 0.3 release in $sdk_py03_reqs signs 0.3 cards; a2a-card
+# verifies each under the release's profile (a2a-sdk-0.3 for 0.3.24 and later, a2a-sdk-0.3.21
+# before) and under --profile auto, and the report must name that profile. The 0.3 SDK's own
+# verifier checks the same card (an observation). Cards: the 8.5 sample in its A2A 0.3 form
+# (scripts/interop/card-v03.json) and the inputs of the a2a-sdk-0.3 vectors that succeed
+# (testvectors/canonical/sdk03*.json: non-ASCII text, numbers, defaults present and absent,
+# nested defaults, empty values, false and zero).
+d4="a2a-sdk 0.3 sign -> a2a-card verify"
+mkdir -p "$tmp/v03"
+"$pyx" - "$root/testvectors/canonical" "$tmp/v03" <<'PY'
+import json, pathlib, sys
+for p in sorted(pathlib.Path(sys.argv[1]).glob('sdk03*.json')):
+    v = json.loads(p.read_text(encoding='utf-8'))
+    (pathlib.Path(sys.argv[2]) / (v['id'] + '.json')).write_text(v['input_raw'], encoding='utf-8')
+PY
+cp "$here/card-v03.json" "$tmp/v03/sample-8.5-v03.json"
+for req in $sdk_py03_reqs; do
+    sdk_py03_ready "$req" || needs_setup "the a2a-sdk 0.3 signer $req ($(sdk_py03_dir "$req" | sed "s|^$root/||"))"
+    py03="$(sdk_py03_dir "$req")/bin/python"
+    version="$("$py03" "$here/py03_sdk.py" versions)" || die "$req does not load"
+    echo "  a2a-sdk 0.3:    $version"
+    case "$version" in
+    *'"a2a-sdk": "0.3.2'[1-3]'"'*) want=a2a-sdk-0.3.21 ;;
+    *) want=a2a-sdk-0.3 ;;
+    esac
+    rel="$(printf '%s' "$version" | sed 's/.*"a2a-sdk": "\([^"]*\)".*/\1/')"
+    for cardpath in "$tmp"/v03/*.json; do
+        card="$(basename "$cardpath" .json)"
+        for alg in "${algs[@]}"; do
+            signed="$tmp/signed/py03-$rel-$card-$alg.json"
+            log="$tmp/out/py03-$rel-$card-$alg"
+            if ! "$py03" "$here/py03_sdk.py" sign "$cardpath" "$tmp/keys/$alg.pem" "$tmp/keys/$alg.jwks.json" "$alg" \
+                "$signed" 2>"$log.err"; then
+                row "$d4" "$card" "a2a-sdk $rel" "$alg" FAIL - "the SDK did not sign: $(tail_of "$log.err")"
+                continue
+            fi
+            for profile in "$want" auto; do
+                rc=0
+                "$a2a" verify "$signed" --jwks "$tmp/keys/$alg.jwks.json" --profile "$profile" --format json \
+                    >"$log.$profile.json" 2>"$log.$profile.err" || rc=$?
+                if [ ! -s "$log.$profile.json" ]; then
+                    row "$d4 --profile $profile" "$card" "a2a-sdk $rel" "$alg" FAIL - "exit $rc: $(tail_of "$log.$profile.err")"
+                    continue
+                fi
+                IFS=$'\t' read -r ok named sigs unsigned < <(report ours "$log.$profile.json")
+                detail="unsigned: $unsigned"
+                [ "$unsigned" = "-" ] && detail="covers every member"
+                # Under auto a card without false or zero has the same bytes under both 0.3
+                # profiles; auto names the first (a2a-sdk-0.3).
+                case "$profile/$named" in "$want/$want" | auto/a2a-sdk-0.3*) named_ok=yes ;; *) named_ok=no ;; esac
+                if [ "$rc" -eq 0 ] && [ "$ok" = true ] && [ "$named_ok" = yes ]; then
+                    row "$d4 --profile $profile" "$card" "a2a-sdk $rel" "$alg" PASS "$named" "$detail"
+                else
+                    row "$d4 --profile $profile" "$card" "a2a-sdk $rel" "$alg" FAIL "$named" "exit $rc; signatures $sigs"
+                fi
+            done
+            out="$tmp/out/py03-$rel-$card-$alg.self.json"
+            if "$py03" "$here/py03_sdk.py" verify "$signed" "$tmp/keys/$alg.jwks.json" "$alg" >"$out" 2>"$out.err"; then
+                note "a2a-sdk $rel signed -> a2a-sdk $rel verify" "$card" "a2a-sdk $rel" "$alg" \
+                    "$(grep -q '"accepted": true' "$out" && echo accepted || echo refused)" -
+            else
+                note "a2a-sdk $rel signed -> a2a-sdk $rel verify" "$card" "a2a-sdk $rel" "$alg" error "$(tail_of "$out.err")"
+            fi
+        done
     done
 done
 

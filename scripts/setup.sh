@@ -27,8 +27,10 @@
 #   target/py-venv           maturin from PyPI and crates/a2a-card-py/tests/requirements.txt
 #                            (A2A_CARD_PY_VENV: another virtualenv; PYTHON: its interpreter)
 #   target/sdk/              the A2A SDKs for scripts/interop-sdks.sh and scripts/bench-peers.sh:
-#                            a2a-sdk[signing]==1.3.0 (PyPI, a virtualenv) and @a2a-js/sdk@1.3.0
-#                            with jose@6.2.18 (npm); A2A_INTEROP_PY_REQ and A2A_INTEROP_JS_PKGS
+#                            a2a-sdk[signing]==1.3.0 (PyPI, a virtualenv), a2a-sdk[signing]==0.3.26
+#                            and ==0.3.21 (one virtualenv each) and @a2a-js/sdk@1.3.0
+#                            with jose@6.2.18 (npm); A2A_INTEROP_PY_REQ, A2A_INTEROP_PY03_REQS and
+#                            A2A_INTEROP_JS_PKGS
 #                            prepare other versions, which those scripts then take with the same
 #                            variables
 set -euo pipefail
@@ -121,6 +123,10 @@ if [ "$mode" = full ]; then
         local_missing+=("py-venv maturin==$maturin_version and the Python tests' requirements (PyPI, into ${py_venv#"$root"/})")
     sdk_py_ready ||
         local_missing+=("sdk-py $sdk_py_req (PyPI, a virtualenv in ${sdk_py_dir#"$root"/})")
+    for req in $sdk_py03_reqs; do
+        sdk_py03_ready "$req" ||
+            local_missing+=("sdk-py03:$req $req (PyPI, a virtualenv in $(sdk_py03_dir "$req" | sed "s|^$root/||"))")
+    done
     sdk_js_ready ||
         local_missing+=("sdk-js $sdk_js_pkgs (npm, into ${sdk_js_dir#"$root"/})")
 fi
@@ -216,6 +222,14 @@ for l in "${local_missing[@]}"; do
             python3 -m venv "$sdk_py_dir"
             pip_install "$sdk_py_dir/bin/python" --no-compile "$sdk_py_req"
             printf '%s\n' "$sdk_py_req" >"$sdk_py_dir/.a2a-card-setup"
+            ;;
+        sdk-py03:*)
+            req="${key#sdk-py03:}"
+            d="$(sdk_py03_dir "$req")"
+            rm -rf "$d"
+            python3 -m venv "$d"
+            pip_install "$d/bin/python" --no-compile "$req"
+            printf '%s\n' "$req" >"$d/.a2a-card-setup"
             ;;
         sdk-js)
             rm -rf "$sdk_js_dir"

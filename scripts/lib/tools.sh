@@ -10,10 +10,12 @@
 #   $sdk_py_dir, $sdk_js_dir      the A2A SDKs the interop and benchmark scripts run, at
 #                                 $sdk_py_req and $sdk_js_pkgs (A2A_INTEROP_PY_REQ and
 #                                 A2A_INTEROP_JS_PKGS choose others: one folder per choice)
+#   sdk_py03_dir REQ              the a2a-sdk 0.3 signers the interop script runs, one virtualenv
+#                                 per requirement of $sdk_py03_reqs (A2A_INTEROP_PY03_REQS)
 #   node_modules of $npm_dirs     npm ci from each folder's package-lock.json
 #
 # Environment: CARGO_TARGET_DIR (default target/), A2A_CARD_PY_VENV, PYTHON, A2A_INTEROP_PY_REQ,
-# A2A_INTEROP_JS_PKGS. Each installation leaves a stamp naming what it installed; a stamp that
+# A2A_INTEROP_JS_PKGS, A2A_INTEROP_PY03_REQS. Each installation leaves a stamp naming what it installed; a stamp that
 # does not match what is asked for now counts as missing.
 
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
@@ -31,11 +33,15 @@ py_requirements="$root/crates/a2a-card-py/tests/requirements.txt"
 # change a verdict unnoticed).
 sdk_py_req="${A2A_INTEROP_PY_REQ:-a2a-sdk[signing]==1.3.0}"
 sdk_js_pkgs="${A2A_INTEROP_JS_PKGS:-@a2a-js/sdk@1.3.0 jose@6.2.18}"
+# The a2a-sdk 0.3 releases whose signer (create_agent_card_signer, 0.3.21 and later) the interop
+# script checks under the a2a-sdk-0.3 profiles: the last release, and the first one that signs.
+sdk_py03_reqs="${A2A_INTEROP_PY03_REQS:-a2a-sdk[signing]==0.3.26 a2a-sdk[signing]==0.3.21}"
 npm_dirs=(crates/a2a-card-wasm/test crates/a2a-card-wasm/test/runtimes crates/a2a-card-wasm/playground)
 
 short_hash() { printf '%s' "$1" | sha256sum | cut -c1-12; }
 sdk_py_dir="$target_dir/sdk/py-$(short_hash "$sdk_py_req")"
 sdk_js_dir="$target_dir/sdk/js-$(short_hash "$sdk_js_pkgs")"
+sdk_py03_dir() { echo "$target_dir/sdk/py-$(short_hash "$1")"; }
 
 # The wasm-bindgen crate's version in Cargo.lock: the CLI must match it exactly.
 wasm_bindgen_version() {
@@ -59,6 +65,11 @@ npm_ready() { # DIR (relative to root): node_modules installed from its package-
 py_venv_stamp() { echo "maturin==$maturin_version $(lock_hash "$py_requirements")"; }
 py_venv_ready() { [ -x "$py_venv/bin/python" ] && stamp_matches "$py_venv/.a2a-card-setup" "$(py_venv_stamp)"; }
 sdk_py_ready() { [ -x "$sdk_py_dir/bin/python" ] && stamp_matches "$sdk_py_dir/.a2a-card-setup" "$sdk_py_req"; }
+sdk_py03_ready() { # REQ
+    local d
+    d="$(sdk_py03_dir "$1")"
+    [ -x "$d/bin/python" ] && stamp_matches "$d/.a2a-card-setup" "$1"
+}
 sdk_js_ready() { [ -d "$sdk_js_dir/node_modules" ] && stamp_matches "$sdk_js_dir/.a2a-card-setup" "$sdk_js_pkgs"; }
 
 # needs_setup WHAT: stop, saying that WHAT is missing and that scripts/setup.sh installs it.

@@ -43,7 +43,8 @@ mod tools;
 /// `card` is JSON text (`str`), its UTF-8 bytes, or a parsed value (a dict, written with
 /// `json.dumps` first; a dict cannot hold a duplicate member name, so pass the text or bytes
 /// you received when the exact input matters). `profile` is "spec" (default), "prune-empty"
-/// (what a2a-sdk and @a2a-js/sdk sign) or "served-as-is" (what a2a-go signs); `unknown` is
+/// (what a2a-sdk and @a2a-js/sdk sign), "served-as-is" (what a2a-go signs), "a2a-sdk-0.3" or
+/// "a2a-sdk-0.3.21" (what the a2a-sdk 0.3 signer signs, 0.3.24 and later or 0.3.21 to 0.3.23); `unknown` is
 /// "exclude" (default: left out, reported as unsigned), "retain" or "reject".
 ///
 /// >>> import a2a_card

@@ -85,7 +85,7 @@ def test_not_an_object_and_not_utf8() -> None:
 @pytest.mark.parametrize(
     "options,words",
     [
-        ({"profile": "jcs"}, 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty"'),
+        ({"profile": "jcs"}, 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty", "a2a-sdk-0.3", "a2a-sdk-0.3.21"'),
         ({"profile": 1}, 'option "profile" must be a str, not int'),
         ({"unknown": "keep"}, 'unknown "keep" is not one of "exclude", "retain", "reject"'),
         ({"max_input_bytes": -1}, 'option "max_input_bytes" must be a non-negative int'),
@@ -356,6 +356,19 @@ def test_modes_and_profiles(kp: a2a_card.KeyPair) -> None:
     r = a2a_card.verify(pruned, keys=kp, profile="auto")
     assert r.ok and r.profile == "prune-empty" and r.unsigned == []
     assert a2a_card.verify(pruned, keys=kp, profiles=["served-as-is", "prune-empty"]).profile == "prune-empty"
+    # The a2a-sdk 0.3 signer's bytes (protocolVersion at its 0.3 default leaves them): auto tries
+    # that profile too, and the reason says what the bytes are.
+    v03 = json.dumps({
+        "name": "A", "description": "d", "url": "https://a.example", "version": "1",
+        "protocolVersion": "0.3.0", "capabilities": {"stateTransitionHistory": True},
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["t"]}],
+    })
+    old = a2a_card.sign(v03, kp, profile="a2a-sdk-0.3")
+    assert not a2a_card.verify(old, keys=kp).ok
+    r = a2a_card.verify(old, keys=kp, profile="auto")
+    assert r.ok and r.profile == "a2a-sdk-0.3"
+    assert r.reason.endswith("(covered, with no A2A v1.0 meaning: /capabilities/stateTransitionHistory)")
 
 
 def test_limits_of_verification(kp: a2a_card.KeyPair) -> None:
@@ -517,6 +530,6 @@ def test_inspect_and_schema(kp: a2a_card.KeyPair, signed: str) -> None:
 
 
 def test_module_constants() -> None:
-    assert a2a_card.PROFILES == ["spec", "served-as-is", "prune-empty"]
+    assert a2a_card.PROFILES == ["spec", "served-as-is", "prune-empty", "a2a-sdk-0.3", "a2a-sdk-0.3.21"]
     assert a2a_card.MODES == ["require", "all", "if-present"]
     assert isinstance(a2a_card.__version__, str)

@@ -308,7 +308,7 @@ def test_a_keyword_the_tables_lack_is_the_type_error_python_raises_in_every_func
         a2a_card.lint(CLEAN, profile="spec")  # type: ignore[call-arg]
     with pytest.raises(a2a_card.UsageError) as e:
         a2a_card.canonicalize(CLEAN, profile="jcs")
-    assert (e.value.option, e.value.message) == ("profile", 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty"')
+    assert (e.value.option, e.value.message) == ("profile", 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty", "a2a-sdk-0.3", "a2a-sdk-0.3.21"')
 
 
 def test_a_verify_keyword_the_table_lacks_is_the_type_error_python_raises() -> None:

@@ -33,7 +33,9 @@ ERROR_CODES = {
 def test_the_vectors_cover_every_code_and_profile() -> None:
     assert len(CANONICAL) >= 60
     assert {v.expected_error["code"] for v in CANONICAL if v.expected_error} >= ERROR_CODES
-    assert {v.profile for v in CANONICAL} == {"spec", "prune-empty", "served-as-is"}
+    assert {v.profile for v in CANONICAL} == {
+        "spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21"
+    }
 
 
 def _forms(v: CanonicalVector) -> List[Tuple[str, Any]]:

@@ -46,7 +46,7 @@ def _input_of(path: str, v: Dict[str, Any]) -> Tuple[bytes, Optional[Any]]:
 
 
 CANONICAL_KEYS = {
-    "id", "description", "profile", "unknown", "limits", "input", "input_raw", "input_hex",
+    "id", "description", "provenance", "profile", "unknown", "limits", "input", "input_raw", "input_hex",
     "expected_hex", "expected_unsigned", "expected_error",
 }
 

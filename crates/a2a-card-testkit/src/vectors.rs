@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 pub const KNOWN_KEYS: &[&str] = &[
     "id",
     "description",
+    "provenance",
     "profile",
     "unknown",
     "limits",
@@ -46,7 +47,7 @@ pub enum Expected {
 pub struct Vector {
     /// Its id (the file name without `.json`).
     pub id: String,
-    /// `spec`, `prune-empty` or `served-as-is`.
+    /// `spec`, `prune-empty`, `served-as-is`, `a2a-sdk-0.3` or `a2a-sdk-0.3.21`.
     pub profile: String,
     /// `exclude`, `retain` or `reject`, when given.
     pub unknown: Option<String>,
@@ -114,6 +115,7 @@ pub fn load(path: &Path) -> Result<Vector, String> {
         return Err(format!("id `{id}` does not match the file name `{stem}.json`"));
     }
     str_field(o, "description")?.ok_or("missing `description`")?;
+    str_field(o, "provenance")?;
     let profile = str_field(o, "profile")?.ok_or("missing `profile`")?.to_string();
     let unknown = str_field(o, "unknown")?.map(str::to_string);
     let (mut max_input_bytes, mut max_depth) = (None, None);

@@ -39,8 +39,8 @@ export interface ReadOptions {
 // BEGIN CanonicalizeOptions: written from a2a_card::request::CANONICALIZE by crates/a2a-card/tests/front_stubs.rs
 /** The options of `canonicalize`, `canonicalizeWithReport` and `inspect`. */
 export interface CanonicalizeOptions extends ReadOptions {
-  /** Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec". */
-  profile?: "spec" | "prune-empty" | "served-as-is";
+  /** Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', the Go SDK's, or the a2a-sdk 0.3 signer's (0.3.24 to 0.3.26; a2a-sdk-0.3.21 for 0.3.21 to 0.3.23). Default "spec". */
+  profile?: "spec" | "prune-empty" | "served-as-is" | "a2a-sdk-0.3" | "a2a-sdk-0.3.21";
   /** Members the schema does not define: exclude (not covered, reported as unsigned), retain (covered) or reject (the card refused). Default "exclude". */
   unknown?: "exclude" | "retain" | "reject";
   /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
@@ -66,8 +66,8 @@ export interface CanonicalReport {
 // BEGIN SignOptions: written from a2a_card::request::SIGN by crates/a2a-card/tests/front_stubs.rs
 /** The options of `sign`. */
 export interface SignOptions extends ReadOptions {
-  /** Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec". */
-  profile?: "spec" | "prune-empty" | "served-as-is";
+  /** Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', the Go SDK's, or the a2a-sdk 0.3 signer's (0.3.24 to 0.3.26; a2a-sdk-0.3.21 for 0.3.21 to 0.3.23). Default "spec". */
+  profile?: "spec" | "prune-empty" | "served-as-is" | "a2a-sdk-0.3" | "a2a-sdk-0.3.21";
   /** Members the schema does not define: left unsigned, covered, or the card refused; not given, a card with such members is refused (unsigned-members). */
   unknown?: "exclude" | "retain" | "reject";
   /** Refuse cards larger than this many bytes. 1 to 1073741824, default 8388608. */
@@ -121,7 +121,7 @@ export interface VerifyOptions extends ReadOptions {
   /** The pass rule: require (one valid signature from a trusted key), all (every signature valid) or if-present (an unsigned card passes, a bad signature fails). Default "require". */
   mode?: "require" | "all" | "if-present";
   /** The profile accepted (auto: every profile). Default "spec". */
-  profile?: "spec" | "prune-empty" | "served-as-is" | "auto";
+  profile?: "spec" | "prune-empty" | "served-as-is" | "a2a-sdk-0.3" | "a2a-sdk-0.3.21" | "auto";
   /** The profiles accepted, tried in order. */
   profiles?: (Profile | "auto")[];
   /** Members the schema does not define: exclude (not covered, reported as unsigned), retain (covered) or reject (the card refused). Default "exclude". */

@@ -105,7 +105,7 @@ test("migrate answers as the native CLI: the same card bytes and notes", (t) => 
   assert.equal(deep.message, '"maxDepth" must be 1 to 512, got 513');
   assert.equal(deep.option, "maxDepth");
   const jcs = thrown(() => lib.canonicalize(sampleCard(), { profile: "jcs" }));
-  assert.equal(jcs.message, 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty"');
+  assert.equal(jcs.message, 'profile "jcs" is not one of "spec", "served-as-is", "prune-empty", "a2a-sdk-0.3", "a2a-sdk-0.3.21"');
   assert.equal(jcs.option, "profile");
   assert.match(thrown(() => lib.migrate(sampleCard(), { protocol_version: "1.0" })).message, /unknown option "protocol_version"/);
 });

@@ -7,14 +7,14 @@ import { test } from "node:test";
 import { canonicalProblems, canonicalVectors, cli, hasIndexLikeName, loadNode, loadWeb, vectorInputs, vectorOptions } from "./helpers.mjs";
 
 const KEYS = new Set([
-  "id", "description", "profile", "unknown", "limits", "input", "input_raw", "input_hex",
+  "id", "description", "provenance", "profile", "unknown", "limits", "input", "input_raw", "input_hex",
   "expected_hex", "expected_unsigned", "expected_error",
 ]);
 const ERROR_CODES = [
   "invalid-json", "duplicate-member", "number-out-of-range", "nesting-too-deep", "input-too-large",
   "dual-name", "type-mismatch", "oneof-conflict", "unknown-member",
 ];
-const PROFILES = ["spec", "prune-empty", "served-as-is"];
+const PROFILES = ["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21"];
 /** What one build answers for one input: `{ok, hex, unsigned}` or `{code, pointer, message}`. */
 function answer(lib, input, options) {
   try {

@@ -140,6 +140,8 @@ impl Model {
             Presence::Required => !self.prune,
             Presence::Optional | Presence::Message => true,
             Presence::Implicit => false,
+            // Only the a2a-sdk 0.3 model's rows have a default of their own.
+            Presence::Default(_) => unreachable!("the v1.0 table has no model defaults"),
         };
         let is_default = match v {
             J::Null => return None,

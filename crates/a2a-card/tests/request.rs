@@ -234,7 +234,8 @@ fn the_tables_of_canonicalize_lint_and_migrate_are_their_requests() {
     .build()
     .unwrap_err();
     assert_eq!(e.option(), Some("profile"));
-    let words = r#""jcs" is not one of "spec", "served-as-is", "prune-empty""#;
+    let words =
+        r#""jcs" is not one of "spec", "served-as-is", "prune-empty", "a2a-sdk-0.3", "a2a-sdk-0.3.21""#;
     assert_eq!(
         spelled(&e),
         [

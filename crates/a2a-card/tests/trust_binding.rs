@@ -137,8 +137,9 @@ fn card_of_strangers(n: usize) -> Vec<u8> {
 #[test]
 fn the_work_of_one_card_is_bounded() {
     let card = card_of_strangers(16);
+    // The three profiles that read this v1.0 card (the a2a-sdk 0.3 model refuses it: no url).
     let all = VerifyOptions {
-        profiles: Profile::ALL.to_vec(),
+        profiles: vec![Profile::Spec, Profile::ServedAsIs, Profile::PruneEmpty],
         ..VerifyOptions::default()
     };
 

@@ -66,7 +66,7 @@ pub(crate) fn table_count(name: &str, unit: &'static str) -> impl TypedValuePars
     count_parser(min, max, unit)
 }
 
-/// `--profile`: `spec`, `prune-empty` or `served-as-is`.
+/// `--profile`: a name of [`Profile::ALL`] (`spec`, `prune-empty`, `served-as-is`, ...).
 pub(crate) fn profile_parser() -> impl TypedValueParser<Value = Profile> {
     PossibleValuesParser::new(Profile::ALL.map(Profile::as_str))
         .try_map(|s| s.parse::<Profile>().map_err(|_| format!("unknown profile {s:?}")))
@@ -97,7 +97,8 @@ pub(crate) fn alg_parser() -> impl TypedValueParser<Value = Algorithm> {
 #[derive(Debug, clap::Args)]
 pub(crate) struct CanonArgs {
     /// Which rules produce the bytes: `spec` (A2A v1.0 text and its 8.4.1 example),
-    /// `prune-empty` (Python and JS SDKs), `served-as-is` (Go SDK).
+    /// `prune-empty` (Python and JS SDKs), `served-as-is` (Go SDK), `a2a-sdk-0.3` and
+    /// `a2a-sdk-0.3.21` (the Python SDK 0.3 signer: 0.3.24 and later, 0.3.21 to 0.3.23).
     #[arg(long, value_name = "PROFILE", default_value = "spec", value_parser = profile_parser())]
     pub(crate) profile: Profile,
 

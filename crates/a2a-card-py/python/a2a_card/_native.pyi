@@ -12,9 +12,9 @@ PROFILES: List[str]
 MODES: List[str]
 ERROR_CODES: List[str]
 
-Profile = Literal["spec", "prune-empty", "served-as-is"]
+Profile = Literal["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21"]
 """Which rules turn a card into the bytes a signature covers."""
-AcceptedProfile = Literal["spec", "prune-empty", "served-as-is", "auto"]
+AcceptedProfile = Literal["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21", "auto"]
 Unknown = Literal["exclude", "retain", "reject"]
 """What to do with members the A2A v1.0 schema does not define."""
 Mode = Literal["require", "all", "if-present"]
@@ -41,8 +41,8 @@ class CanonicalReport(TypedDict):
 class CanonicalizeOptions(TypedDict, total=False):
     """The keyword options of canonicalize, canonicalize_with_report and inspect (None: not given)."""
 
-    profile: Optional[Literal["spec", "prune-empty", "served-as-is"]]
-    """Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec"."""
+    profile: Optional[Literal["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21"]]
+    """Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', the Go SDK's, or the a2a-sdk 0.3 signer's (0.3.24 to 0.3.26; a2a-sdk-0.3.21 for 0.3.21 to 0.3.23). Default "spec"."""
 
     unknown: Optional[Literal["exclude", "retain", "reject"]]
     """Members the schema does not define: exclude (not covered, reported as unsigned), retain (covered) or reject (the card refused). Default "exclude"."""
@@ -60,8 +60,8 @@ def canonicalize_with_report(card: Card, **options: Unpack[CanonicalizeOptions])
 class SignOptions(TypedDict, total=False):
     """The keyword options of sign (None: not given)."""
 
-    profile: Optional[Literal["spec", "prune-empty", "served-as-is"]]
-    """Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's. Default "spec"."""
+    profile: Optional[Literal["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21"]]
+    """Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', the Go SDK's, or the a2a-sdk 0.3 signer's (0.3.24 to 0.3.26; a2a-sdk-0.3.21 for 0.3.21 to 0.3.23). Default "spec"."""
 
     unknown: Optional[Literal["exclude", "retain", "reject"]]
     """Members the schema does not define: left unsigned, covered, or the card refused; not given, a card with such members is refused (unsigned-members)."""
@@ -138,7 +138,7 @@ class VerifyOptions(TypedDict, total=False):
     mode: Optional[Literal["require", "all", "if-present"]]
     """The pass rule: require (one valid signature from a trusted key), all (every signature valid) or if-present (an unsigned card passes, a bad signature fails). Default "require"."""
 
-    profile: Optional[Literal["spec", "prune-empty", "served-as-is", "auto"]]
+    profile: Optional[Literal["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21", "auto"]]
     """The profile accepted (auto: every profile). Default "spec"."""
 
     profiles: Optional[Sequence[AcceptedProfile]]

@@ -85,10 +85,17 @@ impl Span {
 pub(crate) enum Node {
     Null,
     Bool(bool),
-    Number(f64),
+    /// A number, and whether its literal is an integer (no fraction, no exponent).
+    Number(f64, bool),
     Str(Span),
-    Array { first: u32, len: u32 },
-    Object { first: u32, len: u32 },
+    Array {
+        first: u32,
+        len: u32,
+    },
+    Object {
+        first: u32,
+        len: u32,
+    },
 }
 
 impl<'a> Doc<'a> {
@@ -204,15 +211,25 @@ pub(crate) trait Tree<'t>: Copy {
     fn is_null(self) -> bool {
         matches!(self.shape(), Shape::Null)
     }
+    /// True for a number written as an integer literal (no fraction, no exponent), which
+    /// Python reads as an `int`. The owned tree does not keep the literal: there, an integral
+    /// number counts as one.
+    fn integer_literal(self) -> bool {
+        matches!(self.shape(), Shape::Number(n) if n.fract() == 0.0)
+    }
 }
 
 impl<'t> Tree<'t> for DocNode<'t> {
+    fn integer_literal(self) -> bool {
+        matches!(self.node, Node::Number(_, true))
+    }
+
     #[inline]
     fn shape(self) -> Shape<'t> {
         match self.node {
             Node::Null => Shape::Null,
             Node::Bool(b) => Shape::Bool(b),
-            Node::Number(n) => Shape::Number(n),
+            Node::Number(n, _) => Shape::Number(n),
             // A string without escapes in the input has no quote, backslash or control
             // character: exactly the ones RFC 8785 escapes.
             Node::Str(s) => Shape::Str(self.doc.str_of(s), !s.owned()),

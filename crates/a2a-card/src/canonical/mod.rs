@@ -13,8 +13,12 @@ pub(crate) mod doc;
 pub(crate) mod jcs;
 pub(crate) mod number;
 mod profile;
+pub(crate) mod python;
 pub(crate) mod reader;
 pub(crate) mod scan;
+// The a2a-sdk 0.3 model, as the presence table: the walk's data, reachable for the tests.
+#[doc(hidden)]
+pub mod sdk03;
 // The presence table is the walk's and the model's internal data; it stays reachable for the
 // crate's own tests (which check the model, the schema and the strategies against it), out of
 // the documented API.

@@ -17,23 +17,55 @@ pub enum Profile {
     PruneEmpty,
     /// What a2a-go signs: the served JSON without `signatures`, no presence rules.
     ServedAsIs,
+    /// What a2a-sdk (Python) 0.3.24 to 0.3.26 sign (`create_agent_card_signer`): the card read
+    /// into the 0.3 pydantic model (members it does not define dropped), dumped without
+    /// `signatures`, without members that hold their model default (`protocolVersion` "0.3.0",
+    /// `preferredTransport` "JSONRPC", a security scheme's `type`) and without nulls; then every
+    /// empty string, list and object removed, recursively; then written as Python's
+    /// `json.dumps(sort_keys=True)`: keys in code point order, non-ASCII escaped as `\uXXXX`,
+    /// floats spelled as Python does (`1.0`, `1e-05`).
+    A2aSdk03,
+    /// What a2a-sdk 0.3.21 to 0.3.23 sign: as [`Profile::A2aSdk03`], but the empty-value pruning
+    /// of those releases also removes `false` and zero, everywhere.
+    A2aSdk0321,
 }
 
 impl Profile {
     /// Every profile, in the order `auto` tries them when verifying.
-    pub const ALL: [Profile; 3] = [Profile::Spec, Profile::ServedAsIs, Profile::PruneEmpty];
+    pub const ALL: [Profile; 5] = [
+        Profile::Spec,
+        Profile::ServedAsIs,
+        Profile::PruneEmpty,
+        Profile::A2aSdk03,
+        Profile::A2aSdk0321,
+    ];
 
-    /// The profile's name: `spec`, `prune-empty` or `served-as-is`.
+    /// The profile's name: `spec`, `prune-empty`, `served-as-is`, `a2a-sdk-0.3` or
+    /// `a2a-sdk-0.3.21`.
     ///
     /// ```
     /// assert_eq!(a2a_card::Profile::PruneEmpty.as_str(), "prune-empty");
+    /// assert_eq!(a2a_card::Profile::A2aSdk03.as_str(), "a2a-sdk-0.3");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Spec => "spec",
             Profile::PruneEmpty => "prune-empty",
             Profile::ServedAsIs => "served-as-is",
+            Profile::A2aSdk03 => "a2a-sdk-0.3",
+            Profile::A2aSdk0321 => "a2a-sdk-0.3.21",
         }
+    }
+
+    /// True for the profiles of the a2a-sdk 0.3 signer, whose bytes are an A2A 0.3 card as
+    /// its model reads it.
+    ///
+    /// ```
+    /// assert!(a2a_card::Profile::A2aSdk0321.is_a2a_sdk_03());
+    /// assert!(!a2a_card::Profile::PruneEmpty.is_a2a_sdk_03());
+    /// ```
+    pub fn is_a2a_sdk_03(self) -> bool {
+        matches!(self, Profile::A2aSdk03 | Profile::A2aSdk0321)
     }
 
     /// Who produces these bytes, for messages: `the A2A v1.0 text`, `what a2a-sdk and
@@ -47,6 +79,8 @@ impl Profile {
             Profile::Spec => "the A2A v1.0 text",
             Profile::PruneEmpty => "what a2a-sdk and @a2a-js/sdk sign",
             Profile::ServedAsIs => "what a2a-go signs",
+            Profile::A2aSdk03 => "what a2a-sdk 0.3.24 to 0.3.26 sign",
+            Profile::A2aSdk0321 => "what a2a-sdk 0.3.21 to 0.3.23 sign",
         }
     }
 
@@ -74,7 +108,10 @@ impl std::str::FromStr for Profile {
     /// assert_eq!("prune-empty".parse::<Profile>().unwrap(), Profile::PruneEmpty);
     /// let e = "jcs".parse::<Profile>().unwrap_err();
     /// assert_eq!(e.code().as_str(), "usage");
-    /// assert_eq!(e.message(), r#"profile "jcs" is not one of "spec", "served-as-is", "prune-empty""#);
+    /// assert_eq!(
+    ///     e.message(),
+    ///     r#"profile "jcs" is not one of "spec", "served-as-is", "prune-empty", "a2a-sdk-0.3", "a2a-sdk-0.3.21""#
+    /// );
     /// ```
     fn from_str(name: &str) -> Result<Profile, Error> {
         Profile::ALL
@@ -116,9 +153,10 @@ impl PartialEq<&str> for Profile {
     }
 }
 
-/// The profiles a verifier accepts, from their names: `spec`, `prune-empty`, `served-as-is`, or
-/// `auto`, which stands for all three in the order they are tried (`spec`, then `served-as-is`,
-/// then `prune-empty`). Repeated names count once; no name means `spec` alone.
+/// The profiles a verifier accepts, from their names: `spec`, `prune-empty`, `served-as-is`,
+/// `a2a-sdk-0.3`, `a2a-sdk-0.3.21`, or `auto`, which stands for all of them in the order they are
+/// tried (`spec`, `served-as-is`, `prune-empty`, `a2a-sdk-0.3`, `a2a-sdk-0.3.21`). Repeated names
+/// count once; no name means `spec` alone.
 ///
 /// ```
 /// use a2a_card::{canonical::accepted_profiles, Profile};
@@ -138,7 +176,10 @@ pub fn accepted_profiles(names: &[&str]) -> Result<Vec<Profile>, Error> {
                 None => {
                     return Err(Error::new(
                         ErrorCode::Usage,
-                        format!("unknown profile {name:?} (known: spec, prune-empty, served-as-is, auto)"),
+                        format!(
+                            "unknown profile {name:?} (known: {}, auto)",
+                            Profile::ALL.map(Profile::as_str).join(", ")
+                        ),
                     ))
                 }
             }
@@ -249,8 +290,10 @@ pub struct CanonicalizeOptions {
     /// The profile (default `spec`).
     pub profile: Profile,
     /// Unknown members (default `exclude`). `served-as-is` covers every member by definition, so
-    /// `exclude` and `retain` do not change its bytes; `reject` refuses a card with an unknown
-    /// member under every profile.
+    /// `exclude` and `retain` do not change its bytes; the a2a-sdk 0.3 model drops the members it
+    /// does not define, so under `a2a-sdk-0.3` and `a2a-sdk-0.3.21` `retain` leaves them out too
+    /// (reported as unsigned); `reject` refuses a card with an unknown member under every
+    /// profile (under the 0.3 profiles, unknown to the 0.3 model).
     pub unknown: UnknownMembers,
     /// Reader limits.
     pub limits: Limits,
@@ -269,11 +312,13 @@ impl Default for CanonicalizeOptions {
 /// The canonical form of a card and what it leaves out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Canonical {
-    /// The bytes a signature covers (UTF-8, RFC 8785).
+    /// The bytes a signature covers (UTF-8: RFC 8785, or Python's `json.dumps` under the a2a-sdk
+    /// 0.3 profiles).
     pub bytes: Vec<u8>,
     /// JSON Pointers (into the input) of the members present in the card but not covered by these
-    /// bytes, in document order: unknown members under `exclude`, and under `prune-empty` every
-    /// empty value it removed. `signatures` is never listed.
+    /// bytes, in document order: unknown members under `exclude` (under the a2a-sdk 0.3 profiles,
+    /// the members the 0.3 model does not define, whatever the choice), and under `prune-empty`
+    /// and the a2a-sdk 0.3 profiles every empty value they removed. `signatures` is never listed.
     pub unsigned: Vec<String>,
     /// The profile that produced the bytes.
     pub profile: Profile,

@@ -696,7 +696,7 @@ impl<'a> Parser<'a> {
                 // Exact: n < 10^15 < 2^53.
                 #[allow(clippy::cast_precision_loss)]
                 let v = n as f64;
-                return Ok(Node::Number(if negative { -v } else { v }));
+                return Ok(Node::Number(if negative { -v } else { v }, true));
             }
         }
         let v: f64 = match text.parse() {
@@ -760,7 +760,7 @@ impl<'a> Parser<'a> {
                 return Err(e);
             }
         }
-        Ok(Node::Number(v))
+        Ok(Node::Number(v, integer))
     }
 }
 

@@ -15,6 +15,9 @@ pub enum Presence {
     Message,
     /// Implicit presence (plain scalar, repeated, map): omitted at its default.
     Implicit,
+    /// A member of the a2a-sdk 0.3 model (`canonical/sdk03.rs`) with this string default:
+    /// omitted when it holds it (`exclude_defaults`), kept otherwise.
+    Default(&'static str),
 }
 
 /// The kind of value a field holds.
@@ -36,6 +39,12 @@ pub enum Kind {
     MapMessage(&'static MessageDesc),
     /// `google.protobuf.Struct`: any JSON object, canonicalized by RFC 8785 only.
     Struct,
+    /// A list of objects whose members are lists of strings (a2a-sdk 0.3's `security`:
+    /// `list[dict[str, list[str]]]`).
+    RepeatedMapStringList,
+    /// A map of objects, each read as the message of `variants` whose `type` default equals
+    /// its `type` member (a2a-sdk 0.3's `securitySchemes`, a pydantic union).
+    MapByType(&'static [&'static MessageDesc]),
 }
 
 /// One field of a message.

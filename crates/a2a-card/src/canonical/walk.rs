@@ -1,11 +1,17 @@
 //! The presence walk: A2A v1.0 section 5.7's rules over the presence table (`table.rs`),
 //! `signatures` removed (section 8.4.1), each member written straight into the RFC 8785 output.
 //! This is the one canonicalization path: signing and verifying both reach
-//! [`canonicalize_tree`], for a card read into a [`Doc`] or into an owned `Value`.
+//! [`canonicalize_tree`], for a card read into a [`Doc`] or into an owned `Value`. Each profile
+//! is a set of rules of this walk: `prune-empty` prunes empty values; the a2a-sdk 0.3 profiles
+//! walk the 0.3 model's rows (`sdk03.rs`: its required members, its defaults) instead of the v1.0
+//! table, prune as that release's `_clean_empty` does, and write as Python's `json.dumps`
+//! (`python.rs`; keys in code point order).
 
 use super::doc::{Shape, Tree};
 use super::jcs::{cmp_utf16, write_members_tree, write_text, write_tree};
 use super::profile::{Canonical, CanonicalizeOptions, Profile, UnknownMembers};
+use super::python::{write_ascii_string, write_python_number};
+use super::sdk03::{type_of, AGENT_CARD_03};
 use super::table::{FieldDesc, Kind, MessageDesc, Presence, AGENT_CARD};
 use crate::error::{pointer_token, Error, ErrorCode};
 
@@ -52,15 +58,25 @@ pub(crate) fn canonicalize_tree<'t, N: Tree<'t>>(
                 profile: opts.profile,
             })
         }
-        Profile::Spec | Profile::PruneEmpty => {
+        Profile::Spec | Profile::PruneEmpty | Profile::A2aSdk03 | Profile::A2aSdk0321 => {
+            let root = if opts.profile.is_a2a_sdk_03() {
+                &AGENT_CARD_03
+            } else {
+                &AGENT_CARD
+            };
             let mut w = Walker::new(opts, false);
-            if let Err(first) = w.message(&mut out, card, &AGENT_CARD, true) {
+            if let Err(first) = w.message(&mut out, card, root, true) {
                 let mut again = Walker::new(opts, true);
                 let mut scratch = Vec::new();
                 return Err(again
-                    .message(&mut scratch, card, &AGENT_CARD, true)
+                    .message(&mut scratch, card, root, true)
                     .err()
                     .unwrap_or(first));
+            }
+            if opts.profile == Profile::A2aSdk03 && out == b"{}" {
+                // `_clean_empty` of 0.3.24 and later turns an empty card into None, which
+                // `json.dumps` writes as `null`.
+                out = b"null".to_vec();
             }
             let mut unsigned = w.unsigned;
             // Written in member-name order; reported in document order (a member's place in the
@@ -138,7 +154,13 @@ enum Seg<'a> {
 
 struct Walker<'a> {
     unknown: UnknownMembers,
+    /// Empty values are removed (`prune-empty`, the a2a-sdk 0.3 profiles).
     prune: bool,
+    /// `false` and zero are removed too (`a2a-sdk-0.3.21`).
+    falsy: bool,
+    /// The a2a-sdk 0.3 model and `json.dumps`: its required members, keys in code point order,
+    /// Python's escapes and number spelling.
+    python: bool,
     /// True for the second walk of a card that was refused: every member's value is checked
     /// right after its name, in input order, and the bytes written are thrown away. The first
     /// error met is then the first in the document.
@@ -199,12 +221,25 @@ fn is_empty_output(bytes: &[u8]) -> bool {
     matches!(bytes, b"\"\"" | b"[]" | b"{}" | b"null")
 }
 
+/// What `_clean_empty` of a2a-sdk 0.3.21 to 0.3.23 removes besides: every falsy Python value,
+/// as `json.dumps` writes it (`False`, `0`, `0.0`, `-0.0`).
+fn is_falsy_output(bytes: &[u8]) -> bool {
+    matches!(bytes, b"false" | b"0" | b"0.0" | b"-0.0")
+}
+
 impl<'a> Walker<'a> {
     /// A walker for `opts`; see `Walker::doc_order` for `doc_order`.
     fn new(opts: &CanonicalizeOptions, doc_order: bool) -> Walker<'a> {
+        let python = opts.profile.is_a2a_sdk_03();
         Walker {
-            unknown: opts.unknown,
-            prune: opts.profile == Profile::PruneEmpty,
+            // The 0.3 model ignores the members it does not define: `retain` cannot cover them.
+            unknown: match opts.unknown {
+                UnknownMembers::Retain if python => UnknownMembers::Exclude,
+                other => other,
+            },
+            prune: opts.profile == Profile::PruneEmpty || python,
+            falsy: opts.profile == Profile::A2aSdk0321,
+            python,
             doc_order,
             unsigned: Vec::new(),
             segs: Vec::new(),
@@ -270,10 +305,38 @@ impl<'a> Walker<'a> {
     }
 
     /// Sorts the items of one object by the UTF-16 code units of their output names (unless
-    /// already in order; members often come in a fixed order).
-    fn sort_items(items: &mut [Item<'a>]) {
-        if !items.windows(2).all(|w| cmp_utf16(w[0].key, w[1].key).is_lt()) {
+    /// already in order; members often come in a fixed order); for `json.dumps(sort_keys=True)`
+    /// by code points (Python's `str` order).
+    fn sort_items(&self, items: &mut [Item<'a>]) {
+        if self.python {
+            if !items.windows(2).all(|w| w[0].key < w[1].key) {
+                items.sort_unstable_by(|a, b| a.key.cmp(b.key));
+            }
+        } else if !items.windows(2).all(|w| cmp_utf16(w[0].key, w[1].key).is_lt()) {
             items.sort_unstable_by(|a, b| cmp_utf16(a.key, b.key));
+        }
+    }
+
+    /// True when the value just written (`bytes`) is one the profile's pruning removes.
+    fn pruned(&self, bytes: &[u8]) -> bool {
+        self.prune && (is_empty_output(bytes) || (self.falsy && is_falsy_output(bytes)))
+    }
+
+    /// Writes a string; `plain` as [`write_text`] (RFC 8785), ignored by Python's escapes.
+    fn text(&self, out: &mut Vec<u8>, s: &str, plain: bool) {
+        if self.python {
+            write_ascii_string(out, s);
+        } else {
+            write_text(out, s, plain);
+        }
+    }
+
+    /// Writes a value that is not an array or object.
+    fn scalar<N: Tree<'a>>(&self, out: &mut Vec<u8>, v: N) {
+        match v.shape() {
+            Shape::Str(s, plain) => self.text(out, s, plain),
+            Shape::Number(n) if self.python => write_python_number(out, n, v.integer_literal()),
+            _ => write_tree(out, v),
         }
     }
 
@@ -297,7 +360,7 @@ impl<'a> Walker<'a> {
         if !*first {
             out.push(b',');
         }
-        write_text(out, item.key, item.field.is_some());
+        self.text(out, item.key, item.field.is_some());
         out.push(b':');
         match write(self, out, value)? {
             Kept::Yes => *first = false,
@@ -360,8 +423,13 @@ impl<'a> Walker<'a> {
                         return Err(Error::new(
                             ErrorCode::UnknownMember,
                             format!(
-                                "{} has no member {name:?} in A2A v1.0 (unknown members are refused)",
-                                desc.name
+                                "{} has no member {name:?} in {} (unknown members are refused)",
+                                desc.name,
+                                if self.python {
+                                    "the a2a-sdk 0.3 model"
+                                } else {
+                                    "A2A v1.0"
+                                }
                             ),
                         )
                         .at(self.pointer()));
@@ -415,10 +483,13 @@ impl<'a> Walker<'a> {
                 buf.items.push(item);
             }
         }
+        if self.python {
+            self.check_required(members, desc, buf)?;
+        }
         if self.doc_order {
             return Ok(());
         }
-        Self::sort_items(&mut buf.items);
+        self.sort_items(&mut buf.items);
         out.push(b'{');
         let mut first = true;
         for item in &buf.items {
@@ -449,7 +520,7 @@ impl<'a> Walker<'a> {
             };
             Ok(if !keep {
                 Kept::Omitted
-            } else if w.prune && is_empty_output(out.get(at..).unwrap_or_default()) {
+            } else if w.pruned(out.get(at..).unwrap_or_default()) {
                 Kept::Unsigned
             } else {
                 Kept::Yes
@@ -481,7 +552,7 @@ impl<'a> Walker<'a> {
             })
         }));
         if !self.doc_order {
-            Self::sort_items(&mut buf.items);
+            self.sort_items(&mut buf.items);
         }
         out.push(b'{');
         let mut first = true;
@@ -506,7 +577,7 @@ impl<'a> Walker<'a> {
     /// Writes a value with no presence rules (Struct contents, retained unknown members). Under
     /// `prune-empty` empty values and nulls are removed recursively.
     fn plain<N: Tree<'a>>(&mut self, out: &mut Vec<u8>, v: N) {
-        if !self.prune {
+        if !self.prune && !self.python {
             write_tree(out, v);
             return;
         }
@@ -522,7 +593,7 @@ impl<'a> Walker<'a> {
                     let at = out.len();
                     let mark = self.push_index(i);
                     self.plain(out, item);
-                    if is_empty_output(out.get(at..).unwrap_or_default()) || item.is_null() {
+                    if self.pruned(out.get(at..).unwrap_or_default()) || item.is_null() {
                         self.leave_out();
                         out.truncate(mark_out);
                     } else {
@@ -537,10 +608,10 @@ impl<'a> Walker<'a> {
                 let _ = self.object_of(out, v, len, |w, out, item| {
                     let at = out.len();
                     w.plain(out, item);
-                    Ok(!(is_empty_output(out.get(at..).unwrap_or_default()) || item.is_null()))
+                    Ok(!(w.pruned(out.get(at..).unwrap_or_default()) || item.is_null()))
                 });
             }
-            _ => write_tree(out, v),
+            _ => self.scalar(out, v),
         }
     }
 
@@ -556,8 +627,10 @@ impl<'a> Walker<'a> {
         // Under prune-empty the ProtoJSON round trip drops every implicit default, REQUIRED
         // fields included (REQUIRED is only an annotation to protobuf).
         let keep_default = match field.presence {
-            Presence::Required => !self.prune,
-            Presence::Optional | Presence::Message => true,
+            // The 0.3 model keeps a required member whatever it holds (`_clean_empty` may
+            // remove it afterwards, reported as unsigned).
+            Presence::Required => !self.prune || self.python,
+            Presence::Optional | Presence::Message | Presence::Default(_) => true,
             Presence::Implicit => false,
         };
         match field.kind {
@@ -565,10 +638,11 @@ impl<'a> Walker<'a> {
                 let Shape::Str(s, plain) = v.shape() else {
                     return Err(type_error(&self.pointer(), desc, field, "a string", v.shape()));
                 };
-                if s.is_empty() && !keep_default {
+                if (s.is_empty() && !keep_default) || matches!(field.presence, Presence::Default(d) if d == s)
+                {
                     return Ok(false);
                 }
-                write_text(out, s, plain);
+                self.text(out, s, plain);
             }
             Kind::Bool => {
                 let Shape::Bool(b) = v.shape() else {
@@ -614,7 +688,7 @@ impl<'a> Walker<'a> {
                     let at = out.len();
                     let mark = self.push_index(i);
                     match (field.kind, item.shape()) {
-                        (Kind::RepeatedString, Shape::Str(s, plain)) => write_text(out, s, plain),
+                        (Kind::RepeatedString, Shape::Str(s, plain)) => self.text(out, s, plain),
                         (Kind::RepeatedMessage(inner), Shape::Object(_)) => {
                             self.message(out, item, inner, false)?
                         }
@@ -637,7 +711,7 @@ impl<'a> Walker<'a> {
                             ))
                         }
                     }
-                    if self.prune && is_empty_output(out.get(at..).unwrap_or_default()) {
+                    if self.pruned(out.get(at..).unwrap_or_default()) {
                         self.leave_out();
                         out.truncate(mark_out);
                     } else {
@@ -660,11 +734,10 @@ impl<'a> Walker<'a> {
                 if len == 0 && !keep_default {
                     return Ok(false);
                 }
-                let prune = self.prune;
                 self.object_of(out, v, len, |w, out, item| {
                     let at = out.len();
                     match (field.kind, item.shape()) {
-                        (Kind::MapString, Shape::Str(s, plain)) => write_text(out, s, plain),
+                        (Kind::MapString, Shape::Str(s, plain)) => w.text(out, s, plain),
                         (Kind::MapMessage(inner), Shape::Object(_)) => w.message(out, item, inner, false)?,
                         (Kind::MapString, found) => {
                             return Err(type_error(&w.pointer(), desc, field, "a map of strings", found));
@@ -673,10 +746,177 @@ impl<'a> Walker<'a> {
                             return Err(type_error(&w.pointer(), desc, field, "a map of objects", found))
                         }
                     }
-                    Ok(!(prune && is_empty_output(out.get(at..).unwrap_or_default())))
+                    Ok(!w.pruned(out.get(at..).unwrap_or_default()))
                 })?;
             }
+            Kind::RepeatedMapStringList => self.requirement_list(out, desc, field, v)?,
+            Kind::MapByType(variants) => self.map_by_type(out, desc, field, variants, v)?,
         }
         Ok(true)
+    }
+
+    /// Refuses a message of the a2a-sdk 0.3 model without one of its required members (or with
+    /// it `null`): the model refuses it, so that signer never signed such a card.
+    fn check_required<N: Tree<'a>>(
+        &self,
+        members: N,
+        desc: &'static MessageDesc,
+        buf: &ObjectBuf<'a>,
+    ) -> Result<(), Error> {
+        for field in desc.fields.iter().filter(|f| f.presence == Presence::Required) {
+            let given = buf
+                .seen
+                .iter()
+                .find(|(f, _)| std::ptr::eq(*f, field))
+                .and_then(|(_, i)| members.member(*i));
+            let (ptr, what) = match given {
+                None => (self.pointer(), "is missing"),
+                Some((_, v)) if v.is_null() => {
+                    let mut p = self.pointer();
+                    p.push('/');
+                    p.push_str(&pointer_token(given.map_or("", |(k, _)| k)));
+                    (p, "is null")
+                }
+                Some(_) => continue,
+            };
+            return Err(Error::new(
+                ErrorCode::MalformedCard,
+                format!(
+                    "{}.{} {what}: the a2a-sdk 0.3 model requires it, so a2a-sdk 0.3 signs no such card",
+                    desc.name, field.json
+                ),
+            )
+            .at(ptr));
+        }
+        Ok(())
+    }
+
+    /// Writes a2a-sdk 0.3's `security` (`list[dict[str, list[str]]]`): a list of objects whose
+    /// members are lists of strings, pruned as the rest of the card.
+    fn requirement_list<N: Tree<'a>>(
+        &mut self,
+        out: &mut Vec<u8>,
+        desc: &MessageDesc,
+        field: &'static FieldDesc,
+        v: N,
+    ) -> Result<(), Error> {
+        const WANT: &str = "an array of objects of string arrays";
+        let Shape::Array(len) = v.shape() else {
+            return Err(type_error(&self.pointer(), desc, field, WANT, v.shape()));
+        };
+        out.push(b'[');
+        let mut first = true;
+        for (i, item) in (0..len).filter_map(|i| v.item(i)).enumerate() {
+            let mark_out = out.len();
+            if !first {
+                out.push(b',');
+            }
+            let at = out.len();
+            let mark = self.push_index(i);
+            let Shape::Object(n) = item.shape() else {
+                return Err(type_error(&self.pointer(), desc, field, WANT, item.shape()));
+            };
+            self.object_of(out, item, n, |w, out, scopes| {
+                let at = out.len();
+                let Shape::Array(m) = scopes.shape() else {
+                    return Err(type_error(&w.pointer(), desc, field, WANT, scopes.shape()));
+                };
+                out.push(b'[');
+                let mut first = true;
+                for (j, scope) in (0..m).filter_map(|j| scopes.item(j)).enumerate() {
+                    let Shape::Str(s, plain) = scope.shape() else {
+                        let mark = w.push_index(j);
+                        let e = type_error(&w.pointer(), desc, field, WANT, scope.shape());
+                        w.segs.truncate(mark);
+                        return Err(e);
+                    };
+                    if s.is_empty() {
+                        let mark = w.push_index(j);
+                        w.leave_out();
+                        w.segs.truncate(mark);
+                        continue;
+                    }
+                    if !first {
+                        out.push(b',');
+                    }
+                    first = false;
+                    w.text(out, s, plain);
+                }
+                out.push(b']');
+                Ok(!w.pruned(out.get(at..).unwrap_or_default()))
+            })?;
+            if self.pruned(out.get(at..).unwrap_or_default()) {
+                self.leave_out();
+                out.truncate(mark_out);
+            } else {
+                first = false;
+            }
+            self.segs.truncate(mark);
+        }
+        out.push(b']');
+        Ok(())
+    }
+
+    /// Writes a2a-sdk 0.3's `securitySchemes`: a map whose values are each read as the member
+    /// of the `SecurityScheme` union their `type` names.
+    fn map_by_type<N: Tree<'a>>(
+        &mut self,
+        out: &mut Vec<u8>,
+        desc: &MessageDesc,
+        field: &'static FieldDesc,
+        variants: &'static [&'static MessageDesc],
+        v: N,
+    ) -> Result<(), Error> {
+        let Shape::Object(len) = v.shape() else {
+            return Err(type_error(
+                &self.pointer(),
+                desc,
+                field,
+                "an object (map)",
+                v.shape(),
+            ));
+        };
+        self.object_of(out, v, len, |w, out, scheme| {
+            let Shape::Object(n) = scheme.shape() else {
+                return Err(type_error(&w.pointer(), desc, field, "a map of objects", scheme.shape()));
+            };
+            let kind = (0..n)
+                .filter_map(|i| scheme.member(i))
+                .find(|(k, _)| *k == "type")
+                .map(|(_, t)| t.shape());
+            let names = || variants.iter().map(|d| format!("{:?}", type_of(d))).collect::<Vec<_>>().join(", ");
+            let chosen = match kind {
+                Some(Shape::Str(t, _)) => variants.iter().find(|d| type_of(d) == t).ok_or_else(|| {
+                    Error::new(
+                        ErrorCode::MalformedCard,
+                        format!(
+                            "security scheme type {t:?} is not one of {}: the a2a-sdk 0.3 model refuses it",
+                            names()
+                        ),
+                    )
+                    .at(format!("{}/type", w.pointer()))
+                })?,
+                Some(other) => {
+                    return Err(Error::new(
+                        ErrorCode::TypeMismatch,
+                        format!("a security scheme's type must be a string, found {}", other.type_name()),
+                    )
+                    .at(format!("{}/type", w.pointer())))
+                }
+                None => {
+                    return Err(Error::new(
+                        ErrorCode::MalformedCard,
+                        format!(
+                            "the security scheme has no type (one of {}): the a2a-sdk 0.3 model would guess its kind; give its type",
+                            names()
+                        ),
+                    )
+                    .at(w.pointer()))
+                }
+            };
+            let at = out.len();
+            w.message(out, scheme, chosen, false)?;
+            Ok(!w.pruned(out.get(at..).unwrap_or_default()))
+        })
     }
 }

@@ -107,9 +107,9 @@ pub(super) const UNKNOWN: OptionSpec = OptionSpec {
 /// `profile`: the rules that produce the bytes (canonicalize, inspect, sign).
 pub(super) const PROFILE: OptionSpec = OptionSpec {
     name: "profile",
-    kind: Kind::Choice(&["spec", "prune-empty", "served-as-is"]),
+    kind: Kind::Choice(&["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21"]),
     fronts: ALL,
-    doc: "Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', or the Go SDK's.",
+    doc: "Which rules produce the bytes: the A2A v1.0 text, the Python and JS SDKs', the Go SDK's, or the a2a-sdk 0.3 signer's (0.3.24 to 0.3.26; a2a-sdk-0.3.21 for 0.3.21 to 0.3.23).",
 };
 
 /// `max_chain`: the most certificates of an `x5c` chain (verify, sign).
@@ -233,7 +233,7 @@ pub const VERIFY: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "profile",
-        kind: Kind::Choice(&["spec", "prune-empty", "served-as-is", "auto"]),
+        kind: Kind::Choice(&["spec", "prune-empty", "served-as-is", "a2a-sdk-0.3", "a2a-sdk-0.3.21", "auto"]),
         fronts: LIBRARIES,
         doc: "The profile accepted (auto: every profile).",
     },

@@ -474,13 +474,16 @@ pub(crate) fn conclude(
     }
     let valid = reports.iter().filter(|r| r.verdict.is_valid()).count();
     let total = reports.len();
-    let (ok, reason) = verdict_of_card(plan.mode, valid, total);
+    let (ok, mut reason) = verdict_of_card(plan.mode, valid, total);
     let chosen = reports
         .iter()
         .find(|r| r.verdict.is_valid())
         .and_then(|r| r.profile)
         .unwrap_or(plan.fallback);
     let canonical = forms.take(chosen, canon)?;
+    if valid > 0 && chosen.is_a2a_sdk_03() {
+        reason.push_str(&crate::canonical::sdk03::covered_note(&canonical.bytes));
+    }
     // With no signature, nothing is covered: every member of the card is unsigned.
     let unsigned = if total == 0 {
         plan.every_member.clone()

@@ -373,6 +373,9 @@ fn field_value(f: &'static FieldDesc) -> BoxedStrategy<J> {
         Kind::MapMessage(inner) => prop::collection::vec((arb_key(), message(inner)), 0..3)
             .prop_map(|ms| object(ms.into_iter().map(|(k, v)| Member::plain(k, v)).collect()))
             .boxed(),
+        Kind::RepeatedMapStringList | Kind::MapByType(_) => {
+            unreachable!("only the a2a-sdk 0.3 model has {:?}", f.kind)
+        }
     }
 }
 
