@@ -148,27 +148,12 @@ fn sign(
 /// act on `report.verified_content`, not on the served card.
 ///
 /// Trust roots (at least one): `jwks` (a JWK Set, text or dict), `keys` (one key or a list: PEM
-/// or JWK text, dicts, KeyPairs; a private key yields its public half), `trust` (a trust store:
-/// a JWKS whose entries may carry "algorithms", "origins", "notBefore", "notAfter",
-/// "revoked", and `{"certificate": PEM}` anchor entries), `trust_anchors` (CA certificates, a
-/// PEM bundle or a list of them, trusted as roots for `x5c` chains). A signature's kid only
-/// selects among them; its jku is never fetched, nor an x5u. For `x5c` chains: `identity` (a
-/// SPIFFE ID or DNS name the leaf must name, or a list, any one), `identity_prefix` (a
-/// `spiffe://TRUST-DOMAIN/` prefix, or a list), `require_eku` ("serverAuth", "clientAuth",
-/// "codeSigning" or a dotted OID), `max_chain` (1 to 8, default 4); with none of the identity options
-/// the leaf must name `origin`'s host.
-/// `algorithms` limits the algorithms (at least one, none of them HMAC); `mode` is "require"
-/// (default: one valid signature),
-/// "all" or "if-present"; `profile` (or `profiles`, tried in order) the profiles accepted
-/// (default "spec"; "auto" is all three); `unknown` as for `canonicalize`; `now` (seconds since
-/// the epoch, or an aware datetime) the time for validity windows (default: the clock);
-/// `origin` the https origin the card came from, for origin-bound trust entries;
-/// `max_signatures`, `max_keys_per_kid`, `max_signature_checks`, `max_header_bytes`,
-/// `max_input_bytes` and `max_depth` the limits (defaults 16, 4, 64, 4 KiB, 8 MiB, 128; bounds
-/// 1 to 256, 256, 4096, 1 MiB, 1 GiB, 512, the CLI's, refused past them with `UsageError`;
-/// the stubs' `VerifyOptions` list every option with its default and bounds). The GIL is released while the
-/// card is verified. A card that cannot be read at all raises `CardError`; a bad signature is a
-/// verdict in the report.
+/// or JWK text, dicts, KeyPairs; a private key yields its public half), `trust` (a trust store),
+/// `trust_anchors` (CA certificates for `x5c` chains). A signature's kid only selects among
+/// them; its jku is never fetched, nor an x5u. Every option, with its default and bounds, is in
+/// the stubs' `VerifyOptions`, written from the core's table (a value past its bounds raises
+/// `UsageError`). The GIL is released while the card is verified. A card that cannot be read
+/// at all raises `CardError`; a bad signature is a verdict in the report.
 ///
 /// >>> import a2a_card
 /// >>> kp = a2a_card.keygen("ES256")
