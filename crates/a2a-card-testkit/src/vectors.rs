@@ -96,11 +96,15 @@ pub fn canonical_vectors() -> Vec<(PathBuf, Result<Vector, String>)> {
             1 => {}
             0 => out.push((
                 path.clone(),
-                Err(format!("no vector of testvectors/canonical names the card `{name}`")),
+                Err(format!(
+                    "no vector of testvectors/canonical names the card `{name}`"
+                )),
             )),
             _ => out.push((
                 path.clone(),
-                Err(format!("the vectors naming `{name}` give different spec_commit values: {commits:?}")),
+                Err(format!(
+                    "the vectors naming `{name}` give different spec_commit values: {commits:?}"
+                )),
             )),
         }
     }
@@ -144,9 +148,9 @@ fn check_card(v: Vector, cards: &[(String, PathBuf, Value)]) -> Result<Vector, S
             }
             match same {
                 Some((name, _, _)) if name == card => Ok(v),
-                _ if !cards.iter().any(|(name, _, _)| name == card) => {
-                    Err(format!("`card` names `{card}`, which is not a file of testvectors/cards"))
-                }
+                _ if !cards.iter().any(|(name, _, _)| name == card) => Err(format!(
+                    "`card` names `{card}`, which is not a file of testvectors/cards"
+                )),
                 _ => Err(format!("the input is not the card `{card}` of testvectors/cards")),
             }
         }
@@ -382,7 +386,11 @@ mod tests {
     #[test]
     fn a_vector_of_a_sample_card_names_the_card_and_its_commit() {
         let cards = sample_cards();
-        let (name, _, card) = cards.iter().find(|(n, _, _)| n == "sample-8.5.json").unwrap().clone();
+        let (name, _, card) = cards
+            .iter()
+            .find(|(n, _, _)| n == "sample-8.5.json")
+            .unwrap()
+            .clone();
         let vector = |card_name: Option<&str>, commit: Option<&str>, input: &Value| Vector {
             id: "x".into(),
             profile: "spec".into(),
@@ -405,10 +413,23 @@ mod tests {
             (vector(None, None, &card), "name it with `card`"),
             (vector(Some(&name), None, &card), "`card` needs `spec_commit`"),
             (vector(None, Some(good), &card), "`spec_commit` needs `card`"),
-            (vector(Some(&name), Some("087604615D503A7685D5DABC401A9645AF3A8153"), &card), "40 lower-case"),
+            (
+                vector(
+                    Some(&name),
+                    Some("087604615D503A7685D5DABC401A9645AF3A8153"),
+                    &card,
+                ),
+                "40 lower-case",
+            ),
             (vector(Some(&name), Some("0876046"), &card), "40 lower-case"),
-            (vector(Some("nosuch.json"), Some(good), &card), "not a file of testvectors/cards"),
-            (vector(Some(&name), Some(good), &Value::Null), "the input is not the card"),
+            (
+                vector(Some("nosuch.json"), Some(good), &card),
+                "not a file of testvectors/cards",
+            ),
+            (
+                vector(Some(&name), Some(good), &Value::Null),
+                "the input is not the card",
+            ),
         ] {
             let e = check_card(v, &cards).unwrap_err();
             assert!(e.contains(why), "{e}");
