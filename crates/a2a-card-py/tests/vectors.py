@@ -47,8 +47,35 @@ def _input_of(path: str, v: Dict[str, Any]) -> Tuple[bytes, Optional[Any]]:
 
 CANONICAL_KEYS = {
     "id", "description", "provenance", "profile", "unknown", "limits", "input", "input_raw", "input_hex",
-    "expected_hex", "expected_unsigned", "expected_error",
+    "expected_hex", "expected_unsigned", "expected_error", "card", "spec_commit",
 }
+
+HEX40 = set("0123456789abcdef")
+
+
+def sample_cards() -> Dict[str, Any]:
+    """The specification's sample cards of testvectors/cards, by file name, as JSON values."""
+    folder = os.path.join(VECTORS, "cards")
+    return {os.path.basename(p): _load(p) for p in _json_files(folder)}
+
+
+def _check_card(path: str, v: Dict[str, Any], cards: Dict[str, Any]) -> None:
+    """`card` and `spec_commit` go together (the commit 40 lower-case hex digits, the card a file
+    of testvectors/cards equal to the input), and an input that is one of the cards names it."""
+    same = [name for name, card in cards.items() if "input" in v and v["input"] == card]
+    if ("card" in v) != ("spec_commit" in v):
+        raise ValueError(f"{path}: `card` and `spec_commit` go together")
+    if "card" not in v:
+        if same:
+            raise ValueError(f"{path}: the input is the card {same[0]} of testvectors/cards: name it with `card` and `spec_commit`")
+        return
+    commit = v["spec_commit"]
+    if not (isinstance(commit, str) and len(commit) == 40 and set(commit) <= HEX40):
+        raise ValueError(f"{path}: `spec_commit` must be 40 lower-case hexadecimal digits, found {commit!r}")
+    if v["card"] not in cards:
+        raise ValueError(f"{path}: `card` names {v['card']!r}, which is not a file of testvectors/cards")
+    if v["card"] not in same:
+        raise ValueError(f"{path}: the input is not the card {v['card']!r} of testvectors/cards")
 
 
 @dataclass
@@ -81,11 +108,16 @@ class CanonicalVector:
 
 def canonical_vectors() -> List[CanonicalVector]:
     out = []
+    cards = sample_cards()
+    commits: Dict[str, set] = {name: set() for name in cards}
     for path in _json_files(os.path.join(VECTORS, "canonical")):
         v = _load(path)
         extra = set(v) - CANONICAL_KEYS
         if extra:
             raise ValueError(f"{path}: unknown keys {sorted(extra)}")
+        _check_card(path, v, cards)
+        if "card" in v:
+            commits[v["card"]].add(v["spec_commit"])
         if f"{v['id']}.json" != os.path.basename(path):
             raise ValueError(f"{path}: id {v['id']!r} is not the file name")
         if ("expected_hex" in v) == ("expected_error" in v):
@@ -112,6 +144,9 @@ def canonical_vectors() -> List[CanonicalVector]:
                 expected_error=v.get("expected_error"),
             )
         )
+    for name, found in commits.items():
+        if len(found) != 1:
+            raise ValueError(f"testvectors/cards/{name}: named by vectors with {len(found)} spec_commit values (one is needed)")
     return out
 
 

@@ -2,6 +2,9 @@
 //! `testvectors/README.md`), for every Rust test crate that runs them. It reads each file
 //! strictly: an unknown key, a missing or doubled input or expectation, or an id that is not the
 //! file name is a format error, reported like a mismatch so that a broken file never passes.
+//! A vector whose input is one of the specification's sample cards (`testvectors/cards/`) names
+//! that file (`card`) and the specification commit it was taken from (`spec_commit`, 40
+//! hexadecimal digits), and every card there is named by a vector, always with one commit.
 
 use crate::data::{json_files, testvectors_dir, unhex};
 use serde_json::{Map, Value};
@@ -21,6 +24,8 @@ pub const KNOWN_KEYS: &[&str] = &[
     "expected_hex",
     "expected_unsigned",
     "expected_error",
+    "card",
+    "spec_commit",
 ];
 
 /// What a vector expects.
@@ -61,17 +66,96 @@ pub struct Vector {
     pub input_value: Option<Value>,
     /// What must come out.
     pub expected: Expected,
+    /// The file of `testvectors/cards/` the input is, when it is one of the specification's
+    /// samples.
+    pub card: Option<String>,
+    /// The commit of the specification (`a2aproject/A2A`, `docs/specification.md`) the card was
+    /// taken from, given with `card`.
+    pub spec_commit: Option<String>,
 }
 
-/// Every vector file, sorted by name, each read or the reason it could not be.
+/// Every vector file, sorted by name, each read or the reason it could not be; then, for a card
+/// of `testvectors/cards/` that no vector names or that vectors name with two commits, the card's
+/// path and the reason.
 pub fn canonical_vectors() -> Vec<(PathBuf, Result<Vector, String>)> {
-    json_files(&testvectors_dir().join("canonical"))
+    let cards = sample_cards();
+    let mut out: Vec<(PathBuf, Result<Vector, String>)> = json_files(&testvectors_dir().join("canonical"))
         .into_iter()
         .map(|p| {
-            let v = load(&p);
+            let v = load(&p).and_then(|v| check_card(v, &cards));
             (p, v)
         })
+        .collect();
+    for (name, path, _) in &cards {
+        let commits: std::collections::BTreeSet<&str> = out
+            .iter()
+            .filter_map(|(_, v)| v.as_ref().ok())
+            .filter(|v| v.card.as_deref() == Some(name.as_str()))
+            .filter_map(|v| v.spec_commit.as_deref())
+            .collect();
+        match commits.len() {
+            1 => {}
+            0 => out.push((
+                path.clone(),
+                Err(format!(
+                    "no vector of testvectors/canonical names the card `{name}`"
+                )),
+            )),
+            _ => out.push((
+                path.clone(),
+                Err(format!(
+                    "the vectors naming `{name}` give different spec_commit values: {commits:?}"
+                )),
+            )),
+        }
+    }
+    out
+}
+
+/// The sample cards of `testvectors/cards/`: file name, path and JSON value.
+pub fn sample_cards() -> Vec<(String, PathBuf, Value)> {
+    json_files(&testvectors_dir().join("cards"))
+        .into_iter()
+        .map(|p| {
+            let v = crate::data::read_json(&p);
+            (crate::data::file_name(&p), p, v)
+        })
         .collect()
+}
+
+/// A vector's `card` and `spec_commit`: given together, the commit 40 lower-case hexadecimal
+/// digits, the card a file of `cards` whose JSON value is the vector's input; and a vector whose
+/// input is one of `cards` must name it.
+fn check_card(v: Vector, cards: &[(String, PathBuf, Value)]) -> Result<Vector, String> {
+    let same = v
+        .input_value
+        .as_ref()
+        .and_then(|input| cards.iter().find(|(_, _, card)| card == input));
+    match (&v.card, &v.spec_commit) {
+        (None, None) => match same {
+            Some((name, _, _)) => Err(format!(
+                "the input is the card `{name}` of testvectors/cards: name it with `card` and \
+                 `spec_commit`"
+            )),
+            None => Ok(v),
+        },
+        (Some(_), None) => Err("`card` needs `spec_commit`".into()),
+        (None, Some(_)) => Err("`spec_commit` needs `card`".into()),
+        (Some(card), Some(commit)) => {
+            if commit.len() != 40 || !commit.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+                return Err(format!(
+                    "`spec_commit` must be 40 lower-case hexadecimal digits, found {commit:?}"
+                ));
+            }
+            match same {
+                Some((name, _, _)) if name == card => Ok(v),
+                _ if !cards.iter().any(|(name, _, _)| name == card) => Err(format!(
+                    "`card` names `{card}`, which is not a file of testvectors/cards"
+                )),
+                _ => Err(format!("the input is not the card `{card}` of testvectors/cards")),
+            }
+        }
+    }
 }
 
 /// Every vector, each one read (panics, naming the file, on a malformed one).
@@ -186,6 +270,8 @@ pub fn load(path: &Path) -> Result<Vector, String> {
         input,
         input_value,
         expected,
+        card: str_field(o, "card")?.map(str::to_string),
+        spec_commit: str_field(o, "spec_commit")?.map(str::to_string),
     })
 }
 
@@ -293,4 +379,62 @@ pub fn x5c_vectors() -> Vec<X5cVector> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vector_of_a_sample_card_names_the_card_and_its_commit() {
+        let cards = sample_cards();
+        let (name, _, card) = cards
+            .iter()
+            .find(|(n, _, _)| n == "sample-8.5.json")
+            .unwrap()
+            .clone();
+        let vector = |card_name: Option<&str>, commit: Option<&str>, input: &Value| Vector {
+            id: "x".into(),
+            profile: "spec".into(),
+            unknown: None,
+            max_input_bytes: None,
+            max_depth: None,
+            input: Vec::new(),
+            input_value: Some(input.clone()),
+            expected: Expected::Error {
+                code: "x".into(),
+                pointer: None,
+            },
+            card: card_name.map(str::to_string),
+            spec_commit: commit.map(str::to_string),
+        };
+        let good = "087604615d503a7685d5dabc401a9645af3a8153";
+        assert!(check_card(vector(Some(&name), Some(good), &card), &cards).is_ok());
+        assert!(check_card(vector(None, None, &Value::Null), &cards).is_ok());
+        for (v, why) in [
+            (vector(None, None, &card), "name it with `card`"),
+            (vector(Some(&name), None, &card), "`card` needs `spec_commit`"),
+            (vector(None, Some(good), &card), "`spec_commit` needs `card`"),
+            (
+                vector(
+                    Some(&name),
+                    Some("087604615D503A7685D5DABC401A9645AF3A8153"),
+                    &card,
+                ),
+                "40 lower-case",
+            ),
+            (vector(Some(&name), Some("0876046"), &card), "40 lower-case"),
+            (
+                vector(Some("nosuch.json"), Some(good), &card),
+                "not a file of testvectors/cards",
+            ),
+            (
+                vector(Some(&name), Some(good), &Value::Null),
+                "the input is not the card",
+            ),
+        ] {
+            let e = check_card(v, &cards).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
+    }
 }

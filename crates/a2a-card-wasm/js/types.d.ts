@@ -200,7 +200,17 @@ export interface Report {
   /** The canonical bytes the verdict is about: act on these, not on the served card. */
   canonical: string;
   unsigned: string[];
+  /** Only when some unsigned member is one edit away from a member A2A v1.0 defines. */
+  did_you_mean?: NearMember[];
   signatures: SignatureReport[];
+}
+
+/** An unsigned member one edit away from a defined one (`/documentationURL`, `documentationUrl`). */
+export interface NearMember {
+  /** The JSON Pointer of the member in the card. */
+  pointer: string;
+  /** The member A2A v1.0 defines there that it is one edit away from. */
+  member: string;
 }
 
 export interface EntryInfo {

@@ -53,8 +53,9 @@ pub(crate) fn report_fields(report: &Report, digest: &Digest) -> Option<String> 
             self.text(&n.to_string());
         }
     }
-    // A certificate account travels in the JSON form (its members are not in the flat fields).
-    if report.signatures.iter().any(|s| s.certificate.is_some()) {
+    // A certificate account and the members one edit away from defined ones travel in the JSON
+    // form (they are not in the flat fields).
+    if report.signatures.iter().any(|s| s.certificate.is_some()) || report.did_you_mean().is_some() {
         return None;
     }
     let mut f = Fields(String::with_capacity(512), true);

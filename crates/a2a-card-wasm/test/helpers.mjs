@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 
 export const testDir = path.dirname(fileURLToPath(import.meta.url));
 export const crateDir = path.resolve(testDir, "..");
@@ -159,10 +160,33 @@ export function sampleCard() {
 
 /**
  * The canonicalization vectors of testvectors/canonical/ (format: testvectors/README.md), in
- * file-name order: `{ file, v }` with `v` the parsed file.
+ * file-name order: `{ file, v }` with `v` the parsed file. A vector whose input is one of the
+ * specification's sample cards (testvectors/cards/) must name it (`card`) and the specification
+ * commit it was taken from (`spec_commit`, 40 lower-case hex digits), and every card must be
+ * named with one commit: anything else throws, naming the file.
  */
 export function canonicalVectors() {
-  return jsonFiles(path.join(repoRoot, "testvectors/canonical")).map(({ file, value }) => ({ file, v: value }));
+  const vectors = jsonFiles(path.join(repoRoot, "testvectors/canonical")).map(({ file, value }) => ({ file, v: value }));
+  const cards = new Map(jsonFiles(path.join(repoRoot, "testvectors/cards")).map(({ file, value }) => [file, value]));
+  const commits = new Map([...cards.keys()].map((name) => [name, new Set()]));
+  for (const { file, v } of vectors) {
+    const same = [...cards].filter(([, card]) => "input" in v && isDeepStrictEqual(v.input, card)).map(([name]) => name);
+    if (("card" in v) !== ("spec_commit" in v)) throw new Error(`${file}: \`card\` and \`spec_commit\` go together`);
+    if (!("card" in v)) {
+      if (same.length) throw new Error(`${file}: the input is the card ${same[0]} of testvectors/cards: name it with \`card\` and \`spec_commit\``);
+      continue;
+    }
+    if (typeof v.spec_commit !== "string" || !/^[0-9a-f]{40}$/.test(v.spec_commit)) {
+      throw new Error(`${file}: \`spec_commit\` must be 40 lower-case hexadecimal digits, found ${JSON.stringify(v.spec_commit)}`);
+    }
+    if (!cards.has(v.card)) throw new Error(`${file}: \`card\` names ${JSON.stringify(v.card)}, which is not a file of testvectors/cards`);
+    if (!same.includes(v.card)) throw new Error(`${file}: the input is not the card ${v.card} of testvectors/cards`);
+    commits.get(v.card).add(v.spec_commit);
+  }
+  for (const [name, found] of commits) {
+    if (found.size !== 1) throw new Error(`testvectors/cards/${name}: named by vectors with ${found.size} spec_commit values (one is needed)`);
+  }
+  return vectors;
 }
 
 /** The lint vectors of testvectors/lint/<rule>/ (format: testvectors/lint/README.md): `{ rule, file, v }`. */

@@ -114,9 +114,15 @@ test("every member of what the functions return is declared, and every declared 
     lib.sign('{"name":"A","description":"d","skills":[]}', x5cFile("leaf.key.pem"), { x5c: x5cFile("chain.pem") }),
     { trustAnchors: x5cFile("root.pem"), identity: "spiffe://example.org/ns/agents/sa/travel" },
   );
+  // A member one edit away from a defined one (the report's did_you_mean member).
+  const near = lib.verify(
+    lib.sign('{"name":"A","description":"d","skills":[],"documentationURL":"https://a.example/d"}', key.privateJwk, { unknown: "exclude" }),
+    { jwks: key.jwks },
+  );
   const migration = lib.migrate(migrateVectors().find(({ file }) => file === "freight-tracker.json").v.input);
   const shapes = {
-    Report: [report, untrusted],
+    Report: [report, untrusted, near],
+    NearMember: near.did_you_mean,
     SignatureReport: [...report.signatures, ...untrusted.signatures, ...chained.signatures],
     CertificateUsed: chained.signatures.map((s) => s.certificate),
     ChainCert: chained.signatures.flatMap((s) => s.certificate.chain),

@@ -8,7 +8,7 @@ import { canonicalProblems, canonicalVectors, cli, hasIndexLikeName, loadNode, l
 
 const KEYS = new Set([
   "id", "description", "provenance", "profile", "unknown", "limits", "input", "input_raw", "input_hex",
-  "expected_hex", "expected_unsigned", "expected_error",
+  "expected_hex", "expected_unsigned", "expected_error", "card", "spec_commit",
 ]);
 const ERROR_CODES = [
   "invalid-json", "duplicate-member", "number-out-of-range", "nesting-too-deep", "input-too-large",

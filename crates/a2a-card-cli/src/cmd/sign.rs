@@ -274,6 +274,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             unsigned.len()
         ))?;
     }
+    for note in a2a_card::signature::near::notes(unsigned) {
+        write_stderr_line(&format!("note: {note}"))?;
+    }
     Ok(())
 }
 

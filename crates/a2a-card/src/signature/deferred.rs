@@ -102,6 +102,15 @@ impl std::fmt::Debug for DeferredVerification {
 
 /// The canonical form of `card` under `profile`, read again (it read once already, with these
 /// limits, in [`DeferredVerification::new`]).
+/// `unknown`, or `retain` for a hint's form (see `plan::Canonicalizer`).
+fn retained_or(unknown: UnknownMembers, retained: bool) -> UnknownMembers {
+    if retained {
+        UnknownMembers::Retain
+    } else {
+        unknown
+    }
+}
+
 fn reparse(
     card: &[u8],
     unknown: UnknownMembers,
@@ -164,7 +173,7 @@ impl DeferredVerification {
     /// and the report): the bytes the signatures are checked over, and what they leave out.
     pub fn canonical(&mut self, profile: Profile) -> Result<&Canonical, Error> {
         let (card, unknown, limits) = (&self.card, self.unknown, self.limits);
-        let mut canon = |profile| reparse(card, unknown, limits, profile);
+        let mut canon = |profile, retained| reparse(card, retained_or(unknown, retained), limits, profile);
         self.forms.get(profile, &mut canon).as_ref().map_err(Clone::clone)
     }
 
@@ -224,7 +233,7 @@ impl DeferredVerification {
         unanswered: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
     ) -> Result<Option<Report>, Error> {
         let (card, unknown, limits) = (&self.card, self.unknown, self.limits);
-        let mut canon = |profile| reparse(card, unknown, limits, profile);
+        let mut canon = |profile, retained| reparse(card, retained_or(unknown, retained), limits, profile);
         let answers = &mut self.answers;
         let mut oracle = |id: usize, check: &SignatureCheck<'_>| {
             let Some((_, given)) = answers.iter_mut().find(|(i, _)| *i == id) else {

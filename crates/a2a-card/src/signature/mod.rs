@@ -14,6 +14,7 @@
 pub mod chain;
 mod deferred;
 pub mod entries;
+pub mod near;
 mod options;
 mod origin;
 mod plan;

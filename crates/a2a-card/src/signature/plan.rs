@@ -33,41 +33,50 @@ use crate::signature::trust::{TrustStore, TrustedKey};
 use std::borrow::Cow;
 
 /// Makes the canonical form of the card under a profile (the card is the caller's: a borrowed
-/// document, or bytes read again).
-pub(crate) type Canonicalizer<'c> = dyn FnMut(Profile) -> Result<Canonical, Error> + 'c;
+/// document, or bytes read again), with the verification's choice for unknown members, or (the
+/// second argument `true`) with them retained, for the hint of a signature made that way.
+pub(crate) type Canonicalizer<'c> = dyn FnMut(Profile, bool) -> Result<Canonical, Error> + 'c;
+
+/// One canonical form: a profile, and whether unknown members are retained whatever the
+/// verification's choice (only hints check such a form).
+type Form = (Profile, bool);
 
 /// Lazily computed canonical forms, one per profile, each computed at most once.
 #[derive(Default)]
 pub(crate) struct Forms {
-    done: Vec<(Profile, Result<Canonical, Error>)>,
-    /// The first signing input built over each profile and where its BASE64URL payload starts,
+    done: Vec<(Form, Result<Canonical, Error>)>,
+    /// The first signing input built over each form and where its BASE64URL payload starts,
     /// so the canonical bytes are encoded once however many signatures use them.
-    payloads: Vec<(Profile, Vec<u8>, usize)>,
+    payloads: Vec<(Form, Vec<u8>, usize)>,
 }
 
 impl Forms {
     /// The form of `p`, computed with `canon` the first time.
     pub(crate) fn get(&mut self, p: Profile, canon: &mut Canonicalizer<'_>) -> &Result<Canonical, Error> {
-        if let Some(i) = self.done.iter().position(|(q, _)| *q == p) {
+        self.get_form((p, false), canon)
+    }
+
+    fn get_form(&mut self, f: Form, canon: &mut Canonicalizer<'_>) -> &Result<Canonical, Error> {
+        if let Some(i) = self.done.iter().position(|(q, _)| *q == f) {
             return &self.done[i].1;
         }
-        self.done.push((p, canon(p)));
+        self.done.push((f, canon(f.0, f.1)));
         &self.done[self.done.len() - 1].1
     }
 
-    /// The signing input of one signature over profile `p`: `protected '.' BASE64URL(bytes)`.
-    /// One input is kept per profile and its BASE64URL payload is encoded once: a signature with
+    /// The signing input of one signature over form `p`: `protected '.' BASE64URL(bytes)`.
+    /// One input is kept per form and its BASE64URL payload is encoded once: a signature with
     /// another protected header only has the part before the payload replaced.
     fn signing_input(
         &mut self,
-        p: Profile,
+        p: Form,
         protected: &str,
         canon: &mut Canonicalizer<'_>,
     ) -> Result<&[u8], Error> {
         let i = match self.payloads.iter().position(|(q, _, _)| *q == p) {
             Some(i) => i,
             None => {
-                let bytes = match self.get(p, canon) {
+                let bytes = match self.get_form(p, canon) {
                     Ok(c) => &c.bytes,
                     Err(e) => return Err(e.clone()),
                 };
@@ -102,7 +111,7 @@ impl Forms {
         if let Err(e) = self.get(p, canon) {
             return Err(e.clone());
         }
-        match self.done.iter().position(|(q, _)| *q == p) {
+        match self.done.iter().position(|(q, _)| *q == (p, false)) {
             Some(i) => self.done.swap_remove(i).1,
             None => Err(Error::new(ErrorCode::Usage, "internal: canonical form missing")),
         }
@@ -139,6 +148,9 @@ pub(crate) struct Plan<'k> {
     /// For a card without signatures: every top-level member (nothing is covered).
     every_member: Vec<String>,
     profiles: Vec<Profile>,
+    /// Whether unknown members are excluded, so that a failed signature's hint checks the
+    /// accepted profiles with them retained too.
+    retain_hint: bool,
     mode: Mode,
     max_signature_checks: usize,
     /// How many check ids the plan gave out (see [`Candidate::first_id`]).
@@ -165,13 +177,18 @@ struct Candidate<'k> {
     used: KeyUsed,
     key: Cow<'k, PublicKey>,
     /// The id of its check under the first profile of [`Profile::ALL`]; the others follow, in
-    /// that order (accepted or not: a profile not accepted is checked for a verdict's hint).
+    /// that order (accepted or not: a profile not accepted is checked for a verdict's hint),
+    /// then the same profiles with unknown members retained (for a hint too).
     first_id: usize,
 }
 
+/// How many check ids a candidate key has: one per form.
+const CHECKS_PER_KEY: usize = 2 * Profile::ALL.len();
+
 impl Candidate<'_> {
-    fn id(&self, p: Profile) -> usize {
-        self.first_id + Profile::ALL.iter().position(|q| *q == p).unwrap_or(0)
+    fn id(&self, (p, retained): Form) -> usize {
+        let retained = if retained { Profile::ALL.len() } else { 0 };
+        self.first_id + retained + Profile::ALL.iter().position(|q| *q == p).unwrap_or(0)
     }
 }
 
@@ -210,6 +227,7 @@ impl Plan<'_> {
             fallback: self.fallback,
             every_member: self.every_member,
             profiles: self.profiles,
+            retain_hint: self.retain_hint,
             mode: self.mode,
             max_signature_checks: self.max_signature_checks,
             checks: self.checks,
@@ -249,6 +267,7 @@ pub(crate) fn plan<'k>(
         entries,
         fallback,
         profiles: ctx.opts.profiles.clone(),
+        retain_hint: ctx.opts.unknown == crate::canonical::UnknownMembers::Exclude,
         mode: ctx.opts.mode,
         max_signature_checks: ctx.opts.max_signature_checks,
         checks,
@@ -346,13 +365,24 @@ fn entry_steps<'k>(
         ));
     }
     if found.is_empty() {
+        let quoted = crate::signature::quoted;
+        let hint = match thumbprint_of(trust, kid) {
+            Some((other, source)) => format!(
+                "; kid {} is the thumbprint (RFC 7638) of trusted key {} ({source}): sign with kid {}, \
+                 or give that key the kid {} where it is trusted",
+                quoted(kid),
+                quoted(&other),
+                quoted(&other),
+                quoted(kid)
+            ),
+            // Costs the kids it shows, not the size of the store (its kid index).
+            None => format!("; the trusted kids are {}", trust.kid_list(8)),
+        };
         return Err(Error::new(
             ErrorCode::UntrustedKey,
             format!(
-                "no trusted key has kid {} (kid selects among trusted keys only); the trusted kids are {}",
-                crate::signature::quoted(kid),
-                // Costs the kids it shows, not the size of the store (its kid index).
-                trust.kid_list(8)
+                "no trusted key has kid {} (kid selects among trusted keys only){hint}",
+                quoted(kid),
             ),
         ));
     }
@@ -361,7 +391,7 @@ fn entry_steps<'k>(
         .map(|tk| {
             bound_policy(trust, tk, alg, ctx.now, ctx.origin)?;
             let first_id = *checks;
-            *checks += Profile::ALL.len();
+            *checks += CHECKS_PER_KEY;
             Ok(Candidate {
                 used: KeyUsed {
                     kid: tk.kid().to_string(),
@@ -381,9 +411,26 @@ fn entry_steps<'k>(
     })
 }
 
+/// The trusted key whose RFC 7638 thumbprint is `kid`, for the hint of an unknown kid (which
+/// selects nothing: a kid names a key only by its trusted kid). Only a kid shaped like a
+/// thumbprint (43 base64url characters, SHA-256) makes it look through the store.
+fn thumbprint_of(trust: &TrustStore, kid: &str) -> Option<(String, String)> {
+    let shaped = kid.len() == 43
+        && kid
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !shaped {
+        return None;
+    }
+    trust
+        .with_thumbprint(kid)
+        .next()
+        .map(|tk| (tk.kid().to_string(), tk.source.label()))
+}
+
 fn candidate_of<'k>(key: PublicKey, used: KeyUsed, checks: &mut usize) -> Candidate<'k> {
     let first_id = *checks;
-    *checks += Profile::ALL.len();
+    *checks += CHECKS_PER_KEY;
     Candidate {
         used,
         key: Cow::Owned(key),
@@ -594,14 +641,14 @@ fn conclude_entry(
                 );
             }
             *budget -= 1;
-            let input = match forms.signing_input(profile, &steps.protected, canon) {
+            let input = match forms.signing_input((profile, false), &steps.protected, canon) {
                 Ok(input) => input,
                 Err(e) => {
                     crypto_err = Some(e);
                     continue;
                 }
             };
-            let answer = match ask(steps, candidate, profile, input, oracle) {
+            let answer = match ask(steps, candidate, (profile, false), input, oracle) {
                 Ok(answer) => answer,
                 Err(e) => {
                     crypto_err = Some(e);
@@ -635,20 +682,37 @@ fn conclude_entry(
         last_err.unwrap_or_else(|| Error::new(ErrorCode::SignatureInvalid, "the signature does not verify"));
     let e = if e.code() == ErrorCode::SignatureInvalid {
         let names: Vec<&str> = plan.profiles.iter().map(|p| p.as_str()).collect();
-        let hint = match other_profile(plan, steps, forms, canon, oracle, budget)? {
-            Some(p) => format!(
+        let hint = match other_form(plan, steps, forms, canon, oracle, budget)? {
+            Some((p, true)) => {
+                let also: Vec<String> = same_bytes(plan, forms, canon, (p, true))
+                    .into_iter()
+                    .map(|q| format!(" (these are the {q} bytes too, {}: accepting that profile accepts it too)", q.signed_by()))
+                    .collect();
+                format!(
+                    "; it verifies over the {p} bytes with the members A2A v1.0 does not define \
+                     retained: set {{unknown}} to retain to accept it{}",
+                    also.concat()
+                )
+            }
+            Some((p, false)) => format!(
                 "; it verifies over the {p} bytes ({}): accept that profile (or every profile, auto) to accept it",
                 p.signed_by()
             ),
             None => String::new(),
         };
-        Error::new(
+        // The option is named through the error's template, as each front end spells it.
+        crate::error::option_error(
             ErrorCode::SignatureInvalid,
-            format!(
+            &format!(
                 "{} (checked over the canonical bytes of: {}){hint}",
-                e.message(),
+                crate::error::template_literal(e.message()),
                 names.join(", ")
             ),
+            if hint.contains("{unknown}") {
+                &["unknown"]
+            } else {
+                &[]
+            },
         )
     } else {
         e
@@ -661,7 +725,7 @@ fn conclude_entry(
 fn ask(
     steps: &Steps<'_>,
     candidate: &Candidate<'_>,
-    profile: Profile,
+    profile: Form,
     input: &[u8],
     oracle: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
 ) -> Result<Answer, Error> {
@@ -675,35 +739,70 @@ fn ask(
     Ok(oracle(candidate.id(profile), &check))
 }
 
-/// How many profiles a hint may check at most: those not accepted.
-fn hint_profiles(plan: &Plan<'_>) -> usize {
-    Profile::ALL.iter().filter(|p| !plan.profiles.contains(p)).count()
+/// The forms a hint may check, in order: the accepted profiles with unknown members retained
+/// (when the verification excludes them), then the profiles not accepted.
+fn hint_forms(plan: &Plan<'_>) -> Vec<Form> {
+    let retained = plan
+        .profiles
+        .iter()
+        .filter(|_| plan.retain_hint)
+        .map(|&p| (p, true));
+    let others = Profile::ALL
+        .into_iter()
+        .filter(|p| !plan.profiles.contains(p))
+        .map(|p| (p, false));
+    retained.chain(others).collect()
 }
 
-/// A profile the caller did not accept under which the signature verifies with one of the
-/// trusted keys tried (those that passed policy), for the hint of a `signature-invalid` verdict
-/// (which it does not change). A profile whose bytes are those of an accepted one is skipped
-/// (its answer would be the same). Each check counts against the card's signature-check budget;
-/// none is made past it. `Some(None)`: no such profile; `None`: an answer is not known yet
-/// (then `budget` is spent as if the hint's other checks were made).
-fn other_profile(
+/// The profiles not accepted whose bytes are those of form `f` (already made).
+fn same_bytes(plan: &Plan<'_>, forms: &mut Forms, canon: &mut Canonicalizer<'_>, f: Form) -> Vec<Profile> {
+    let Ok(bytes) = forms.get_form(f, canon).as_ref().map(|c| c.bytes.clone()) else {
+        return Vec::new();
+    };
+    Profile::ALL
+        .into_iter()
+        .filter(|p| !plan.profiles.contains(p))
+        .filter(|&p| forms.get(p, canon).as_ref().is_ok_and(|c| c.bytes == bytes))
+        .collect()
+}
+
+/// How many forms a hint may check at most.
+fn hint_profiles(plan: &Plan<'_>) -> usize {
+    hint_forms(plan).len()
+}
+
+/// A form the caller did not accept ([`hint_forms`]) over which the signature verifies with one
+/// of the trusted keys tried (those that passed policy), for the hint of a `signature-invalid`
+/// verdict (which it does not change). A form whose bytes are those of an accepted one, or of a
+/// form before it, is skipped (its answer would be the same). Each check counts against the
+/// card's signature-check budget; none is made past it. `Some(None)`: no such form; `None`: an
+/// answer is not known yet (then `budget` is spent as if the hint's other checks were made).
+fn other_form(
     plan: &Plan<'_>,
     steps: &Steps<'_>,
     forms: &mut Forms,
     canon: &mut Canonicalizer<'_>,
     oracle: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
     budget: &mut usize,
-) -> Option<Option<Profile>> {
-    let mut digest = |forms: &mut Forms, p| match forms.get(p, canon) {
+) -> Option<Option<Form>> {
+    let mut digest = |forms: &mut Forms, f| match forms.get_form(f, canon) {
         Ok(c) => Some(crate::signature::sha256_hex(&c.bytes)),
         Err(_) => None,
     };
-    let accepted: Vec<String> = plan.profiles.iter().filter_map(|&p| digest(forms, p)).collect();
-    let others: Vec<Profile> = Profile::ALL
-        .into_iter()
-        .filter(|p| !plan.profiles.contains(p))
-        .filter(|&p| digest(forms, p).is_some_and(|d| !accepted.contains(&d)))
+    let mut seen: Vec<String> = plan
+        .profiles
+        .iter()
+        .filter_map(|&p| digest(forms, (p, false)))
         .collect();
+    let mut others: Vec<Form> = Vec::new();
+    for f in hint_forms(plan) {
+        if let Some(d) = digest(forms, f) {
+            if !seen.contains(&d) {
+                seen.push(d);
+                others.push(f);
+            }
+        }
+    }
     let tried: Vec<&Candidate<'_>> = steps.candidates.iter().filter_map(|k| k.as_ref().ok()).collect();
     for (n, &p) in others.iter().enumerate() {
         for (j, candidate) in tried.iter().enumerate() {

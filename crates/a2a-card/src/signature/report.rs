@@ -409,6 +409,9 @@ impl Report {
             String::from_utf8_lossy(&self.canonical).into_owned().into(),
         );
         out.insert("unsigned".into(), self.unsigned.clone().into());
+        if let Some(near) = self.did_you_mean() {
+            out.insert("did_you_mean".into(), near);
+        }
         out.insert("signatures".into(), signatures.into());
         serde_json::Value::Object(out)
     }
@@ -490,20 +493,45 @@ impl Report {
             &self.unsigned,
             "are not covered by the signatures; do not rely on them",
         );
+        for note in crate::signature::near::notes(&self.unsigned) {
+            out.push_str(&format!("note: {note}\n"));
+        }
         out
+    }
+
+    /// The members of [`Report::unsigned`] one edit away from a member A2A v1.0 defines, each
+    /// with that member (`[{"pointer": "/documentationURL", "member": "documentationUrl"}]`), or
+    /// `None` when there is none: the JSON forms' `did_you_mean`, present only then.
+    ///
+    /// ```
+    /// use a2a_card::{verify_card, Mode, TrustStore, VerifyOptions};
+    /// let opts = VerifyOptions { mode: Mode::IfPresent, ..VerifyOptions::default() };
+    /// let r = verify_card(br#"{"name":"A","capabilites":{}}"#, &TrustStore::new(), &opts).unwrap();
+    /// assert_eq!(r.did_you_mean().unwrap(), serde_json::json!([{"pointer": "/capabilites", "member": "capabilities"}]));
+    /// assert_eq!(r.to_json()["did_you_mean"][0]["member"], "capabilities");
+    /// ```
+    pub fn did_you_mean(&self) -> Option<serde_json::Value> {
+        let near = crate::signature::near::to_json(&self.unsigned);
+        near.as_array().is_some_and(|a| !a.is_empty()).then_some(near)
     }
 }
 
 impl Serialize for Report {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut s = serializer.serialize_struct("Report", 7)?;
+        let near = self.did_you_mean();
+        let mut s = serializer.serialize_struct("Report", 7 + usize::from(near.is_some()))?;
         s.serialize_field("ok", &self.ok)?;
         s.serialize_field("mode", &self.mode)?;
         s.serialize_field("reason", &self.reason)?;
         s.serialize_field("profile", self.profile.as_str())?;
         s.serialize_field("canonical_sha256", &self.canonical_sha256())?;
         s.serialize_field("unsigned", &self.unsigned)?;
+        if let Some(near) = &near {
+            s.serialize_field("did_you_mean", near)?;
+        } else {
+            s.skip_field("did_you_mean")?;
+        }
         s.serialize_field("signatures", &self.signatures)?;
         s.end()
     }

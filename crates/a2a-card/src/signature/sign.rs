@@ -460,7 +460,7 @@ impl Signed {
             .enumerate()
             .map(|(i, c)| entry(i, c))
             .collect();
-        serde_json::json!({
+        let mut out = serde_json::json!({
             "kid": self.kid,
             "alg": self.alg.as_str(),
             "profile": self.canonical.profile.as_str(),
@@ -470,7 +470,13 @@ impl Signed {
             "unsigned": self.canonical.unsigned,
             "replaced": self.replaced,
             "also_same_bytes": self.also_same_bytes.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
-        })
+        });
+        // Only when some unsigned member is one edit away from a defined one.
+        let near = crate::signature::near::to_json(&self.canonical.unsigned);
+        if near.as_array().is_some_and(|a| !a.is_empty()) {
+            out["did_you_mean"] = near;
+        }
+        out
     }
 }
 
@@ -583,10 +589,13 @@ fn unsigned_members(unsigned: &[String]) -> Error {
             .next()
             .is_some_and(crate::canonical::table::is_legacy_name)
     });
-    let migrate = match legacy {
+    let mut migrate = match legacy {
         Some(p) => format!(" Some are A2A 0.3 members (such as {p}): migrate the card to v1.0 first."),
         None => String::new(),
     };
+    for note in crate::signature::near::notes(unsigned).iter().take(SHOWN) {
+        migrate.push_str(&format!(" {note}"));
+    }
     list.dedup();
     crate::error::option_error(
         ErrorCode::UnsignedMembers,

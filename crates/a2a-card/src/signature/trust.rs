@@ -315,11 +315,16 @@ impl TrustStore {
                     items
                 }
                 _ => {
+                    crate::jose::keys::refuse_card_names(
+                        m.iter().map(|(k, _)| k.as_str()),
+                        ErrorCode::InvalidTrustStore,
+                    )
+                    .map_err(|e| e.context(source))?;
                     return Err(Error::new(
                         ErrorCode::InvalidTrustStore,
                         format!("{source}: a trust store is an object with a \"keys\" array"),
                     )
-                    .at(""))
+                    .at(""));
                 }
             },
             _ => {

@@ -9,7 +9,7 @@
 //! [`DeferredVerification`](super::DeferredVerification) with answers given from outside.
 
 use crate::canonical::doc::{Shape, Tree};
-use crate::canonical::{canonicalize_tree, Canonical, CanonicalizeOptions, Doc, Profile};
+use crate::canonical::{canonicalize_tree, Canonical, CanonicalizeOptions, Doc, Profile, UnknownMembers};
 use crate::error::{Error, ErrorCode};
 use crate::jose::crypto::{self, BackendVerdict, CryptoFailure, SignatureBackend, SignatureCheck};
 use crate::signature::entries::{read_signatures_of, Signatures};
@@ -111,18 +111,19 @@ pub(crate) fn read_card<'t, N: Tree<'t>>(card: N, opts: &VerifyOptions) -> Resul
     Ok(read_signatures_of(card, opts.max_signatures)?.with_max_header_bytes(opts.max_header_bytes))
 }
 
-/// The canonicalizer of a card read into a tree, under the options of a verification.
+/// The canonicalizer of a card read into a tree, under the options of a verification (with
+/// unknown members retained instead when the second argument is `true`).
 pub(crate) fn tree_canonicalizer<'t, N: Tree<'t>>(
     card: N,
     opts: &VerifyOptions,
-) -> impl FnMut(Profile) -> Result<Canonical, Error> + use<'t, N> {
+) -> impl FnMut(Profile, bool) -> Result<Canonical, Error> + use<'t, N> {
     let (unknown, limits) = (opts.unknown, opts.limits);
-    move |profile| {
+    move |profile, retained| {
         canonicalize_tree(
             card,
             &CanonicalizeOptions {
                 profile,
-                unknown,
+                unknown: if retained { UnknownMembers::Retain } else { unknown },
                 limits,
             },
         )

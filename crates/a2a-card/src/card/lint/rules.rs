@@ -151,11 +151,14 @@ impl Linter {
                         };
                         self.add(Rule::LegacyMember, p, msg);
                     } else if !unsigned_known || self.unsigned.contains(&p) {
+                        let near = crate::signature::near::near_member(desc, name)
+                            .map(|m| format!("; did you mean {m:?}?"))
+                            .unwrap_or_default();
                         self.add(
                             Rule::UnknownMember,
                             p,
                             format!(
-                                "{} has no member {name:?} in A2A v1.0; signatures will not cover it",
+                                "{} has no member {name:?} in A2A v1.0; signatures will not cover it{near}",
                                 desc.name
                             ),
                         );

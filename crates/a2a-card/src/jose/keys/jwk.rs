@@ -123,6 +123,7 @@ pub fn jwks_from_value(v: &Json) -> Result<Vec<PublicKey>, Error> {
 
 /// One JWK read with the members `members` allows; `prefix` is its JSON Pointer.
 pub(super) fn public_jwk_with(jwk: &Json, prefix: &str, members: Members) -> Result<PublicKey, Error> {
+    refuse_card(jwk, ErrorCode::InvalidKey)?;
     jwk_members(jwk, prefix, members)?;
     public_from_jwk_at(jwk, prefix)
 }
@@ -416,7 +417,53 @@ pub(super) const RSA_FOREIGN: &[&str] = &["crv", "x", "y", "k"];
 /// The JWK members that hold private key material (RFC 7518 section 6).
 const PRIVATE_MEMBERS: &[&str] = &["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
 
+/// Whether an object with the member names `names` looks like an Agent Card rather than a key:
+/// no `kty`, and at least two members an Agent Card has (A2A v1.0 or 0.3).
+fn card_names<'a>(names: impl Iterator<Item = &'a str>) -> bool {
+    let mut card_members = 0;
+    for name in names {
+        if name == "kty" {
+            return false;
+        }
+        if crate::canonical::table::AGENT_CARD.field(name).is_some()
+            || crate::canonical::table::is_legacy_name(name)
+        {
+            card_members += 1;
+        }
+    }
+    card_members >= 2
+}
+
+/// The refusal of an Agent Card given where a key (a JWK, a JWK Set, a trust store) was
+/// expected, with `code`, when the object with the member names `names` looks like one. It
+/// says what the text looks like and never repeats any of it.
+pub(crate) fn refuse_card_names<'a>(
+    names: impl Iterator<Item = &'a str>,
+    code: ErrorCode,
+) -> Result<(), Error> {
+    if card_names(names) {
+        return Err(Error::new(
+            code,
+            "this looks like an Agent Card (members an Agent Card has, no \"kty\"), not a key: \
+             was the card given in the key's place?",
+        )
+        .at(""));
+    }
+    Ok(())
+}
+
+/// [`refuse_card_names`] on a JSON value (anything but an object passes).
+fn refuse_card(v: &Json, code: ErrorCode) -> Result<(), Error> {
+    match v {
+        Json::Object(obj) => refuse_card_names(obj.keys().map(String::as_str), code),
+        _ => Ok(()),
+    }
+}
+
 pub(super) fn jwk_parts(jwk: &Json, prefix: &str) -> Result<JwkParts, Error> {
+    if prefix.is_empty() {
+        refuse_card(jwk, ErrorCode::InvalidKey)?;
+    }
     let src = Src::Jwk(prefix);
     let at = |m: &str| format!("{prefix}/{m}");
     let Json::Object(obj) = jwk else {

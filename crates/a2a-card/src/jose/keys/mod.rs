@@ -40,11 +40,11 @@ mod public;
 mod spki;
 
 pub use generate::{check_kid, GenerateOptions};
-pub(crate) use jwk::read_key_text;
 pub use jwk::{
     check_members, jwks_from_value, parse_jwks, parse_jwks_limited, policy_member, Members,
     REGISTERED_MEMBERS,
 };
+pub(crate) use jwk::{read_key_text, refuse_card_names};
 pub use kind::KeyType;
 pub(crate) use pem::{pem_blocks, shown_label};
 pub(crate) use private::KeyPair;
