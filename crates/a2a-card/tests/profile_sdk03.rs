@@ -366,3 +366,37 @@ fn a_signature_over_the_0_3_bytes_verifies_under_its_profile_and_says_what_it_co
     // The same card under the 0.3.21 profile: the bytes agree (no false or zero here).
     assert!(verify(vec![Profile::A2aSdk0321]).ok);
 }
+
+#[test]
+fn a_v1_card_under_auto_is_judged_by_the_profiles_that_read_it() {
+    // A v1.0 card (no url, which the 0.3 model requires) signed the spec way, then changed:
+    // under auto its verdict is signature-invalid over the profiles that could read it, not
+    // the 0.3 profiles' refusal of the card.
+    let input = r#"{"name":"A","description":"d","version":"1","supportedInterfaces":[{"url":"https://a.example","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#;
+    let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+    let signed = sign_card(input.as_bytes(), &key, &SignOptions::default()).unwrap();
+    let tampered = String::from_utf8(signed.card).unwrap().replace("\"d\"", "\"e\"");
+    let mut trust = TrustStore::new();
+    trust.pin(key.public().clone(), "pinned");
+    let opts = VerifyOptions {
+        profiles: accepted_profiles(&["auto"]).unwrap(),
+        ..Default::default()
+    };
+    let report = verify_card(tampered.as_bytes(), &trust, &opts).unwrap();
+    let verdict = &report.signatures[0].verdict;
+    assert_eq!(verdict.code, "signature-invalid", "{}", verdict.message);
+    assert!(
+        verdict
+            .message
+            .contains("(checked over the canonical bytes of: spec, served-as-is, prune-empty)"),
+        "{}",
+        verdict.message
+    );
+    // Under a 0.3 profile alone no accepted profile reads the card: it is refused as input.
+    let only = VerifyOptions {
+        profiles: vec![Profile::A2aSdk03],
+        ..Default::default()
+    };
+    let e = verify_card(tampered.as_bytes(), &trust, &only).unwrap_err();
+    assert_eq!(e.code().as_str(), "malformed-card");
+}

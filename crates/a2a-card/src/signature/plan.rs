@@ -627,6 +627,10 @@ fn conclude_entry(
         };
         report.key = Some(candidate.used.clone());
         let mut crypto_err = None;
+        // A profile that cannot read the card (an A2A 0.3 profile given a v1.0 card) says so
+        // only when no profile could check the signature: a check that failed under another
+        // profile is the verdict.
+        let mut form_err = None;
         for (i, &profile) in plan.profiles.iter().enumerate() {
             if *budget == 0 {
                 return fail(
@@ -644,7 +648,7 @@ fn conclude_entry(
             let input = match forms.signing_input((profile, false), &steps.protected, canon) {
                 Ok(input) => input,
                 Err(e) => {
-                    crypto_err = Some(e);
+                    form_err.get_or_insert(e);
                     continue;
                 }
             };
@@ -676,12 +680,18 @@ fn conclude_entry(
                 }
             }
         }
-        last_err = crypto_err;
+        last_err = crypto_err.or(form_err);
     }
     let e =
         last_err.unwrap_or_else(|| Error::new(ErrorCode::SignatureInvalid, "the signature does not verify"));
     let e = if e.code() == ErrorCode::SignatureInvalid {
-        let names: Vec<&str> = plan.profiles.iter().map(|p| p.as_str()).collect();
+        // The profiles whose bytes were checked: those that could read the card.
+        let names: Vec<&str> = plan
+            .profiles
+            .iter()
+            .filter(|&&p| forms.get(p, canon).is_ok())
+            .map(|p| p.as_str())
+            .collect();
         let hint = match other_form(plan, steps, forms, canon, oracle, budget)? {
             Some((p, true)) => {
                 let also: Vec<String> = same_bytes(plan, forms, canon, (p, true))
