@@ -352,14 +352,14 @@ fn a_signature_over_the_0_3_bytes_verifies_under_its_profile_and_says_what_it_co
              model reads it (covered, with no A2A v1.0 meaning: /capabilities/stateTransitionHistory)"
         );
     }
-    // Under spec alone it does not verify, and the verdict names the profile that would.
+    // Under spec alone it is not accepted, and the verdict names the profile it declares.
     let r = verify(vec![Profile::Spec]);
     assert!(!r.ok);
     let v = &r.signatures[0].verdict;
-    assert_eq!(v.code, "signature-invalid");
+    assert_eq!(v.code, "profile-not-accepted");
     assert!(
         v.message
-            .contains("it verifies over the a2a-sdk-0.3 bytes (what a2a-sdk 0.3.24 to 0.3.26 sign)"),
+            .contains("made over the a2a-sdk-0.3 bytes (what a2a-sdk 0.3.24 to 0.3.26 sign)"),
         "{}",
         v.message
     );
