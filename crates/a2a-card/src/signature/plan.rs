@@ -556,8 +556,8 @@ pub(crate) fn conclude(
     let valid = reports.iter().filter(|r| r.verdict.is_valid()).count();
     let total = reports.len();
     let (ok, mut reason) = verdict_of_card(plan.mode, valid, total);
-    if !ok && valid < total {
-        // Which signature failed, and why (the first one).
+    if !ok && plan.mode == Mode::All && valid < total {
+        // Which signature failed, and why (the first one): mode all needs each.
         if let Some(r) = reports.iter().find(|r| !r.verdict.is_valid()) {
             reason.push_str(&format!(
                 " (signature {}: {}: {})",
@@ -719,12 +719,6 @@ fn conclude_entry(
                 Answer::Valid => {
                     report.profile = Some(form.0);
                     report.verdict = Verdict::valid();
-                    if let Some(d) = steps.declared {
-                        report.verdict.message = format!(
-                            "the signature verifies with a trusted key over {}, as its protected header declares",
-                            d.bytes_named()
-                        );
-                    }
                     return Some((report, Some(form)));
                 }
                 Answer::Refused(e) => crypto_err = Some(e),
@@ -751,12 +745,18 @@ fn conclude_entry(
     let e =
         last_err.unwrap_or_else(|| Error::new(ErrorCode::SignatureInvalid, "the signature does not verify"));
     let e = if let (Some(d), ErrorCode::SignatureInvalid) = (steps.declared, e.code()) {
+        // Over the one form it declares, and no hint: its bytes are named.
+        let retained = if d.retain && plan.retain_hint {
+            ", with the members A2A v1.0 does not define retained, as its protected header declares"
+        } else {
+            ""
+        };
         Error::new(
             ErrorCode::SignatureInvalid,
             format!(
-                "{} (checked over {}, which its protected header declares, and no other)",
+                "{} (checked over the canonical bytes of: {}{retained})",
                 e.message(),
-                d.bytes_named()
+                d.profile.as_str()
             ),
         )
         .at(e
