@@ -60,7 +60,8 @@ pub struct SignOptions {
     /// Keep existing signatures whose protected `kid` equals ours and add the new one beside them
     /// (the option `append` of the front ends). Not with [`Self::replace_same_kid`] (`usage`).
     pub append_same_kid: bool,
-    /// One more signature, same key and header, for each of these profiles (a transition aid:
+    /// One more signature, same key and header (but for the bytes each declares,
+    /// [`crate::signature::DECLARED_PARAMETER`]), for each of these profiles (a transition aid:
     /// SDK verifiers of today check the `prune-empty` one while spec-exact verifiers check the
     /// main one). The main profile is skipped if listed; repeats count once; a profile whose
     /// bytes equal bytes already signed is skipped too (see [`Signed::also_same_bytes`]).
