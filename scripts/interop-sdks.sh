@@ -13,7 +13,10 @@
 #                the table names the profile that matched and the members left unsigned.
 #   a2a-card sign --also-profile prune-empty -> the SDK's own verifier; the table says which
 #                signature entries the SDK accepts (entry 0 is the spec signature, entry 1 the
-#                prune-empty one). a2a-card's default (spec) verifier checks the same card.
+#                prune-empty one), though each entry's protected header carries the parameter
+#                urn:a2a-card:canonical (the bytes it covers, not in crit). a2a-card's default
+#                (spec) verifier checks the same card (the prune-empty entry: profile-not-accepted),
+#                and so does verify --profile spec --profile prune-empty --mode all (both valid).
 #   a2a-card sign through a SoftHSM2 token (--key pkcs11:) and the sigstore KMS test plugin
 #                (--key test://) -> the SDKs' verifiers, with the same keys (issue 16).
 #   a2a-sdk 0.3.26 and 0.3.21 sign (create_agent_card_signer, scripts/interop/py03_sdk.py) ->
@@ -209,6 +212,7 @@ done
 # -------------------------------- direction 2: a2a-card signs (spec + prune-empty), SDKs verify
 d2="a2a-card sign --also-profile prune-empty -> SDK verify"
 dself="a2a-card sign --also-profile prune-empty -> a2a-card verify (spec)"
+dall="a2a-card sign --also-profile prune-empty -> a2a-card verify (spec+prune-empty, mode all)"
 labels=(spec prune-empty)
 for card in "${card_names[@]}"; do
     for alg in "${algs[@]}"; do
@@ -228,6 +232,22 @@ for card in "${card_names[@]}"; do
             IFS=$'\t' read -r ok profile sigs unsigned < <(report ours "$log.verify.json")
         else
             ok=false profile=- sigs="$(tail_of "$log.verify.err")" unsigned=-
+        fi
+        # The transition as docs/release-pipeline.md shows it: both profiles accepted and every
+        # signature verified (mode all), each over the bytes its header declares
+        # (urn:a2a-card:canonical), with its profile named.
+        rc_all=0
+        "$a2a" verify "$signed" --jwks "$tmp/keys/$alg.jwks.json" --profile spec --profile prune-empty --mode all \
+            --format json >"$log.all.json" 2>"$log.all.err" || rc_all=$?
+        if [ -s "$log.all.json" ]; then
+            IFS=$'\t' read -r ok_all profile_all sigs_all _ < <(report ours "$log.all.json")
+        else
+            ok_all=false profile_all=- sigs_all="$(tail_of "$log.all.err")"
+        fi
+        if [ "$rc_all" -eq 0 ] && [ "$ok_all" = true ]; then
+            row "$dall" "$card" a2a-card "$alg" PASS "$profile_all" "$sigs_all"
+        else
+            row "$dall" "$card" a2a-card "$alg" FAIL "$profile_all" "exit $rc_all; $sigs_all"
         fi
         # sign skips --also-profile prune-empty when its bytes are the spec bytes (it says so on
         # stderr): one entry then covers both readings.

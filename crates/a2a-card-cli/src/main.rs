@@ -189,6 +189,7 @@ impl Failure {
             Some(
                 ErrorCode::SignatureInvalid
                 | ErrorCode::UntrustedKey
+                | ErrorCode::ProfileNotAccepted
                 | ErrorCode::AlgorithmNotAllowed
                 | ErrorCode::KeyExpired
                 | ErrorCode::KeyRevoked,

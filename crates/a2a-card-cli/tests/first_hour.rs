@@ -242,16 +242,20 @@ fn sign_refuses_to_leave_members_uncovered_until_told() {
 }
 
 #[test]
-fn a_card_signed_the_sdk_way_fails_with_a_hint() {
+fn a_card_signed_the_sdk_way_names_the_profile_it_declares() {
     let (dir, card, pem, jwks) = card_and_key("sdk-hint", "ES256", &[]);
     let signed = dir.join("signed.json");
     sign_to(&card, &pem, &["--profile", "prune-empty"], &signed);
     let out = verify(&signed, &jwks, &[]);
     expect_code(&out, 1, "spec only");
     let text = stdout(&out);
-    assert!(text.contains("signature-invalid"), "{text}");
+    // The signature says which bytes it covers: not a bad signature, a profile not accepted.
+    assert!(!text.contains("signature-invalid"), "{text}");
     assert!(
-        text.contains("it verifies over the prune-empty bytes (what a2a-sdk and @a2a-js/sdk sign)"),
+        text.contains(
+            "profile-not-accepted: made over the prune-empty bytes (what a2a-sdk and @a2a-js/sdk sign), \
+             as its protected header declares; not accepted by this policy"
+        ),
         "{text}"
     );
     expect_code(&verify(&signed, &jwks, &["--profile", "auto"]), 0, "auto");

@@ -661,9 +661,10 @@ fn profiles_and_unknown_members_when_signing() {
     );
     let out = verify(&pruned, &jwks, &["--format", "json"]);
     expect_code(&out, 1, "prune-empty card under spec");
+    // The signature declares its profile: named, not called a bad signature.
     assert_eq!(
         json_out(&out)["signatures"][0]["verdict"]["code"],
-        "signature-invalid"
+        "profile-not-accepted"
     );
     for profiles in [
         &["--profile", "prune-empty"][..],
@@ -679,7 +680,8 @@ fn profiles_and_unknown_members_when_signing() {
         assert_eq!(report["signatures"][0]["profile"], "prune-empty");
     }
 
-    // Transition signing: one more signature over the prune-empty bytes, same header.
+    // Transition signing: one more signature over the prune-empty bytes, same key; each header
+    // declares the bytes of its signature.
     let both = dir.join("both.json");
     let out = sign_to(&card, &pem, &["--also-profile", "prune-empty"], &both);
     assert_eq!(
@@ -691,9 +693,27 @@ fn profiles_and_unknown_members_when_signing() {
     );
     let entries = signatures(&both);
     assert_eq!(entries.len(), 2);
-    assert_eq!(entries[0]["protected"], entries[1]["protected"]);
+    for (entry, profile) in entries.iter().zip(["spec", "prune-empty"]) {
+        let header: serde_json::Value = serde_json::from_slice(&a2a_card_testkit::data::unb64url(
+            entry["protected"].as_str().unwrap(),
+        ))
+        .unwrap();
+        assert_eq!(
+            header["urn:a2a-card:canonical"],
+            serde_json::json!({"profile": profile, "unknown": "exclude"})
+        );
+        assert!(header.get("crit").is_none(), "{header}");
+    }
     let spec_only = verify(&both, &jwks, &["--mode", "all"]);
     expect_code(&spec_only, 1, "all under spec alone");
+    let text = stdout(&spec_only);
+    assert!(
+        text.starts_with(
+            "INVALID: 1 of 2 signatures do not verify; mode all needs every one (signature 1: \
+             profile-not-accepted: made over the prune-empty bytes (what a2a-sdk and @a2a-js/sdk sign)"
+        ),
+        "{text}"
+    );
     let out = verify(
         &both,
         &jwks,
@@ -708,12 +728,15 @@ fn profiles_and_unknown_members_when_signing() {
         expect_code(&out, 0, profile);
     }
 
-    // Unknown members retained: covered, so verifying must retain them too.
+    // Unknown members retained: covered, and the signature says so, so a verifier that excludes
+    // them by default checks it over the retained bytes.
     let retained = dir.join("retained.json");
     let out = sign_to(&card, &pem, &["--unknown", "retain"], &retained);
     assert_eq!(stderr_field(&out, "unsigned"), "[]");
     assert!(!stderr(&out).contains("warning:"));
-    expect_code(&verify(&retained, &jwks, &[]), 1, "retain vs exclude");
+    let out = verify(&retained, &jwks, &["--format", "json"]);
+    expect_code(&out, 0, "retain declared, verify excludes by default");
+    assert_eq!(json_out(&out)["unsigned"], serde_json::json!([]));
     let out = verify(&retained, &jwks, &["--unknown", "retain", "--format", "json"]);
     expect_code(&out, 0, "retain vs retain");
     assert_eq!(json_out(&out)["unsigned"], serde_json::json!([]));

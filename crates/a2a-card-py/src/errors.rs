@@ -45,6 +45,7 @@ pub(crate) fn class_name(code: ErrorCode) -> &'static str {
         | C::HeaderTooLarge => "HeaderError",
         C::SignatureInvalid
         | C::UntrustedKey
+        | C::ProfileNotAccepted
         | C::AlgorithmNotAllowed
         | C::KeyExpired
         | C::KeyRevoked

@@ -108,7 +108,8 @@ fn canonicalize_with_report<'py>(
 /// (`kid-already-signed`, a `CardError` at that entry's pointer) unless `replace=True` (drops the
 /// signatures with the same kid first) or `append=True` (keeps them and adds the new one);
 /// not both (`UsageError`).
-/// `also_profiles=["prune-empty"]` adds one more signature per profile, same key and header,
+/// `also_profiles=["prune-empty"]` adds one more signature per profile, same key and header
+/// (but for the profile each declares),
 /// for verifiers of that profile (a transition aid for today's SDK verifiers). `x5c` is a
 /// certificate chain (PEM text, leaf first) put in the protected header's `x5c`; the leaf's key
 /// must be the signing key (else `certificate-key-mismatch`), and a chain a verifier refuses by

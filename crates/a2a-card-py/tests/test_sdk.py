@@ -308,7 +308,8 @@ def test_a_card_tampered_after_signing_is_refused(kp: a2a_card.KeyPair) -> None:
                 with pytest.raises(CardInvalidError) as e:
                     await A2ACardResolver(http, base).get_agent_card(signature_verifier=verifier)
                 assert isinstance(e.value, InvalidSignaturesError)
-                assert [s.verdict.code for s in e.value.report.signatures] == ["signature-invalid", "signature-invalid"]
+                # The transition signature declares prune-empty, which the default policy does not accept.
+                assert [s.verdict.code for s in e.value.report.signatures] == ["signature-invalid", "profile-not-accepted"]
                 assert "none of the 2 signatures verifies" in str(e.value)
                 with pytest.raises(SignatureVerificationError):
                     await ClientFactory(ClientConfig(httpx_client=http)).create_from_url(base, signature_verifier=verifier)
@@ -373,7 +374,7 @@ def test_the_sdks_own_verifier_accepts_the_transition_signature(kp: a2a_card.Key
                 ours.install(http)
                 await resolver.get_agent_card(signature_verifier=ours)
                 assert ours.last_report.signatures[0].verdict.code == "valid"
-                assert ours.last_report.signatures[1].verdict.code == "signature-invalid"
+                assert ours.last_report.signatures[1].verdict.code == "profile-not-accepted"
                 await resolver.get_agent_card("/spec-only.json", signature_verifier=ours)
 
     run(main())

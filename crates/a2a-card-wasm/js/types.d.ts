@@ -92,7 +92,7 @@ export interface SignOptions extends ReadOptions {
   replace?: boolean;
   /** Keep the signatures whose kid is the new one's and add the new one beside them (not with replace). Default false. */
   append?: boolean;
-  /** One more signature, same key and header, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check. */
+  /** One more signature, same key and header but for the profile it declares, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check. */
   alsoProfiles?: Profile[];
 }
 // END SignOptions

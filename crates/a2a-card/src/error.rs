@@ -66,6 +66,9 @@ pub enum ErrorCode {
     SignatureInvalid,
     /// No trusted key matches the signature.
     UntrustedKey,
+    /// The signature declares (in its protected header) the canonical profile it was made
+    /// over, and the verifier's policy does not accept that profile.
+    ProfileNotAccepted,
     /// The algorithm is not in the caller's allowed set.
     AlgorithmNotAllowed,
     /// The key's validity window has ended or not begun.
@@ -157,6 +160,7 @@ impl ErrorCode {
             ErrorCode::TooManyChecks => "too-many-checks",
             ErrorCode::SignatureInvalid => "signature-invalid",
             ErrorCode::UntrustedKey => "untrusted-key",
+            ErrorCode::ProfileNotAccepted => "profile-not-accepted",
             ErrorCode::AlgorithmNotAllowed => "algorithm-not-allowed",
             ErrorCode::KeyExpired => "key-expired",
             ErrorCode::KeyRevoked => "key-revoked",
@@ -206,6 +210,7 @@ impl ErrorCode {
         ErrorCode::TooManyChecks,
         ErrorCode::SignatureInvalid,
         ErrorCode::UntrustedKey,
+        ErrorCode::ProfileNotAccepted,
         ErrorCode::AlgorithmNotAllowed,
         ErrorCode::KeyExpired,
         ErrorCode::KeyRevoked,

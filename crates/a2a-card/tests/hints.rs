@@ -15,6 +15,8 @@ use a2a_card::{
 };
 use a2a_card_testkit::data::testvectors_dir;
 
+mod support;
+
 fn sample() -> Vec<u8> {
     std::fs::read(testvectors_dir().join("cards/sample-8.5-unsigned.json")).unwrap()
 }
@@ -56,7 +58,8 @@ fn a_signature_made_with_unknown_members_retained_says_to_retain_them() {
     let trust = pinned(&key);
     // The 8.5 sample has two members A2A v1.0 does not define; its retained spec bytes are
     // also its served-as-is bytes (it has no default-valued member).
-    let card = sign_card(&sample(), &key, &retained()).unwrap().card;
+    // Signed as another signer signs: nothing in it says the unknown members are retained.
+    let card = support::undeclared(&sample(), &key, &retained());
     let opts = VerifyOptions::default();
     let report = verify_card(&card, &trust, &opts).unwrap();
     assert!(!report.ok);
@@ -92,7 +95,7 @@ fn the_retain_hint_is_found_where_no_other_profile_has_those_bytes() {
     // member: the retained spec bytes are no other profile's bytes.
     let card = br#"{"name":"A","description":"d","version":"1","capabilities":{},"securitySchemes":{},
       "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[],"x-vendor":1}"#;
-    let card = sign_card(card, &key, &retained()).unwrap().card;
+    let card = support::undeclared(card, &key, &retained());
     let opts = VerifyOptions::default();
     let report = verify_card(&card, &trust, &opts).unwrap();
     let v = &report.signatures[0].verdict;

@@ -6,6 +6,8 @@
 //! Signing and verifying use real keys.
 
 #![allow(clippy::unwrap_used, clippy::panic)] // tests stop at the first surprise
+mod support;
+
 use a2a_card::canonical::accepted_profiles;
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::signature::trust::TrustStore;
@@ -352,14 +354,14 @@ fn a_signature_over_the_0_3_bytes_verifies_under_its_profile_and_says_what_it_co
              model reads it (covered, with no A2A v1.0 meaning: /capabilities/stateTransitionHistory)"
         );
     }
-    // Under spec alone it does not verify, and the verdict names the profile that would.
+    // Under spec alone it is not accepted, and the verdict names the profile it declares.
     let r = verify(vec![Profile::Spec]);
     assert!(!r.ok);
     let v = &r.signatures[0].verdict;
-    assert_eq!(v.code, "signature-invalid");
+    assert_eq!(v.code, "profile-not-accepted");
     assert!(
         v.message
-            .contains("it verifies over the a2a-sdk-0.3 bytes (what a2a-sdk 0.3.24 to 0.3.26 sign)"),
+            .contains("made over the a2a-sdk-0.3 bytes (what a2a-sdk 0.3.24 to 0.3.26 sign)"),
         "{}",
         v.message
     );
@@ -374,8 +376,9 @@ fn a_v1_card_under_auto_is_judged_by_the_profiles_that_read_it() {
     // the 0.3 profiles' refusal of the card.
     let input = r#"{"name":"A","description":"d","version":"1","supportedInterfaces":[{"url":"https://a.example","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#;
     let key = PrivateKey::generate(Algorithm::ES256).unwrap();
-    let signed = sign_card(input.as_bytes(), &key, &SignOptions::default()).unwrap();
-    let tampered = String::from_utf8(signed.card).unwrap().replace("\"d\"", "\"e\"");
+    // Signed as another signer signs (no declared profile), so every accepted profile is tried.
+    let signed = support::undeclared(input.as_bytes(), &key, &SignOptions::default());
+    let tampered = String::from_utf8(signed).unwrap().replace("\"d\"", "\"e\"");
     let mut trust = TrustStore::new();
     trust.pin(key.public().clone(), "pinned");
     let opts = VerifyOptions {

@@ -520,10 +520,10 @@ fn profiles_other_than_spec_are_accepted_only_when_the_caller_allows_them() {
             },
         )
         .unwrap();
-        // Default: spec only.
+        // Default: spec only. The signature declares its profile, which is named.
         let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
         assert!(!r.ok, "{profile:?} accepted without being allowed");
-        assert_eq!(verdicts(&r), ["signature-invalid"]);
+        assert_eq!(verdicts(&r), ["profile-not-accepted"]);
         // Allowed: the report names the profile and carries its bytes.
         let allowed = VerifyOptions {
             profiles: vec![Profile::Spec, profile],

@@ -13,6 +13,8 @@ use a2a_card::Algorithm;
 use a2a_card::{sign_card, Error, Profile, SignOptions, TrustStore, VerifyOptions};
 use std::cell::Cell;
 
+mod support;
+
 const CARD: &[u8] = br#"{"name":"A","description":"d","version":"1","skills":[]}"#;
 
 fn signed_with_kid(key: &PrivateKey, kid: &str) -> Vec<u8> {
@@ -119,19 +121,15 @@ impl SignatureBackend for Counting {
 
 /// A card with `n` signatures by keys the verifier does not hold, all with kid "dup".
 fn card_of_strangers(n: usize) -> Vec<u8> {
-    // Sign the same card n times (each signature appended to the last card, asked for: the
-    // kid is the same).
-    let mut card = CARD.to_vec();
-    for _ in 0..n {
-        let stranger = PrivateKey::generate(Algorithm::ES256).unwrap();
-        let opts = SignOptions {
-            kid: Some("dup".into()),
-            append_same_kid: true,
-            ..SignOptions::default()
-        };
-        card = sign_card(&card, &stranger, &opts).unwrap().card;
-    }
-    card
+    // Signed as other signers sign (no declaration of the bytes), so that each signature is
+    // tried under every accepted profile.
+    let entries = (0..n)
+        .map(|_| {
+            let stranger = PrivateKey::generate(Algorithm::ES256).unwrap();
+            support::undeclared_entry(CARD, &stranger, "dup", &Default::default())
+        })
+        .collect();
+    a2a_card_testkit::cards::with_signatures(&serde_json::from_slice(CARD).unwrap(), entries)
 }
 
 #[test]

@@ -105,8 +105,8 @@ class HeaderError(Error):
 
 class SignatureError(Error):
     """A signature or policy failure raised outside a report: ``signature-invalid``,
-    ``untrusted-key``, ``algorithm-not-allowed``, ``key-expired``, ``key-revoked``,
-    ``too-many-checks``, ``external-signature-invalid`` (an external key's signature that does
+    ``untrusted-key``, ``profile-not-accepted``, ``algorithm-not-allowed``, ``key-expired``,
+    ``key-revoked``, ``too-many-checks``, ``external-signature-invalid`` (an external key's signature that does
     not verify), and the x5c verdicts ``certificate-untrusted``, ``certificate-expired``,
     ``certificate-revoked``, ``certificate-identity-mismatch``. ``verify`` reports these as
     verdicts; it does not raise them."""

@@ -100,7 +100,7 @@ class SignOptions(TypedDict, total=False):
     """Keep the signatures whose kid is the new one's and add the new one beside them (not with replace). Default false."""
 
     also_profiles: Optional[Sequence[Profile]]
-    """One more signature, same key and header, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check."""
+    """One more signature, same key and header but for the profile it declares, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check."""
 # END SignOptions
 
 def sign(card: Card, key: Key, **options: Unpack[SignOptions]) -> str: ...

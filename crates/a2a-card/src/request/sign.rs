@@ -82,7 +82,7 @@ pub const SIGN: &[OptionSpec] = &[
         name: "also_profiles",
         kind: Kind::List,
         fronts: ALL,
-        doc: "One more signature, same key and header, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check.",
+        doc: "One more signature, same key and header but for the profile it declares, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check.",
     },
 ];
 

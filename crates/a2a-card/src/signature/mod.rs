@@ -12,6 +12,7 @@
 //! ```
 
 pub mod chain;
+pub(crate) mod declared;
 mod deferred;
 pub mod entries;
 pub mod near;
@@ -24,6 +25,7 @@ mod sign;
 pub mod trust;
 mod verify;
 
+pub use declared::DECLARED_PARAMETER;
 pub use deferred::{CheckId, DeferredVerification};
 pub use options::{
     check_algorithms, check_max_chain_len, check_spiffe_id, Identity, VerifyOptions, DEFAULT_MAX_CHAIN_LEN,

@@ -25,6 +25,7 @@ use crate::jose::b64;
 use crate::jose::crypto::{self, SignatureCheck};
 use crate::jose::keys::PublicKey;
 use crate::jose::Algorithm;
+use crate::signature::declared::Declared;
 use crate::signature::entries::{SignatureEntry, Signatures};
 use crate::signature::options::VerifyOptions;
 use crate::signature::policy::{bound_policy, key_policy};
@@ -106,12 +107,12 @@ impl Forms {
         Ok(input.as_slice())
     }
 
-    /// The form of `p`, moved out (computed first when it is not yet).
-    fn take(&mut self, p: Profile, canon: &mut Canonicalizer<'_>) -> Result<Canonical, Error> {
-        if let Err(e) = self.get(p, canon) {
+    /// Form `f`, moved out (computed first when it is not yet).
+    fn take(&mut self, f: Form, canon: &mut Canonicalizer<'_>) -> Result<Canonical, Error> {
+        if let Err(e) = self.get_form(f, canon) {
             return Err(e.clone());
         }
-        match self.done.iter().position(|(q, _)| *q == (p, false)) {
+        match self.done.iter().position(|(q, _)| *q == f) {
             Some(i) => self.done.swap_remove(i).1,
             None => Err(Error::new(ErrorCode::Usage, "internal: canonical form missing")),
         }
@@ -166,6 +167,11 @@ struct EntryPlan<'k> {
 }
 
 struct Steps<'k> {
+    /// The bytes the signature declares it covers (its protected header's
+    /// [`crate::signature::DECLARED_PARAMETER`]): then it is checked over that form only, when
+    /// the policy accepts it (or accepts a profile with the same bytes for this card), and is
+    /// `profile-not-accepted` otherwise; without the declaration, over each accepted profile.
+    declared: Option<Declared>,
     alg: Algorithm,
     protected: String,
     signature: Vec<u8>,
@@ -207,6 +213,7 @@ impl Plan<'_> {
                 .map(|e| EntryPlan {
                     report: e.report,
                     steps: e.steps.map(|s| Steps {
+                        declared: s.declared,
                         alg: s.alg,
                         protected: s.protected,
                         signature: s.signature,
@@ -301,6 +308,8 @@ fn entry_steps<'k>(
     report.alg = Some(header.alg.as_str().to_string());
     report.jku = header.jku.clone();
     entry.check_card_header(&header)?;
+    let declared =
+        crate::signature::declared::read(&header).map_err(|(e, member)| e.at(entry.pointer(Some(member))))?;
     let protected = entry.protected().unwrap_or_default().to_string();
     let signature = entry.signature()?;
     let alg = header.alg;
@@ -342,6 +351,7 @@ fn entry_steps<'k>(
                 }
             };
             return Ok(Steps {
+                declared,
                 alg,
                 protected,
                 signature,
@@ -404,11 +414,30 @@ fn entry_steps<'k>(
         })
         .collect();
     Ok(Steps {
+        declared,
         alg,
         protected,
         signature,
         candidates,
     })
+}
+
+/// The verdict on a signature that declares `d`, a profile the policy (which accepts
+/// `accepted`) does not accept: what it was made for, and that this policy does not take it.
+/// Not `signature-invalid`: nothing says the signature is bad.
+fn not_accepted(d: Declared, accepted: &[Profile]) -> Error {
+    let names: Vec<&str> = accepted.iter().map(|p| p.as_str()).collect();
+    crate::error::option_error(
+        ErrorCode::ProfileNotAccepted,
+        &format!(
+            "made over {}, as its protected header declares; not accepted by this policy, which \
+             accepts {}: add {} to the accepted {{profile}} (or accept every one, auto) to check it",
+            d.bytes_named(),
+            names.join(", "),
+            d.profile.as_str()
+        ),
+        &["profile"],
+    )
 }
 
 /// The trusted key whose RFC 7638 thumbprint is `kid`, for the hint of an unknown kid (which
@@ -506,14 +535,19 @@ pub(crate) fn conclude(
     let mut budget = plan.max_signature_checks;
     let mut pending = false;
     let mut reports = Vec::with_capacity(plan.entries.len());
+    // The form of the first valid signature: the content the report is about.
+    let mut chosen_form: Option<Form> = None;
     for entry in &plan.entries {
-        let report = match conclude_entry(plan, entry, forms, canon, oracle, &mut budget) {
+        let (report, form) = match conclude_entry(plan, entry, forms, canon, oracle, &mut budget) {
             Some(r) => r,
             None => {
                 pending = true;
                 continue;
             }
         };
+        if chosen_form.is_none() {
+            chosen_form = form;
+        }
         reports.push(report);
     }
     if pending {
@@ -522,12 +556,18 @@ pub(crate) fn conclude(
     let valid = reports.iter().filter(|r| r.verdict.is_valid()).count();
     let total = reports.len();
     let (ok, mut reason) = verdict_of_card(plan.mode, valid, total);
-    let chosen = reports
-        .iter()
-        .find(|r| r.verdict.is_valid())
-        .and_then(|r| r.profile)
-        .unwrap_or(plan.fallback);
-    let canonical = forms.take(chosen, canon)?;
+    if !ok && plan.mode == Mode::All && valid < total {
+        // Which signature failed, and why (the first one): mode all needs each.
+        if let Some(r) = reports.iter().find(|r| !r.verdict.is_valid()) {
+            reason.push_str(&format!(
+                " (signature {}: {}: {})",
+                r.index, r.verdict.code, r.verdict.message
+            ));
+        }
+    }
+    let chosen_form = chosen_form.unwrap_or((plan.fallback, false));
+    let chosen = chosen_form.0;
+    let canonical = forms.take(chosen_form, canon)?;
     if valid > 0 && chosen.is_a2a_sdk_03() {
         reason.push_str(&crate::canonical::sdk03::covered_note(&canonical.bytes));
     }
@@ -595,8 +635,9 @@ fn at_entry(e: Error, index: usize, member: &str) -> Error {
     e.at(format!("/signatures/{index}/{member}"))
 }
 
-/// The report of one entry, or `None` when an answer it needs is unknown (then `budget` is
-/// spent as if every check it has left were made and failed).
+/// The report of one entry with the form it verified over (none when it did not), or `None`
+/// when an answer it needs is unknown (then `budget` is spent as if every check it has left
+/// were made and failed).
 fn conclude_entry(
     plan: &Plan<'_>,
     entry: &EntryPlan<'_>,
@@ -604,17 +645,32 @@ fn conclude_entry(
     canon: &mut Canonicalizer<'_>,
     oracle: &mut dyn FnMut(usize, &SignatureCheck<'_>) -> Answer,
     budget: &mut usize,
-) -> Option<SignatureReport> {
+) -> Option<(SignatureReport, Option<Form>)> {
     let mut report = entry.report.clone();
     let fail = |mut r: SignatureReport, e: Error| {
         r.verdict = Verdict::from_error(&e);
-        Some(r)
+        Some((r, None))
     };
     let steps = match &entry.steps {
         Ok(s) => s,
         Err(e) => return fail(report, e.clone()),
     };
     let index = report.index;
+    // The forms to check: the one the signature declares (unknown members retained when it
+    // says so and the verification would exclude them; a verification that retains them, or
+    // rejects a card with any, reads them as it always does), else each accepted profile.
+    let to_check: Vec<Form> = match steps.declared {
+        Some(d) => match accepted_form(plan, forms, canon, (d.profile, d.retain && plan.retain_hint)) {
+            Some(f) => vec![f],
+            None => {
+                return fail(
+                    report,
+                    not_accepted(d, &plan.profiles).at(format!("/signatures/{index}/protected")),
+                )
+            }
+        },
+        None => plan.profiles.iter().map(|&p| (p, false)).collect(),
+    };
     // Policy per candidate; the first candidate that passes policy is checked cryptographically.
     let mut last_err: Option<Error> = None;
     for (c, candidate) in steps.candidates.iter().enumerate() {
@@ -627,11 +683,11 @@ fn conclude_entry(
         };
         report.key = Some(candidate.used.clone());
         let mut crypto_err = None;
-        // A profile that cannot read the card (an A2A 0.3 profile given a v1.0 card) says so
-        // only when no profile could check the signature: a check that failed under another
-        // profile is the verdict.
+        // A profile that cannot read the card (the a2a-sdk 0.3 model and a v1.0 card without
+        // `url`) says less than a check that was made: its error is the verdict only when no
+        // check was.
         let mut form_err = None;
-        for (i, &profile) in plan.profiles.iter().enumerate() {
+        for (i, &form) in to_check.iter().enumerate() {
             if *budget == 0 {
                 return fail(
                     report,
@@ -645,14 +701,14 @@ fn conclude_entry(
                 );
             }
             *budget -= 1;
-            let input = match forms.signing_input((profile, false), &steps.protected, canon) {
+            let input = match forms.signing_input(form, &steps.protected, canon) {
                 Ok(input) => input,
                 Err(e) => {
                     form_err.get_or_insert(e);
                     continue;
                 }
             };
-            let answer = match ask(steps, candidate, (profile, false), input, oracle) {
+            let answer = match ask(steps, candidate, form, input, oracle) {
                 Ok(answer) => answer,
                 Err(e) => {
                     crypto_err = Some(e);
@@ -661,21 +717,25 @@ fn conclude_entry(
             };
             match answer {
                 Answer::Valid => {
-                    report.profile = Some(profile);
+                    report.profile = Some(form.0);
                     report.verdict = Verdict::valid();
-                    return Some(report);
+                    return Some((report, Some(form)));
                 }
                 Answer::Refused(e) => crypto_err = Some(e),
                 Answer::Failed(e) => return fail(report, at_entry(e, index, "signature")),
                 Answer::Unknown => {
                     // The worst case for the entries after this one: every check this entry
                     // has left is made, and fails, and so do the hint's checks.
-                    let left_here = plan.profiles.len() - i - 1;
+                    let left_here = to_check.len() - i - 1;
                     let left_after = steps.candidates[c + 1..].iter().filter(|k| k.is_ok()).count();
                     let tried = steps.candidates.iter().filter(|k| k.is_ok()).count();
-                    *budget = budget.saturating_sub(
-                        left_here + left_after * plan.profiles.len() + tried * hint_profiles(plan),
-                    );
+                    // A declared signature gets no hint: its bytes are named.
+                    let hints = if steps.declared.is_some() {
+                        0
+                    } else {
+                        tried * hint_profiles(plan)
+                    };
+                    *budget = budget.saturating_sub(left_here + left_after * to_check.len() + hints);
                     return None;
                 }
             }
@@ -684,7 +744,25 @@ fn conclude_entry(
     }
     let e =
         last_err.unwrap_or_else(|| Error::new(ErrorCode::SignatureInvalid, "the signature does not verify"));
-    let e = if e.code() == ErrorCode::SignatureInvalid {
+    let e = if let (Some(d), ErrorCode::SignatureInvalid) = (steps.declared, e.code()) {
+        // Over the one form it declares, and no hint: its bytes are named.
+        let retained = if d.retain && plan.retain_hint {
+            ", with the members A2A v1.0 does not define retained, as its protected header declares"
+        } else {
+            ""
+        };
+        Error::new(
+            ErrorCode::SignatureInvalid,
+            format!(
+                "{} (checked over the canonical bytes of: {}{retained})",
+                e.message(),
+                d.profile.as_str()
+            ),
+        )
+        .at(e
+            .pointer()
+            .map_or_else(|| format!("/signatures/{index}/signature"), str::to_string))
+    } else if e.code() == ErrorCode::SignatureInvalid {
         // The profiles whose bytes were checked: those that could read the card.
         let names: Vec<&str> = plan
             .profiles
@@ -728,6 +806,21 @@ fn conclude_entry(
         e
     };
     fail(report, e)
+}
+
+/// The form to check a signature that declares form `f` over: `f` when the policy accepts its
+/// profile, else an accepted profile's form whose bytes are `f`'s for this card (a signer skips a
+/// profile whose bytes it already signed, so one signature may stand for several profiles), else
+/// none: the policy does not accept those bytes.
+fn accepted_form(plan: &Plan<'_>, forms: &mut Forms, canon: &mut Canonicalizer<'_>, f: Form) -> Option<Form> {
+    if plan.profiles.contains(&f.0) {
+        return Some(f);
+    }
+    let bytes = forms.get_form(f, canon).as_ref().ok()?.bytes.clone();
+    plan.profiles
+        .iter()
+        .map(|&p| (p, f.1))
+        .find(|&g| forms.get_form(g, canon).as_ref().is_ok_and(|c| c.bytes == bytes))
 }
 
 /// The oracle's answer for one check of `candidate` over `input` (the signing input under

@@ -465,6 +465,10 @@ impl Report {
                 out.push_str(&format!(" (key from {from}"));
                 if let Some(p) = s.profile {
                     out.push_str(&format!(", profile {}", p.as_str()));
+                    // What a profile other than the specification's is for.
+                    if p != Profile::Spec {
+                        out.push_str(&format!(": {}", p.signed_by()));
+                    }
                 }
                 out.push(')');
             }

@@ -1,6 +1,10 @@
 //! Signing a card: canonical bytes -> protected header -> JWS signature -> the card written back
 //! with the new entry in `signatures` and every other byte of the input untouched.
 //!
+//! Each signature's protected header declares the bytes it covers (its profile and the choice
+//! for unknown members, [`crate::signature::DECLARED_PARAMETER`], `signature/declared.rs`), so a
+//! verifier checks it over those bytes and names a profile its policy does not accept.
+//!
 //! The key is any [`Signer`]: a [`PrivateKey`] in memory, or a key held by a token or a KMS.
 //! Every signature goes through [`sign_with`], which verifies a signature made outside the
 //! library with the signer's public key before the card is written.
@@ -40,7 +44,9 @@ pub struct SignOptions {
     /// [`crate::signature::VerifyOptions::max_chain_len`]): a longer chain is refused, as a
     /// verifier with that limit refuses it.
     pub max_chain_len: usize,
-    /// Further protected header parameters (not `alg`, `kid`, `typ`, `jku`, `crit`, `b64`).
+    /// Further protected header parameters (not `alg`, `kid`, `typ`, `jku`, `crit`, `b64`, nor
+    /// [`crate::signature::DECLARED_PARAMETER`], which the signer writes in every signature it
+    /// makes: the profile and unknown-member choice of the bytes that signature covers).
     pub extra_protected: Vec<(String, serde_json::Value)>,
     /// Unprotected header parameters (the entry's `header` member); empty means none.
     pub unprotected: Vec<(String, serde_json::Value)>,
@@ -54,7 +60,8 @@ pub struct SignOptions {
     /// Keep existing signatures whose protected `kid` equals ours and add the new one beside them
     /// (the option `append` of the front ends). Not with [`Self::replace_same_kid`] (`usage`).
     pub append_same_kid: bool,
-    /// One more signature, same key and header, for each of these profiles (a transition aid:
+    /// One more signature, same key and header (but for the bytes each declares,
+    /// [`crate::signature::DECLARED_PARAMETER`]), for each of these profiles (a transition aid:
     /// SDK verifiers of today check the `prune-empty` one while spec-exact verifiers check the
     /// main one). The main profile is skipped if listed; repeats count once; a profile whose
     /// bytes equal bytes already signed is skipped too (see [`Signed::also_same_bytes`]).
@@ -120,7 +127,10 @@ pub struct Signed {
 /// One extra signature of [`SignOptions::also_profiles`].
 #[derive(Debug, Clone)]
 pub struct AlsoSigned {
-    /// The entry's `signature` (its `protected` is the main one's).
+    /// The entry's `protected` (base64url): the main one's header, but for the profile it
+    /// declares ([`crate::signature::DECLARED_PARAMETER`]).
+    pub protected: String,
+    /// The entry's `signature` (base64url).
     pub signature: String,
     /// What it covers.
     pub canonical: Canonical,
@@ -130,8 +140,11 @@ pub struct AlsoSigned {
 struct Prepared {
     alg: Algorithm,
     kid: String,
-    /// The protected header, base64url.
+    /// The protected header of the main signature, base64url.
     protected: String,
+    /// The protected header parameters after `alg`, `kid`, `typ` and `jku` but for the
+    /// declaration of the bytes (each signature has its own).
+    extra: Vec<(String, serde_json::Value)>,
     /// The unprotected header, when there is one.
     unprotected_value: Option<Value>,
 }
@@ -183,6 +196,20 @@ impl SignOptions {
             }
             None => key.public_key().kid().to_string(),
         };
+        if self
+            .extra_protected
+            .iter()
+            .any(|(k, _)| k == crate::signature::DECLARED_PARAMETER)
+        {
+            return Err(Error::new(
+                ErrorCode::Usage,
+                format!(
+                    "header parameter {:?} is written by the signer itself: it declares the profile \
+                     and unknown-member choice each signature covers",
+                    crate::signature::DECLARED_PARAMETER
+                ),
+            ));
+        }
         if self.extra_protected.iter().any(|(k, _)| k == "x5c") {
             return Err(Error::new(
                 ErrorCode::Usage,
@@ -213,7 +240,8 @@ impl SignOptions {
                 .to_mut()
                 .push(("x5c".into(), crate::jose::x509::encode_x5c(&self.x5c)));
         }
-        let protected = jws::encode_protected(alg, &kid, self.jku.as_deref(), &extra)?;
+        let extra = extra.into_owned();
+        let protected = self.protected_for(alg, &kid, &extra, self.canonicalize.profile)?;
         if !self.unprotected.is_empty() {
             for (i, (k, _)) in self.unprotected.iter().enumerate() {
                 if self.unprotected[..i].iter().any(|(p, _)| p == k) {
@@ -274,9 +302,38 @@ impl SignOptions {
             alg,
             kid,
             protected,
+            extra,
             unprotected_value,
         })
     }
+
+    /// The protected header of a signature over `profile` (with this signer's choice for unknown
+    /// members): `extra` and the declaration of those bytes.
+    fn protected_for(
+        &self,
+        alg: Algorithm,
+        kid: &str,
+        extra: &[(String, serde_json::Value)],
+        profile: Profile,
+    ) -> Result<String, Error> {
+        let declared = crate::signature::declared::Declared::of(profile, self.canonicalize.unknown);
+        let mut params = extra.to_vec();
+        params.push(declared.parameter());
+        jws::encode_protected(alg, kid, self.jku.as_deref(), &params)
+    }
+}
+
+/// Refuses a protected header of an extra signature that a verifier would refuse (its size: it
+/// differs from the main one's, checked in [`SignOptions::prepare`], by the profile name only).
+fn check_also_header(protected: &str, unprotected: Option<&Value>) -> Result<(), Error> {
+    jws::decode_header_value(protected, unprotected, jws::DEFAULT_MAX_HEADER_BYTES)
+        .map(|_| ())
+        .map_err(|e| {
+            Error::new(
+                e.code(),
+                format!("a verifier would refuse this signature: {}", e.message()),
+            )
+        })
 }
 
 /// Signs a card with `key`: a [`PrivateKey`], or any [`Signer`] (a PKCS#11 token, a KMS
@@ -302,10 +359,11 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         alg,
         kid,
         protected,
+        extra,
         unprotected_value,
     } = opts.prepare(key)?;
-    let sign_over = |canonical: &Canonical| -> Result<String, Error> {
-        let input = jws::signing_input(&protected, &canonical.bytes);
+    let sign_over = |protected: &str, canonical: &Canonical| -> Result<String, Error> {
+        let input = jws::signing_input(protected, &canonical.bytes);
         Ok(b64::encode(sign_with(key, alg, &input)?))
     };
     // The extra profiles whose bytes differ from the main ones (a signature over the same bytes
@@ -365,18 +423,21 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         .at("/signatures"));
     }
 
-    let signature = sign_over(&canonical)?;
+    let signature = sign_over(&protected, &canonical)?;
     let mut also = Vec::new();
     for c in also_forms {
+        let protected = opts.protected_for(alg, &kid, &extra, c.profile)?;
+        check_also_header(&protected, unprotected_value.as_ref())?;
         also.push(AlsoSigned {
-            signature: sign_over(&c)?,
+            signature: sign_over(&protected, &c)?,
+            protected,
             canonical: c,
         });
     }
 
-    let entry = |signature: &str| {
+    let entry = |protected: &str, signature: &str| {
         let mut e = vec![
-            ("protected".to_string(), Value::String(protected.clone())),
+            ("protected".to_string(), Value::String(protected.to_string())),
             ("signature".to_string(), Value::String(signature.to_string())),
         ];
         if let Some(header) = &unprotected_value {
@@ -384,8 +445,8 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         }
         Value::Object(e)
     };
-    let mut entries = vec![entry(&signature)];
-    entries.extend(also.iter().map(|a| entry(&a.signature)));
+    let mut entries = vec![entry(&protected, &signature)];
+    entries.extend(also.iter().map(|a| entry(&a.protected, &a.signature)));
     let out = write_back(card, &doc.layout()?, kept, entries);
 
     // The written card must canonicalize, under every profile signed, to exactly the bytes that
