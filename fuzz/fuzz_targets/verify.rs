@@ -92,7 +92,7 @@ fn fixture() -> &'static Fixture {
             ..TrustedKey::new(edp.clone().with_kid("wrong-alg"), "fuzz")
         });
         trust.add(TrustedKey {
-            origins: Some(vec!["https://agent.example".into()]),
+            origins: Some(vec!["https://agent.example".parse().unwrap()]),
             ..TrustedKey::new(edp.with_kid("origin-bound"), "fuzz")
         });
 
@@ -135,7 +135,7 @@ fn options(control: u8) -> VerifyOptions {
             max_depth: 32,
         },
         now: Some(1_800_000_000),
-        origin: (control & 0x80 != 0).then(|| "https://agent.example".to_string()),
+        origin: (control & 0x80 != 0).then(|| "https://agent.example".parse().unwrap()),
         ..VerifyOptions::default()
     }
 }
