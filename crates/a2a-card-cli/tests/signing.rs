@@ -621,6 +621,23 @@ fn the_signing_options_of_the_cores_table_are_refused_by_their_flags() {
         line.contains("--replace and --append cannot be given together"),
         "{line}"
     );
+    let line = expect_error(
+        &sign(
+            &card,
+            &pem,
+            &["--also-profile", "prune-empty", "--declare", "false"],
+        ),
+        2,
+        "usage",
+        "<command line>",
+    );
+    assert!(
+        line.contains("--also-profile cannot be given with --declare off"),
+        "{line}"
+    );
+    let out = sign(&card, &pem, &["--declare", "no"]);
+    expect_code(&out, 2, "--declare no");
+    assert!(stderr(&out).contains("--declare"), "{}", stderr(&out));
     // The chain file is the place of its own errors.
     let bad = write(&dir, "chain.pem", "not a certificate");
     let line = expect_error(
@@ -679,6 +696,33 @@ fn profiles_and_unknown_members_when_signing() {
         assert_eq!(report["profile"], "prune-empty");
         assert_eq!(report["signatures"][0]["profile"], "prune-empty");
     }
+
+    // Without the declaration the header is what other signers write, and the signature is read
+    // as theirs: over each profile the policy accepts.
+    let quiet = dir.join("quiet.json");
+    sign_to(
+        &card,
+        &pem,
+        &["--profile", "prune-empty", "--declare", "false"],
+        &quiet,
+    );
+    let header: serde_json::Value = serde_json::from_slice(&a2a_card_testkit::data::unb64url(
+        signatures(&quiet)[0]["protected"].as_str().unwrap(),
+    ))
+    .unwrap();
+    let names: Vec<&String> = header.as_object().unwrap().keys().collect();
+    assert_eq!(names, ["alg", "kid", "typ"], "{header}");
+    let out = verify(&quiet, &jwks, &["--format", "json"]);
+    expect_code(&out, 1, "undeclared prune-empty card under spec");
+    assert_eq!(
+        json_out(&out)["signatures"][0]["verdict"]["code"],
+        "signature-invalid"
+    );
+    expect_code(
+        &verify(&quiet, &jwks, &["--profile", "auto"]),
+        0,
+        "undeclared prune-empty card under auto",
+    );
 
     // Transition signing: one more signature over the prune-empty bytes, same key; each header
     // declares the bytes of its signature.

@@ -3,6 +3,7 @@ report object and its forms, the exception classes, keygen and jwks, the Verifie
 
 from __future__ import annotations
 
+import base64
 import datetime
 import json
 import pickle
@@ -173,6 +174,19 @@ def test_sign_options(kp: a2a_card.KeyPair) -> None:
     assert report.ok and [s.verdict.code for s in report.signatures] == ["profile-not-accepted", "valid"]
     again = a2a_card.sign(out, kp, replace=True)
     assert len(json.loads(again)["signatures"]) == 1
+
+
+def test_sign_without_the_declaration(kp: a2a_card.KeyPair) -> None:
+    out = a2a_card.sign(CLEAN, kp, declare=False)
+    protected = json.loads(out)["signatures"][0]["protected"]
+    header = json.loads(base64.urlsafe_b64decode(protected + "=" * (-len(protected) % 4)))
+    assert sorted(header) == ["alg", "kid", "typ"]
+    assert a2a_card.verify(out, keys=kp).ok
+    with pytest.raises(a2a_card.UsageError) as e:
+        a2a_card.sign(CLEAN, kp, also_profiles=["prune-empty"], declare=False)
+    assert e.value.message.startswith("also_profiles cannot be given with declare off")
+    with pytest.raises(a2a_card.UsageError):
+        a2a_card.sign(CLEAN, kp, declare="no")
 
 
 def test_sign_refuses_a_kid_already_on_the_card_unless_told(kp: a2a_card.KeyPair) -> None:

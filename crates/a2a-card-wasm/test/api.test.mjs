@@ -180,6 +180,15 @@ test("sign options: alg, kid, jku, header, protectedHeader, profile, alsoProfile
   const both = lib.verify(signed, { keys, profile: "auto", mode: "all" });
   assert.equal(both.ok, true);
   assert.deepEqual(both.signatures.map((s) => s.profile), ["spec", "prune-empty"]);
+  // Without the declaration, the header is what other signers write.
+  const quiet = JSON.parse(lib.sign(CARD, k.privateJwk, { unknown: "exclude", kid: "release-7", declare: false }));
+  const qh = JSON.parse(Buffer.from(quiet.signatures[0].protected, "base64url"));
+  assert.deepEqual(Object.keys(qh).sort(), ["alg", "kid", "typ"]);
+  assert.equal(lib.verify(quiet, { keys }).ok, true);
+  const noDeclare = thrown(() => lib.sign(CARD, k.privateJwk, { unknown: "exclude", alsoProfiles: ["prune-empty"], declare: false }));
+  assert.equal(noDeclare.code, "usage");
+  assert.match(noDeclare.message, /^"alsoProfiles" cannot be given with "declare" off/);
+  assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { unknown: "exclude", declare: "no" })).code, "usage");
   assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { unknown: "exclude", alg: "ES384" })).code, "key-algorithm-mismatch");
   assert.equal(thrown(() => lib.sign(CARD, k.privateJwk, { unknown: "exclude", kid: "" })).code, "usage");
   assert.equal(thrown(() => lib.sign(CARD, "not a key", { unknown: "exclude" })).code, "invalid-key");

@@ -413,3 +413,56 @@ fn a_signature_without_the_declaration_is_read_as_before() {
     assert_eq!(codes(&r), ["valid", "valid"]);
     assert_eq!(deferred(&card, &trust, &both), r);
 }
+
+#[test]
+fn declare_off_writes_only_what_other_signers_write() {
+    let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+    let trust = pinned(&key);
+    let quiet = SignOptions {
+        kid: Some("release-2026".into()),
+        declare: false,
+        ..SignOptions::default()
+    };
+    let signed = sign_card(CARD, &key, &quiet).unwrap();
+    let header = protected_of(&signed.card, 0);
+    let names: Vec<&String> = header.as_object().unwrap().keys().collect();
+    assert_eq!(names, ["alg", "kid", "typ"], "{header}");
+    let r = verify_card(&signed.card, &trust, &VerifyOptions::default()).unwrap();
+    assert_eq!(codes(&r), ["valid"]);
+    // A prune-empty signature that does not say so is read as every other signer's: checked
+    // over each accepted profile, so a policy accepting prune-empty finds it.
+    let sdk_like = SignOptions {
+        canonicalize: CanonicalizeOptions {
+            profile: Profile::PruneEmpty,
+            ..CanonicalizeOptions::default()
+        },
+        ..quiet.clone()
+    };
+    let signed = sign_card(CARD, &key, &sdk_like).unwrap();
+    assert!(protected_of(&signed.card, 0).get(DECLARED_PARAMETER).is_none());
+    let r = verify_card(
+        &signed.card,
+        &trust,
+        &accepting(&[Profile::PruneEmpty], Mode::Require),
+    )
+    .unwrap();
+    assert_eq!(codes(&r), ["valid"]);
+    // A transition signature must say which bytes it covers: asking for one without the
+    // declaration is refused before anything is signed, naming both options.
+    let e = sign_card(
+        CARD,
+        &key,
+        &SignOptions {
+            declare: false,
+            ..transition()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), ErrorCode::Usage);
+    assert_eq!(e.options(), ["also_profiles", "declare"]);
+    assert!(
+        e.message()
+            .starts_with("also_profiles cannot be given with declare off"),
+        "{e}"
+    );
+}

@@ -101,6 +101,9 @@ class SignOptions(TypedDict, total=False):
 
     also_profiles: Optional[Sequence[Profile]]
     """One more signature, same key and header but for the profile it declares, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check."""
+
+    declare: Optional[bool]
+    """Declare in each signature's protected header (urn:a2a-card:canonical) the profile and unknown-member choice of the bytes it covers, so verifiers check it over those bytes only; off, the header holds only what other signers write, byte for byte as theirs. Default true."""
 # END SignOptions
 
 def sign(card: Card, key: Key, **options: Unpack[SignOptions]) -> str: ...

@@ -84,6 +84,12 @@ pub const SIGN: &[OptionSpec] = &[
         fronts: ALL,
         doc: "One more signature, same key and header but for the profile it declares, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check.",
     },
+    OptionSpec {
+        name: "declare",
+        kind: Kind::Flag(true),
+        fronts: ALL,
+        doc: "Declare in each signature's protected header (urn:a2a-card:canonical) the profile and unknown-member choice of the bytes it covers, so verifiers check it over those bytes only; off, the header holds only what other signers write, byte for byte as theirs.",
+    },
 ];
 
 /// The options of signing, one member per row of [`SIGN`] (`None` or empty: the table's
@@ -127,6 +133,8 @@ pub struct SignRequest {
     pub append: bool,
     /// Profiles to sign over too, by name.
     pub also_profiles: Vec<String>,
+    /// Declare the bytes each signature covers; `None`: the table's default (on).
+    pub declare: Option<bool>,
 }
 
 impl Request for SignRequest {
@@ -150,6 +158,7 @@ impl Request for SignRequest {
             ("replace", V::Flag(b)) => self.replace = b,
             ("append", V::Flag(b)) => self.append = b,
             ("also_profiles", V::Texts(v)) => self.also_profiles = v,
+            ("declare", V::Flag(b)) => self.declare = Some(b),
             (name, _) => return Err(refused_value(Self::TABLE, name, "a signing")),
         }
         Ok(())
@@ -193,6 +202,7 @@ impl Request for SignRequest {
             append_same_kid: self.append,
             also_profiles,
             allow_unsigned: self.unknown.is_some(),
+            declare: self.declare.unwrap_or(true),
             ..SignOptions::default()
         })
     }

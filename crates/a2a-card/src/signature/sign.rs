@@ -75,6 +75,14 @@ pub struct SignOptions {
     /// with `unsigned-members`, since its owner can fix it (`a2a-card migrate`) or say that the
     /// members are to be covered as they are (`UnknownMembers::Retain`) or left out (set this).
     pub allow_unsigned: bool,
+    /// Write [`crate::signature::DECLARED_PARAMETER`] in each signature (on by default): the
+    /// profile and unknown-member choice of the bytes it covers, so that a verifier checks it
+    /// over those bytes only and names a profile its policy does not accept as such
+    /// (`profile-not-accepted`) rather than as a bad signature. Off, the protected header holds
+    /// only what other signers write (`alg`, `kid`, `typ`, and `jku`, `x5c` and
+    /// [`Self::extra_protected`] when given), byte for byte as theirs, and a verifier tries each
+    /// profile it accepts, as for every other signer's signatures.
+    pub declare: bool,
 }
 
 impl Default for SignOptions {
@@ -93,6 +101,7 @@ impl Default for SignOptions {
             also_profiles: Vec::new(),
             max_signatures: crate::signature::DEFAULT_MAX_SIGNATURES,
             allow_unsigned: false,
+            declare: true,
         }
     }
 }
@@ -177,6 +186,15 @@ impl SignOptions {
                 "{replace} and {append} cannot be given together: an existing signature of the \
                  kid is either replaced or kept beside the new one",
                 &["replace", "append"],
+            ));
+        }
+        if !self.declare && !self.also_profiles.is_empty() {
+            return Err(crate::error::option_error(
+                ErrorCode::Usage,
+                "{also_profiles} cannot be given with {declare} off: a signature over another profile's bytes that \
+                 does not say so reads as a bad signature to every verifier whose policy does \
+                 not accept that profile",
+                &["also_profiles", "declare"],
             ));
         }
         if let Some(jku) = &self.jku {
@@ -308,7 +326,7 @@ impl SignOptions {
     }
 
     /// The protected header of a signature over `profile` (with this signer's choice for unknown
-    /// members): `extra` and the declaration of those bytes.
+    /// members): `extra` and, unless [`Self::declare`] is off, the declaration of those bytes.
     fn protected_for(
         &self,
         alg: Algorithm,
@@ -316,9 +334,11 @@ impl SignOptions {
         extra: &[(String, serde_json::Value)],
         profile: Profile,
     ) -> Result<String, Error> {
-        let declared = crate::signature::declared::Declared::of(profile, self.canonicalize.unknown);
         let mut params = extra.to_vec();
-        params.push(declared.parameter());
+        if self.declare {
+            let declared = crate::signature::declared::Declared::of(profile, self.canonicalize.unknown);
+            params.push(declared.parameter());
+        }
         jws::encode_protected(alg, kid, self.jku.as_deref(), &params)
     }
 }
