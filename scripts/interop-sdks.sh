@@ -563,6 +563,38 @@ for card in "${peer_cards[@]}"; do
     done
 done
 
+# Where the crate and a2a-card read a card differently (observations): card-v1 with two members
+# under their proto names (scripts/interop/card-v1-proto-names.json: default_input_modes and a
+# skill's input_modes). a2a-card reads a proto name as the field and writes its JSON name (the
+# ProtoJSON reading; section 5.5 makes camelCase the JSON name); the crate's as-received
+# canonical form keeps the proto name as a member it does not know, while its typed reading maps
+# it (serde aliases), so its two verifiers disagree with each other on this card.
+card=card-v1-proto-names
+file="$here/$card.json"
+"$a2a" canonicalize --unknown retain "$file" >"$tmp/peer/ours-$card.canon"
+"$peer" canonicalize "$file" >"$tmp/peer/peer-$card.canon" 2>"$tmp/peer/$card.err" ||
+    die "rust peer canonicalize $card: $(tail_of "$tmp/peer/$card.err")"
+report diff "$tmp/peer/ours-$card.canon" "$tmp/peer/peer-$card.canon" >"$tmp/peer/$card.diff" || true
+note "a2a-protocol-types canonical bytes (as received) beside a2a-card --unknown retain" "$card" a2a-protocol-types - \
+    "$([ -s "$tmp/peer/$card.diff" ] && echo differ || echo equal)" "$([ -s "$tmp/peer/$card.diff" ] && joined "$tmp/peer/$card.diff" || echo -)"
+for alg in "${algs[@]}"; do
+    signed="$tmp/signed/a2a-card-$card-$alg.json"
+    "$a2a" sign "$file" --key "$tmp/keys/$alg.pem" --unknown retain --out "$signed" 2>"$tmp/out/$card-$alg.err" ||
+        die "a2a-card sign $card: $(tail_of "$tmp/out/$card-$alg.err")"
+    for reading in as-received typed; do
+        out="$tmp/out/$card-$alg.peer-$reading.json"
+        if peer_verify "$signed" "$tmp/keys/$alg.jwks.json" "$out" "$([ "$reading" = typed ] && echo --typed)"; then
+            IFS=$'\t' read -r accepted per_entry _ error < <(report sdk "$out")
+            note "a2a-card sign --unknown retain -> a2a-protocol-types verify (${reading/-/ })" "$card" \
+                a2a-protocol-types "$alg" "$([ "$accepted" = true ] && echo accepted || echo refused)" \
+                "$([ "$accepted" = true ] && echo - || echo "$error")"
+        else
+            note "a2a-card sign --unknown retain -> a2a-protocol-types verify (${reading/-/ })" "$card" \
+                a2a-protocol-types "$alg" error "$(tail_of "$out.err")"
+        fi
+    done
+done
+
 # ---------------------------------------------------------------------------------- report
 echo
 echo "results:"
