@@ -25,7 +25,7 @@ LEFT, RIGHT, TOP, BOTTOM = 78, 200, 40, 58
 COLOURS = {'a2a-card': '#1f6feb', 'js': '#d29922', 'python': '#8250df', 'rust': '#1a7f37',
            'floor': '#8c959f'}
 LABELS = {'a2a-card': 'a2a-card', 'js': '@a2a-js/sdk', 'python': 'a2a-sdk (Python)',
-          'rust': 'a2a-protocol-types (Rust)',
+          'rust': 'a2a-protocol-types',
           'floor': 'a2a-card floor'}
 
 
