@@ -276,8 +276,8 @@ fn bench(dir: &str, round_s: &str, rounds: &str) -> Result<()> {
     let rounds: usize = rounds
         .parse()
         .map_err(|_| format!("ROUNDS {rounds:?} is not a count"))?;
-    if !(round_s > 0.0) || rounds == 0 {
-        return Err("ROUND_SECONDS and ROUNDS must be above zero".into());
+    if !round_s.is_finite() || round_s <= 0.0 || rounds == 0 {
+        return Err("ROUND_SECONDS must be a finite number above zero and ROUNDS at least 1".into());
     }
     let dir = Path::new(dir);
     let names = cards(&dir.join("cards"))?;
