@@ -5,7 +5,7 @@
 
 FIGURES.json defaults to docs/bench-peers.json (written by bench-peers.sh), OUT.svg to
 docs/bench-verify.svg. Both axes are logarithmic: card size in bytes (x) and median time per
-verification (y). One line per implementation (a2a-card, @a2a-js/sdk, a2a-sdk) and algorithm
+verification (y). One line per implementation (a2a-card, @a2a-js/sdk, a2a-sdk, a2a-protocol-types) and algorithm
 (ES256 solid, EdDSA dashed); a2a-card's floor (ring's raw verify plus serde_json parse and write
 of the same bytes) is drawn thin and grey. Python standard library only; the SVG is written by
 hand, and the same figures always give the same file.
@@ -22,8 +22,10 @@ from xml.sax.saxutils import escape
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 W, H = 760, 480
 LEFT, RIGHT, TOP, BOTTOM = 78, 200, 40, 58
-COLOURS = {'a2a-card': '#1f6feb', 'js': '#d29922', 'python': '#8250df', 'floor': '#8c959f'}
+COLOURS = {'a2a-card': '#1f6feb', 'js': '#d29922', 'python': '#8250df', 'rust': '#1a7f37',
+           'floor': '#8c959f'}
 LABELS = {'a2a-card': 'a2a-card', 'js': '@a2a-js/sdk', 'python': 'a2a-sdk (Python)',
+          'rust': 'a2a-protocol-types',
           'floor': 'a2a-card floor'}
 
 
@@ -95,7 +97,7 @@ def main(argv: list[str]) -> int:
     out.append(f'<text transform="translate(18 {TOP + ph / 2}) rotate(-90)" text-anchor="middle">'
                'median time per verification</text>')
 
-    order = ['python', 'js', 'a2a-card', 'floor']
+    order = ['python', 'js', 'rust', 'a2a-card', 'floor']
     legend_y = TOP + 8
     for impl in order:
         for alg in ('ES256', 'EdDSA'):
@@ -123,6 +125,8 @@ def main(argv: list[str]) -> int:
         notes.append('a2a-sdk ' + str(versions['python'].get('a2a-sdk', '?')))
     if versions.get('js'):
         notes.append('@a2a-js/sdk ' + str(versions['js'].get('@a2a-js/sdk', '?')))
+    if versions.get('rust'):
+        notes.append('a2a-protocol-types ' + str(versions['rust'].get('a2a-protocol-types', '?')))
     if versions.get('a2a-card'):
         notes.append('a2a-card ' + str(versions['a2a-card']).split(',')[0])
     for i, note in enumerate(notes):

@@ -22,12 +22,21 @@
 #   a2a-sdk 0.3.26 and 0.3.21 sign (create_agent_card_signer, scripts/interop/py03_sdk.py) ->
 #                a2a-card verify under the release's profile (a2a-sdk-0.3, a2a-sdk-0.3.21) and
 #                under --profile auto; the report must name that profile (issue 28).
+#   a2a-protocol-types 0.15 (the Rust SDK's types crate, feature signing; scripts/interop/rust-peer)
+#                signs -> a2a-card verify --profile auto, the report naming the profile; and
+#                a2a-card sign --unknown retain -> the crate's verify_card_json_with_jwks, which
+#                covers every member of the card as received, as --unknown retain does (issue
+#                28). Cards: card-v1, the 8.5 sample and a card of 100 skills from
+#                scripts/bench-peers/gen.py. The crate's canonical bytes are compared with
+#                a2a-card canonicalize --unknown retain, and its typed reading (an AgentCard,
+#                which drops the members it does not model) is an observation.
 #
 # The SDKs' signing and verification calls live in scripts/interop/py_sdk.py and
 # scripts/interop/js_sdk.mjs; scripts/interop/report.py reads the JSON results.
 #
-# Needs node, the SDKs from scripts/setup.sh (this script installs nothing) and cargo to build
-# the CLI. Set A2A_CARD=/path/to/a2a-card to use a built binary instead. A2A_INTEROP_PY_REQ
+# Needs node, the SDKs and the Rust peer's crates from scripts/setup.sh (this script installs
+# nothing; it builds the peer offline, a debug build in target/interop-rust-peer) and cargo to
+# build the CLI. Set A2A_CARD=/path/to/a2a-card to use a built binary instead. A2A_INTEROP_PY_REQ
 # (default "a2a-sdk[signing]==1.3.0"), A2A_INTEROP_PY03_REQS (default "a2a-sdk[signing]==0.3.26
 # a2a-sdk[signing]==0.3.21") and A2A_INTEROP_JS_PKGS (default "@a2a-js/sdk@1.3.0
 # jose@6.2.18") choose other versions, which scripts/setup.sh prepares first when given the same
@@ -76,6 +85,9 @@ case "$sign_help" in *--also-profile*) ;; *) die "$a2a: 'sign' has no '--also-pr
 # ------------------------------------------------------------------------------------- SDKs
 sdk_py_ready || needs_setup "the Python SDK $sdk_py_req (${sdk_py_dir#"$root"/})"
 sdk_js_ready || needs_setup "the JavaScript SDK $sdk_js_pkgs (${sdk_js_dir#"$root"/})"
+rust_peer_ready || needs_setup "the Rust peer's crates (${rust_peer_dir#"$root"/}/Cargo.lock)"
+echo "==> Rust peer: cargo build --offline --locked (${rust_peer_dir#"$root"/})"
+peer="$(rust_peer_build)" || die "the Rust peer does not build offline (scripts/setup.sh fetches its crates)"
 echo "==> Python SDK: $sdk_py_req (${sdk_py_dir#"$root"/})"
 echo "==> JavaScript SDK: $sdk_js_pkgs (${sdk_js_dir#"$root"/})"
 # Run beside the SDK's node_modules so that the script's imports resolve to those packages.
@@ -99,6 +111,7 @@ echo
 echo "versions measured:"
 echo "  python SDK:     $py_versions"
 echo "  js SDK:         $js_versions"
+echo "  rust peer:      $("$peer" versions)"
 echo "  a2a-card:       $("$a2a" --version)"
 echo "  python3 $(python3 -c 'import platform; print(platform.python_version())'), node $(node --version), npm $(npm --version)"
 
@@ -450,6 +463,155 @@ for req in $sdk_py03_reqs; do
                 note "a2a-sdk $rel signed -> a2a-sdk $rel verify" "$card" "a2a-sdk $rel" "$alg" error "$(tail_of "$out.err")"
             fi
         done
+    done
+done
+
+# ---------------------- direction 5: a2a-protocol-types signs, a2a-card verifies; and the reverse
+# The Rust peer (scripts/interop/rust-peer) signs with sign_card_es256 / sign_card_ed25519: it
+# reads the card into its AgentCard, which drops the members it does not model, and writes the
+# card as it serializes it; a2a-card verifies that card under --profile auto, and the report
+# must name the profile that matched. Its verifier, verify_card_json_with_jwks, reads the card as
+# received and keeps every member, the ones it does not model too (its presence table leaves
+# them alone), so a2a-card signs for it with --unknown retain; the same card signed with
+# --unknown exclude, and the crate's typed verifier (verify_card_with_jwks, which drops unknown
+# members), are observations.
+d5="a2a-protocol-types sign -> a2a-card verify --profile auto"
+d6="a2a-card sign --unknown retain -> a2a-protocol-types verify (as received)"
+mkdir -p "$tmp/peer"
+A2A_BENCH_SKILLS=100 "$pyx" "$root/scripts/bench-peers/gen.py" "$tmp/peer/gen" >/dev/null ||
+    die "scripts/bench-peers/gen.py failed"
+peer_cards=(card-v1 sample-8.5 gen-100-skills)
+card_file[gen-100-skills]="$tmp/peer/gen/cards/100 skills.json"
+echo
+echo "how a2a-protocol-types reads the cards:"
+for card in "${peer_cards[@]}"; do
+    file="${card_file[$card]}"
+    "$a2a" canonicalize --unknown retain "$file" >"$tmp/peer/ours-$card.canon"
+    "$peer" canonicalize "$file" >"$tmp/peer/peer-$card.canon" 2>"$tmp/peer/$card.err" ||
+        die "rust peer canonicalize $card: $(tail_of "$tmp/peer/$card.err")"
+    if cmp -s "$tmp/peer/ours-$card.canon" "$tmp/peer/peer-$card.canon"; then
+        echo "  $card as received: its canonical bytes equal a2a-card canonicalize --unknown retain ($(wc -c <"$tmp/peer/ours-$card.canon") bytes)"
+    else
+        report diff "$tmp/peer/ours-$card.canon" "$tmp/peer/peer-$card.canon" >"$tmp/peer/$card.diff" || true
+        echo "  $card as received: its canonical bytes DIFFER from a2a-card canonicalize --unknown retain: $(joined "$tmp/peer/$card.diff")"
+    fi
+    "$a2a" canonicalize --unknown exclude "$file" >"$tmp/peer/ours-exclude-$card.canon"
+    "$peer" canonicalize "$file" --typed >"$tmp/peer/typed-$card.canon" 2>"$tmp/peer/$card.err" ||
+        die "rust peer canonicalize --typed $card: $(tail_of "$tmp/peer/$card.err")"
+    if cmp -s "$tmp/peer/ours-exclude-$card.canon" "$tmp/peer/typed-$card.canon"; then
+        echo "    read into its AgentCard, the bytes equal a2a-card canonicalize --unknown exclude"
+    else
+        report diff "$tmp/peer/ours-exclude-$card.canon" "$tmp/peer/typed-$card.canon" >"$tmp/peer/$card.tdiff" || true
+        echo "    read into its AgentCard, the bytes DIFFER from a2a-card canonicalize --unknown exclude: $(joined "$tmp/peer/$card.tdiff")"
+    fi
+done
+peer_verify() { # CARD JWKS OUT [--typed]: the crate's verdict as JSON in OUT; 1 when it did not run
+    "$peer" verify "$1" "$2" ${4:+"$4"} >"$3" 2>"$3.err"
+}
+for card in "${peer_cards[@]}"; do
+    for alg in "${algs[@]}"; do
+        # The crate signs; a2a-card verifies under --profile auto and names the profile.
+        signed="$tmp/signed/peer-$card-$alg.json"
+        log="$tmp/out/peer-$card-$alg"
+        if ! "$peer" sign "${card_file[$card]}" "$tmp/keys/$alg.pem" "$tmp/keys/$alg.jwks.json" "$alg" "$signed" \
+            2>"$log.sign.err"; then
+            row "$d5" "$card" a2a-protocol-types "$alg" FAIL - "the crate did not sign: $(tail_of "$log.sign.err")"
+        else
+            report diff "${card_file[$card]}" "$signed" | grep -v '^+/signatures$' >"$log.served.diff" || true
+            if [ -s "$log.served.diff" ]; then
+                note "a2a-protocol-types signed: the card it serves beside the input" "$card" a2a-protocol-types "$alg" \
+                    rewritten "$(joined "$log.served.diff") (members its AgentCard does not model are dropped)"
+            fi
+            rc=0
+            "$a2a" verify "$signed" --jwks "$tmp/keys/$alg.jwks.json" --profile auto --format json \
+                >"$log.verify.json" 2>"$log.verify.err" || rc=$?
+            if [ ! -s "$log.verify.json" ]; then
+                row "$d5" "$card" a2a-protocol-types "$alg" FAIL - "a2a-card verify exit $rc: $(tail_of "$log.verify.err")"
+            else
+                IFS=$'\t' read -r ok profile sigs unsigned < <(report ours "$log.verify.json")
+                detail="unsigned: $unsigned"
+                [ "$unsigned" = "-" ] && detail="covers every member"
+                if [ "$rc" -eq 0 ] && [ "$ok" = true ] && [ -n "$profile" ] && [ "$profile" != None ] && [ "$profile" != - ]; then
+                    row "$d5" "$card" a2a-protocol-types "$alg" PASS "$profile" "$detail; $sigs"
+                else
+                    row "$d5" "$card" a2a-protocol-types "$alg" FAIL "$profile" "exit $rc; signatures $sigs"
+                fi
+            fi
+            # The crate verifying its own card, as received.
+            if peer_verify "$signed" "$tmp/keys/$alg.jwks.json" "$log.self.json"; then
+                IFS=$'\t' read -r accepted per_entry _ error < <(report sdk "$log.self.json")
+                note "a2a-protocol-types signed -> a2a-protocol-types verify (as received)" "$card" a2a-protocol-types "$alg" \
+                    "$([ "$accepted" = true ] && echo accepted || echo refused)" "$([ "$accepted" = true ] && echo - || echo "$error")"
+            fi
+        fi
+        # a2a-card signs with --unknown retain; the crate verifies the card as received.
+        for unknown in retain exclude; do
+            signed="$tmp/signed/a2a-card-$unknown-$card-$alg.json"
+            log="$tmp/out/a2a-card-$unknown-$card-$alg"
+            if ! "$a2a" sign "${card_file[$card]}" --key "$tmp/keys/$alg.pem" --unknown "$unknown" --out "$signed" \
+                2>"$log.sign.err"; then
+                if [ "$unknown" = retain ]; then
+                    row "$d6" "$card" a2a-protocol-types "$alg" FAIL - "a2a-card sign failed: $(tail_of "$log.sign.err")"
+                fi
+                continue
+            fi
+            for reading in as-received typed; do
+                out="$log.peer-$reading.json"
+                if ! peer_verify "$signed" "$tmp/keys/$alg.jwks.json" "$out" "$([ "$reading" = typed ] && echo --typed)"; then
+                    if [ "$unknown/$reading" = retain/as-received ]; then
+                        row "$d6" "$card" a2a-protocol-types "$alg" FAIL - "the crate's verifier did not run: $(tail_of "$out.err")"
+                    else
+                        note "a2a-card sign --unknown $unknown -> a2a-protocol-types verify (${reading/-/ })" "$card" \
+                            a2a-protocol-types "$alg" error "$(tail_of "$out.err")"
+                    fi
+                    continue
+                fi
+                IFS=$'\t' read -r accepted per_entry _ error < <(report sdk "$out")
+                if [ "$unknown/$reading" = retain/as-received ]; then
+                    if [ "$accepted" = true ]; then
+                        row "$d6" "$card" a2a-protocol-types "$alg" PASS spec "accepted (--unknown retain, the spec profile)"
+                    else
+                        row "$d6" "$card" a2a-protocol-types "$alg" FAIL - "$error"
+                    fi
+                else
+                    note "a2a-card sign --unknown $unknown -> a2a-protocol-types verify (${reading/-/ })" "$card" \
+                        a2a-protocol-types "$alg" "$([ "$accepted" = true ] && echo accepted || echo refused)" \
+                        "$([ "$accepted" = true ] && echo - || echo "$error")"
+                fi
+            done
+        done
+    done
+done
+
+# Where the crate and a2a-card read a card differently (observations): card-v1 with two members
+# under their proto names (scripts/interop/card-v1-proto-names.json: default_input_modes and a
+# skill's input_modes). a2a-card reads a proto name as the field and writes its JSON name (the
+# ProtoJSON reading; section 5.5 makes camelCase the JSON name); the crate's as-received
+# canonical form keeps the proto name as a member it does not know, while its typed reading maps
+# it (serde aliases), so its two verifiers disagree with each other on this card.
+card=card-v1-proto-names
+file="$here/$card.json"
+"$a2a" canonicalize --unknown retain "$file" >"$tmp/peer/ours-$card.canon"
+"$peer" canonicalize "$file" >"$tmp/peer/peer-$card.canon" 2>"$tmp/peer/$card.err" ||
+    die "rust peer canonicalize $card: $(tail_of "$tmp/peer/$card.err")"
+report diff "$tmp/peer/ours-$card.canon" "$tmp/peer/peer-$card.canon" >"$tmp/peer/$card.diff" || true
+note "a2a-protocol-types canonical bytes (as received) beside a2a-card --unknown retain" "$card" a2a-protocol-types - \
+    "$([ -s "$tmp/peer/$card.diff" ] && echo differ || echo equal)" "$([ -s "$tmp/peer/$card.diff" ] && joined "$tmp/peer/$card.diff" || echo -)"
+for alg in "${algs[@]}"; do
+    signed="$tmp/signed/a2a-card-$card-$alg.json"
+    "$a2a" sign "$file" --key "$tmp/keys/$alg.pem" --unknown retain --out "$signed" 2>"$tmp/out/$card-$alg.err" ||
+        die "a2a-card sign $card: $(tail_of "$tmp/out/$card-$alg.err")"
+    for reading in as-received typed; do
+        out="$tmp/out/$card-$alg.peer-$reading.json"
+        if peer_verify "$signed" "$tmp/keys/$alg.jwks.json" "$out" "$([ "$reading" = typed ] && echo --typed)"; then
+            IFS=$'\t' read -r accepted per_entry _ error < <(report sdk "$out")
+            note "a2a-card sign --unknown retain -> a2a-protocol-types verify (${reading/-/ })" "$card" \
+                a2a-protocol-types "$alg" "$([ "$accepted" = true ] && echo accepted || echo refused)" \
+                "$([ "$accepted" = true ] && echo - || echo "$error")"
+        else
+            note "a2a-card sign --unknown retain -> a2a-protocol-types verify (${reading/-/ })" "$card" \
+                a2a-protocol-types "$alg" error "$(tail_of "$out.err")"
+        fi
     done
 done
 

@@ -33,6 +33,9 @@
 #                            A2A_INTEROP_JS_PKGS
 #                            prepare other versions, which those scripts then take with the same
 #                            variables
+#   target/interop-rust-peer the Rust peer of those scripts (scripts/interop/rust-peer:
+#                            a2a-protocol-types 0.15 from crates.io): cargo fetch --locked of its
+#                            Cargo.lock, so that the scripts build it offline into this folder
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,7 +50,7 @@ for arg in "$@"; do
         --quick) mode=quick ;;
         --check) check=1 ;;
         -h | --help)
-            sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -129,6 +132,8 @@ if [ "$mode" = full ]; then
     done
     sdk_js_ready ||
         local_missing+=("sdk-js $sdk_js_pkgs (npm, into ${sdk_js_dir#"$root"/})")
+    rust_peer_ready ||
+        local_missing+=("rust-peer the Rust peer's crates, a2a-protocol-types 0.15 (crates.io, cargo fetch --locked of ${rust_peer_dir#"$root"/}/Cargo.lock)")
 fi
 
 plan=()
@@ -237,6 +242,11 @@ for l in "${local_missing[@]}"; do
             read -r -a pkgs <<<"$sdk_js_pkgs"
             npm install --prefix "$sdk_js_dir" --no-audit --no-fund --no-save --loglevel=error "${pkgs[@]}" >/dev/null
             printf '%s\n' "$sdk_js_pkgs" >"$sdk_js_dir/.a2a-card-setup"
+            ;;
+        rust-peer)
+            cargo fetch --locked --manifest-path "$rust_peer_dir/Cargo.toml"
+            mkdir -p "$rust_peer_target"
+            lock_hash "$rust_peer_dir/Cargo.lock" >"$rust_peer_target/.a2a-card-setup"
             ;;
     esac
 done

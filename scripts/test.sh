@@ -19,7 +19,8 @@
 #            CLI cross-checks, a2a-sdk on loopback, doctests, the Python examples of the README and docs/python.md), and
 #            one smoke run of its benchmark script
 #   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions, in
-#            target/sdk)
+#            target/sdk), a2a-sdk 0.3.26 and 0.3.21, and the Rust peer a2a-protocol-types 0.15
+#            (scripts/interop/rust-peer, built offline into target/interop-rust-peer)
 #   fuzz     every fuzz target for 30 s (nightly and cargo-fuzz from setup.sh; under CI=true required)
 #
 #   scripts/test.sh                 every suite

@@ -3,11 +3,14 @@
   python3 table.py CARDS_DIR FIGURES_OUT JSONL...
 
 JSONL: the JSON lines of the sign_verify bench (A2A_BENCH_FIGURES, impl "a2a-card"),
-py_bench.py (impl "python") and js_bench.mjs (impl "js"), one per card, algorithm and operation.
+py_bench.py (impl "python"), js_bench.mjs (impl "js") and the Rust peer's bench subcommand
+(scripts/interop/rust-peer, a2a-protocol-types, impl "rust"), one per card, algorithm and
+operation.
 CARDS_DIR: the cards every timer read (gen.py's OUT_DIR/cards), for their sizes and order.
 FIGURES_OUT: every measurement as one JSON document (with each card's size in bytes), which
-scripts/bench-chart.py draws. Prints the table, then the issue's targets for ES256 verify with
-met / NOT met. Exits 1 when a cell is missing.
+scripts/bench-chart.py draws. Prints the table, then the issues' targets for verify with
+met / NOT met (issue 9: ES256 against the SDKs; issue 28: a2a-card ahead of a2a-protocol-types,
+ES256 and EdDSA). Exits 1 when a cell is missing.
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ import os
 import sys
 
 ALGS = ['ES256', 'EdDSA']
-IMPLS = ['a2a-card', 'python', 'js']
+IMPLS = ['a2a-card', 'python', 'js', 'rust']
 # Issue 9: ES256 verify, a2a-card at least this many times faster than the SDK.
 TARGETS = {('8.5 sample', 'js'): 5, ('8.5 sample', 'python'): 20,
            ('1000 skills', 'js'): 10, ('1000 skills', 'python'): 50}
+# Issue 28: verify, a2a-card ahead of a2a-protocol-types (the Rust peer) on these cards.
+RUST_TARGET_CARDS = ['8.5 sample', '1000 skills']
 
 
 def fmt(s: float | None) -> str:
@@ -46,18 +51,18 @@ def main(argv: list[str]) -> int:
                     got[(r['impl'], r['card'], r['alg'], r['op'])] = r
     sec = lambda key: got[key]['seconds'] if key in got else None
     head = ['card', 'bytes', 'alg', 'op', 'a2a-card', 'floor', 'python SDK', 'js SDK',
-            'python/a2a-card', 'js/a2a-card']
+            'a2a-protocol-types', 'python/a2a-card', 'js/a2a-card', 'rust/a2a-card']
     rows = []
     missing = 0
     for card in cards:
         for alg in ALGS:
             for op in ('verify', 'sign'):
-                ours, py, js = (sec((i, card, alg, op)) for i in IMPLS)
+                ours, py, js, rust = (sec((i, card, alg, op)) for i in IMPLS)
                 floor = got.get(('a2a-card', card, alg, op), {}).get('floor_seconds')
-                missing += sum(x is None for x in (ours, py, js))
+                missing += sum(x is None for x in (ours, py, js, rust))
                 ratio = lambda x: f'{x / ours:.1f}x' if x is not None and ours else '-'
                 rows.append([card, str(sizes[card]), alg, op, fmt(ours), fmt(floor), fmt(py),
-                             fmt(js), ratio(py), ratio(js)])
+                             fmt(js), fmt(rust), ratio(py), ratio(js), ratio(rust)])
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
     left = {0, 2, 3}
     line = lambda r: '| ' + ' | '.join(str(c).ljust(w) if i in left else str(c).rjust(w)
@@ -85,6 +90,18 @@ def main(argv: list[str]) -> int:
                 f'takes {fmt(crypto)}' if crypto else '')
         print(f'  {card:<12} vs {impl:<6} {want:>3}x: measured {got_x:.1f}x ({fmt(ours)} vs '
               f'{fmt(theirs)}): {verdict}{note}')
+    print()
+    print('targets (verify, a2a-card ahead of a2a-protocol-types, issue 28):')
+    for card in RUST_TARGET_CARDS:
+        for alg in ALGS:
+            ours = sec(('a2a-card', card, alg, 'verify'))
+            theirs = sec(('rust', card, alg, 'verify'))
+            if ours is None or theirs is None:
+                print(f'  {card:<12} {alg:<6}: not measured')
+                continue
+            verdict = 'met' if ours < theirs else 'NOT met'
+            print(f'  {card:<12} {alg:<6}: a2a-card {fmt(ours)}, a2a-protocol-types {fmt(theirs)} '
+                  f'({theirs / ours:.2f}x): {verdict}')
     figures = {
         'cards': [{'name': c, 'bytes': sizes[c]} for c in cards],
         'measurements': sorted(

@@ -13,6 +13,10 @@
 #   sdk_py03_dir REQ              the a2a-sdk 0.3 signers the interop script runs, one virtualenv
 #                                 per requirement of $sdk_py03_reqs (A2A_INTEROP_PY03_REQS)
 #   node_modules of $npm_dirs     npm ci from each folder's package-lock.json
+#   $rust_peer_target             the crates of the Rust peer $rust_peer_dir (a2a-protocol-types,
+#                                 a cargo project of its own) fetched from its Cargo.lock
+#                                 (cargo fetch --locked, into cargo's registry cache), which the
+#                                 scripts build offline into this folder
 #
 # Environment: CARGO_TARGET_DIR (default target/), A2A_CARD_PY_VENV, PYTHON, A2A_INTEROP_PY_REQ,
 # A2A_INTEROP_JS_PKGS, A2A_INTEROP_PY03_REQS. Each installation leaves a stamp naming what it installed; a stamp that
@@ -36,6 +40,10 @@ sdk_js_pkgs="${A2A_INTEROP_JS_PKGS:-@a2a-js/sdk@1.3.0 jose@6.2.18}"
 # The a2a-sdk 0.3 releases whose signer (create_agent_card_signer, 0.3.21 and later) the interop
 # script checks under the a2a-sdk-0.3 profiles: the last release, and the first one that signs.
 sdk_py03_reqs="${A2A_INTEROP_PY03_REQS:-a2a-sdk[signing]==0.3.26 a2a-sdk[signing]==0.3.21}"
+# The Rust peer of the interop and benchmark scripts: a2a-protocol-types at the version its
+# Cargo.toml pins, built with its own Cargo.lock.
+rust_peer_dir="$root/scripts/interop/rust-peer"
+rust_peer_target="$target_dir/interop-rust-peer"
 npm_dirs=(crates/a2a-card-wasm/test crates/a2a-card-wasm/test/runtimes crates/a2a-card-wasm/playground)
 
 short_hash() { printf '%s' "$1" | sha256sum | cut -c1-12; }
@@ -69,6 +77,16 @@ sdk_py03_ready() { # REQ
     local d
     d="$(sdk_py03_dir "$1")"
     [ -x "$d/bin/python" ] && stamp_matches "$d/.a2a-card-setup" "$1"
+}
+rust_peer_ready() { stamp_matches "$rust_peer_target/.a2a-card-setup" "$(lock_hash "$rust_peer_dir/Cargo.lock")"; }
+# rust_peer_build PROFILE_FLAGS...: builds the Rust peer offline from its lock file (what
+# scripts/setup.sh fetched) and prints the path of its binary; nothing on stdout when it fails.
+rust_peer_build() {
+    local out=debug
+    case " $* " in *" --release "*) out=release ;; esac
+    cargo build --quiet --offline --locked --manifest-path "$rust_peer_dir/Cargo.toml" \
+        --target-dir "$rust_peer_target" "$@" >&2 || return 1
+    echo "$rust_peer_target/$out/a2a-rust-peer"
 }
 sdk_js_ready() { [ -d "$sdk_js_dir/node_modules" ] && stamp_matches "$sdk_js_dir/.a2a-card-setup" "$sdk_js_pkgs"; }
 
