@@ -239,7 +239,7 @@ fn sign_lints_first_at_the_level_chosen() {
             Some(code) => {
                 let line = expect_error(&out, 2, code, s(card));
                 assert!(
-                    line.contains("lint finds") && line.contains("without the lint check"),
+                    line.contains("lint finds") && line.contains("without the lint check (--lint off)"),
                     "{what}: {line}"
                 );
                 assert_eq!(fs::read(card).unwrap(), before, "{what}: the card changed");

@@ -336,3 +336,44 @@ fn a_card_given_as_a_key_says_it_looks_like_a_card_and_repeats_none_of_it() {
     let e = PublicKey::parse(jwk).unwrap_err();
     assert!(!e.message().contains("Agent Card"), "{}", e.message());
 }
+
+#[test]
+fn an_empty_value_a_pruning_profile_leaves_out_is_not_sent_to_retain() {
+    // Retaining covers the unknown member, never the empty one the profile prunes: the refusal
+    // says which is which, so the remedy it names is one that works.
+    let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
+    let card = br#"{"name":"A","description":"d","version":"1","capabilities":{},
+        "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[],"x-vendor":1}"#;
+    let pruning = |unknown| SignOptions {
+        canonicalize: CanonicalizeOptions {
+            profile: Profile::PruneEmpty,
+            unknown,
+            ..CanonicalizeOptions::default()
+        },
+        ..SignOptions::default()
+    };
+    let e = sign_card(card, &key, &pruning(UnknownMembers::Exclude)).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::UnsignedMembers);
+    assert!(
+        e.message().ends_with(
+            "; the prune-empty profile leaves /capabilities out whatever the choice (it signs no \
+             empty value): to sign, remove them from the card or exclude them"
+        ),
+        "{}",
+        e.message()
+    );
+    // Under spec nothing is pruned: no such note.
+    let e = sign_card(card, &key, &SignOptions::default()).unwrap_err();
+    assert!(!e.message().contains("whatever the choice"), "{}", e.message());
+    // Retained, the card is signed with only the pruned member uncovered.
+    let signed = sign_card(
+        card,
+        &key,
+        &SignOptions {
+            allow_unsigned: true,
+            ..pruning(UnknownMembers::Retain)
+        },
+    )
+    .unwrap();
+    assert_eq!(signed.canonical.unsigned, ["/capabilities"]);
+}

@@ -373,7 +373,20 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
     let root = doc.root();
     let canonical = canonicalize_tree(root, &opts.canonicalize)?;
     if !opts.allow_unsigned && !canonical.unsigned.is_empty() {
-        return Err(unsigned_members(&canonical.unsigned));
+        // The members the profile leaves out whatever the unknown-member choice (the empty
+        // values of the pruning profiles): retaining does not cover them, so the refusal says so.
+        let retained = CanonicalizeOptions {
+            unknown: crate::canonical::UnknownMembers::Retain,
+            ..opts.canonicalize.clone()
+        };
+        let dropped = canonicalize_tree(root, &retained)
+            .map(|c| c.unsigned)
+            .unwrap_or_default();
+        return Err(unsigned_members(
+            &canonical.unsigned,
+            opts.canonicalize.profile,
+            &dropped,
+        ));
     }
     let Prepared {
         alg,
@@ -655,8 +668,9 @@ fn member_indent(card: &[u8], layout: &crate::canonical::ObjectLayout) -> Option
     Some(String::from_utf8_lossy(&ws[nl + 1..]).into_owned())
 }
 
-/// The refusal of a signature that would leave `unsigned` members uncovered, at the first one.
-fn unsigned_members(unsigned: &[String]) -> Error {
+/// The refusal of a signature that would leave `unsigned` members uncovered, at the first one;
+/// `dropped` are those that `profile` leaves out even when unknown members are retained.
+fn unsigned_members(unsigned: &[String], profile: Profile, dropped: &[String]) -> Error {
     const SHOWN: usize = 8;
     let mut list: Vec<&str> = unsigned.iter().take(SHOWN).map(String::as_str).collect();
     let more = unsigned.len().saturating_sub(SHOWN);
@@ -677,18 +691,29 @@ fn unsigned_members(unsigned: &[String]) -> Error {
     for note in crate::signature::near::notes(unsigned).iter().take(SHOWN) {
         migrate.push_str(&format!(" {note}"));
     }
+    let dropped_note = match dropped.len() {
+        0 => String::new(),
+        n => format!(
+            "; the {} profile leaves {}{} out whatever the choice (it signs no empty value): to \
+             sign, remove them from the card or exclude them",
+            profile.as_str(),
+            dropped.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", "),
+            if n > SHOWN { ", ..." } else { "" },
+        ),
+    };
     list.dedup();
     crate::error::option_error(
         ErrorCode::UnsignedMembers,
         &format!(
             "{} member(s) of the card would not be covered by the signature: {}{more}.{migrate} Choose what \
              happens to them with the option {{unknown}}: retain them (the signature covers them as they are) \
-             or exclude them (they stay unsigned)",
+             or exclude them (they stay unsigned){dropped_note}",
             unsigned.len(),
             // Member names are the card's text: no `{` of theirs reads as an option's place.
             crate::error::template_literal(&list.join(", ")),
             more = more,
             migrate = crate::error::template_literal(&migrate),
+            dropped_note = crate::error::template_literal(&dropped_note),
         ),
         &["unknown"],
     )

@@ -262,13 +262,17 @@ impl LintReport {
                 )
             })
             .unwrap_or_default();
-        Err(crate::Error::new(
+        // The caller's switch for the check is the option `lint` (each front end spells it);
+        // the findings' text is escaped for the template.
+        let found = format!("{}{more}{migrate}", listed.join(", ")).replace('{', "{{");
+        Err(crate::error::option_error(
             crate::ErrorCode::LintFailed,
-            format!(
-                "lint finds {counted} in the card, so it is not signed: {}{more}{migrate}. Fix them \
-                 (lint shows each with its reason), or sign it as it is, without the lint check",
-                listed.join(", ")
+            &format!(
+                "lint finds {counted} in the card, so it is not signed: {found}. Fix them (lint \
+                 shows each with its reason), or sign it as it is, without the lint check ({{lint}} \
+                 off)"
             ),
+            &["lint"],
         )
         .at(first.pointer.clone()))
     }
