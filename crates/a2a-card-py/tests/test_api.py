@@ -170,8 +170,12 @@ def test_sign_options(kp: a2a_card.KeyPair) -> None:
     entries = json.loads(out)["signatures"]
     assert entries[0]["header"] == {"note": "x"} and len(entries) == 2
     report = a2a_card.verify(out, keys=kp, profile="prune-empty")
-    # Each signature declares its profile: the spec one is not accepted by a prune-empty policy.
-    assert report.ok and [s.verdict.code for s in report.signatures] == ["profile-not-accepted", "valid"]
+    # The spec signature declares nothing (its header is the specification's): a prune-empty
+    # policy reads it as any other signer's, not valid over its bytes.
+    assert report.ok and [s.verdict.code for s in report.signatures] == ["signature-invalid", "valid"]
+    # The transition one declares prune-empty, which a spec policy names so.
+    report = a2a_card.verify(out, keys=kp)
+    assert report.ok and [s.verdict.code for s in report.signatures] == ["valid", "profile-not-accepted"]
     again = a2a_card.sign(out, kp, replace=True)
     assert len(json.loads(again)["signatures"]) == 1
 

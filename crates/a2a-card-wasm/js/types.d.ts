@@ -94,7 +94,7 @@ export interface SignOptions extends ReadOptions {
   append?: boolean;
   /** One more signature, same key and header but for the profile it declares, over each of these profiles' bytes: a transition aid, so that SDK verifiers of today and spec-exact verifiers both find one they check. */
   alsoProfiles?: Profile[];
-  /** Declare in each signature's protected header (urn:a2a-card:canonical) the profile and unknown-member choice of the bytes it covers, so verifiers check it over those bytes only; off, the header holds only what other signers write, byte for byte as theirs. Default true. */
+  /** Declare in the protected header (urn:a2a-card:canonical) of each signature over other bytes than the specification's (another profile, or unknown members retained) the profile and unknown-member choice of those bytes, so verifiers check it over them only; a signature over the specification's bytes never carries it. Off, no header carries it: each is what other signers write, byte for byte as theirs. Default true. */
   declare?: boolean;
 }
 // END SignOptions

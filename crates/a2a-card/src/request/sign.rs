@@ -88,7 +88,7 @@ pub const SIGN: &[OptionSpec] = &[
         name: "declare",
         kind: Kind::Flag(true),
         fronts: ALL,
-        doc: "Declare in each signature's protected header (urn:a2a-card:canonical) the profile and unknown-member choice of the bytes it covers, so verifiers check it over those bytes only; off, the header holds only what other signers write, byte for byte as theirs.",
+        doc: "Declare in the protected header (urn:a2a-card:canonical) of each signature over other bytes than the specification's (another profile, or unknown members retained) the profile and unknown-member choice of those bytes, so verifiers check it over them only; a signature over the specification's bytes never carries it. Off, no header carries it: each is what other signers write, byte for byte as theirs.",
     },
 ];
 

@@ -13,6 +13,12 @@
 //! `profile-not-accepted`, and reads a signature without the parameter (every other signer's) as
 //! before, over each accepted profile.
 //!
+//! A signature over the specification's own bytes (`spec`, unknown members excluded) carries no
+//! declaration: those are the bytes a verifier tries first anyway, and its header stays the one
+//! section 8.4.2 of A2A v1.0 shows, byte for byte as every conformant signer's (the A2A TCK's
+//! signing vectors check exactly that header). Only the signatures that need saying so (another
+//! profile, unknown members retained) declare their bytes.
+//!
 //! Why this name: no JWS header parameter registered with IANA says what a detached payload's
 //! canonical form is (`b64` says whether the payload is base64url-encoded, `cty` and `typ` name
 //! media types), and a private name (RFC 7515 section 4.3) may collide with another signer's. RFC
@@ -32,16 +38,22 @@ use crate::jose::header::Header;
 /// See the module `signature::declared` for why this name and why it is never in `crit`.
 ///
 /// ```
-/// use a2a_card::{sign_card, Algorithm, PrivateKey, SignOptions};
+/// use a2a_card::{sign_card, Algorithm, PrivateKey, Profile, SignOptions};
 /// use a2a_card::signature::DECLARED_PARAMETER;
 /// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
-/// let signed = sign_card(br#"{"name":"A","skills":[]}"#, &key, &SignOptions::default()).unwrap();
-/// let header = a2a_card::jose::header::decode_header(&signed.protected, None, 4096).unwrap();
+/// let card = br#"{"name":"A","description":"","skills":[]}"#;
+/// let opts = SignOptions { also_profiles: vec![Profile::PruneEmpty], ..SignOptions::default() };
+/// let signed = sign_card(card, &key, &opts).unwrap();
+/// let header = |protected: &str| a2a_card::jose::header::decode_header(protected, None, 4096).unwrap();
+/// // The specification's bytes: the header of section 8.4.2, nothing declared.
+/// assert_eq!(header(&signed.protected).protected_param(DECLARED_PARAMETER), None);
+/// // The transition signature over the prune-empty bytes says so.
+/// let also = header(&signed.also[0].protected);
 /// assert_eq!(
-///     header.protected_param(DECLARED_PARAMETER),
-///     Some(serde_json::json!({"profile": "spec", "unknown": "exclude"}))
+///     also.protected_param(DECLARED_PARAMETER),
+///     Some(serde_json::json!({"profile": "prune-empty", "unknown": "exclude"}))
 /// );
-/// assert_eq!(header.protected_param("crit"), None);
+/// assert_eq!(also.protected_param("crit"), None);
 /// ```
 pub const DECLARED_PARAMETER: &str = "urn:a2a-card:canonical";
 
@@ -61,6 +73,14 @@ impl Declared {
             profile,
             retain: unknown == UnknownMembers::Retain,
         }
+    }
+
+    /// Whether these are the specification's bytes (`spec`, unknown members excluded): what a
+    /// signature without the parameter is taken to cover first, so the signer leaves the
+    /// parameter out for them and its header is the one section 8.4.2 shows, byte for byte as
+    /// every other conformant signer's.
+    pub(crate) fn is_spec_form(self) -> bool {
+        self.profile == Profile::Spec && !self.retain
     }
 
     /// The parameter's name and value, for the protected header.

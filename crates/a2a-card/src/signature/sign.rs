@@ -45,8 +45,8 @@ pub struct SignOptions {
     /// verifier with that limit refuses it.
     pub max_chain_len: usize,
     /// Further protected header parameters (not `alg`, `kid`, `typ`, `jku`, `crit`, `b64`, nor
-    /// [`crate::signature::DECLARED_PARAMETER`], which the signer writes in every signature it
-    /// makes: the profile and unknown-member choice of the bytes that signature covers).
+    /// [`crate::signature::DECLARED_PARAMETER`], which the signer writes itself: see
+    /// [`Self::declare`]).
     pub extra_protected: Vec<(String, serde_json::Value)>,
     /// Unprotected header parameters (the entry's `header` member); empty means none.
     pub unprotected: Vec<(String, serde_json::Value)>,
@@ -75,13 +75,15 @@ pub struct SignOptions {
     /// with `unsigned-members`, since its owner can fix it (`a2a-card migrate`) or say that the
     /// members are to be covered as they are (`UnknownMembers::Retain`) or left out (set this).
     pub allow_unsigned: bool,
-    /// Write [`crate::signature::DECLARED_PARAMETER`] in each signature (on by default): the
-    /// profile and unknown-member choice of the bytes it covers, so that a verifier checks it
-    /// over those bytes only and names a profile its policy does not accept as such
-    /// (`profile-not-accepted`) rather than as a bad signature. Off, the protected header holds
-    /// only what other signers write (`alg`, `kid`, `typ`, and `jku`, `x5c` and
-    /// [`Self::extra_protected`] when given), byte for byte as theirs, and a verifier tries each
-    /// profile it accepts, as for every other signer's signatures.
+    /// Write [`crate::signature::DECLARED_PARAMETER`] in each signature made over other bytes
+    /// than the specification's (on by default): the profile and unknown-member choice of the
+    /// bytes it covers, so that a verifier checks it over those bytes only and names a profile
+    /// its policy does not accept as such (`profile-not-accepted`) rather than as a bad
+    /// signature. A signature over the specification's bytes (`spec`, unknown members
+    /// excluded) never carries it: its header is the one section 8.4.2 shows (`alg`, `kid`,
+    /// `typ`, and `jku`, `x5c` and [`Self::extra_protected`] when given), byte for byte as every
+    /// conformant signer's. Off, no signature carries it, and a verifier tries each profile it
+    /// accepts, as for every other signer's signatures.
     pub declare: bool,
 }
 
@@ -326,7 +328,8 @@ impl SignOptions {
     }
 
     /// The protected header of a signature over `profile` (with this signer's choice for unknown
-    /// members): `extra` and, unless [`Self::declare`] is off, the declaration of those bytes.
+    /// members): `extra` and, unless [`Self::declare`] is off or the bytes are the
+    /// specification's, the declaration of those bytes.
     fn protected_for(
         &self,
         alg: Algorithm,
@@ -335,8 +338,8 @@ impl SignOptions {
         profile: Profile,
     ) -> Result<String, Error> {
         let mut params = extra.to_vec();
-        if self.declare {
-            let declared = crate::signature::declared::Declared::of(profile, self.canonicalize.unknown);
+        let declared = crate::signature::declared::Declared::of(profile, self.canonicalize.unknown);
+        if self.declare && !declared.is_spec_form() {
             params.push(declared.parameter());
         }
         jws::encode_protected(alg, kid, self.jku.as_deref(), &params)
