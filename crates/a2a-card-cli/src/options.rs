@@ -220,12 +220,11 @@ fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) ->
     // Under the default heading, not the one of the flags declared last.
     let arg = Arg::new(id).long(long).help_heading(None::<&str>);
     // The unit a count is of, when its name ends with one (`max_header_bytes`: bytes).
-    let unit = spec
-        .name
-        .rsplit('_')
-        .next()
-        .filter(|u| u.ends_with('s'))
-        .unwrap_or("");
+    let unit = match spec.name.rsplit('_').next() {
+        Some("depth") => "levels",
+        Some(unit) if unit.ends_with('s') => unit,
+        _ => "",
+    };
     let doc = spec.doc.trim_end_matches('.');
     match spec.kind {
         Kind::Count { min, max, default } => arg
