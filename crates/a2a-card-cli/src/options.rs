@@ -11,7 +11,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::any::TypeId;
 use std::marker::PhantomData;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Each option the CLI offers, by its canonical name, and its flag: every option of the core's
@@ -105,7 +105,17 @@ pub(crate) struct TableFlags<R: Request> {
 impl<R: Request> TableFlags<R> {
     /// Sets what was given into `request` (files of keys or certificates read).
     pub(crate) fn fill(&self, request: &mut R) -> Result<(), Failure> {
+        self.fill_part(request, true)?;
+        self.fill_part(request, false)
+    }
+
+    /// Sets the files given (`files`: read and set) or the other values (`!files`) into
+    /// `request`.
+    pub(crate) fn fill_part(&self, request: &mut R, files: bool) -> Result<(), Failure> {
         for (name, value) in &self.given {
+            if matches!(value, Given::Files(_)) != files {
+                continue;
+            }
             let value = match value {
                 Given::Value(v) => v.clone(),
                 Given::Files(paths) => OptionValue::Inputs(
@@ -119,6 +129,21 @@ impl<R: Request> TableFlags<R> {
             request.set(name, value).map_err(refused)?;
         }
         Ok(())
+    }
+
+    /// The files given to flags made from rows of keys or certificates, in the table's order:
+    /// each with its flag and whether it holds keys (else certificates).
+    pub(crate) fn files(&self) -> impl Iterator<Item = (String, &Path, bool)> + Clone {
+        self.given.iter().flat_map(|(name, value)| {
+            let paths = match value {
+                Given::Files(paths) => paths.as_slice(),
+                _ => &[],
+            };
+            let keys = R::TABLE
+                .iter()
+                .any(|s| s.name == *name && matches!(s.kind, Kind::Keys { .. }));
+            paths.iter().map(move |p| (flag(name), p.as_path(), keys))
+        })
     }
 
     /// Whether the option with this canonical name was given on the command line (not only
