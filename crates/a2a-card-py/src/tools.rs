@@ -121,11 +121,7 @@ pub(crate) fn schema<'py>(py: Python<'py>, draft: &str) -> PyResult<Bound<'py, P
 /// ['EdDSA', 'ES256', 'ES384']
 #[pyfunction]
 pub(crate) fn algorithms() -> Vec<&'static str> {
-    Algorithm::ALL
-        .iter()
-        .filter(|a| a.available() && !a.is_hmac())
-        .map(|a| a.as_str())
-        .collect()
+    Algorithm::asymmetric_names()
 }
 
 /// A new key pair: `alg` "EdDSA" (Ed25519, or Ed448 with `curve="Ed448"`), "ES256", "ES384",

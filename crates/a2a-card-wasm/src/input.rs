@@ -17,6 +17,11 @@ pub(crate) const DIRECT_UTF8_UNITS: usize = 1 << 20;
 /// The largest document the core reads, whatever `maxInputBytes` says.
 const MAX_DOC_BYTES: usize = 0x7FFF_FFFF;
 
+/// Seconds since the Unix epoch from a JavaScript number of seconds.
+pub(crate) fn seconds(n: f64) -> i64 {
+    n.floor() as i64
+}
+
 /// `input-too-large`, as the core's reader says it, before anything was copied in.
 fn too_large(what: String, max: usize) -> JsValue {
     crate::errors::js_error(
@@ -285,25 +290,26 @@ pub(crate) fn read_request<R: Request>(options: &JsValue, what: &'static str) ->
         .map(|s| camel_case(s.name))
         .collect();
     let known: Vec<&str> = names.iter().map(String::as_str).collect();
-    request_from::<R>(&Options::read(options, what, &known)?)
+    request_from::<R>(&Options::read(options, what, &known)?, request_error)
 }
 
 /// The options of `R::TABLE` among options read: each value by its kind into the request,
-/// which applies every default, bound and rule.
-pub(crate) fn request_from<R: Request>(o: &Options) -> Result<R::Built, JsValue> {
+/// which applies every default, bound and rule; `refused` makes the error of a refusal.
+pub(crate) fn request_from<R: Request>(
+    o: &Options,
+    refused: fn(&Error, &str) -> JsValue,
+) -> Result<R::Built, JsValue> {
     let mut request = R::default();
     for spec in R::TABLE.iter().filter(|s| s.fronts.npm) {
         if let Some(value) = read_option(o, spec)? {
-            request
-                .set(spec.name, value)
-                .map_err(|e| request_error(&e, o.what))?;
+            request.set(spec.name, value).map_err(|e| refused(&e, o.what))?;
         }
     }
-    request.build().map_err(|e| request_error(&e, o.what))
+    request.build().map_err(|e| refused(&e, o.what))
 }
 
-/// One option's value, read by its kind (`None`: not given, or read elsewhere).
-pub(crate) fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, JsValue> {
+/// One option's value, read by its kind (`None`: not given).
+fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, JsValue> {
     let name = camel_case(spec.name);
     Ok(match spec.kind {
         Kind::Count { .. } => o.count(&name)?.map(OptionValue::Count),
@@ -338,6 +344,6 @@ pub(crate) fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<Optio
         },
         Kind::Flag(_) => o.boolean(&name)?.map(OptionValue::Flag),
         Kind::Members => Some(OptionValue::Members(o.members(&name)?)),
-        Kind::Time => None,
+        Kind::Time => o.number(&name)?.map(|n| OptionValue::Time(seconds(n))),
     })
 }

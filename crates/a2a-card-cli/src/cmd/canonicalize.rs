@@ -3,8 +3,8 @@
 use crate::io::{read_input, write_stderr_line};
 use crate::options::TableFlags;
 use crate::Failure;
+use a2a_card::canonicalize;
 use a2a_card::request::CanonicalizeRequest;
-use a2a_card::{canonicalize, sha256_hex};
 use std::path::PathBuf;
 
 /// Examples shown at the end of `a2a-card canonicalize --help`.
@@ -48,13 +48,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let canonical = canonicalize(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     args.out.write(&canonical.bytes)?;
     if args.report {
-        let report = serde_json::json!({
-            "profile": canonical.profile.as_str(),
-            "unsigned": canonical.unsigned,
-            "sha256": sha256_hex(&canonical.bytes),
-            "bytes": canonical.bytes.len(),
-        });
-        write_stderr_line(&report.to_string())?;
+        write_stderr_line(&canonical.report(false).to_string())?;
     }
     Ok(())
 }

@@ -201,7 +201,11 @@ impl Args {
             "nothing is fetched from a URL given there: download it and give the local file";
         let files = (self.table.files())
             .map(|(flag, p, keys)| (flag, p, if keys { KEYS } else { CERTIFICATES }))
-            .chain(self.crls.iter().map(|p| ("--crl".into(), p.as_path(), CERTIFICATES)));
+            .chain(
+                self.crls
+                    .iter()
+                    .map(|p| ("--crl".into(), p.as_path(), CERTIFICATES)),
+            );
         for (flag, path, instead) in files {
             crate::io::refuse_url_as_file(&flag, path, instead)?;
         }
