@@ -14,41 +14,17 @@ use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// Each option the CLI offers, by its canonical name, and its flag: every option of the core's
-/// verify table that the table offers to the CLI, then the keys library's options that `sign`
-/// and `keygen` take, the fetcher's and the core's signing options.
+/// The options whose flag is not the kebab case of the canonical name ([`flag`] makes the
+/// others: `--max-chain` for `max_chain`, `--key-timeout` for the keys library's
+/// `key_timeout`): the core's verify and signing tables' and the fetcher's.
 pub(crate) const FLAGS: &[(&str, &str)] = &[
     ("keys", "--key"),
-    ("jwks", "--jwks"),
-    ("trust", "--trust"),
-    ("trust_anchors", "--trust-anchors"),
     ("crls", "--crl"),
-    ("identity", "--identity"),
-    ("identity_prefix", "--identity-prefix"),
-    ("require_eku", "--require-eku"),
-    ("max_chain", "--max-chain"),
     ("algorithms", "--alg"),
-    ("mode", "--mode"),
     ("profiles", "--profile"),
-    ("unknown", "--unknown"),
-    ("origin", "--origin"),
-    ("max_signatures", "--max-signatures"),
-    ("max_keys_per_kid", "--max-keys-per-kid"),
-    ("max_signature_checks", "--max-signature-checks"),
-    ("max_input_bytes", "--max-input-bytes"),
-    ("max_depth", "--max-depth"),
-    ("allow_jku", "--allow-jku"),
-    // The keys library's options (a2a_card_keys::KeyOptions).
-    ("key_timeout", "--key-timeout"),
-    ("pkcs11_module", "--pkcs11-module"),
-    // The fetcher's (a2a_card_fetch::FetchOptions).
-    ("allow_loopback", "--allow-loopback"),
-    ("roots", "--ca-file"),
-    // Signing's (the core's `request::SIGN`, and a2a_card::SignOptions: replace_same_kid,
-    // append_same_kid).
     ("also_profiles", "--also-profile"),
-    ("replace", "--replace"),
-    ("append", "--append"),
+    // The fetcher's (a2a_card_fetch::FetchOptions).
+    ("roots", "--ca-file"),
 ];
 
 /// The flag of an option: its own ([`FLAGS`]), else its name in kebab case (`--max-chain-len`
