@@ -4,11 +4,11 @@
 
 use crate::errors::{js_error, OrThrow};
 use crate::host::{host_available, HostCrypto};
-use crate::input::{card_bytes, request_from, seconds, Options};
+use crate::input::{card_bytes, names, request_from, seconds, Options};
 use crate::output::{report_to_js, Digest};
 use crate::webcrypto::{self, web_crypto_available};
 use a2a_card::jose::crypto::SignatureBackend;
-use a2a_card::request::{camel_case, ReadyVerifier, VerifyRequest, VERIFY};
+use a2a_card::request::{ReadyVerifier, VerifyRequest, VERIFY};
 use a2a_card::signature::verify_card_with;
 use a2a_card::{Error, VerifyOptions};
 use js_sys::Promise;
@@ -33,7 +33,7 @@ pub(crate) struct Policy {
 
 impl Policy {
     pub(crate) fn read(options: &JsValue, what: &'static str) -> Result<Policy, JsValue> {
-        Policy::from_options(&Options::read(options, what, verify_options())?)
+        Policy::from_options(&Options::read(options, what, names(VERIFY))?)
     }
 
     /// The options read by the core's table (`a2a_card::request::VERIFY`): each option this
@@ -84,18 +84,6 @@ impl Policy {
         };
         webcrypto::verify(bytes, &self.ready.trust, &opts, self.web, self.host)
     }
-}
-
-/// The names of the verify options, as this package spells them (the core's table).
-pub(crate) fn verify_options() -> &'static [&'static str] {
-    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| {
-        VERIFY
-            .iter()
-            .filter(|s| s.fronts.npm)
-            .map(|s| &*Box::leak(camel_case(s.name).into_boxed_str()))
-            .collect()
-    })
 }
 
 /// A refusal of the core, its options named as this package names them.
