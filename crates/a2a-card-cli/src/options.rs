@@ -11,44 +11,20 @@ use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::any::TypeId;
 use std::marker::PhantomData;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// Each option the CLI offers, by its canonical name, and its flag: every option of the core's
-/// verify table that the table offers to the CLI, then the keys library's options that `sign`
-/// and `keygen` take, the fetcher's and the core's signing options.
+/// The options whose flag is not the kebab case of the canonical name ([`flag`] makes the
+/// others: `--max-chain` for `max_chain`, `--key-timeout` for the keys library's
+/// `key_timeout`): the core's verify and signing tables' and the fetcher's.
 pub(crate) const FLAGS: &[(&str, &str)] = &[
     ("keys", "--key"),
-    ("jwks", "--jwks"),
-    ("trust", "--trust"),
-    ("trust_anchors", "--trust-anchors"),
     ("crls", "--crl"),
-    ("identity", "--identity"),
-    ("identity_prefix", "--identity-prefix"),
-    ("require_eku", "--require-eku"),
-    ("max_chain", "--max-chain"),
     ("algorithms", "--alg"),
-    ("mode", "--mode"),
     ("profiles", "--profile"),
-    ("unknown", "--unknown"),
-    ("origin", "--origin"),
-    ("max_signatures", "--max-signatures"),
-    ("max_keys_per_kid", "--max-keys-per-kid"),
-    ("max_signature_checks", "--max-signature-checks"),
-    ("max_input_bytes", "--max-input-bytes"),
-    ("max_depth", "--max-depth"),
-    ("allow_jku", "--allow-jku"),
-    // The keys library's options (a2a_card_keys::KeyOptions).
-    ("key_timeout", "--key-timeout"),
-    ("pkcs11_module", "--pkcs11-module"),
-    // The fetcher's (a2a_card_fetch::FetchOptions).
-    ("allow_loopback", "--allow-loopback"),
-    ("roots", "--ca-file"),
-    // Signing's (the core's `request::SIGN`, and a2a_card::SignOptions: replace_same_kid,
-    // append_same_kid).
     ("also_profiles", "--also-profile"),
-    ("replace", "--replace"),
-    ("append", "--append"),
+    // The fetcher's (a2a_card_fetch::FetchOptions).
+    ("roots", "--ca-file"),
 ];
 
 /// The flag of an option: its own ([`FLAGS`]), else its name in kebab case (`--max-chain-len`
@@ -105,7 +81,17 @@ pub(crate) struct TableFlags<R: Request> {
 impl<R: Request> TableFlags<R> {
     /// Sets what was given into `request` (files of keys or certificates read).
     pub(crate) fn fill(&self, request: &mut R) -> Result<(), Failure> {
+        self.fill_part(request, true)?;
+        self.fill_part(request, false)
+    }
+
+    /// Sets the files given (`files`: read and set) or the other values (`!files`) into
+    /// `request`.
+    pub(crate) fn fill_part(&self, request: &mut R, files: bool) -> Result<(), Failure> {
         for (name, value) in &self.given {
+            if matches!(value, Given::Files(_)) != files {
+                continue;
+            }
             let value = match value {
                 Given::Value(v) => v.clone(),
                 Given::Files(paths) => OptionValue::Inputs(
@@ -119,6 +105,21 @@ impl<R: Request> TableFlags<R> {
             request.set(name, value).map_err(refused)?;
         }
         Ok(())
+    }
+
+    /// The files given to flags made from rows of keys or certificates, in the table's order:
+    /// each with its flag and whether it holds keys (else certificates).
+    pub(crate) fn files(&self) -> impl Iterator<Item = (String, &Path, bool)> + Clone {
+        self.given.iter().flat_map(|(name, value)| {
+            let paths = match value {
+                Given::Files(paths) => paths.as_slice(),
+                _ => &[],
+            };
+            let keys = R::TABLE
+                .iter()
+                .any(|s| s.name == *name && matches!(s.kind, Kind::Keys { .. }));
+            paths.iter().map(move |p| (flag(name), p.as_path(), keys))
+        })
     }
 
     /// Whether the option with this canonical name was given on the command line (not only
@@ -220,12 +221,11 @@ fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) ->
     // Under the default heading, not the one of the flags declared last.
     let arg = Arg::new(id).long(long).help_heading(None::<&str>);
     // The unit a count is of, when its name ends with one (`max_header_bytes`: bytes).
-    let unit = spec
-        .name
-        .rsplit('_')
-        .next()
-        .filter(|u| u.ends_with('s'))
-        .unwrap_or("");
+    let unit = match spec.name.rsplit('_').next() {
+        Some("depth") => "levels",
+        Some(unit) if unit.ends_with('s') => unit,
+        _ => "",
+    };
     let doc = spec.doc.trim_end_matches('.');
     match spec.kind {
         Kind::Count { min, max, default } => arg

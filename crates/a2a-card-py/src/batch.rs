@@ -8,9 +8,9 @@
 
 use crate::errors::{py_error, usage};
 use crate::input::{card_bytes, CardBytes};
-use crate::policy::Policy;
 use crate::report::Report;
 use a2a_card::parallel::{default_threads, Pool};
+use a2a_card::request::ReadyVerifier;
 use a2a_card::{verify_card, Error};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -37,7 +37,7 @@ fn pool(py: Python<'_>, threads: Option<usize>) -> PyResult<Arc<Pool>> {
 /// batch, or, with `return_exceptions`, takes the error's place in the list.
 pub(crate) fn verify_many<'py>(
     py: Python<'py>,
-    policy: &Policy,
+    policy: &ReadyVerifier,
     cards: &Bound<'py, PyAny>,
     threads: Option<usize>,
     return_exceptions: bool,
@@ -56,7 +56,7 @@ pub(crate) fn verify_many<'py>(
         .map(|card| card_bytes(&card?))
         .collect::<PyResult<_>>()?;
     let slices: Vec<&[u8]> = inputs.iter().map(CardBytes::as_slice).collect();
-    let opts = policy.options_for(py, now, origin)?;
+    let opts = (policy.options_at(now, origin.as_deref())).map_err(|e| crate::policy::raise(py, e))?;
     let trust = &policy.trust;
     let pool = pool(py, threads)?;
     // A card whose verification panics (a bug) is an error of that card alone.

@@ -140,56 +140,48 @@ pub(crate) fn json_text(value: &Bound<'_, PyAny>, what: &str, public: bool) -> P
     ))
 }
 
+/// The refusal of a value of the option `name`: it must be `expected`, not what `shown` shows.
+fn refuse(v: &Bound<'_, PyAny>, name: &str, expected: &str, shown: String) -> PyErr {
+    option_usage(
+        v.py(),
+        name,
+        format!("option {name:?} must be {expected}, not {shown}"),
+    )
+}
+
+/// An option's value, when given (`None` is not giving it).
+fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    value.filter(|v| !v.is_none())
+}
+
 /// An optional string option.
 pub(crate) fn opt_string(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<String>> {
-    let Some(v) = value.filter(|v| !v.is_none()) else {
-        return Ok(None);
-    };
+    let Some(v) = given(value) else { return Ok(None) };
     match v.cast::<PyString>() {
         Ok(s) => Ok(Some(s.to_cow()?.into_owned())),
-        Err(_) => Err(option_usage(
-            v.py(),
-            name,
-            format!("option {name:?} must be a str, not {}", type_name(v)),
-        )),
+        Err(_) => Err(refuse(v, name, "a str", type_name(v))),
     }
 }
 
 /// An optional boolean option (`True`/`False` only: a number or string is refused, so that
 /// `replace="no"` is not read as true).
 pub(crate) fn opt_bool(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<bool>> {
-    let Some(v) = value.filter(|v| !v.is_none()) else {
-        return Ok(None);
-    };
+    let Some(v) = given(value) else { return Ok(None) };
     match v.cast::<PyBool>() {
         Ok(b) => Ok(Some(b.is_true())),
-        Err(_) => Err(option_usage(
-            v.py(),
-            name,
-            format!("option {name:?} must be True or False, not {}", type_name(v)),
-        )),
+        Err(_) => Err(refuse(v, name, "True or False", type_name(v))),
     }
 }
 
 /// An optional count: a non-negative `int` (not a bool, not a float).
 pub(crate) fn opt_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<usize>> {
-    let Some(v) = value.filter(|v| !v.is_none()) else {
-        return Ok(None);
-    };
-    let py = v.py();
+    let Some(v) = given(value) else { return Ok(None) };
     if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
         if let Ok(n) = v.extract::<usize>() {
             return Ok(Some(n));
         }
     }
-    Err(option_usage(
-        py,
-        name,
-        format!(
-            "option {name:?} must be a non-negative int, not {}",
-            short_repr(v)
-        ),
-    ))
+    Err(refuse(v, name, "a non-negative int", short_repr(v)))
 }
 
 /// A short `repr` for a message (values from callers, never keys).
@@ -206,17 +198,8 @@ pub(crate) fn short_repr(v: &Bound<'_, PyAny>) -> String {
 /// An optional list of strings (a list or tuple; a lone `str` is refused, since iterating it
 /// would give its characters).
 pub(crate) fn opt_strings(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<Vec<String>>> {
-    let Some(v) = value.filter(|v| !v.is_none()) else {
-        return Ok(None);
-    };
-    let py = v.py();
-    let err = || {
-        option_usage(
-            py,
-            name,
-            format!("option {name:?} must be a list of str, not {}", short_repr(v)),
-        )
-    };
+    let Some(v) = given(value) else { return Ok(None) };
+    let err = || refuse(v, name, "a list of str", short_repr(v));
     if !(v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>()) {
         return Err(err());
     }
@@ -232,39 +215,24 @@ pub(crate) fn opt_strings(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyRes
 /// An option that is one `str` or a list of them (`trust_anchors`, `identity`,
 /// `identity_prefix`); absent is an empty list.
 pub(crate) fn opt_one_or_more(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Vec<String>> {
-    let Some(v) = value.filter(|v| !v.is_none()) else {
+    let Some(v) = given(value) else {
         return Ok(Vec::new());
     };
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(vec![s.to_cow()?.into_owned()]);
     }
     if !(v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>()) {
-        return Err(option_usage(
-            v.py(),
-            name,
-            format!(
-                "option {name:?} must be a str or a list of str, not {}",
-                short_repr(v)
-            ),
-        ));
+        return Err(refuse(v, name, "a str or a list of str", short_repr(v)));
     }
     Ok(opt_strings(Some(v), name)?.unwrap_or_default())
 }
 
 /// A time option: seconds since the Unix epoch (`int` or `float`), or an aware `datetime`.
 pub(crate) fn opt_time(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<i64>> {
-    let Some(v) = value.filter(|v| !v.is_none()) else {
-        return Ok(None);
-    };
+    let Some(v) = given(value) else { return Ok(None) };
     let py = v.py();
-    let bad = || {
-        option_usage(py, name,
-            format!(
-                "option {name:?} must be seconds since the Unix epoch (int or float) or a datetime with a time zone, not {}",
-                short_repr(v)
-            ),
-        )
-    };
+    let expected = "seconds since the Unix epoch (int or float) or a datetime with a time zone";
+    let bad = || refuse(v, name, expected, short_repr(v));
     if v.is_instance_of::<PyBool>() {
         return Err(bad());
     }
@@ -293,16 +261,12 @@ pub(crate) fn opt_time(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult
 
 /// A JSON object option (header parameters) as name/value pairs of the core's JSON model.
 fn opt_members(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Vec<(String, serde_json::Value)>> {
-    let Some(v) = value.filter(|v| !v.is_none()) else {
+    let Some(v) = given(value) else {
         return Ok(Vec::new());
     };
     let py = v.py();
     if !v.is_instance_of::<PyDict>() {
-        return Err(option_usage(
-            py,
-            name,
-            format!("option {name:?} must be a dict, not {}", type_name(v)),
-        ));
+        return Err(refuse(v, name, "a dict", type_name(v)));
     }
     let text = dumps(v, name)?;
     let text = text.to_cow()?;

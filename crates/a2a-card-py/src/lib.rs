@@ -22,10 +22,10 @@
 use crate::errors::{usage, OrRaise};
 use crate::input::read_options;
 use crate::input::{card_bytes, json_text, opt_string, opt_time};
-use crate::policy::{threads_option, Policy};
+use crate::policy::threads_option;
 use crate::report::{text_of, Report};
 use a2a_card::jose::keys::PrivateKey;
-use a2a_card::request::CanonicalizeRequest;
+use a2a_card::request::{CanonicalizeRequest, ReadyVerifier};
 use a2a_card::{canonicalize as core_canonicalize, sign_card, Profile};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -83,13 +83,7 @@ fn canonicalize_with_report<'py>(
     let opts = read_options::<CanonicalizeRequest>(py, "canonicalize_with_report", options)?;
     let bytes = card_bytes(card)?;
     let c = core_canonicalize(bytes.as_slice(), &opts).or_raise(py)?;
-    let dict = PyDict::new(py);
-    dict.set_item("canonical", text_of(&c.bytes))?;
-    dict.set_item("profile", c.profile.as_str())?;
-    dict.set_item("unsigned", &c.unsigned)?;
-    dict.set_item("sha256", a2a_card::sha256_hex(&c.bytes))?;
-    dict.set_item("bytes", c.bytes.len())?;
-    Ok(dict.into_any())
+    report::to_py(py, &c.report(true))
 }
 
 /// Signs a card and returns it as JSON text: the new entry appended to `signatures` (the
@@ -167,7 +161,7 @@ fn sign(
 #[pyfunction]
 #[pyo3(signature = (card, **options))]
 fn verify<'py>(card: &Bound<'py, PyAny>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Report> {
-    Policy::read(card.py(), "verify", options)?.verify(card, None, None)
+    policy::verify(&policy::read(card.py(), "verify", options)?, card, None, None)
 }
 
 /// Verifies a list of cards on threads (the GIL released for the whole batch) with the options
@@ -191,7 +185,7 @@ fn verify_many<'py>(
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
     let py = cards.py();
-    let policy = Policy::read(py, "verify_many", options)?;
+    let policy = policy::read(py, "verify_many", options)?;
     let threads = threads_option(py, threads)?;
     batch::verify_many(py, &policy, cards, threads, return_exceptions, None, None)
 }
@@ -206,7 +200,7 @@ fn verify_many<'py>(
 /// True
 #[pyclass(frozen, module = "a2a_card", name = "Verifier")]
 struct Verifier {
-    policy: Policy,
+    policy: ReadyVerifier,
 }
 
 #[pymethods]
@@ -215,7 +209,7 @@ impl Verifier {
     #[pyo3(signature = (**options))]
     fn new<'py>(py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Verifier> {
         Ok(Verifier {
-            policy: Policy::read(py, "Verifier.__new__", options)?,
+            policy: policy::read(py, "Verifier.__new__", options)?,
         })
     }
 
@@ -230,7 +224,7 @@ impl Verifier {
     ) -> PyResult<Report> {
         let now = opt_time(now, "now")?;
         let origin = opt_string(origin, "origin")?;
-        self.policy.verify(card, now, origin)
+        policy::verify(&self.policy, card, now, origin)
     }
 
     /// Verifies a list of cards on threads (see `a2a_card.verify_many`).
@@ -259,7 +253,7 @@ impl Verifier {
         let py = card.py();
         let bytes = card_bytes(card)?;
         let slice = bytes.as_slice();
-        let (trust, opts) = (&self.policy.trust, &self.policy.opts);
+        let (trust, opts) = (&self.policy.trust, &self.policy.options);
         let n = n.max(1);
         let elapsed = py.detach(|| {
             let start = std::time::Instant::now();
@@ -287,7 +281,7 @@ impl Verifier {
     fn __repr__(&self) -> String {
         let profiles: Vec<String> = self
             .policy
-            .opts
+            .options
             .profiles
             .iter()
             .map(|p| report::py_repr(p.as_str()))
@@ -296,7 +290,7 @@ impl Verifier {
             "<Verifier keys={} anchors={} mode={} profiles=[{}]>",
             self.policy.trust.keys().len(),
             self.policy.trust.anchors().len(),
-            report::py_repr(self.policy.opts.mode.as_str()),
+            report::py_repr(self.policy.options.mode.as_str()),
             profiles.join(", ")
         )
     }

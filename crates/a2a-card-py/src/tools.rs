@@ -6,7 +6,7 @@ use crate::errors::{usage, OrRaise};
 use crate::input::read_options;
 use crate::input::{self, card_bytes, json_text, opt_string};
 use crate::keys::KeyPair;
-use crate::report::{text_of, to_py};
+use crate::report::to_py;
 use a2a_card::jose::keys::{public_keys_of, GenerateOptions, PrivateKey};
 use a2a_card::lint::lint_card;
 use a2a_card::migrate::migrate_card;
@@ -87,16 +87,7 @@ pub(crate) fn migrate<'py>(
     let opts = read_options::<MigrateRequest>(py, "migrate", options)?;
     let bytes = card_bytes(card)?;
     let m = migrate_card(bytes.as_slice(), &opts).or_raise(py)?;
-    let text = m.to_json(false).or_raise(py)?;
-    let value =
-        a2a_card::canonical::parse_json(text.as_bytes(), &a2a_card::Limits::default()).or_raise(py)?;
-    let out = to_py(py, &value)?.cast_into::<PyDict>()?;
-    let result = PyDict::new(py);
-    result.set_item("card", text_of(&m.card))?;
-    for (k, v) in out.iter() {
-        result.set_item(k, v)?;
-    }
-    Ok(result.into_any())
+    to_py(py, &m.report())
 }
 
 /// The JSON Schema of an A2A v1.0 Agent Card, generated from the library's typed model (the
@@ -109,8 +100,7 @@ pub(crate) fn migrate<'py>(
 #[pyfunction]
 #[pyo3(signature = (draft="2020-12"))]
 pub(crate) fn schema<'py>(py: Python<'py>, draft: &str) -> PyResult<Bound<'py, PyAny>> {
-    let draft = SchemaDraft::from_name(draft)
-        .ok_or_else(|| usage(py, format!("draft {draft:?} is not one of \"2020-12\", \"07\"")))?;
+    let draft = draft.parse::<SchemaDraft>().or_raise(py)?;
     to_py(py, &json_schema(draft))
 }
 
@@ -121,11 +111,7 @@ pub(crate) fn schema<'py>(py: Python<'py>, draft: &str) -> PyResult<Bound<'py, P
 /// ['EdDSA', 'ES256', 'ES384']
 #[pyfunction]
 pub(crate) fn algorithms() -> Vec<&'static str> {
-    Algorithm::ALL
-        .iter()
-        .filter(|a| a.available() && !a.is_hmac())
-        .map(|a| a.as_str())
-        .collect()
+    Algorithm::asymmetric_names()
 }
 
 /// A new key pair: `alg` "EdDSA" (Ed25519, or Ed448 with `curve="Ed448"`), "ES256", "ES384",

@@ -17,6 +17,11 @@ pub(crate) const DIRECT_UTF8_UNITS: usize = 1 << 20;
 /// The largest document the core reads, whatever `maxInputBytes` says.
 const MAX_DOC_BYTES: usize = 0x7FFF_FFFF;
 
+/// Seconds since the Unix epoch from a JavaScript number of seconds.
+pub(crate) fn seconds(n: f64) -> i64 {
+    n.floor() as i64
+}
+
 /// `input-too-large`, as the core's reader says it, before anything was copied in.
 fn too_large(what: String, max: usize) -> JsValue {
     crate::errors::js_error(
@@ -157,35 +162,24 @@ impl Options {
             .filter(|v| !v.is_undefined()))
     }
 
+    /// The refusal of a value of the option `name`: `option "name" of WHAT` and `what_is`.
+    fn refuse(&self, name: &str, what_is: String) -> JsValue {
+        option_usage(name, format!("option {name:?} of {} {what_is}", self.what))
+    }
+
     pub(crate) fn string(&self, name: &str) -> Result<Option<String>, JsValue> {
         match self.get(name)? {
             None => Ok(None),
-            Some(v) => v.as_string().map(Some).ok_or_else(|| {
-                option_usage(
-                    name,
-                    format!(
-                        "option {name:?} of {} must be a string, not {}",
-                        self.what,
-                        js::type_name(&v)
-                    ),
-                )
-            }),
+            Some(v) => (v.as_string().map(Some))
+                .ok_or_else(|| self.refuse(name, format!("must be a string, not {}", js::type_name(&v)))),
         }
     }
 
     pub(crate) fn boolean(&self, name: &str) -> Result<Option<bool>, JsValue> {
         match self.get(name)? {
             None => Ok(None),
-            Some(v) => v.as_bool().map(Some).ok_or_else(|| {
-                option_usage(
-                    name,
-                    format!(
-                        "option {name:?} of {} must be a boolean, not {}",
-                        self.what,
-                        js::type_name(&v)
-                    ),
-                )
-            }),
+            Some(v) => (v.as_bool().map(Some))
+                .ok_or_else(|| self.refuse(name, format!("must be a boolean, not {}", js::type_name(&v)))),
         }
     }
 
@@ -194,10 +188,7 @@ impl Options {
             None => Ok(None),
             Some(v) => match v.as_f64() {
                 Some(n) if n.is_finite() => Ok(Some(n)),
-                _ => Err(option_usage(
-                    name,
-                    format!("option {name:?} of {} must be a finite number", self.what),
-                )),
+                _ => Err(self.refuse(name, "must be a finite number".into())),
             },
         }
     }
@@ -208,20 +199,10 @@ impl Options {
         match self.number(name)? {
             None => Ok(None),
             Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= usize::MAX as f64 => Ok(Some(n as usize)),
-            Some(n) if n >= 0.0 && n.fract() == 0.0 => Err(option_usage(
-                name,
-                format!(
-                    "option {name:?} of {} is {n}, more than this build can count",
-                    self.what
-                ),
-            )),
-            Some(n) => Err(option_usage(
-                name,
-                format!(
-                    "option {name:?} of {} must be a non-negative integer, not {n}",
-                    self.what
-                ),
-            )),
+            Some(n) if n >= 0.0 && n.fract() == 0.0 => {
+                Err(self.refuse(name, format!("is {n}, more than this build can count")))
+            }
+            Some(n) => Err(self.refuse(name, format!("must be a non-negative integer, not {n}"))),
         }
     }
 
@@ -237,12 +218,7 @@ impl Options {
     /// An array of strings.
     pub(crate) fn strings(&self, name: &str) -> Result<Option<Vec<String>>, JsValue> {
         let Some(v) = self.get(name)? else { return Ok(None) };
-        let err = || {
-            option_usage(
-                name,
-                format!("option {name:?} of {} must be an array of strings", self.what),
-            )
-        };
+        let err = || self.refuse(name, "must be an array of strings".into());
         if !js::is_array(&v) {
             return Err(err());
         }
@@ -259,51 +235,59 @@ impl Options {
         let Some(v) = self.get(name)? else {
             return Ok(Vec::new());
         };
+        let err = || self.refuse(name, "must be an object".into());
         if !v.is_object() || js::is_array(&v) {
-            return Err(option_usage(
-                name,
-                format!("option {name:?} of {} must be an object", self.what),
-            ));
+            return Err(err());
         }
         let text = String::from(js::stringify(&v, &format!("option {name:?} of {}", self.what))?);
         match a2a_card::canonical::parse_json(text.as_bytes(), &Limits::default()).or_throw()? {
             serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
-            _ => Err(option_usage(
-                name,
-                format!("option {name:?} of {} must be an object", self.what),
-            )),
+            _ => Err(err()),
         }
     }
+}
+
+/// The names of the options of `table` this package offers, as it spells them (camelCase), made
+/// once per table.
+pub(crate) fn names(table: &'static [OptionSpec]) -> &'static [&'static str] {
+    type Made = Vec<(usize, &'static [&'static str])>;
+    static MADE: std::sync::Mutex<Made> = std::sync::Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, names)) = made.iter().find(|(t, _)| *t == table.as_ptr() as usize) {
+        return names;
+    }
+    let offered = table.iter().filter(|s| s.fronts.npm);
+    let names = offered
+        .map(|s| &*Box::leak(camel_case(s.name).into_boxed_str()))
+        .collect::<Vec<_>>();
+    let names: &'static [&'static str] = Box::leak(names.into_boxed_slice());
+    made.push((table.as_ptr() as usize, names));
+    names
 }
 
 /// The options of `what` (sign, canonicalize, inspect, lint, migrate) read by the table of its
 /// request (`R::TABLE`, in camelCase): the names checked, then [`request_from`].
 pub(crate) fn read_request<R: Request>(options: &JsValue, what: &'static str) -> Result<R::Built, JsValue> {
-    let names: Vec<String> = R::TABLE
-        .iter()
-        .filter(|s| s.fronts.npm)
-        .map(|s| camel_case(s.name))
-        .collect();
-    let known: Vec<&str> = names.iter().map(String::as_str).collect();
-    request_from::<R>(&Options::read(options, what, &known)?)
+    request_from::<R>(&Options::read(options, what, names(R::TABLE))?, request_error)
 }
 
 /// The options of `R::TABLE` among options read: each value by its kind into the request,
-/// which applies every default, bound and rule.
-pub(crate) fn request_from<R: Request>(o: &Options) -> Result<R::Built, JsValue> {
+/// which applies every default, bound and rule; `refused` makes the error of a refusal.
+pub(crate) fn request_from<R: Request>(
+    o: &Options,
+    refused: fn(&Error, &str) -> JsValue,
+) -> Result<R::Built, JsValue> {
     let mut request = R::default();
     for spec in R::TABLE.iter().filter(|s| s.fronts.npm) {
         if let Some(value) = read_option(o, spec)? {
-            request
-                .set(spec.name, value)
-                .map_err(|e| request_error(&e, o.what))?;
+            request.set(spec.name, value).map_err(|e| refused(&e, o.what))?;
         }
     }
-    request.build().map_err(|e| request_error(&e, o.what))
+    request.build().map_err(|e| refused(&e, o.what))
 }
 
-/// One option's value, read by its kind (`None`: not given, or read elsewhere).
-pub(crate) fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, JsValue> {
+/// One option's value, read by its kind (`None`: not given).
+fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, JsValue> {
     let name = camel_case(spec.name);
     Ok(match spec.kind {
         Kind::Count { .. } => o.count(&name)?.map(OptionValue::Count),
@@ -338,6 +322,6 @@ pub(crate) fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<Optio
         },
         Kind::Flag(_) => o.boolean(&name)?.map(OptionValue::Flag),
         Kind::Members => Some(OptionValue::Members(o.members(&name)?)),
-        Kind::Time => None,
+        Kind::Time => o.number(&name)?.map(|n| OptionValue::Time(seconds(n))),
     })
 }

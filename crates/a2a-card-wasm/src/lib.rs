@@ -36,10 +36,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 use crate::errors::{usage, OrThrow};
-use crate::input::read_request;
-use crate::input::{card_bytes, json_text, Options};
+use crate::input::{card_bytes, json_text, read_request, seconds, Options};
 use crate::output::{text_of, to_js};
-use crate::policy::{cached_policy, seconds, Policy};
+use crate::policy::{cached_policy, Policy};
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::request::{CanonicalizeRequest, SignRequest};
 use a2a_card::Algorithm;
@@ -73,14 +72,7 @@ pub fn canonicalize_with_report(card: JsValue, options: JsValue) -> Result<JsVal
     let opts = read_request::<CanonicalizeRequest>(&options, "canonicalizeWithReport")?;
     let bytes = card_bytes(&card, &opts.limits)?;
     let c = core_canonicalize(&bytes, &opts).or_throw()?;
-    let report = serde_json::json!({
-        "canonical": text_of(c.bytes.clone()),
-        "profile": c.profile.as_str(),
-        "unsigned": c.unsigned,
-        "sha256": a2a_card::sha256_hex(&c.bytes),
-        "bytes": c.bytes.len(),
-    });
-    to_js(&report)
+    to_js(&c.report(true))
 }
 
 /// Signs a card with a private key (PEM text, JWK text or a JWK object).
@@ -110,29 +102,38 @@ pub fn inspect(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 /// The algorithms this build signs and verifies with.
 #[wasm_bindgen(skip_typescript)]
 pub fn algorithms() -> Array {
-    Algorithm::ALL
-        .iter()
-        .filter(|a| a.available() && !a.is_hmac())
-        .map(|a| JsValue::from_str(a.as_str()))
+    Algorithm::asymmetric_names()
+        .into_iter()
+        .map(JsValue::from_str)
         .collect()
 }
 
 /// Verifies a card against the keys the caller trusts.
 #[wasm_bindgen(skip_typescript)]
 pub fn verify(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(&options, "verify", crate::policy::verify_options())?;
+    let o = Options::read(&options, "verify", crate::input::names(a2a_card::request::VERIFY))?;
     cached_policy(&o)?.verify(&card, None, None)
 }
 
 /// `verify`, with the signatures checked by WebCrypto: a promise of the same report.
 #[wasm_bindgen(skip_typescript, js_name = verifyAsync)]
 pub fn verify_async(card: JsValue, options: JsValue) -> Promise {
-    let policy = Options::read(&options, "verifyAsync", crate::policy::verify_options())
-        .and_then(|o| cached_policy(&o));
+    let policy = Options::read(
+        &options,
+        "verifyAsync",
+        crate::input::names(a2a_card::request::VERIFY),
+    )
+    .and_then(|o| cached_policy(&o));
     match policy {
         Ok(policy) => policy.verify_async(&card, None, None),
         Err(e) => Promise::reject(&e),
     }
+}
+
+/// The `now` and `origin` of one call of a `Verifier` (`what` names it).
+fn call_options(options: &JsValue, what: &'static str) -> Result<(Option<i64>, Option<String>), JsValue> {
+    let o = Options::read(options, what, &["now", "origin"])?;
+    Ok((o.number("now")?.map(seconds), o.string("origin")?))
 }
 
 /// A verifier whose trust roots and policy are read once.
@@ -154,20 +155,14 @@ impl Verifier {
     /// Verifies a card; `now` and `origin` override the constructor's for this call.
     #[wasm_bindgen(skip_typescript)]
     pub fn verify(&self, card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-        let o = Options::read(&options, "Verifier.verify", &["now", "origin"])?;
-        let now = o.number("now")?.map(seconds);
-        let origin = o.string("origin")?;
+        let (now, origin) = call_options(&options, "Verifier.verify")?;
         self.policy.verify(&card, now, origin)
     }
 
     /// `verify`, with the signatures checked by WebCrypto: a promise of the same report.
     #[wasm_bindgen(skip_typescript, js_name = verifyAsync)]
     pub fn verify_async(&self, card: JsValue, options: JsValue) -> Promise {
-        let call = Options::read(&options, "Verifier.verifyAsync", &["now", "origin"]).and_then(|o| {
-            let now = o.number("now")?.map(seconds);
-            Ok((now, o.string("origin")?))
-        });
-        match call {
+        match call_options(&options, "Verifier.verifyAsync") {
             Ok((now, origin)) => self.policy.verify_async(&card, now, origin),
             Err(e) => Promise::reject(&e),
         }

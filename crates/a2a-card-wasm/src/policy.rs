@@ -1,36 +1,30 @@
-//! Verify options read by the core's table into its request (`input::read_option`), which
-//! makes the trust roots and the policy; the cache of the last policy read.
+//! Verify options read by the core's table into its request (`input::request_from`), which
+//! makes the trust roots and the policy (the core's `ReadyVerifier`); the cache of the last
+//! policy read.
 
 use crate::errors::{js_error, OrThrow};
 use crate::host::{host_available, HostCrypto};
-use crate::input::{card_bytes, read_option, Options};
+use crate::input::{card_bytes, names, request_from, seconds, Options};
 use crate::output::{report_to_js, Digest};
 use crate::webcrypto::{self, web_crypto_available};
 use a2a_card::jose::crypto::SignatureBackend;
-use a2a_card::request::{camel_case, VerifyRequest, VERIFY};
-use a2a_card::signature::{verify_card_with, Origin};
-use a2a_card::{Error, TrustStore, VerifyOptions};
+use a2a_card::request::{ReadyVerifier, VerifyRequest, VERIFY};
+use a2a_card::signature::verify_card_with;
+use a2a_card::{Error, VerifyOptions};
 use js_sys::Promise;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-
-/// Seconds since the Unix epoch from a JavaScript number of seconds.
-pub(crate) fn seconds(n: f64) -> i64 {
-    n.floor() as i64
-}
 
 /// The host's clock, in seconds since the Unix epoch (the core has no clock on wasm32).
 pub(crate) fn host_now() -> i64 {
     seconds(js_sys::Date::now() / 1000.0)
 }
 
-/// Trust roots and policy read once from verify options.
+/// Trust roots and policy read once from verify options (a `now` given there fixed, else the
+/// host clock read at each verification).
 pub(crate) struct Policy {
-    trust: TrustStore,
-    opts: VerifyOptions,
-    /// A fixed `now` given by the caller; `None` reads the host clock at each verification.
-    now: Option<i64>,
+    ready: ReadyVerifier,
     /// `verify` checks signatures with the host's native crypto (asked for and available).
     pub(crate) host: bool,
     /// `verifyAsync` checks signatures with WebCrypto (asked for and available).
@@ -39,41 +33,28 @@ pub(crate) struct Policy {
 
 impl Policy {
     pub(crate) fn read(options: &JsValue, what: &'static str) -> Result<Policy, JsValue> {
-        Policy::from_options(&Options::read(options, what, verify_options())?)
+        Policy::from_options(&Options::read(options, what, names(VERIFY))?)
     }
 
     /// The options read by the core's table (`a2a_card::request::VERIFY`): each option this
     /// package offers, in its camelCase spelling, read by its kind into the core's request,
-    /// which makes the trust roots and the policy; `now` (per call) and `hostCrypto` (this
-    /// package's) are read here.
+    /// which makes the trust roots and the policy.
     pub(crate) fn from_options(o: &Options) -> Result<Policy, JsValue> {
-        let mut request = VerifyRequest::default();
-        // `hostCrypto` and `now` are this package's (read below), the others the request's.
-        for spec in VERIFY.iter().filter(|s| s.fronts.npm && s.name != "host_crypto") {
-            if let Some(value) = read_option(o, spec)? {
-                request.set(spec.name, value).map_err(|e| refused(&e))?;
-            }
-        }
-        let ready = request.build().map_err(|e| refused(&e))?;
-        let host = o.boolean("hostCrypto")?.unwrap_or(true);
+        let ready = request_from::<VerifyRequest>(o, |e, _| refused(e))?;
+        let host = ready.host_crypto;
         Ok(Policy {
-            trust: ready.trust,
-            opts: ready.options,
-            now: o.number("now")?.map(seconds),
+            ready,
             host: host && host_available(),
             web: host && web_crypto_available(),
         })
     }
 
-    /// The verify options of one call: `now` and `origin` of the call, else of the policy
-    /// (the origin's text read once, by the core's rule: a refusal about the option `origin`).
+    /// The verify options of one call: `now` and `origin` of the call, else of the policy, and
+    /// the host clock when neither gives a time.
     fn options_at(&self, now: Option<i64>, origin: Option<String>) -> Result<VerifyOptions, JsValue> {
-        let mut opts = self.opts.clone();
-        opts.now = Some(now.or(self.now).unwrap_or_else(host_now));
-        if let Some(origin) = origin {
-            opts.origin = Some(origin.parse::<Origin>().map_err(|e| refused(&e))?);
-        }
-        Ok(opts)
+        let now = now.or(self.ready.options.now).unwrap_or_else(host_now);
+        let opts = self.ready.options_at(Some(now), origin.as_deref());
+        Ok(opts.map_err(|e| refused(&e))?.into_owned())
     }
 
     pub(crate) fn verify(
@@ -82,10 +63,10 @@ impl Policy {
         now: Option<i64>,
         origin: Option<String>,
     ) -> Result<JsValue, JsValue> {
-        let bytes = card_bytes(card, &self.opts.limits)?;
+        let bytes = card_bytes(card, &self.ready.options.limits)?;
         let opts = self.options_at(now, origin)?;
         let backend: Option<&dyn SignatureBackend> = if self.host { Some(&HostCrypto) } else { None };
-        let report = verify_card_with(&bytes, &self.trust, &opts, backend).or_throw()?;
+        let report = verify_card_with(&bytes, &self.ready.trust, &opts, backend).or_throw()?;
         report_to_js(&report, &if self.host { Digest::Host } else { Digest::Module })
     }
 
@@ -93,7 +74,7 @@ impl Policy {
     /// read now (so that changing it after the call changes nothing); every error rejects the
     /// promise.
     pub(crate) fn verify_async(&self, card: &JsValue, now: Option<i64>, origin: Option<String>) -> Promise {
-        let bytes = match card_bytes(card, &self.opts.limits) {
+        let bytes = match card_bytes(card, &self.ready.options.limits) {
             Ok(b) => b,
             Err(e) => return Promise::reject(&e),
         };
@@ -101,20 +82,8 @@ impl Policy {
             Ok(o) => o,
             Err(e) => return Promise::reject(&e),
         };
-        webcrypto::verify(bytes, &self.trust, &opts, self.web, self.host)
+        webcrypto::verify(bytes, &self.ready.trust, &opts, self.web, self.host)
     }
-}
-
-/// The names of the verify options, as this package spells them (the core's table).
-pub(crate) fn verify_options() -> &'static [&'static str] {
-    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| {
-        VERIFY
-            .iter()
-            .filter(|s| s.fronts.npm)
-            .map(|s| &*Box::leak(camel_case(s.name).into_boxed_str()))
-            .collect()
-    })
 }
 
 /// A refusal of the core, its options named as this package names them.

@@ -5,7 +5,7 @@
 use crate::errors::{usage, OrThrow};
 use crate::input::read_request;
 use crate::input::{card_bytes, Options};
-use crate::output::{text_of, to_js};
+use crate::output::to_js;
 use a2a_card::jose::keys::check_kid;
 use a2a_card::lint::lint_card;
 use a2a_card::migrate::migrate_card;
@@ -32,14 +32,7 @@ pub fn lint(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 pub fn migrate(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let opts = read_request::<MigrateRequest>(&options, "migrate")?;
     let m = migrate_card(&card_bytes(&card, &opts.limits)?, &opts).or_throw()?;
-    let lost = m.lost_something();
-    let value = serde_json::json!({
-        "card": text_of(m.card),
-        "notes": m.notes,
-        "alreadyV1": m.already_v1,
-        "lost": lost,
-    });
-    to_js(&value)
+    to_js(&m.report())
 }
 
 /// The JSON Schema of an A2A v1.0 Agent Card (`{ draft: "2020-12" | "07" }`, default 2020-12):
@@ -49,8 +42,7 @@ pub fn schema(options: JsValue) -> Result<JsValue, JsValue> {
     let o = Options::read(&options, "schema", &["draft"])?;
     let draft = match o.string("draft")? {
         None => SchemaDraft::default(),
-        Some(name) => SchemaDraft::from_name(&name)
-            .ok_or_else(|| usage(format!("draft {name:?} is not one of \"2020-12\", \"07\"")))?,
+        Some(name) => name.parse::<SchemaDraft>().or_throw()?,
     };
     let text = match draft {
         SchemaDraft::Draft2020_12 => include_str!(concat!(env!("OUT_DIR"), "/schema-2020-12.json")),

@@ -3,8 +3,8 @@
 use crate::io::{read_input, write_stderr_line};
 use crate::options::TableFlags;
 use crate::Failure;
+use a2a_card::canonicalize;
 use a2a_card::request::CanonicalizeRequest;
-use a2a_card::{canonicalize, sha256_hex};
 use std::path::PathBuf;
 
 /// Examples shown at the end of `a2a-card canonicalize --help`.
@@ -27,9 +27,6 @@ pub(crate) struct Args {
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
 
-    #[command(flatten)]
-    canon: super::CanonArgs,
-
     /// Print a JSON report to stderr: profile, unsigned pointers, SHA-256 and length of the
     /// canonical bytes.
     #[arg(long)]
@@ -38,25 +35,20 @@ pub(crate) struct Args {
     #[command(flatten)]
     out: super::OutArgs,
 
-    /// The options of the core's table without a flag declared above (last: it sees them).
+    /// The options of the core's table (profile, unknown members, reader limits), each a flag
+    /// made from its row.
     #[command(flatten)]
     table: TableFlags<CanonicalizeRequest>,
 }
 
 /// Runs `canonicalize`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let opts = args.table.build(args.canon.request())?;
+    let opts = args.table.build(CanonicalizeRequest::default())?;
     let input = read_input(args.file.as_deref(), opts.limits.max_input_bytes)?;
     let canonical = canonicalize(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     args.out.write(&canonical.bytes)?;
     if args.report {
-        let report = serde_json::json!({
-            "profile": canonical.profile.as_str(),
-            "unsigned": canonical.unsigned,
-            "sha256": sha256_hex(&canonical.bytes),
-            "bytes": canonical.bytes.len(),
-        });
-        write_stderr_line(&report.to_string())?;
+        write_stderr_line(&canonical.report(false).to_string())?;
     }
     Ok(())
 }

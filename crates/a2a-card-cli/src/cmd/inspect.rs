@@ -35,17 +35,15 @@ pub(crate) struct Args {
           value_parser = PossibleValuesParser::new(["text", "json"]))]
     format: String,
 
-    #[command(flatten)]
-    canon: super::CanonArgs,
-
-    /// The options of the core's table without a flag declared above (last: it sees them).
+    /// The options of the core's table (profile, unknown members, reader limits), each a flag
+    /// made from its row.
     #[command(flatten)]
     table: TableFlags<CanonicalizeRequest>,
 }
 
 /// Runs `inspect`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let opts = args.table.build(args.canon.request())?;
+    let opts = args.table.build(CanonicalizeRequest::default())?;
     let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let inspection = inspect_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source))?;
     let out = if args.format == "json" {

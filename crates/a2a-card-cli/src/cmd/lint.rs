@@ -63,24 +63,14 @@ pub(crate) struct Args {
           value_parser = PossibleValuesParser::new(["text", "json"]))]
     format: String,
 
-    #[command(flatten)]
-    limits: super::LimitArgs,
-
-    /// The options of the core's table without a flag declared above (last: it sees them).
+    /// The options of the core's table (the reader limits), each a flag made from its row.
     #[command(flatten)]
     table: TableFlags<LintRequest>,
 }
 
 /// Runs `lint`: exit code 0 without errors, 1 with errors; unreadable input is a failure (2).
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    // `..default()` keeps this building when the core's table gets a row.
-    #[allow(clippy::needless_update)]
-    let request = LintRequest {
-        max_input_bytes: Some(args.limits.max_input_bytes),
-        max_depth: Some(args.limits.max_depth),
-        ..LintRequest::default()
-    };
-    let opts = args.table.build(request)?;
+    let opts = args.table.build(LintRequest::default())?;
     let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let report = lint_card(&input.bytes, &opts).map_err(|e| Failure::new(e, &input.source).bad_input())?;
     let out = if args.format == "json" {

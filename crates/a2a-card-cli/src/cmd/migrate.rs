@@ -68,20 +68,13 @@ pub(crate) struct Args {
           value_parser = PossibleValuesParser::new(["text", "json"]))]
     format: String,
 
-    /// The protocolVersion of every interface (e.g. 1.0, once the endpoints speak 1.0); by
-    /// default the 0.3 card's protocolVersion as Major.Minor.
-    #[arg(long, value_name = "VERSION")]
-    protocol_version: Option<String>,
-
     /// Exit with 1 when anything was dropped or is missing (the card is written all the same),
     /// for pipelines that accept no loss at all.
     #[arg(long)]
     strict: bool,
 
-    #[command(flatten)]
-    limits: super::LimitArgs,
-
-    /// The options of the core's table without a flag declared above (last: it sees them).
+    /// The options of the core's table (the protocol version, the reader limits), each a flag
+    /// made from its row.
     #[command(flatten)]
     table: TableFlags<MigrateRequest>,
 }
@@ -89,15 +82,7 @@ pub(crate) struct Args {
 /// Runs `migrate`; returns 0 when the card was written, 1 with `--strict` when something was
 /// dropped or is missing.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
-    // `..default()` keeps this building when the core's table gets a row.
-    #[allow(clippy::needless_update)]
-    let request = MigrateRequest {
-        protocol_version: args.protocol_version.clone(),
-        max_input_bytes: Some(args.limits.max_input_bytes),
-        max_depth: Some(args.limits.max_depth),
-        ..MigrateRequest::default()
-    };
-    let opts = args.table.build(request)?;
+    let opts = args.table.build(MigrateRequest::default())?;
     if let Some(out) = &args.out {
         if let Some(card) = args.card.as_deref().filter(|c| !is_stdin(Some(c))) {
             refuse_same_file("-o", out, "the card", card)?;

@@ -124,9 +124,6 @@ pub(crate) struct Args {
           value_parser = PossibleValuesParser::new(["text", "json"]))]
     format: String,
 
-    #[command(flatten)]
-    canon: super::CanonArgs,
-
     /// The options of the core's table without a flag declared above (last: it sees them).
     #[command(flatten)]
     table: TableFlags<SignRequest>,
@@ -200,7 +197,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         };
         Failure::new(e, source)
     })?;
-    let input = read_input(args.card.as_deref(), args.canon.limits.max_input_bytes)?;
+    let input = read_input(args.card.as_deref(), opts.canonicalize.limits.max_input_bytes)?;
     let level = match args.lint.as_str() {
         "error" => Some(Severity::Error),
         "warning" => Some(Severity::Warning),
@@ -209,7 +206,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     if let Some(level) = level {
         // A card the reader refuses is left to sign_card, which names the same error.
         let lint_opts = LintOptions {
-            limits: args.canon.limits.limits(),
+            limits: opts.canonicalize.limits,
         };
         if let Ok(report) = lint_card(&input.bytes, &lint_opts) {
             report
@@ -292,12 +289,7 @@ impl Args {
                 vec![Input::new(text, source)]
             }
         };
-        let canon = self.canon.request();
         let mut request = SignRequest {
-            profile: canon.profile,
-            unknown: canon.unknown,
-            max_input_bytes: canon.max_input_bytes,
-            max_depth: canon.max_depth,
             alg: self.alg.map(|a| a.as_str().to_string()),
             x5c,
             ..SignRequest::default()

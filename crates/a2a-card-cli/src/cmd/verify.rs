@@ -4,12 +4,11 @@
 
 use super::fetch::{self, FetchArgs};
 use crate::io::{
-    check_output, is_stdin, printable, read_input, read_key_text, refuse_same_file, replace_file,
-    write_stdout,
+    check_output, is_stdin, printable, read_input, refuse_same_file, replace_file, write_stdout,
 };
 use crate::options::{refused, Flags, TableFlags};
 use crate::Failure;
-use a2a_card::request::{Input, VerifyRequest};
+use a2a_card::request::VerifyRequest;
 use a2a_card::signature::TextForm;
 use a2a_card::Algorithm;
 use a2a_card::{verify_card, Report, TrustStore, VerifyOptions};
@@ -98,28 +97,6 @@ pub(crate) struct Args {
     #[arg(long, requires = "batch")]
     pub(crate) allow_empty: bool,
 
-    /// A trusted public key (PEM or JWK; a private key yields its public half). Repeatable.
-    #[arg(long = "key", value_name = "FILE")]
-    keys: Vec<PathBuf>,
-
-    /// A trusted JWK Set (`{"keys":[...]}`); entries with "use":"enc" are skipped. Repeatable.
-    #[arg(long = "jwks", value_name = "FILE")]
-    jwks: Vec<PathBuf>,
-
-    /// A trust-store file: keys with policy (algorithms, origins, validity window, revoked).
-    /// Repeatable.
-    #[arg(long = "trust", value_name = "FILE")]
-    trust: Vec<PathBuf>,
-
-    /// A PEM bundle of CA certificates trusted as roots for x5c chains (repeatable). A chain in
-    /// a card is trusted only when it builds to one of them; a kid never selects one.
-    #[arg(
-        long = "trust-anchors",
-        value_name = "BUNDLE.pem",
-        help_heading = "Certificates (x5c)"
-    )]
-    trust_anchors: Vec<PathBuf>,
-
     /// A CRL (PEM or DER) applied to x5c chains (repeatable): a certificate listed by a CRL of
     /// its issuer is refused.
     #[arg(long = "crl", value_name = "FILE", help_heading = "Certificates (x5c)")]
@@ -166,7 +143,8 @@ pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) fetch: FetchArgs,
 
-    /// The options of the core's table without a flag declared above (last: it sees them).
+    /// The options of the core's table without a flag declared above (last: it sees them):
+    /// the trust roots' files (`--key`, `--jwks`, `--trust`, `--trust-anchors`) among them.
     #[command(flatten)]
     table: TableFlags<VerifyRequest>,
 }
@@ -200,19 +178,12 @@ impl Args {
                 refuse_same_file("--emit-verified", out, "the card", card)?;
             }
         }
-        let inputs = (self.keys.iter().map(|p| ("--key", p.as_path())))
-            .chain(self.jwks.iter().map(|p| ("--jwks", p.as_path())))
-            .chain(self.trust.iter().map(|p| ("--trust", p.as_path())))
-            .chain(
-                self.trust_anchors
-                    .iter()
-                    .map(|p| ("--trust-anchors", p.as_path())),
-            )
-            .chain(self.crls.iter().map(|p| ("--crl", p.as_path())))
-            .chain(self.fetch.ca_file().map(|p| ("--ca-file", p)));
+        let inputs = (self.table.files().map(|(flag, p, _)| (flag, p)))
+            .chain(self.crls.iter().map(|p| ("--crl".into(), p.as_path())))
+            .chain(self.fetch.ca_file().map(|p| ("--ca-file".into(), p)));
         for (flag, input) in inputs {
             if !is_stdin(Some(input)) {
-                refuse_same_file("--emit-verified", out, flag, input)?;
+                refuse_same_file("--emit-verified", out, &flag, input)?;
             }
         }
         check_output(out, self.force)?;
@@ -228,35 +199,27 @@ impl Args {
              a local file (a trust store with --trust FILE, or --jwks FILE)";
         const CERTIFICATES: &str =
             "nothing is fetched from a URL given there: download it and give the local file";
-        let options = (self.keys.iter().map(|p| ("--key", p, KEYS)))
-            .chain(self.jwks.iter().map(|p| ("--jwks", p, KEYS)))
-            .chain(self.trust.iter().map(|p| ("--trust", p, KEYS)))
+        let files = (self.table.files())
+            .map(|(flag, p, keys)| (flag, p, if keys { KEYS } else { CERTIFICATES }))
             .chain(
-                self.trust_anchors
+                self.crls
                     .iter()
-                    .map(|p| ("--trust-anchors", p, CERTIFICATES)),
-            )
-            .chain(self.crls.iter().map(|p| ("--crl", p, CERTIFICATES)));
-        for (flag, path, instead) in options {
-            crate::io::refuse_url_as_file(flag, path, instead)?;
+                    .map(|p| ("--crl".into(), p.as_path(), CERTIFICATES)),
+            );
+        for (flag, path, instead) in files {
+            crate::io::refuse_url_as_file(&flag, path, instead)?;
         }
         Ok(())
     }
 
     /// The trust roots and the policy of the flags: one request of the core's table
     /// (`a2a_card::request::VERIFY`), filled here. The key files (checked against stdin use)
-    /// make the trust roots first; then the CRL files and the flags the table made are read and
-    /// the policy made. `jku_roots` says whether an allowed jku may supply keys, so that no file
+    /// make the trust roots first; then the CRL files and the other flags are read and the
+    /// policy made. `jku_roots` says whether an allowed jku may supply keys, so that no file
     /// is needed.
     pub(crate) fn ready(&self, jku_roots: bool) -> Result<(TrustStore, VerifyOptions), Failure> {
         self.refuse_urls()?;
-        let key_files = self
-            .keys
-            .iter()
-            .chain(&self.jwks)
-            .chain(&self.trust)
-            .chain(&self.trust_anchors)
-            .chain(&self.crls);
+        let key_files = (self.table.files().map(|(_, p, _)| p)).chain(self.crls.iter().map(PathBuf::as_path));
         if is_stdin(self.card.as_deref()) && key_files.clone().any(|p| is_stdin(Some(p))) {
             return Err(Failure::usage(
                 "the card and a key file cannot both come from stdin; give the card as a file",
@@ -265,18 +228,7 @@ impl Args {
         if key_files.filter(|p| is_stdin(Some(p))).count() > 1 {
             return Err(Failure::usage("only one key file can come from stdin"));
         }
-        let read = |paths: &[PathBuf]| -> Result<Vec<Input>, Failure> {
-            paths
-                .iter()
-                .map(|p| read_key_text(p).map(|(text, source)| Input::new(text, source)))
-                .collect()
-        };
-        let given = |inputs: Vec<Input>| (!inputs.is_empty()).then_some(inputs);
         let mut request = VerifyRequest {
-            keys: given(read(&self.keys)?),
-            jwks: given(read(&self.jwks)?),
-            trust: given(read(&self.trust)?),
-            trust_anchors: given(read(&self.trust_anchors)?),
             algorithms: (!self.algs.is_empty())
                 .then(|| self.algs.iter().map(|a| a.as_str().to_string()).collect()),
             profiles: (!self.profiles.is_empty()).then(|| self.profiles.clone()),
@@ -288,6 +240,7 @@ impl Args {
             fetched: self.url().is_some(),
             ..VerifyRequest::default()
         };
+        self.table.fill_part(&mut request, true)?;
         let trust = request.trust_store().map_err(refused)?;
         for path in &self.crls {
             let (bytes, source) = crate::io::read_key_bytes(path)?;
@@ -296,8 +249,8 @@ impl Args {
                     .map_err(|e| Failure::new(e, &source).key_retrieval())?,
             );
         }
-        // The flags made from the table (the origin's text is read there once, by the core).
-        self.table.fill(&mut request)?;
+        // The other flags made from the table (the origin's text is read there once, by the core).
+        self.table.fill_part(&mut request, false)?;
         Ok((trust, request.options().map_err(refused)?))
     }
 }

@@ -48,11 +48,7 @@ fn features() -> Vec<&'static str> {
 
 /// Runs `version`.
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let algorithms: Vec<&str> = Algorithm::ALL
-        .iter()
-        .filter(|a| a.available() && !a.is_hmac())
-        .map(|a| a.as_str())
-        .collect();
+    let algorithms = Algorithm::asymmetric_names();
     let key_types: Vec<&str> = KeyType::KINDS
         .iter()
         .filter(|k| k.available())

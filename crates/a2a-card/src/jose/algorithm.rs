@@ -160,6 +160,17 @@ impl Algorithm {
         cfg!(feature = "native-algs") || !matches!(self, Algorithm::ES512 | Algorithm::ES256K)
     }
 
+    /// The names of the algorithms this build signs and verifies with by a key pair (every
+    /// [`Algorithm::available`] one but HMAC), in declaration order: what the front ends list.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::Algorithm::asymmetric_names()[..3], ["EdDSA", "ES256", "ES384"]);
+    /// ```
+    pub fn asymmetric_names() -> Vec<&'static str> {
+        let offered = Algorithm::ALL.iter().filter(|a| a.available() && !a.is_hmac());
+        offered.map(|a| a.as_str()).collect()
+    }
+
     /// The exact signature length in bytes where the algorithm fixes it (ECDSA r||s and HMAC).
     /// EdDSA depends on the curve (64 for Ed25519, 114 for Ed448) and RSA on the modulus.
     ///

@@ -99,6 +99,9 @@ pub struct VerifyRequest {
     /// The card is fetched, so that `allow_jku` prefixes could supply keys (the refusal of a
     /// request without trust roots names them then).
     pub fetched: bool,
+    /// Whether a front end may hand the signature checks to its host's own crypto (the
+    /// table's default when `None`).
+    pub host_crypto: Option<bool>,
 }
 
 /// Trust roots and policy, ready to verify cards.
@@ -108,12 +111,42 @@ pub struct ReadyVerifier {
     pub trust: TrustStore,
     /// The policy.
     pub options: VerifyOptions,
+    /// Whether a front end may hand the signature checks to its host's own crypto (through
+    /// [`crate::jose::crypto::SignatureBackend`]); every other check is the core's either way.
+    pub host_crypto: bool,
 }
 
 impl ReadyVerifier {
     /// Verifies one card with these trust roots and this policy.
     pub fn verify(&self, card: &[u8]) -> Result<Report, Error> {
         verify_card(card, &self.trust, &self.options)
+    }
+
+    /// The policy with one call's own time and origin, where it gives them (the origin's text
+    /// read once, a refusal about the option `origin`); else the verifier's, borrowed.
+    ///
+    /// ```
+    /// use a2a_card::request::{Input, VerifyRequest};
+    /// use a2a_card::{Algorithm, PrivateKey};
+    /// let jwk = PrivateKey::generate(Algorithm::ES256).unwrap().public().to_jwk().to_string();
+    /// let ready = VerifyRequest { keys: Some(vec![Input::new(jwk, "k")]), ..Default::default() }.build().unwrap();
+    /// let call = ready.options_at(Some(5), Some("https://A.example")).unwrap();
+    /// assert_eq!((call.now, call.origin.as_ref().map(|o| o.as_str())), (Some(5), Some("https://a.example")));
+    /// assert_eq!(ready.options_at(None, Some("a.example")).unwrap_err().option(), Some("origin"));
+    /// ```
+    pub fn options_at(
+        &self,
+        now: Option<i64>,
+        origin: Option<&str>,
+    ) -> Result<std::borrow::Cow<'_, VerifyOptions>, Error> {
+        if now.is_none() && origin.is_none() {
+            return Ok(std::borrow::Cow::Borrowed(&self.options));
+        }
+        let origin = origin.map(str::parse::<Origin>).transpose()?;
+        let mut opts = self.options.clone();
+        opts.now = now.or(opts.now);
+        opts.origin = origin.or(opts.origin);
+        Ok(std::borrow::Cow::Owned(opts))
     }
 }
 
@@ -184,6 +217,7 @@ impl VerifyRequest {
             ("max_input_bytes", V::Count(n)) => self.max_input_bytes = Some(n),
             ("max_depth", V::Count(n)) => self.max_depth = Some(n),
             ("allow_jku", V::Texts(v)) => self.allow_jku = v,
+            ("host_crypto", V::Flag(b)) => self.host_crypto = Some(b),
             (name, _) => return Err(super::ops::refused_value(VERIFY, name, "a verification")),
         }
         Ok(())
@@ -194,7 +228,15 @@ impl VerifyRequest {
     pub fn build(&self) -> Result<ReadyVerifier, Error> {
         let trust = self.trust_store()?;
         let options = self.options()?;
-        Ok(ReadyVerifier { trust, options })
+        let host_crypto = match (self.host_crypto, super::option(VERIFY, "host_crypto")) {
+            (Some(b), _) => b,
+            (None, spec) => spec.is_some_and(|s| s.kind == super::Kind::Flag(true)),
+        };
+        Ok(ReadyVerifier {
+            trust,
+            options,
+            host_crypto,
+        })
     }
 
     /// The policy: every count within its bounds (defaults from [`VERIFY`]), the names read,

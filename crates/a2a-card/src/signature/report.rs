@@ -551,6 +551,32 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     d.as_ref().iter().map(|b| format!("{b:02x}")).collect()
 }
 
+impl crate::canonical::Canonical {
+    /// What the canonical bytes are, as the CLI's `canonicalize --report` prints it and the
+    /// packages' `canonicalize_with_report` return it: `{"profile", "unsigned", "sha256",
+    /// "bytes"}` (`bytes`: the length), with the bytes as text first, `"canonical"`, when
+    /// `with_text`.
+    ///
+    /// ```
+    /// use a2a_card::{canonicalize, CanonicalizeOptions};
+    /// let c = canonicalize(br#"{"name":"A","x-vendor":1}"#, &CanonicalizeOptions::default()).unwrap();
+    /// let r = c.report(true);
+    /// assert_eq!((r["canonical"].as_str(), r["unsigned"][0].as_str(), r["bytes"].as_u64()), (Some(r#"{"name":"A"}"#), Some("/x-vendor"), Some(12)));
+    /// assert_eq!(c.report(false).as_object().unwrap().keys().collect::<Vec<_>>(), ["profile", "unsigned", "sha256", "bytes"]);
+    /// ```
+    pub fn report(&self, with_text: bool) -> serde_json::Value {
+        let mut report = serde_json::Map::new();
+        if with_text {
+            report.insert("canonical".into(), String::from_utf8_lossy(&self.bytes).into());
+        }
+        report.insert("profile".into(), self.profile.as_str().into());
+        report.insert("unsigned".into(), self.unsigned.clone().into());
+        report.insert("sha256".into(), sha256_hex(&self.bytes).into());
+        report.insert("bytes".into(), self.bytes.len().into());
+        report.into()
+    }
+}
+
 /// `s` with control characters escaped, so that text taken from a card or a key file cannot
 /// break a line of a report or drive a terminal.
 ///

@@ -141,4 +141,23 @@ impl Migration {
         ));
         Ok(out)
     }
+
+    /// The migration as the packages return it: `{"card", "notes", "alreadyV1", "lost"}`, the
+    /// 1.0 card as its text (the bytes [`Migration::card`], ready to sign).
+    ///
+    /// ```
+    /// use a2a_card::migrate::{migrate_card, MigrateOptions};
+    /// let m = migrate_card(br#"{"name":"A","description":"d","version":"1","skills":[]}"#, &MigrateOptions::default()).unwrap();
+    /// let r = m.report();
+    /// assert_eq!(r["card"].as_str().map(str::as_bytes), Some(&m.card[..]));
+    /// assert_eq!((r["alreadyV1"].as_bool(), r["lost"].as_bool()), (Some(m.already_v1), Some(m.lost_something())));
+    /// ```
+    pub fn report(&self) -> serde_json::Value {
+        serde_json::json!({
+            "card": String::from_utf8_lossy(&self.card),
+            "notes": self.notes,
+            "alreadyV1": self.already_v1,
+            "lost": self.lost_something(),
+        })
+    }
 }

@@ -41,6 +41,24 @@ impl SchemaDraft {
     }
 }
 
+impl std::str::FromStr for SchemaDraft {
+    type Err = crate::Error;
+
+    /// [`SchemaDraft::from_name`], a `usage` error naming the drafts otherwise.
+    ///
+    /// ```
+    /// use a2a_card::model::SchemaDraft;
+    /// assert_eq!("7".parse::<SchemaDraft>().unwrap(), SchemaDraft::Draft07);
+    /// assert_eq!("6".parse::<SchemaDraft>().unwrap_err().message(), r#"draft "6" is not one of "2020-12", "07""#);
+    /// ```
+    fn from_str(name: &str) -> Result<SchemaDraft, crate::Error> {
+        SchemaDraft::from_name(name).ok_or_else(|| {
+            let message = format!("draft {name:?} is not one of \"2020-12\", \"07\"");
+            crate::Error::new(crate::ErrorCode::Usage, message)
+        })
+    }
+}
+
 /// The root `description` of the generated schema: what it checks and what it deliberately
 /// does not.
 pub const SCHEMA_DESCRIPTION: &str = "An A2A v1.0 Agent Card in its JSON (ProtoJSON) form, \
