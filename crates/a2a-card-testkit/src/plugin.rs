@@ -38,7 +38,22 @@ pub fn wrapper(dir: &Path, env: &[(&str, &str)]) -> PathBuf {
         script.push_str(&format!("export {k}='{v}'\n"));
     }
     script.push_str(&format!("exec '{}' \"$@\"\n", test_plugin().display()));
-    std::fs::write(&path, script).unwrap();
+    // Written by a child process, not by this one: a file this process holds open for writing
+    // is inherited by every child another test thread forks meanwhile, and executing it then
+    // fails with "Text file busy" (ETXTBSY) until that child has exec'd. The writer's
+    // descriptor lives and dies in its own process, which has exited when this returns.
+    let mut writer = std::process::Command::new("sh")
+        .args(["-c", "cat > \"$1\"", "sh"])
+        .arg(&path)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = writer.stdin.take().unwrap();
+        stdin.write_all(script.as_bytes()).unwrap();
+    }
+    assert!(writer.wait().unwrap().success(), "writing {}", path.display());
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     path
 }

@@ -380,7 +380,7 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         // values of the pruning profiles): retaining does not cover them, so the refusal says so.
         let retained = CanonicalizeOptions {
             unknown: crate::canonical::UnknownMembers::Retain,
-            ..opts.canonicalize.clone()
+            ..opts.canonicalize
         };
         let dropped = canonicalize_tree(root, &retained)
             .map(|c| c.unsigned)
