@@ -137,7 +137,31 @@ fn a_member_one_edit_away_gets_did_you_mean_in_lint_sign_and_verify() {
         );
     }
     let json = json_out(&verify(&signed, &jwks, &["--format", "json"]));
-    assert_eq!(json["did_you_mean"], serde_json::Value::from(expected));
+    assert_eq!(json["did_you_mean"], serde_json::Value::from(expected.clone()));
+
+    // A batch's line says the same as the full report; a card with no such member has none.
+    let batch = dir.join("batch");
+    std::fs::create_dir(&batch).unwrap();
+    std::fs::copy(&signed, batch.join("a-typos.json")).unwrap();
+    let fixed = write(
+        &dir,
+        "fixed.json",
+        &TYPOS
+            .replace("documentationURL", "documentationUrl")
+            .replace("streming", "streaming"),
+    );
+    let clean = run(&["sign", s(&fixed), "--key", s(&pem)], None);
+    expect_code(&clean, 0, "sign a card without typos");
+    std::fs::write(batch.join("b-clean.json"), &clean.stdout).unwrap();
+    let out = run(&["verify", "--batch", s(&batch), "--jwks", s(&jwks)], None);
+    expect_code(&out, 0, "verify --batch");
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["did_you_mean"], serde_json::Value::from(expected));
+    assert!(lines[1].get("did_you_mean").is_none(), "{}", lines[1]);
 }
 
 #[test]

@@ -147,6 +147,14 @@ impl Report {
         self.inner.unsigned.clone()
     }
 
+    /// The unsigned members one edit away from a member A2A v1.0 defines, each a dict with
+    /// its "pointer" and the defined "member" (`documentationURL` -> `documentationUrl`);
+    /// None when there is none, as `to_json()` then has no "did_you_mean".
+    #[getter]
+    fn did_you_mean<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.inner.did_you_mean().map(|v| to_py(py, &v)).transpose()
+    }
+
     /// One report per signature entry, in order.
     #[getter]
     fn signatures(&self) -> Vec<SignatureReport> {

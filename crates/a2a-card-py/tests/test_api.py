@@ -552,3 +552,16 @@ def test_module_constants() -> None:
     assert a2a_card.PROFILES == ["spec", "served-as-is", "prune-empty", "a2a-sdk-0.3", "a2a-sdk-0.3.21"]
     assert a2a_card.MODES == ["require", "all", "if-present"]
     assert isinstance(a2a_card.__version__, str)
+
+
+def test_report_did_you_mean(kp: a2a_card.KeyPair) -> None:
+    typo = json.loads(CLEAN)
+    typo["documentationURL"] = "https://agent.example/docs"
+    signed = a2a_card.sign(json.dumps(typo), kp, unknown="exclude")
+    report = a2a_card.verify(signed, keys=kp)
+    assert report.ok
+    expected = [{"pointer": "/documentationURL", "member": "documentationUrl"}]
+    assert report.did_you_mean == expected
+    assert report.to_dict()["did_you_mean"] == expected
+    clean = a2a_card.verify(a2a_card.sign(CLEAN, kp), keys=kp)
+    assert clean.did_you_mean is None and "did_you_mean" not in clean.to_dict()

@@ -528,7 +528,7 @@ fn report_line(source: Value, report: &Report) -> Value {
         .iter()
         .map(|s| json!({ "index": s.index, "kid": s.kid, "alg": s.alg, "code": s.verdict.code }))
         .collect();
-    json!({
+    let mut line = json!({
         "source": source,
         "ok": report.ok,
         "profile": report.profile,
@@ -536,7 +536,13 @@ fn report_line(source: Value, report: &Report) -> Value {
         "canonical_sha256": report.canonical_sha256(),
         "unsigned": report.unsigned,
         "signatures": signatures,
-    })
+    });
+    // As in the full report: present only when an unsigned member is one edit away from a
+    // defined one.
+    if let Some(near) = report.did_you_mean() {
+        line["did_you_mean"] = near;
+    }
+    line
 }
 
 /// The report line of a card that could not be read or parsed.
