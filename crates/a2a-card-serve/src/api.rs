@@ -289,9 +289,9 @@ async fn remote(
     let Some(verifier) = &policy.verifier else {
         return Ok(off_answer());
     };
-    let origin = match origin_of(&url) {
+    let (card_url, origin) = match origin_of(&url) {
         Ok(o) => o,
-        Err(e) => return Ok(fetch_error_answer(svc, e)),
+        Err(e) => return Ok(fetch_error_answer(svc, e, "")),
     };
     let slots = svc.origin_slots(&origin, policy.per_origin_fetches);
     let Ok(_slot) = slots.acquire_owned().await else {
@@ -314,26 +314,29 @@ async fn remote(
             let body = r.to_json();
             Ok(report_answer(&r.report, body))
         }
-        Err(e) => Ok(fetch_error_answer(svc, e)),
+        Err(e) => Ok(fetch_error_answer(svc, e, &card_url)),
     }
 }
 
-fn origin_of(url: &str) -> Result<String, a2a_card_fetch::Error> {
+/// The card's URL as the fetcher requests it, and its origin.
+fn origin_of(url: &str) -> Result<(String, String), a2a_card_fetch::Error> {
     let card = a2a_card_fetch::card_url(url)?;
     let parsed = url::Url::parse(&card)
         .map_err(|e| a2a_card_fetch::Error::new(a2a_card_fetch::ErrorCode::InvalidUrl, e.to_string()))?;
-    Ok(parsed.origin().ascii_serialization())
+    let origin = parsed.origin().ascii_serialization();
+    Ok((card, origin))
 }
 
-/// The answer to a retrieval that failed, or to a fetched card the core refused.
-fn fetch_error_answer(svc: &Service, e: a2a_card_fetch::Error) -> Answer {
+/// The answer to a retrieval that failed, or to a fetched card the core refused (`requested`:
+/// the card's URL, to tell the caller's own address refused from a redirect's).
+fn fetch_error_answer(svc: &Service, e: a2a_card_fetch::Error, requested: &str) -> Answer {
     use a2a_card_fetch::ErrorCode as F;
     let e = e.spelled(&crate::PolicySpelling);
     let code = e.code();
     svc.metrics.fetch(code.as_str());
     let status = match code {
         F::InvalidUrl | F::NotHttps if e.is_caller_input() => StatusCode::BAD_REQUEST,
-        F::AddressRefused if e.is_caller_input() => StatusCode::FORBIDDEN,
+        F::AddressRefused if e.is_caller_input() || e.url() == Some(requested) => StatusCode::FORBIDDEN,
         F::Timeout | F::ConnectTimeout => StatusCode::GATEWAY_TIMEOUT,
         F::Card(c) if c == ErrorCode::Usage || e.is_caller_input() => StatusCode::BAD_REQUEST,
         F::Card(_) => StatusCode::UNPROCESSABLE_ENTITY,
