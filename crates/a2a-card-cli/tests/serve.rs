@@ -39,7 +39,10 @@ impl Serving {
             .arg(format!("exec {command}"))
             .current_dir(dir)
             .env("PATH", path)
-            .env(a2a_card_testkit::https::LOOPBACK_ONLY.0, a2a_card_testkit::https::LOOPBACK_ONLY.1)
+            .env(
+                a2a_card_testkit::https::LOOPBACK_ONLY.0,
+                a2a_card_testkit::https::LOOPBACK_ONLY.1,
+            )
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -109,7 +112,10 @@ impl Conn {
 
     /// One request; an answer cut short or malformed is a panic (a failed request).
     fn request(&mut self, method: &str, path: &str, body: &[u8]) -> Outcome {
-        let head = format!("{method} {path} HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\n\r\n", body.len());
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\n\r\n",
+            body.len()
+        );
         let mut out = head.into_bytes();
         out.extend_from_slice(body);
         if self.0.get_mut().write_all(&out).is_err() {
@@ -132,7 +138,10 @@ impl Conn {
         let mut length = 0usize;
         loop {
             let mut line = String::new();
-            assert!(self.0.read_line(&mut line).unwrap() > 0, "the answer's head was cut short");
+            assert!(
+                self.0.read_line(&mut line).unwrap() > 0,
+                "the answer's head was cut short"
+            );
             if line == "\r\n" {
                 break;
             }
@@ -141,7 +150,9 @@ impl Conn {
             }
         }
         let mut body = vec![0u8; length];
-        self.0.read_exact(&mut body).expect("the answer's body was cut short");
+        self.0
+            .read_exact(&mut body)
+            .expect("the answer's body was cut short");
         Outcome::Answered(status)
     }
 }
@@ -157,11 +168,32 @@ fn get(addr: SocketAddr, path: &str) -> u16 {
 fn signed_card(dir: &Path) -> Vec<u8> {
     let run = |args: &[&str]| {
         let out = bin().args(args).current_dir(dir).output().unwrap();
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     };
-    run(&["keygen", "--alg", "ES256", "--out", "key.pem", "--jwks", "jwks.json"]);
+    run(&[
+        "keygen",
+        "--alg",
+        "ES256",
+        "--out",
+        "key.pem",
+        "--jwks",
+        "jwks.json",
+    ]);
     let sample = testvectors_dir().join("cards/sample-8.5-unsigned.json");
-    run(&["sign", sample.to_str().unwrap(), "--key", "key.pem", "--unknown", "exclude", "--out", "card.json"]);
+    run(&[
+        "sign",
+        sample.to_str().unwrap(),
+        "--key",
+        "key.pem",
+        "--unknown",
+        "exclude",
+        "--out",
+        "card.json",
+    ]);
     std::fs::read(dir.join("card.json")).unwrap()
 }
 
@@ -211,7 +243,15 @@ fn kubernetes_example() -> (String, Vec<String>, Vec<String>) {
     let probes = lines
         .iter()
         .filter(|l| l.contains("httpGet:"))
-        .map(|l| l.split("path: ").nth(1).unwrap().split(',').next().unwrap().to_string())
+        .map(|l| {
+            l.split("path: ")
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     (policy.join("\n"), args, probes)
 }
@@ -227,7 +267,10 @@ fn the_kubernetes_example_starts_and_its_probes_answer() {
     std::fs::write(dir.join("policy.json"), policy.replace("/etc/a2a-card/", &mount)).unwrap();
     let args: Vec<String> = args
         .iter()
-        .map(|a| a.replace("/etc/a2a-card/", &mount).replace("0.0.0.0:8080", "127.0.0.1:0"))
+        .map(|a| {
+            a.replace("/etc/a2a-card/", &mount)
+                .replace("0.0.0.0:8080", "127.0.0.1:0")
+        })
         .collect();
     assert_eq!(args[0], "serve");
     let server = Serving::start(&dir, &format!("a2a-card {}", args.join(" ")));
@@ -310,7 +353,10 @@ fn sighup_under_load_drops_no_request() {
     assert!(
         outcomes.iter().all(|o| *o == Outcome::Answered(200)),
         "{:?}",
-        outcomes.iter().filter(|o| **o != Outcome::Answered(200)).collect::<Vec<_>>()
+        outcomes
+            .iter()
+            .filter(|o| **o != Outcome::Answered(200))
+            .collect::<Vec<_>>()
     );
     let (code, stderr) = server.stop();
     assert_eq!(code, 0, "{stderr}");
@@ -336,13 +382,18 @@ fn sigterm_under_load_answers_every_request_read() {
     let outcomes: Vec<Outcome> = clients.into_iter().flat_map(|c| c.join().unwrap()).collect();
     stop.store(true, Ordering::Relaxed);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("stopped: every request read was answered"), "{stderr}");
+    assert!(
+        stderr.contains("stopped: every request read was answered"),
+        "{stderr}"
+    );
     let answered = outcomes.iter().filter(|o| **o == Outcome::Answered(200)).count();
     assert!(answered > 50, "only {answered} answered");
     // Every outcome is a whole 200 or a connection closed before the request was read (a
     // cut-short answer panics in the client); a few unread requests per connection at most.
     assert!(
-        outcomes.iter().all(|o| matches!(o, Outcome::Answered(200) | Outcome::NotRead)),
+        outcomes
+            .iter()
+            .all(|o| matches!(o, Outcome::Answered(200) | Outcome::NotRead)),
         "{outcomes:?}"
     );
     let unread = outcomes.iter().filter(|o| **o == Outcome::NotRead).count();

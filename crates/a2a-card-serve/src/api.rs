@@ -15,6 +15,10 @@ use std::time::Instant;
 pub type Body = Full<Bytes>;
 
 /// The paths the service answers, with their methods.
+///
+/// ```
+/// assert!(a2a_card_serve::ROUTES.contains(&("/v1/verify", "POST")));
+/// ```
 pub const ROUTES: &[(&str, &str)] = &[
     ("/v1/verify", "POST"),
     ("/v1/verify-remote", "POST"),
@@ -25,6 +29,10 @@ pub const ROUTES: &[(&str, &str)] = &[
 
 /// The response header that carries the verdict: `valid`, `invalid`, `error` (a card the core
 /// refuses), `off`, or `refused` (a request refused before any verdict).
+///
+/// ```
+/// assert_eq!(a2a_card_serve::VERDICT_HEADER, "a2a-card-verdict");
+/// ```
 pub const VERDICT_HEADER: &str = "a2a-card-verdict";
 
 /// One request, answered.
@@ -56,6 +64,11 @@ pub(crate) async fn handle(svc: Arc<Service>, req: Request<Incoming>) -> Respons
             );
         }
     };
+    if let Some(r) = head_too_large(&svc, &req) {
+        svc.metrics.refused("head-too-large");
+        svc.metrics.response(endpoint, 431);
+        return r;
+    }
     let response = match endpoint {
         "healthz" => json_response(StatusCode::OK, &json!({"status": "ok"})),
         "readyz" if svc.is_ready() => {
@@ -114,6 +127,40 @@ pub(crate) async fn handle(svc: Arc<Service>, req: Request<Incoming>) -> Respons
     };
     svc.metrics.response(endpoint, response.status().as_u16());
     response
+}
+
+/// The refusal of a request head larger than `--max-header-bytes`, naming its largest field.
+/// (hyper itself closes a head past twice the limit with a bare 431, before any handler.)
+fn head_too_large(svc: &Service, req: &Request<Incoming>) -> Option<Response<Body>> {
+    let max = svc.limits.max_header_bytes;
+    let line = req.method().as_str().len() + req.uri().to_string().len() + 11;
+    let fields: usize = req
+        .headers()
+        .iter()
+        .map(|(n, v)| n.as_str().len() + v.len() + 4)
+        .sum();
+    let size = line + fields;
+    if size <= max {
+        return None;
+    }
+    let (name, len) = req
+        .headers()
+        .iter()
+        .map(|(n, v)| (n.as_str(), n.as_str().len() + v.len() + 4))
+        .max_by_key(|(_, l)| *l)
+        .unwrap_or(("", 0));
+    let mut r = service_error(
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+        ErrorCode::HeaderTooLarge.as_str(),
+        format!(
+            "the request head is {size} bytes, more than {max}, the most this service reads; its largest field is {name} ({len} bytes)"
+        ),
+        &format!("the request header {name}"),
+    );
+    // A client that sends such heads is not kept.
+    r.headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    Some(r)
 }
 
 fn paths() -> String {
@@ -364,6 +411,12 @@ fn fetch_error_answer(svc: &Service, e: a2a_card_fetch::Error, requested: &str) 
 
 /// An error of the core as the service writes it: its code, message, JSON Pointer and byte
 /// offset, and what it is about.
+///
+/// ```
+/// let e = a2a_card::verify_card(b"{\"a\":1,\"a\":2}", &Default::default(), &Default::default()).unwrap_err();
+/// let j = a2a_card_serve::error_json(&e, "the request body");
+/// assert_eq!((j["code"].as_str(), j["pointer"].as_str()), (Some("duplicate-member"), Some("/a")));
+/// ```
 pub fn error_json(e: &Error, source: &str) -> Value {
     let mut body = json!({"code": e.code().as_str(), "message": e.message()});
     if let Some(p) = e.pointer() {

@@ -10,6 +10,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Examples shown at the end of `a2a-card serve --help`.
+///
+/// ```
+/// assert!(a2a_card_serve::AFTER_HELP.contains("a2a-card serve --policy policy.json"));
+/// ```
 pub const AFTER_HELP: &str = "\
 Examples:
   a2a-card serve --policy policy.json
@@ -27,7 +31,19 @@ request already read, then exits 0.
 Exit codes: 0 stopped by a signal (or --check: the policy loads), 2 the policy file is refused
 or the address cannot be listened on.";
 
-/// Arguments of `serve`.
+/// Arguments of `serve`, for a command line to flatten.
+///
+/// ```
+/// use clap::Parser;
+/// #[derive(Parser)]
+/// struct Cli {
+///     #[command(flatten)]
+///     serve: a2a_card_serve::Args,
+/// }
+/// let cli = Cli::parse_from(["x", "--policy", "p.json", "--max-in-flight", "8"]);
+/// assert_eq!(cli.serve.limits().max_in_flight, 8);
+/// assert!(Cli::try_parse_from(["x", "--policy", "p.json", "--max-header-bytes", "10"]).is_err());
+/// ```
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The policy file (JSON): trust roots, verify options, mode, audit, fetch options.
@@ -93,7 +109,7 @@ fn usize_of(n: u64) -> usize {
 }
 
 impl Args {
-    /// The limits the flags give.
+    /// The limits the flags give (see [`Args`]'s example).
     pub fn limits(&self) -> Limits {
         Limits {
             max_body_bytes: self.max_body_bytes,
@@ -110,6 +126,18 @@ impl Args {
 
 /// Runs `a2a-card serve`: the exit code, with any error written to stderr as the CLI's one
 /// error line (`error[CODE]: MESSAGE at PLACE (SOURCE)`).
+///
+/// ```
+/// use clap::Parser;
+/// #[derive(Parser)]
+/// struct Cli {
+///     #[command(flatten)]
+///     serve: a2a_card_serve::Args,
+/// }
+/// // --check: the policy is read and described, nothing is served; a missing file exits 2.
+/// let cli = Cli::parse_from(["x", "--policy", "/nonexistent/policy.json", "--check"]);
+/// assert_eq!(a2a_card_serve::run(cli.serve), 2);
+/// ```
 pub fn run(args: Args) -> u8 {
     match run_inner(args) {
         Ok(()) => 0,

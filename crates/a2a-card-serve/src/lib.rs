@@ -56,17 +56,18 @@
 //! | --- | --- |
 //! | 200 | the card meets the mode (or audit, or mode `off`); health, readiness, metrics |
 //! | 400 | `/v1/verify`: the card is refused by the core's reader (the core's code); a malformed `/v1/verify-remote` body or URL |
-//! | 403 | `/v1/verify-remote`: the SSRF guard refused the URL's address |
+//! | 403 | `/v1/verify-remote`: the SSRF guard refused the requested URL's address (a redirect's: 502) |
 //! | 404, 405 | no such path; the path answers another method |
 //! | 413 | the body is larger than `--max-body-bytes` |
 //! | 422 | the verdict is invalid (the body is the report); a fetched card the core refuses |
-//! | 431 | the request head is larger than `--max-header-bytes` |
+//! | 431 | the request head is larger than `--max-header-bytes` (`header-too-large`, naming its largest field) |
 //! | 502 | the remote card could not be retrieved (the fetcher's code) |
 //! | 503 | `--max-in-flight` requests are being answered (`Retry-After: 1`); `/readyz` while stopping |
 //! | 504 | past `--deadline-ms`, or the retrieval timed out |
 //!
 //! Errors are JSON: `{"code", "message", "pointer"?, "offset"?, "source"}` with the core's or
-//! the fetcher's code, or the service's own (`not-found`, `method-not-allowed`, `overloaded`).
+//! the fetcher's code, or the service's own (`not-found`, `method-not-allowed`, `overloaded`,
+//! `timeout`).
 //!
 //! ```
 //! // The library: a service on a loopback port, stopped by a future.

@@ -9,6 +9,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// The upper bounds of the latency histogram's buckets, in seconds.
+///
+/// ```
+/// assert!(a2a_card_serve::LATENCY_BUCKETS.windows(2).all(|w| w[0] < w[1]));
+/// ```
 pub const LATENCY_BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 ];

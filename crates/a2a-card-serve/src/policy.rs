@@ -15,9 +15,17 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The largest policy file, and the largest file it names (a key, a CA bundle, a CRL).
+///
+/// ```
+/// assert_eq!(a2a_card_serve::MAX_POLICY_FILE_BYTES, 4 << 20);
+/// ```
 pub const MAX_POLICY_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The most retrievals at once for one origin behind `/v1/verify-remote`, by default.
+///
+/// ```
+/// assert_eq!(a2a_card_serve::DEFAULT_PER_ORIGIN_FETCHES, 4);
+/// ```
 pub const DEFAULT_PER_ORIGIN_FETCHES: usize = 4;
 
 /// The rows of [`VERIFY`] the service does not read: `host_crypto` is the npm package's
@@ -46,7 +54,7 @@ const FETCH_MEMBERS: &[&str] = &[
 /// std::fs::write(&path, r#"{"verify": {"mode": "off"}, "audit": true}"#).unwrap();
 /// let policy = a2a_card_serve::Policy::load(&path).unwrap();
 /// assert!(policy.off() && policy.audit);
-/// std::fs::write(&path, r#"{"verify": {"max_chain": 9}}"#).unwrap();
+/// std::fs::write(&path, r#"{"verify": {"mode": "off", "max_chain": 9}}"#).unwrap();
 /// let e = a2a_card_serve::Policy::load(&path).unwrap_err();
 /// assert_eq!(e.pointer(), Some("/verify/max_chain"));
 /// assert_eq!(e.message(), "/verify/max_chain must be 1 to 8, got 9");

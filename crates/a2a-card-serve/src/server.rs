@@ -30,7 +30,8 @@ use tokio::sync::{watch, Semaphore};
 pub struct Limits {
     /// The largest request body (a card, or the JSON of `/v1/verify-remote`); larger: 413.
     pub max_body_bytes: usize,
-    /// The largest request head (request line and header fields); larger: 431.
+    /// The largest request head (request line and header fields); larger: 431 (with a JSON
+    /// error naming the largest field up to twice this, a bare 431 past it).
     pub max_header_bytes: usize,
     /// The most requests handled at once; past it: 503 with `Retry-After`.
     pub max_in_flight: usize,
@@ -125,6 +126,16 @@ impl Service {
     /// returned and counted); one that does replaces the old one for the requests that start
     /// after it, keeping the fetcher (its connections and cache) when the fetch options are
     /// the same.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("a2a-card-serve-reload-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("policy.json"), r#"{"verify": {"mode": "off"}}"#).unwrap();
+    /// let svc = a2a_card_serve::Service::new(dir.join("policy.json"), Default::default()).unwrap();
+    /// std::fs::write(dir.join("policy.json"), r#"{"verify": {"mode": "off"}, "x": 1}"#).unwrap();
+    /// assert_eq!(svc.reload().unwrap_err().pointer(), Some("/x"));
+    /// assert!(svc.is_ready() && svc.metrics.reloads("error") == 1);
+    /// ```
     pub fn reload(&self) -> Result<(), Error> {
         let result = Policy::load(&self.policy_path).and_then(|policy| {
             let old = self.current();
@@ -250,7 +261,9 @@ async fn connection(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(svc.limits.header_timeout)
-        .max_header_size(svc.limits.max_header_bytes)
+        // Past twice the limit hyper answers a bare 431 without reading on; up to it the
+        // handler refuses the head with a JSON error naming its largest field.
+        .max_header_size(svc.limits.max_header_bytes.saturating_mul(2).saturating_add(1024))
         .keep_alive(true);
     let conn = builder.serve_connection(TokioIo::new(stream), handler);
     tokio::pin!(conn);
@@ -271,6 +284,13 @@ async fn connection(
 /// A future that completes on SIGTERM or SIGINT, and that calls [`Service::reload`] on each
 /// SIGHUP meanwhile (a failed reload is written to stderr as one error line, the policy in
 /// force kept).
+///
+/// ```no_run
+/// # async fn run(svc: std::sync::Arc<a2a_card_serve::Service>) {
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await.unwrap();
+/// a2a_card_serve::serve(listener, svc.clone(), a2a_card_serve::signals(svc)).await;
+/// # }
+/// ```
 pub async fn signals(service: Arc<Service>) {
     use tokio::signal::unix::{signal, SignalKind};
     let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (

@@ -31,12 +31,18 @@ fn validate(doc: &Value, schema: &Value, instance: &Value, what: &str) {
         "$defs": defs,
         "allOf": [schema],
     });
-    let text = standalone.to_string().replace("#/components/schemas/", "#/$defs/");
+    let text = standalone
+        .to_string()
+        .replace("#/components/schemas/", "#/$defs/");
     let standalone: Value = serde_json::from_str(&text).unwrap();
     let mut schemas = boon::Schemas::new();
     let mut compiler = boon::Compiler::new();
-    compiler.add_resource("http://serve.test/schema.json", standalone).unwrap();
-    let index = compiler.compile("http://serve.test/schema.json", &mut schemas).unwrap();
+    compiler
+        .add_resource("http://serve.test/schema.json", standalone)
+        .unwrap();
+    let index = compiler
+        .compile("http://serve.test/schema.json", &mut schemas)
+        .unwrap();
     if let Err(e) = schemas.validate(instance, index) {
         panic!("{what}: the answer does not fit the document's schema: {e}\n{instance:#}");
     }
@@ -54,15 +60,20 @@ async fn hold(addr: SocketAddr, path: &str) -> tokio::net::TcpStream {
 fn parse_raw(text: &str) -> (u16, Option<String>, Vec<u8>) {
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((text, ""));
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let ct = head
-        .lines()
-        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-type: ").map(str::to_string));
+    let ct = head.lines().find_map(|l| {
+        l.to_ascii_lowercase()
+            .strip_prefix("content-type: ")
+            .map(str::to_string)
+    });
     (status, ct, body.as_bytes().to_vec())
 }
 
 async fn read_raw(mut s: tokio::net::TcpStream) -> String {
     let mut out = vec![0u8; 16384];
-    let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut out)).await.unwrap().unwrap();
+    let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut out))
+        .await
+        .unwrap()
+        .unwrap();
     String::from_utf8_lossy(&out[..n]).into_owned()
 }
 
@@ -121,24 +132,46 @@ async fn the_openapi_document_is_the_service() {
         note!(path, "GET", get(svc.addr, path).await);
     }
     let mut raw_seen = Vec::new();
+    // Every operation: a head past the limit (the service's 431), and past twice it (hyper's).
+    for (path, method) in ROUTES {
+        for size in [3000, 8000] {
+            let big = format!(
+                "{method} {path} HTTP/1.1\r\nhost: x\r\nx-big: {}\r\n\r\n",
+                "a".repeat(size)
+            );
+            raw_seen.push((
+                path.to_string(),
+                method.to_string(),
+                raw(svc.addr, big.as_bytes(), Duration::from_secs(5)).await,
+            ));
+        }
+    }
     for path in [v, r] {
-        let big = format!("POST {path} HTTP/1.1\r\nhost: x\r\nx-big: {}\r\n\r\n", "a".repeat(4096));
-        raw_seen.push((path, raw(svc.addr, big.as_bytes(), Duration::from_secs(5)).await));
         // One request holds the only slot: the next is refused (503); the first meets the deadline (504).
         let held = hold(svc.addr, path).await;
         note!(path, "POST", post(svc.addr, path, &s.card).await);
-        raw_seen.push((path, read_raw(held).await));
+        raw_seen.push((path.to_string(), "POST".to_string(), read_raw(held).await));
     }
-    for (path, text) in raw_seen {
+    for (path, method, text) in raw_seen {
         let (status, ct, body) = parse_raw(&text);
-        seen.push((path.into(), "POST".into(), status, ct, body));
+        seen.push((path, method, status, ct, body));
     }
     // 404 and 405, the document's components.responses.
     let nf = get(svc.addr, "/nowhere").await;
-    validate(&doc, &doc["components"]["responses"]["NotFound"]["content"]["application/json"]["schema"], &nf.json(), "404");
+    validate(
+        &doc,
+        &doc["components"]["responses"]["NotFound"]["content"]["application/json"]["schema"],
+        &nf.json(),
+        "404",
+    );
     assert_eq!(nf.status, 404);
     let na = post(svc.addr, "/healthz", b"").await;
-    validate(&doc, &doc["components"]["responses"]["MethodNotAllowed"]["content"]["application/json"]["schema"], &na.json(), "405");
+    validate(
+        &doc,
+        &doc["components"]["responses"]["MethodNotAllowed"]["content"]["application/json"]["schema"],
+        &na.json(),
+        "405",
+    );
     assert_eq!(na.status, 405);
     // Stopping: /readyz says 503 during the shutdown delay.
     let addr = svc.addr;
@@ -166,20 +199,36 @@ async fn the_openapi_document_is_the_service() {
         let op = &doc["paths"][path][method.to_lowercase()];
         assert!(op.is_object(), "{method} {path} is not in the document");
         let resp = &op["responses"][status.to_string()];
-        assert!(resp.is_object(), "{method} {path} answered {status}, which the document does not list");
+        assert!(
+            resp.is_object(),
+            "{method} {path} answered {status}, which the document does not list"
+        );
         answered.insert((path.clone(), method.clone(), *status));
         match resp.get("content") {
-            None => assert!(body.is_empty(), "{method} {path} {status}: a body the document does not have"),
+            None => assert!(
+                body.is_empty(),
+                "{method} {path} {status}: a body the document does not have"
+            ),
+            // hyper's own 431, past twice the limit: no body (the document says so).
+            Some(_) if *status == 431 && body.is_empty() => {}
             Some(content) => {
                 let ct = ct.clone().unwrap_or_default();
                 let media = &content[&ct];
-                assert!(media.is_object(), "{method} {path} {status}: content type {ct:?} not in the document");
+                assert!(
+                    media.is_object(),
+                    "{method} {path} {status}: content type {ct:?} not in the document"
+                );
                 let instance = if ct.starts_with("application/json") {
                     serde_json::from_slice(body).unwrap()
                 } else {
                     Value::String(String::from_utf8(body.clone()).unwrap())
                 };
-                validate(&doc, &media["schema"], &instance, &format!("{method} {path} {status}"));
+                validate(
+                    &doc,
+                    &media["schema"],
+                    &instance,
+                    &format!("{method} {path} {status}"),
+                );
             }
         }
     }
@@ -188,13 +237,23 @@ async fn the_openapi_document_is_the_service() {
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
             for status in op["responses"].as_object().unwrap().keys() {
-                documented.insert((path.clone(), method.to_uppercase(), status.parse::<u16>().unwrap()));
+                documented.insert((
+                    path.clone(),
+                    method.to_uppercase(),
+                    status.parse::<u16>().unwrap(),
+                ));
             }
         }
     }
     let missing: Vec<_> = documented.difference(&answered).collect();
     assert!(missing.is_empty(), "documented but never answered: {missing:?}");
-    let routes: BTreeSet<(String, String)> = ROUTES.iter().map(|(p, m)| (p.to_string(), m.to_string())).collect();
-    let doc_routes: BTreeSet<(String, String)> = documented.iter().map(|(p, m, _)| (p.clone(), m.clone())).collect();
+    let routes: BTreeSet<(String, String)> = ROUTES
+        .iter()
+        .map(|(p, m)| (p.to_string(), m.to_string()))
+        .collect();
+    let doc_routes: BTreeSet<(String, String)> = documented
+        .iter()
+        .map(|(p, m, _)| (p.clone(), m.clone()))
+        .collect();
     assert_eq!(routes, doc_routes, "the service's routes and the document's");
 }

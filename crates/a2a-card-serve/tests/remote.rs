@@ -43,7 +43,9 @@ async fn a_good_origin_and_hostile_ones() {
         "/metadata" => Resp::redirect(302, "https://169.254.169.254/latest/meta-data/"),
         "/slow" => Resp::json(&card).framing(Framing::Slow(Duration::from_millis(50))),
         "/dup" => Resp::json(&dup),
-        "/raw" => Resp::new(200).body(b"HTTP/1.1 200 OK\r\ncontent-length: 99999999999999999999\r\n\r\n").framing(Framing::Raw),
+        "/raw" => Resp::new(200)
+            .body(b"HTTP/1.1 200 OK\r\ncontent-length: 99999999999999999999\r\n\r\n")
+            .framing(Framing::Raw),
         _ => Resp::new(500),
     });
     let svc = start(dir.clone(), &remote_policy(json!({})), Limits::default()).await;
@@ -54,14 +56,27 @@ async fn a_good_origin_and_hostile_ones() {
     let j = ok.json();
     assert_eq!(j["ok"], true);
     assert_eq!(j["fetch"]["origin"], origin.as_str());
-    assert_eq!(j["fetch"]["final_url"], format!("{origin}/.well-known/agent-card.json"));
+    assert_eq!(
+        j["fetch"]["final_url"],
+        format!("{origin}/.well-known/agent-card.json")
+    );
     // The same fetcher's memory cache serves the second request.
     let again = post(svc.addr, "/v1/verify-remote", &url_body(&origin)).await;
     assert_eq!(again.status, 200);
-    assert_eq!(again.json()["fetch"]["cache"], "fresh", "{}", again.json()["fetch"]);
+    assert_eq!(
+        again.json()["fetch"]["cache"],
+        "fresh",
+        "{}",
+        again.json()["fetch"]
+    );
     assert_eq!(server.count("/.well-known/agent-card.json"), 1);
 
-    let t = post(svc.addr, "/v1/verify-remote", &url_body(&format!("{origin}/tampered/.well-known/agent-card.json"))).await;
+    let t = post(
+        svc.addr,
+        "/v1/verify-remote",
+        &url_body(&format!("{origin}/tampered/.well-known/agent-card.json")),
+    )
+    .await;
     assert_eq!(t.status, 422);
     assert_eq!(t.json()["signatures"][0]["verdict"]["code"], "signature-invalid");
 
@@ -75,10 +90,22 @@ async fn a_good_origin_and_hostile_ones() {
         ("/raw", 502, "http-protocol"),
         ("/500", 502, "http-status"),
     ] {
-        let a = post(svc.addr, "/v1/verify-remote", &url_body(&format!("{origin}{path}"))).await;
+        let a = post(
+            svc.addr,
+            "/v1/verify-remote",
+            &url_body(&format!("{origin}{path}")),
+        )
+        .await;
         let j = a.json();
-        assert_eq!((a.status, j["code"].as_str()), (status, Some(code)), "{path}: {j}");
-        assert!(j["source"].as_str().unwrap().starts_with("https://"), "{path}: {j}");
+        assert_eq!(
+            (a.status, j["code"].as_str()),
+            (status, Some(code)),
+            "{path}: {j}"
+        );
+        assert!(
+            j["source"].as_str().unwrap().starts_with("https://"),
+            "{path}: {j}"
+        );
     }
     let m = String::from_utf8(get(svc.addr, "/metrics").await.body).unwrap();
     for line in [
@@ -98,8 +125,15 @@ async fn a_good_origin_and_hostile_ones() {
     let svc = start(dir2, &policy(json!({})), Limits::default()).await;
     let a = post(svc.addr, "/v1/verify-remote", &url_body(&origin)).await;
     let j = a.json();
-    assert_eq!((a.status, j["code"].as_str()), (403, Some("address-refused")), "{j}");
-    assert!(j["message"].as_str().unwrap().contains("/fetch/allow_loopback"), "{j}");
+    assert_eq!(
+        (a.status, j["code"].as_str()),
+        (403, Some("address-refused")),
+        "{j}"
+    );
+    assert!(
+        j["message"].as_str().unwrap().contains("/fetch/allow_loopback"),
+        "{j}"
+    );
     svc.stop().await;
 }
 
@@ -118,12 +152,19 @@ async fn retrievals_of_one_origin_are_bounded() {
     let origin = server.url("127.0.0.1", "");
     let mut elapsed = Vec::new();
     for per_origin in [1, 4] {
-        let svc = start(dir.clone(), &remote_policy(json!({"per_origin_fetches": per_origin})), Limits::default()).await;
+        let svc = start(
+            dir.clone(),
+            &remote_policy(json!({"per_origin_fetches": per_origin})),
+            Limits::default(),
+        )
+        .await;
         let started = Instant::now();
         let mut tasks = Vec::new();
         for _ in 0..4 {
             let (addr, body) = (svc.addr, url_body(&origin));
-            tasks.push(tokio::spawn(async move { post(addr, "/v1/verify-remote", &body).await.status }));
+            tasks.push(tokio::spawn(async move {
+                post(addr, "/v1/verify-remote", &body).await.status
+            }));
         }
         for t in tasks {
             assert_eq!(t.await.unwrap(), 200);
@@ -131,6 +172,14 @@ async fn retrievals_of_one_origin_are_bounded() {
         elapsed.push(started.elapsed());
         svc.stop().await;
     }
-    assert!(elapsed[0] >= Duration::from_millis(1150), "one at a time took {:?}", elapsed[0]);
-    assert!(elapsed[1] < Duration::from_millis(1100), "four at a time took {:?}", elapsed[1]);
+    assert!(
+        elapsed[0] >= Duration::from_millis(1150),
+        "one at a time took {:?}",
+        elapsed[0]
+    );
+    assert!(
+        elapsed[1] < Duration::from_millis(1100),
+        "four at a time took {:?}",
+        elapsed[1]
+    );
 }
