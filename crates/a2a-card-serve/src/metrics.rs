@@ -48,9 +48,12 @@ impl Family {
     }
 }
 
+/// One endpoint's histogram: the count of each bucket, the sum of the durations, the count.
+type Buckets = (Vec<u64>, f64, u64);
+
 /// A histogram of durations per endpoint.
 #[derive(Debug, Default)]
-struct Histogram(Mutex<BTreeMap<String, (Vec<u64>, f64, u64)>>);
+struct Histogram(Mutex<BTreeMap<String, Buckets>>);
 
 impl Histogram {
     fn observe(&self, endpoint: &str, d: Duration) {
