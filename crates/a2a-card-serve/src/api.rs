@@ -1,7 +1,7 @@
 //! The HTTP API: routing, the body limits, the deadline, and the mapping of the core's and
 //! the fetcher's answers to HTTP statuses (the table in the crate documentation).
 
-use crate::server::Service;
+use crate::state::Service;
 use a2a_card::{Error, ErrorCode, Report};
 use bytes::Bytes;
 use http::{header, HeaderValue, Request, Response, StatusCode};
@@ -285,11 +285,7 @@ fn report_answer(report: &Report, body: Value) -> Answer {
 
 /// `POST /v1/verify-remote`: `{"url": "https://..."}`, fetched and verified by the fetcher with
 /// the policy's trust roots, within the origin's share of retrievals.
-async fn remote(
-    svc: &Service,
-    loaded: &crate::server::Loaded,
-    body: &[u8],
-) -> Result<Answer, Response<Body>> {
+async fn remote(svc: &Service, loaded: &crate::state::Loaded, body: &[u8]) -> Result<Answer, Response<Body>> {
     let bad = |e: Error| {
         let code = e.code().as_str().to_string();
         (

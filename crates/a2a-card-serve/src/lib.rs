@@ -86,12 +86,14 @@
 
 mod api;
 mod cli;
+mod listen;
 mod metrics;
 mod policy;
-mod server;
+mod state;
 
 pub use api::{error_json, ROUTES, VERDICT_HEADER};
 pub use cli::{error_line, run, Args, AFTER_HELP};
+pub use listen::{serve, signals};
 pub use metrics::{Metrics, LATENCY_BUCKETS};
 pub use policy::{Policy, PolicySpelling, DEFAULT_PER_ORIGIN_FETCHES, MAX_POLICY_FILE_BYTES};
-pub use server::{serve, signals, Limits, Service};
+pub use state::{Limits, Service};
