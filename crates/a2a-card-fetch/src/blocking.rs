@@ -11,12 +11,14 @@
 //! [`crate::Fetcher`] itself.
 
 use crate::client::{Fetched, FetchedJwks};
+use crate::many::{ManyItem, ManyOptions};
 use crate::options::FetchOptions;
 use crate::remote::{RemoteOptions, RemoteReport};
 use crate::target::JkuPrefix;
 use crate::{Error, ErrorCode};
 use a2a_card::TrustStore;
 use std::future::Future;
+use std::ops::ControlFlow;
 
 /// A single-threaded runtime for blocking calls.
 fn runtime() -> Result<tokio::runtime::Runtime, Error> {
@@ -255,6 +257,73 @@ pub fn verify_remote(
     once(fetch, |f| async move {
         f.verify_remote(url_or_origin, trust, opts).await
     })
+}
+
+/// [`crate::Fetcher::verify_many`], blocking: one fetcher built from `fetch` for the whole
+/// batch, on a multi-threaded runtime of its own (`threads` workers, at least 1; `None`: one
+/// per core), and `each` called on the calling thread with every result as it is given back
+/// (in input order unless [`ManyOptions::ordered`] is false). `each` returning
+/// [`ControlFlow::Break`] stops the batch: the verifications still running are dropped.
+/// The error: the options, the fetcher or the runtime, before anything started.
+///
+/// ```no_run
+/// use a2a_card_fetch::{blocking, target_of_line, FetchOptions, ManyOptions, RemoteOptions};
+/// use std::ops::ControlFlow;
+/// let trust = a2a_card::TrustStore::from_json(&std::fs::read_to_string("trust.json")?, "trust.json")?;
+/// let targets = ["https://a.example", "https://b.example"].map(target_of_line);
+/// let mut valid = 0;
+/// blocking::verify_many(targets, &trust, &RemoteOptions::default(), &ManyOptions::default(),
+///                       &FetchOptions::default(), None, |item| {
+///     valid += usize::from(item.result.is_ok_and(|r| r.report.ok));
+///     ControlFlow::Continue(())
+/// })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify_many<I>(
+    targets: I,
+    trust: &TrustStore,
+    opts: &RemoteOptions,
+    many: &ManyOptions,
+    fetch: &FetchOptions,
+    threads: Option<usize>,
+    mut each: impl FnMut(ManyItem) -> ControlFlow<()> + Send,
+) -> Result<(), Error>
+where
+    I: IntoIterator<Item = Result<String, Error>>,
+    I::IntoIter: Send + 'static,
+{
+    many.check()?;
+    let targets = targets.into_iter();
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = threads {
+        builder.worker_threads(n.max(1));
+    }
+    let rt = builder.enable_all().build().map_err(|e| {
+        Error::new(
+            ErrorCode::Card(a2a_card::ErrorCode::Io),
+            format!("cannot start the fetcher's runtime: {e}"),
+        )
+    })?;
+    let run = async {
+        let fetcher = crate::Fetcher::new(fetch)?;
+        let mut results = fetcher.verify_many(targets, trust, opts, many)?;
+        while let Some(item) = results.next().await {
+            if each(item).is_break() {
+                break;
+            }
+        }
+        Ok(())
+    };
+    let out = if tokio::runtime::Handle::try_current().is_err() {
+        rt.block_on(run)
+    } else {
+        std::thread::scope(|s| match s.spawn(|| rt.block_on(run)).join() {
+            Ok(out) => out,
+            Err(panic) => std::panic::resume_unwind(panic),
+        })
+    };
+    rt.shutdown_background();
+    out
 }
 
 #[cfg(test)]

@@ -123,6 +123,7 @@ mod client;
 mod decode;
 mod error;
 pub mod guard;
+mod many;
 mod options;
 mod proxy;
 mod remote;
@@ -134,6 +135,10 @@ pub use blocking::{fetch_card, fetch_jwks, verify_remote};
 pub use cache::CacheOutcome;
 pub use client::{Fetched, FetchedJwks, Fetcher};
 pub use error::{Error, ErrorCode};
+pub use many::{
+    target_of_line, ManyItem, ManyOptions, VerifyMany, DEFAULT_CONCURRENCY, DEFAULT_PER_ORIGIN, MAX_CONCURRENCY,
+    MAX_ORIGIN_DELAY, MAX_PER_ORIGIN,
+};
 pub use options::{
     default_cache_dir, FetchOptions, Proxy, Roots, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_JWKS_KEYS, DEFAULT_MAX_REDIRECTS, DEFAULT_TOTAL_TIMEOUT, MAX_TIMEOUT,
