@@ -242,9 +242,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Canonicalize(args) => cmd::canonicalize::run(args).map(|()| 0),
         Command::Sign(args) => cmd::sign::run(args).map(|()| 0),
-        Command::Verify(args) => match args.batch.clone() {
-            Some(dir) => cmd::batch::run(&args, &dir),
-            None => cmd::verify::run(*args),
+        Command::Verify(args) => match (args.batch.clone(), args.urls.clone()) {
+            (Some(dir), _) => cmd::batch::run(&args, &dir),
+            (None, Some(list)) => cmd::urls::run(&args, &list),
+            (None, None) => cmd::verify::run(*args),
         },
         Command::Fetch(args) => cmd::fetch::run(args).map(|()| 0),
         Command::Inspect(args) => cmd::inspect::run(args).map(|()| 0),

@@ -25,6 +25,8 @@ pub(crate) const FLAGS: &[(&str, &str)] = &[
     ("also_profiles", "--also-profile"),
     // The fetcher's (a2a_card_fetch::FetchOptions).
     ("roots", "--ca-file"),
+    // The remote batch's (a2a_card_fetch::ManyOptions).
+    ("origin_delay", "--delay-ms"),
 ];
 
 /// The flag of an option: its own ([`FLAGS`]), else its name in kebab case (`--max-chain-len`

@@ -522,7 +522,7 @@ fn verify_item(item: &Item, trust: &TrustStore, opts: &VerifyOptions, max_bytes:
 }
 
 /// The report line of a verified card.
-fn report_line(source: Value, report: &Report) -> Value {
+pub(crate) fn report_line(source: Value, report: &Report) -> Value {
     let signatures: Vec<Value> = report
         .signatures
         .iter()
@@ -556,7 +556,7 @@ fn error_line(source: Value, e: &Error) -> Value {
 
 /// Redraws `verified N/TOTAL` (or `verified N` when the total is not known) on stderr until
 /// `finished`, then clears the line.
-fn progress(done: &AtomicUsize, finished: &AtomicBool, total: Option<usize>) {
+pub(crate) fn progress(done: &AtomicUsize, finished: &AtomicBool, total: Option<usize>) {
     let mut err = std::io::stderr();
     while !finished.load(Ordering::Relaxed) {
         let n = done.load(Ordering::Relaxed);

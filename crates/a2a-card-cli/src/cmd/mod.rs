@@ -14,6 +14,7 @@ pub(crate) mod man;
 pub(crate) mod migrate;
 pub(crate) mod schema;
 pub(crate) mod sign;
+pub(crate) mod urls;
 pub(crate) mod verify;
 pub(crate) mod version;
 

@@ -27,6 +27,7 @@ Examples:
   a2a-card verify https://agent.example.com --trust trust.json
   a2a-card verify https://agent.example.com --allow-jku https://agent.example.com/keys/
   a2a-card verify --batch cards/ --jwks jwks.json --threads 2 > report.jsonl
+  a2a-card verify --urls agents.txt --trust trust.json --concurrency 64 --per-origin 2 > report.jsonl
   a2a-card verify https://agent.example.com --trust-anchors corp-roots.pem
   a2a-card verify card.json --trust-anchors spire-bundle.pem --identity spiffe://example.org/ns/a/sa/agent
 
@@ -92,10 +93,39 @@ pub(crate) struct Args {
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub(crate) threads: Option<u16>,
 
-    /// With --batch: accept a directory or JSON Lines file that holds no card (by default
-    /// an empty batch is refused: a wrong path in a pipeline must not pass).
-    #[arg(long, requires = "batch")]
+    /// With --batch or --urls: accept a batch that holds no card (by default an empty batch
+    /// is refused: a wrong path in a pipeline must not pass).
+    #[arg(long)]
     pub(crate) allow_empty: bool,
+
+    /// Verify many remote cards concurrently over one fetcher (its connections, HTTP/2 and
+    /// memory cache shared): each line of FILE (`-` for stdin) is an https URL or origin, or a
+    /// JSON object with a string member "url". Prints one JSON line per line of FILE, in input
+    /// order (--unordered: as each finishes), every failure an error line with its line number
+    /// and URL, and a summary on stderr; exit 0 when every card is valid, 1 otherwise.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["batch", "threads"],
+          help_heading = "Remote batches (--urls)")]
+    pub(crate) urls: Option<PathBuf>,
+
+    /// With --urls: most verifications in flight at once (1 to 1024; default 32).
+    #[arg(long, value_name = "N", requires = "urls", help_heading = "Remote batches (--urls)",
+          value_parser = super::count_parser(1, a2a_card_fetch::MAX_CONCURRENCY, ""))]
+    pub(crate) concurrency: Option<usize>,
+
+    /// With --urls: most verifications in flight at once for one origin (1 to 1024; default 4).
+    #[arg(long, value_name = "N", requires = "urls", help_heading = "Remote batches (--urls)",
+          value_parser = super::count_parser(1, a2a_card_fetch::MAX_PER_ORIGIN, ""))]
+    pub(crate) per_origin: Option<usize>,
+
+    /// With --urls: the least time between two requests started to the same origin, in
+    /// milliseconds (0 to 60000; default 0).
+    #[arg(long, value_name = "MS", requires = "urls", help_heading = "Remote batches (--urls)",
+          value_parser = super::count_parser(0, 60_000, "ms"))]
+    pub(crate) delay_ms: Option<usize>,
+
+    /// With --urls: write each line as its card finishes instead of in input order.
+    #[arg(long, requires = "urls", help_heading = "Remote batches (--urls)")]
+    pub(crate) unordered: bool,
 
     /// A CRL (PEM or DER) applied to x5c chains (repeatable): a certificate listed by a CRL of
     /// its issuer is refused.
@@ -154,6 +184,11 @@ impl Args {
     fn url(&self) -> Option<String> {
         let arg = self.card.as_deref()?.to_str()?;
         fetch::is_url(arg).then(|| arg.to_string())
+    }
+
+    /// True when `--origin` was given.
+    pub(crate) fn origin_given(&self) -> bool {
+        self.table.is_given("origin")
     }
 
     /// The first flag about fetching `jku`s that was given (they apply to a URL only).
@@ -258,6 +293,9 @@ impl Args {
 /// Runs `verify` on one card (main dispatches `--batch` to `cmd::batch`); returns the exit code: 0 valid, 1 not valid, 3 (URL only) a key that could
 /// not be fetched.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
+    if args.allow_empty {
+        return Err(Failure::usage("--allow-empty applies only with --batch or --urls"));
+    }
     if let Some(url) = args.url() {
         return run_remote(&args, &url);
     }
