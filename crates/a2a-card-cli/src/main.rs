@@ -93,6 +93,10 @@ enum Command {
     /// Print the man page, or write every page (one per subcommand) into a directory.
     #[command(after_help = cmd::man::AFTER_HELP)]
     Man(cmd::man::Args),
+    /// Run the HTTP verification service (crate a2a-card-serve): POST /v1/verify,
+    /// /v1/verify-remote, /healthz, /readyz, /metrics, with the policy of a file.
+    #[command(after_help = a2a_card_serve::AFTER_HELP)]
+    Serve(a2a_card_serve::Args),
 }
 
 /// A failed command: the library error, the input it concerns (a path, a URL, `<stdin>`,
@@ -252,6 +256,7 @@ fn main() -> ExitCode {
         Command::Version(args) => cmd::version::run(args).map(|()| 0),
         Command::Completions(args) => cmd::completions::run(args, Cli::command()).map(|()| 0),
         Command::Man(args) => cmd::man::run(args, Cli::command()).map(|()| 0),
+        Command::Serve(args) => Ok(a2a_card_serve::run(args)),
     };
     match result {
         Ok(code) => ExitCode::from(code),
