@@ -146,7 +146,7 @@ fn a_member_one_edit_away_gets_did_you_mean_in_lint_sign_and_verify() {
     let fixed = write(
         &dir,
         "fixed.json",
-        &TYPOS
+        TYPOS
             .replace("documentationURL", "documentationUrl")
             .replace("streming", "streaming"),
     );
