@@ -39,7 +39,12 @@ impl Gauge {
 }
 
 /// A server answering every path with `card` (after `pause`), counting requests in flight.
-fn card_server(fx: &Fixture, card: Vec<u8>, pause: Duration, protocol: Option<Protocol>) -> (Server, Arc<Gauge>) {
+fn card_server(
+    fx: &Fixture,
+    card: Vec<u8>,
+    pause: Duration,
+    protocol: Option<Protocol>,
+) -> (Server, Arc<Gauge>) {
     let gauge = Arc::new(Gauge::default());
     let g = gauge.clone();
     let handler = move |_: &Req| {
@@ -73,7 +78,13 @@ impl Setup {
         let signed = dir.join("signed.json");
         sign_to(&unsigned, &pem, &[], &signed);
         let card = std::fs::read(signed).unwrap();
-        Setup { dir, fx, ca, jwks, card }
+        Setup {
+            dir,
+            fx,
+            ca,
+            jwks,
+            card,
+        }
     }
 
     /// `verify --urls LIST --jwks ... --allow-loopback --ca-file ... --no-cache` plus `extra`.
@@ -191,7 +202,12 @@ fn every_line_is_accounted_for_in_input_order_with_hostile_servers_and_bad_lines
     let out = t.run(path_str(&list), &["--timeout", "2", "--concurrency", "8"], None);
     expect_code(&out, 1, "a batch with failures exits 1");
     let got = out_lines(&out);
-    assert_eq!(got.len(), lines.len(), "one line out per line in:\n{}", stdout(&out));
+    assert_eq!(
+        got.len(),
+        lines.len(),
+        "one line out per line in:\n{}",
+        stdout(&out)
+    );
     for (i, (line, (kind, code))) in got.iter().zip(&want).enumerate() {
         assert_eq!(line["source"], i + 1, "input order: {line}");
         let input = &lines[i];
@@ -225,7 +241,10 @@ fn every_line_is_accounted_for_in_input_order_with_hostile_servers_and_bad_lines
     let summary = stderr(&out);
     let total = lines.len();
     assert!(
-        summary.contains(&format!("urls: {total} cards, 6 valid, 1 invalid, {} errors", total - 7)),
+        summary.contains(&format!(
+            "urls: {total} cards, 6 valid, 1 invalid, {} errors",
+            total - 7
+        )),
         "{summary}"
     );
     // The HTTP/2 origins were each asked over one connection.
@@ -248,7 +267,11 @@ fn the_per_origin_bound_is_respected_at_the_server_and_concurrency_is_used() {
         }
     }
     let list = t.list(&lines);
-    let out = t.run(path_str(&list), &["--per-origin", "2", "--concurrency", "16"], None);
+    let out = t.run(
+        path_str(&list),
+        &["--per-origin", "2", "--concurrency", "16"],
+        None,
+    );
     expect_code(&out, 0, "every card valid");
     let got = out_lines(&out);
     assert_eq!(got.len(), lines.len());
@@ -259,16 +282,27 @@ fn the_per_origin_bound_is_respected_at_the_server_and_concurrency_is_used() {
     }
     for (name, g) in [("h2", &ga), ("per-connection", &gb), ("h1 keep-alive", &gc)] {
         let max = g.max.load(Ordering::SeqCst);
-        assert!(max <= 2, "{name}: {max} requests in flight at once at one origin with --per-origin 2");
+        assert!(
+            max <= 2,
+            "{name}: {max} requests in flight at once at one origin with --per-origin 2"
+        );
         // The pooled HTTP/1.1 server runs its (sleeping) handler on two runtime workers, so it
         // may serialize what the client sends at once; the others show the bound is reached.
         if name != "h1 keep-alive" {
-            assert_eq!(max, 2, "{name}: the bound is reached (the origins run concurrently)");
+            assert_eq!(
+                max, 2,
+                "{name}: the bound is reached (the origins run concurrently)"
+            );
         }
     }
 
     // --per-origin 1 with one origin: strictly one at a time.
-    let (d, gd) = card_server(&t.fx, t.card.clone(), Duration::from_millis(30), Some(Protocol::Http2));
+    let (d, gd) = card_server(
+        &t.fx,
+        t.card.clone(),
+        Duration::from_millis(30),
+        Some(Protocol::Http2),
+    );
     let lines: Vec<String> = (0..8).map(|i| d.url("localhost", &format!("/c/{i}"))).collect();
     let list = t.list(&lines);
     let out = t.run(path_str(&list), &["--per-origin", "1"], None);

@@ -136,8 +136,8 @@ pub use cache::CacheOutcome;
 pub use client::{Fetched, FetchedJwks, Fetcher};
 pub use error::{Error, ErrorCode};
 pub use many::{
-    target_of_line, ManyItem, ManyOptions, VerifyMany, DEFAULT_CONCURRENCY, DEFAULT_PER_ORIGIN, MAX_CONCURRENCY,
-    MAX_ORIGIN_DELAY, MAX_PER_ORIGIN,
+    target_of_line, ManyItem, ManyOptions, VerifyMany, DEFAULT_CONCURRENCY, DEFAULT_PER_ORIGIN,
+    MAX_CONCURRENCY, MAX_ORIGIN_DELAY, MAX_PER_ORIGIN,
 };
 pub use options::{
     default_cache_dir, FetchOptions, Proxy, Roots, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_BODY_BYTES,

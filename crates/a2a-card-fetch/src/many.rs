@@ -147,8 +147,8 @@ pub fn target_of_line(line: &str) -> Result<String, Error> {
     if !line.starts_with('{') {
         return Ok(line.to_string());
     }
-    let value: serde_json::Value = serde_json::from_str(line)
-        .map_err(|e| usage(&format!("a JSON line that cannot be read: {e}")))?;
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| usage(&format!("a JSON line that cannot be read: {e}")))?;
     match value.get("url") {
         Some(serde_json::Value::String(url)) => Ok(url.clone()),
         Some(_) => Err(usage("the member \"url\" of the JSON line is not a string")),
@@ -190,7 +190,10 @@ impl Slot {
             return;
         }
         let wait = {
-            let mut next = self.next_start.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut next = self
+                .next_start
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             let now = Instant::now();
             let start = (*next).max(now);
             *next = start + delay;
@@ -417,7 +420,12 @@ async fn verify_one(shared: &Shared, slot: Option<Arc<Slot>>, target: &str) -> R
     if let Some(slot) = &slot {
         slot.turn(shared.many.origin_delay).await;
     }
-    let _global = shared.global.clone().acquire_owned().await.map_err(|_| closed())?;
+    let _global = shared
+        .global
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| closed())?;
     shared
         .fetcher
         .verify_remote(target, &shared.trust, &shared.opts)

@@ -61,14 +61,8 @@ pub(crate) fn run(args: &Args, list: &Path) -> Result<u8, Failure> {
         if std::io::stderr().is_terminal() {
             scope.spawn(|| progress(&done, &finished, None));
         }
-        let outcome = a2a_card_fetch::blocking::verify_many(
-            lines,
-            &trust,
-            &remote,
-            &many,
-            &fetch_opts,
-            None,
-            |item| {
+        let outcome =
+            a2a_card_fetch::blocking::verify_many(lines, &trust, &remote, &many, &fetch_opts, None, |item| {
                 let (line, verdict) = item_line(item);
                 counts[verdict] += 1;
                 done.fetch_add(1, Ordering::Relaxed);
@@ -81,8 +75,7 @@ pub(crate) fn run(args: &Args, list: &Path) -> Result<u8, Failure> {
                         ControlFlow::Break(())
                     }
                 }
-            },
-        );
+            });
         finished.store(true, Ordering::Relaxed);
         outcome
     });
@@ -93,7 +86,11 @@ pub(crate) fn run(args: &Args, list: &Path) -> Result<u8, Failure> {
     let [valid, invalid, errors] = counts;
     let total = valid + invalid + errors;
     let elapsed = start.elapsed().as_secs_f64();
-    let rate = if elapsed > 0.0 { total as f64 / elapsed } else { 0.0 };
+    let rate = if elapsed > 0.0 {
+        total as f64 / elapsed
+    } else {
+        0.0
+    };
     write_stderr_line(&format!(
         "urls: {total} cards, {valid} valid, {invalid} invalid, {errors} errors, elapsed {elapsed:.3} s, {rate:.0} cards/s"
     ))?;
@@ -218,7 +215,10 @@ impl Iterator for TargetLines {
             let mut rest = Vec::new();
             loop {
                 rest.clear();
-                match (&mut self.reader).take(MAX_LINE_BYTES as u64).read_until(b'\n', &mut rest) {
+                match (&mut self.reader)
+                    .take(MAX_LINE_BYTES as u64)
+                    .read_until(b'\n', &mut rest)
+                {
                     Ok(0) => break,
                     Ok(_) if rest.last() == Some(&b'\n') => break,
                     Ok(_) => continue,
@@ -230,7 +230,10 @@ impl Iterator for TargetLines {
             }
             return Some(Err(Error::new(
                 ErrorCode::Card(a2a_card::ErrorCode::InputTooLarge),
-                format!("line {} is longer than {MAX_LINE_BYTES} bytes; skipped", self.number),
+                format!(
+                    "line {} is longer than {MAX_LINE_BYTES} bytes; skipped",
+                    self.number
+                ),
             )));
         }
         Some(match std::str::from_utf8(&line) {

@@ -294,7 +294,9 @@ impl Args {
 /// not be fetched.
 pub(crate) fn run(args: Args) -> Result<u8, Failure> {
     if args.allow_empty {
-        return Err(Failure::usage("--allow-empty applies only with --batch or --urls"));
+        return Err(Failure::usage(
+            "--allow-empty applies only with --batch or --urls",
+        ));
     }
     if let Some(url) = args.url() {
         return run_remote(&args, &url);
