@@ -129,10 +129,18 @@ fn item_line(item: ManyItem) -> (Value, usize) {
     let url = item.target.map_or(Value::Null, Value::from);
     match item.result {
         Ok(remote) => {
-            let mut line = report_line(source, &remote.report);
-            line["url"] = url;
+            // `url` right after `source`, as in an error line.
+            let mut line = serde_json::Map::new();
+            if let Value::Object(members) = report_line(source, &remote.report) {
+                for (name, value) in members {
+                    line.insert(name, value);
+                    if line.len() == 1 {
+                        line.insert("url".into(), url.clone());
+                    }
+                }
+            }
             let verdict = if remote.report.ok { 0 } else { 1 };
-            (line, verdict)
+            (Value::Object(line), verdict)
         }
         Err(e) => (error_line(source, url, &e.spelled(&Flags)), 2),
     }
