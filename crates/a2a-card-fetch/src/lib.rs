@@ -20,6 +20,9 @@
 //!   `Last-Modified`/`If-Modified-Since`, `Cache-Control` (`max-age`, `no-cache`, `no-store`),
 //!   `Expires`, on disk when a cache directory is given, in a fetcher's memory with
 //!   [`FetchOptions::memory_cache`] (over the directory, written through, or alone).
+//! - **Many at once** ([`Fetcher::verify_many`]): remote cards verified concurrently over one
+//!   fetcher, with bounds in flight and per origin and a politeness delay ([`ManyOptions`]),
+//!   each target given back once, in input order or as each finishes.
 //! - **Proxies** ([`Proxy`]): none unless configured; `HTTPS_PROXY`/`NO_PROXY` when asked for.
 //! - **Errors**: this crate's [`Error`]: a retrieval failure with its own stable
 //!   [`ErrorCode`] (`dns-failed`, `http-status`, ...), or the core's [`a2a_card::Error`] for a
