@@ -50,6 +50,8 @@ pub struct ManyOptions {
     pub concurrency: usize,
     /// Most verifications in flight at once for one origin, the origin of the target as given
     /// (1 to [`MAX_PER_ORIGIN`], default 4). A redirect to another origin is not counted there.
+    /// Targets are started in input order within a window of `8 x concurrency`: a list sorted
+    /// by origin keeps few origins in that window, so interleave the origins of a long list.
     pub per_origin: usize,
     /// The least time between the starts of two verifications of the same origin (at most
     /// [`MAX_ORIGIN_DELAY`], default none).
