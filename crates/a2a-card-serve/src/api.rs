@@ -205,29 +205,37 @@ async fn read_body(svc: &Service, req: Request<Incoming>) -> Result<Bytes, Respo
 
 /// `POST /v1/verify` and `POST /v1/verify-remote`.
 async fn verification(svc: &Arc<Service>, endpoint: &str, req: Request<Incoming>) -> Response<Body> {
+    // The policy in force when the request started, for the whole request (a reload meanwhile
+    // applies to the next one).
+    let loaded = svc.current();
     let body = match read_body(svc, req).await {
         Ok(b) => b,
         Err(r) => return r,
     };
-    // The policy in force when the body was read, for the whole request.
-    let loaded = svc.current();
     let policy = &loaded.policy;
     let audit = policy.audit;
     let (status, verdict, code, body) = if endpoint == "verify" {
         match &policy.verifier {
             None => off_answer(),
-            Some(v) => match v.verify(&body) {
-                Ok(report) => report_answer(&report, report.to_json()),
-                Err(e) => {
-                    let code = e.code().as_str();
-                    (
-                        StatusCode::BAD_REQUEST,
+            // The verification is CPU work: on a blocking thread, so that it holds no async
+            // worker (health probes and other connections go on) and the deadline answers on
+            // time even while it runs.
+            Some(_) => {
+                let held = Arc::clone(&loaded);
+                match tokio::task::spawn_blocking(move || verify_answer(&held, &body)).await {
+                    Ok(answer) => answer,
+                    Err(_) => (
+                        StatusCode::INTERNAL_SERVER_ERROR,
                         "error",
-                        code.to_string(),
-                        error_json(&e, "the request body"),
-                    )
+                        "internal".to_string(),
+                        serde_json::json!({
+                            "code": "internal",
+                            "message": "the verification stopped without an answer",
+                            "source": "the service",
+                        }),
+                    ),
                 }
-            },
+            }
         }
     } else {
         match remote(svc, &loaded, &body).await {
@@ -250,6 +258,22 @@ async fn verification(svc: &Arc<Service>, endpoint: &str, req: Request<Incoming>
 }
 
 type Answer = (StatusCode, &'static str, String, Value);
+
+/// The answer of `/v1/verify` under `loaded`'s verifier (which the caller has checked is on).
+fn verify_answer(loaded: &crate::state::Loaded, body: &[u8]) -> Answer {
+    let Some(v) = &loaded.policy.verifier else {
+        return off_answer();
+    };
+    match v.verify(body) {
+        Ok(report) => report_answer(&report, report.to_json()),
+        Err(e) => (
+            StatusCode::BAD_REQUEST,
+            "error",
+            e.code().as_str().to_string(),
+            error_json(&e, "the request body"),
+        ),
+    }
+}
 
 fn verdict_value(v: &str) -> &'static str {
     match v {
@@ -319,6 +343,13 @@ async fn remote(svc: &Service, loaded: &crate::state::Loaded, body: &[u8]) -> Re
                 "\"url\" must be a string",
             )
             .at("/url")))
+        }
+        Some(_) => {
+            return Ok(bad(Error::new(
+                ErrorCode::Usage,
+                "the body has no member \"url\": it must be {\"url\": \"https://...\"}",
+            )
+            .at("")))
         }
         _ => {
             return Ok(bad(Error::new(

@@ -150,8 +150,21 @@ async fn malformed_bodies_are_refused_naming_the_place() {
         }
         assert_eq!(j["source"], "the request body");
     }
+    // An object without the member is told so, not that it is not an object.
+    let empty = post(svc.addr, "/v1/verify-remote", b"{}").await;
+    assert_eq!(empty.status, 400);
+    let j = empty.json();
+    assert_eq!(j["code"], "usage", "{j}");
+    assert!(
+        j["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the body has no member \"url\""),
+        "{j}"
+    );
     let bad_url = post(svc.addr, "/v1/verify-remote", br#"{"url": "ftp://x"}"#).await;
     assert_eq!(bad_url.status, 400, "{}", String::from_utf8_lossy(&bad_url.body));
+    assert_eq!(bad_url.json()["code"], "not-https", "{}", bad_url.json());
     let nf = get(svc.addr, "/v2/verify").await;
     assert_eq!((nf.status, nf.json()["code"].as_str()), (404, Some("not-found")));
     let m = get(svc.addr, "/v1/verify").await;
