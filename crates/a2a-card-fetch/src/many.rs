@@ -234,9 +234,10 @@ impl Fetcher {
     /// input that is already an error (a line that names no URL, [`target_of_line`]) comes
     /// back as that error in its place, and a verification that panics (a bug) as an error.
     ///
-    /// The targets are read as they are needed, from a task of the runtime: an iterator that
-    /// blocks (a pipe) holds one worker thread while it waits. Call it within a tokio runtime
-    /// (verifications run as tasks: a multi-threaded runtime verifies on every worker).
+    /// The targets are read as they are needed, on a thread of their own: an iterator that
+    /// blocks (a pipe) holds no worker, and what has finished is given back while it waits.
+    /// Call it within a tokio runtime (verifications run as tasks: a multi-threaded runtime
+    /// verifies on every worker).
     ///
     /// Errors before anything starts: the options ([`ManyOptions::check`], the verify options,
     /// the `jku` prefixes) and no runtime.
@@ -291,19 +292,45 @@ impl Fetcher {
             many: many.clone(),
             global: Arc::new(Semaphore::new(many.concurrency)),
         });
-        let driver = handle.spawn(drive(targets.into_iter(), shared, window, tx));
+        // The targets are read on a thread of their own: a list read from a pipe may block on
+        // each line, and the scheduler must meanwhile give back what has finished. The thread
+        // ends with the list, or at the next target once the scheduler is gone.
+        let (in_tx, in_rx) = mpsc::channel(window.max(1));
+        let mut targets = targets.into_iter();
+        std::thread::Builder::new()
+            .name("a2a-card-verify-many-input".into())
+            .spawn(move || {
+                for target in targets.by_ref() {
+                    if in_tx.blocking_send(target).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| {
+                Error::new(
+                    ErrorCode::Card(a2a_card::ErrorCode::Io),
+                    format!("cannot start the thread that reads the targets: {e}"),
+                )
+            })?;
+        let driver = handle.spawn(drive(in_rx, shared, window, tx));
         Ok(VerifyMany { rx, driver })
     }
 }
 
-/// Starts the targets within the window, and gives each result back (in input order when
-/// asked) until every target is given back or the receiver is gone.
+/// Starts the targets within the window as they arrive, and gives each result back (in input
+/// order when asked) as soon as it can, until every target is given back or the receiver is
+/// gone. It waits for the next target and for the next finished task at once, so a slow list
+/// never holds back what has finished.
 async fn drive(
-    mut targets: impl Iterator<Item = Result<String, Error>>,
+    mut targets: mpsc::Receiver<Result<String, Error>>,
     shared: Arc<Shared>,
     window: usize,
     tx: mpsc::Sender<ManyItem>,
 ) {
+    enum Event {
+        Target(Result<String, Error>),
+        Done(Box<Result<(Id, ManyItem), tokio::task::JoinError>>),
+    }
     let mut slots: HashMap<String, Arc<Slot>> = HashMap::new();
     let mut tasks: JoinSet<ManyItem> = JoinSet::new();
     let mut running: HashMap<Id, (usize, String)> = HashMap::new();
@@ -328,75 +355,80 @@ async fn drive(
         out
     };
     loop {
-        // Started and not given back: running, or held for the order.
-        while !exhausted && next_in - next_out < window {
-            let index = next_in;
-            match targets.next() {
-                None => exhausted = true,
-                Some(Err(e)) => {
-                    next_in += 1;
-                    let item = ManyItem {
-                        index,
-                        target: None,
-                        result: Err(e),
-                    };
-                    for item in give(item, &mut held, &mut next_out) {
-                        if tx.send(item).await.is_err() {
-                            return;
-                        }
-                    }
+        // Started and not given back (running, or held for the order) stay within the window.
+        let room = !exhausted && next_in - next_out < window;
+        let event = tokio::select! {
+            biased;
+            got = targets.recv(), if room => match got {
+                Some(target) => Event::Target(target),
+                None => {
+                    exhausted = true;
+                    continue;
                 }
-                Some(Ok(target)) => {
-                    next_in += 1;
-                    let slot = origin_key(&target).map(|key| {
-                        slots
-                            .entry(key)
-                            .or_insert_with(|| {
-                                Arc::new(Slot {
-                                    permits: Arc::new(Semaphore::new(shared.many.per_origin)),
-                                    next_start: Mutex::new(Instant::now()),
-                                })
-                            })
-                            .clone()
-                    });
-                    let shared = shared.clone();
-                    let t = target.clone();
-                    let id = tasks
-                        .spawn(async move {
-                            let result = verify_one(&shared, slot, &t).await;
-                            ManyItem {
-                                index,
-                                target: Some(t),
-                                result,
-                            }
-                        })
-                        .id();
-                    running.insert(id, (index, target));
-                }
-            }
-        }
-        let Some(joined) = tasks.join_next_with_id().await else {
-            if exhausted {
-                return;
-            }
-            continue;
+            },
+            joined = tasks.join_next_with_id(), if !tasks.is_empty() => match joined {
+                Some(joined) => Event::Done(Box::new(joined)),
+                None => continue,
+            },
+            // Nothing running and no room: every target has been given back.
+            else => return,
         };
-        let item = match joined {
-            Ok((id, item)) => {
-                running.remove(&id);
-                item
-            }
-            Err(e) => {
-                let (index, target) = running.remove(&e.id()).unwrap_or_default();
+        let item = match event {
+            Event::Target(Err(e)) => {
+                let index = next_in;
+                next_in += 1;
                 ManyItem {
                     index,
-                    target: Some(target),
-                    result: Err(Error::new(
-                        ErrorCode::Card(a2a_card::ErrorCode::MalformedCard),
-                        format!("internal error: the verification stopped ({e}); this is a bug"),
-                    )),
+                    target: None,
+                    result: Err(e),
                 }
             }
+            Event::Target(Ok(target)) => {
+                let index = next_in;
+                next_in += 1;
+                let slot = origin_key(&target).map(|key| {
+                    slots
+                        .entry(key)
+                        .or_insert_with(|| {
+                            Arc::new(Slot {
+                                permits: Arc::new(Semaphore::new(shared.many.per_origin)),
+                                next_start: Mutex::new(Instant::now()),
+                            })
+                        })
+                        .clone()
+                });
+                let shared = shared.clone();
+                let t = target.clone();
+                let id = tasks
+                    .spawn(async move {
+                        let result = verify_one(&shared, slot, &t).await;
+                        ManyItem {
+                            index,
+                            target: Some(t),
+                            result,
+                        }
+                    })
+                    .id();
+                running.insert(id, (index, target));
+                continue;
+            }
+            Event::Done(done) => match *done {
+                Ok((id, item)) => {
+                    running.remove(&id);
+                    item
+                }
+                Err(e) => {
+                    let (index, target) = running.remove(&e.id()).unwrap_or_default();
+                    ManyItem {
+                        index,
+                        target: Some(target),
+                        result: Err(Error::new(
+                            ErrorCode::Card(a2a_card::ErrorCode::MalformedCard),
+                            format!("internal error: the verification stopped ({e}); this is a bug"),
+                        )),
+                    }
+                }
+            },
         };
         for item in give(item, &mut held, &mut next_out) {
             if tx.send(item).await.is_err() {

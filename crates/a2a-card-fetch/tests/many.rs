@@ -190,3 +190,38 @@ fn the_blocking_form_stops_when_asked_and_bounds_name_their_option() {
         .unwrap_err();
     assert!(e.message().contains("tokio runtime"), "{}", e.message());
 }
+
+#[test]
+fn a_result_is_given_back_while_the_list_waits_for_its_next_target() {
+    // A list read from a pipe whose writer waits for each answer before writing the next
+    // target: each result must come back while the list is still blocked, in order or not.
+    let fx = Fixture::new();
+    let (card, trust) = signed_card();
+    let (s, _) = server(&fx, card, Duration::ZERO);
+    let fetcher = Fetcher::new(&fx.options()).unwrap();
+    for ordered in [true, false] {
+        let (feed, list) = std::sync::mpsc::channel::<Result<String, Error>>();
+        let many = ManyOptions {
+            ordered,
+            ..ManyOptions::default()
+        };
+        runtime().block_on(async {
+            let mut results = fetcher
+                .verify_many(list, &trust, &RemoteOptions::default(), &many)
+                .unwrap();
+            for i in 0..3 {
+                feed.send(Ok(s.url("localhost", &format!("/c/{i}")))).unwrap();
+                let item = tokio::time::timeout(Duration::from_secs(20), results.next())
+                    .await
+                    .unwrap_or_else(|_| {
+                        panic!("ordered {ordered}, target {i}: no result while the list waits")
+                    })
+                    .unwrap();
+                assert_eq!(item.index, i);
+                assert!(item.result.unwrap().report.ok);
+            }
+            drop(feed);
+            assert!(results.next().await.is_none());
+        });
+    }
+}

@@ -104,7 +104,9 @@ pub(crate) async fn handle(svc: Arc<Service>, req: Request<Incoming>) -> Respons
                     .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
                 return r;
             };
-            svc.metrics.in_flight(1);
+            // Counted down (and its time recorded) when this future ends, answered or dropped
+            // by a client that went away.
+            let _counted = InFlight::start(&svc, endpoint, start);
             let deadline = svc.limits.deadline;
             let work = verification(&svc, endpoint, req);
             let r = match tokio::time::timeout(deadline, work).await {
@@ -120,8 +122,6 @@ pub(crate) async fn handle(svc: Arc<Service>, req: Request<Incoming>) -> Respons
                     )
                 }
             };
-            svc.metrics.in_flight(-1);
-            svc.metrics.latency(endpoint, start.elapsed());
             r
         }
     };
@@ -258,6 +258,28 @@ async fn verification(svc: &Arc<Service>, endpoint: &str, req: Request<Incoming>
 }
 
 type Answer = (StatusCode, &'static str, String, Value);
+
+/// A verification counted in the in-flight gauge: up when made, down (with its latency) when
+/// dropped, however the request ends.
+struct InFlight<'a> {
+    svc: &'a Service,
+    endpoint: &'a str,
+    start: Instant,
+}
+
+impl<'a> InFlight<'a> {
+    fn start(svc: &'a Service, endpoint: &'a str, start: Instant) -> InFlight<'a> {
+        svc.metrics.in_flight(1);
+        InFlight { svc, endpoint, start }
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.svc.metrics.in_flight(-1);
+        self.svc.metrics.latency(self.endpoint, self.start.elapsed());
+    }
+}
 
 /// The answer of `/v1/verify` under `loaded`'s verifier (which the caller has checked is on).
 fn verify_answer(loaded: &crate::state::Loaded, body: &[u8]) -> Answer {

@@ -176,6 +176,7 @@ fn run_inner(args: Args) -> Result<(), Error> {
         .map_err(|e| Error::new(ErrorCode::Io, format!("cannot start the runtime: {e}")))?;
     rt.block_on(async {
         let service = Arc::new(Service::new(args.policy.clone(), args.limits())?);
+        let stop = signals(service.clone())?;
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .map_err(|e| Error::new(ErrorCode::Io, format!("cannot listen on {}: {e}", args.listen)))?;
@@ -185,7 +186,7 @@ fn run_inner(args: Args) -> Result<(), Error> {
             args.policy.display(),
             service.policy_mode()
         );
-        serve(listener, service.clone(), signals(service)).await;
+        serve(listener, service, stop).await;
         eprintln!("stopped: every request read was answered");
         Ok(())
     })

@@ -3,6 +3,7 @@
 
 use crate::api;
 use crate::state::Service;
+use a2a_card::{Error, ErrorCode};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::future::Future;
@@ -105,32 +106,36 @@ async fn connection(
 
 /// A future that completes on SIGTERM or SIGINT, and that calls [`Service::reload`] on each
 /// SIGHUP meanwhile (a failed reload is written to stderr as one error line, the policy in
-/// force kept).
+/// force kept). The handlers are installed when this is called (inside the runtime), not when
+/// the future is first polled: call it before saying that the service listens, so that a signal
+/// sent as soon as it does is never met by the default action. `io` when they cannot be.
 ///
 /// ```no_run
 /// # async fn run(svc: std::sync::Arc<a2a_card_serve::Service>) {
+/// let stop = a2a_card_serve::signals(svc.clone()).unwrap();
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await.unwrap();
-/// a2a_card_serve::serve(listener, svc.clone(), a2a_card_serve::signals(svc)).await;
+/// a2a_card_serve::serve(listener, svc, stop).await;
 /// # }
 /// ```
-pub async fn signals(service: Arc<Service>) {
+pub fn signals(service: Arc<Service>) -> Result<impl Future<Output = ()>, Error> {
     use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::hangup()),
-    ) else {
-        eprintln!("error[io]: cannot install the signal handlers; stopping");
-        return;
+    let install = |kind: SignalKind| {
+        signal(kind)
+            .map_err(|e| Error::new(ErrorCode::Io, format!("cannot install the signal handlers: {e}")))
     };
-    loop {
-        tokio::select! {
-            _ = term.recv() => return,
-            _ = int.recv() => return,
-            _ = hup.recv() => match service.reload() {
-                Ok(()) => eprintln!("policy reloaded: mode {}", service.policy_mode()),
-                Err(e) => eprintln!("{}", crate::error_line(&e)),
-            },
+    let mut term = install(SignalKind::terminate())?;
+    let mut int = install(SignalKind::interrupt())?;
+    let mut hup = install(SignalKind::hangup())?;
+    Ok(async move {
+        loop {
+            tokio::select! {
+                _ = term.recv() => return,
+                _ = int.recv() => return,
+                _ = hup.recv() => match service.reload() {
+                    Ok(()) => eprintln!("policy reloaded: mode {}", service.policy_mode()),
+                    Err(e) => eprintln!("{}", crate::error_line(&e)),
+                },
+            }
         }
-    }
+    })
 }
