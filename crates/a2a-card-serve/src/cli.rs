@@ -186,8 +186,14 @@ fn run_inner(args: Args) -> Result<(), Error> {
             args.policy.display(),
             service.policy_mode()
         );
-        serve(listener, service, stop).await;
-        eprintln!("stopped: every request read was answered");
+        let drain = service.limits.drain_timeout;
+        match serve(listener, service, stop).await {
+            0 => eprintln!("stopped: every request read was answered"),
+            cut => eprintln!(
+                "stopped: {cut} connection(s) were still being answered after {} ms and were closed",
+                drain.as_millis()
+            ),
+        }
         Ok(())
     })
 }

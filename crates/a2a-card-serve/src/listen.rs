@@ -15,9 +15,15 @@ use tokio::sync::{watch, Semaphore};
 
 /// Serves `service` on `listener` until `shutdown` completes, then stops accepting, closes
 /// idle connections, answers every request already read (within
-/// [`Limits::drain_timeout`]) and returns. `/readyz` says 503 from the moment `shutdown`
-/// completes, for [`Limits::shutdown_delay`] before the listener closes.
-pub async fn serve(listener: TcpListener, service: Arc<Service>, shutdown: impl Future<Output = ()>) {
+/// [`Limits::drain_timeout`]) and returns the number of connections still being answered when
+/// that time ran out (closed then; 0 when every request read was answered). `/readyz` says 503
+/// from the moment `shutdown` completes, for [`Limits::shutdown_delay`] before the listener
+/// closes.
+pub async fn serve(
+    listener: TcpListener,
+    service: Arc<Service>,
+    shutdown: impl Future<Output = ()>,
+) -> usize {
     let (stop_tx, stop_rx) = watch::channel(false);
     let connections = Arc::new(Semaphore::new(service.limits.max_connections));
     let mut tasks = tokio::task::JoinSet::new();
@@ -48,18 +54,33 @@ pub async fn serve(listener: TcpListener, service: Arc<Service>, shutdown: impl 
     // Still accepting and answering while a load balancer sees /readyz fail.
     let until = tokio::time::sleep(service.limits.shutdown_delay);
     tokio::pin!(until);
+    // The connection limit holds then too, and a failed accept waits a little as above.
     loop {
+        let permit = tokio::select! {
+            () = &mut until => break,
+            p = connections.clone().acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+        };
         tokio::select! {
             () = &mut until => break,
-            a = listener.accept() => if let Ok((stream, _)) = a {
-                tasks.spawn(connection(stream, service.clone(), stop_rx.clone(), None));
+            a = listener.accept() => match a {
+                Ok((stream, _)) => {
+                    tasks.spawn(connection(stream, service.clone(), stop_rx.clone(), Some(permit)));
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
             },
         }
+        while tasks.try_join_next().is_some() {}
     }
     drop(listener);
     let _ = stop_tx.send(true);
     let drain = async { while tasks.join_next().await.is_some() {} };
     let _ = tokio::time::timeout(service.limits.drain_timeout, drain).await;
+    let cut = tasks.len();
+    tasks.abort_all();
+    cut
 }
 
 /// One client connection: HTTP/1.1 with keep-alive, the head within its size and time limits,
