@@ -386,6 +386,14 @@ async fn drive(
             Event::Target(Ok(target)) => {
                 let index = next_in;
                 next_in += 1;
+                // A crawl list may name millions of origins: the slots of origins with nothing
+                // running and no turn pending are dropped once they outnumber the window.
+                if slots.len() > window.saturating_mul(2) {
+                    let now = Instant::now();
+                    slots.retain(|_, slot| {
+                        Arc::strong_count(slot) > 1 || slot.next_start.lock().map_or(true, |t| *t > now)
+                    });
+                }
                 let slot = origin_key(&target).map(|key| {
                     slots
                         .entry(key)

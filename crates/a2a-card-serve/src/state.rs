@@ -74,7 +74,7 @@ pub struct Service {
     /// The metrics served at `/metrics`.
     pub metrics: Metrics,
     pub(crate) in_flight: Arc<Semaphore>,
-    origins: Mutex<HashMap<String, Arc<Semaphore>>>,
+    origins: Mutex<HashMap<(String, usize), Arc<Semaphore>>>,
     pub(crate) ready: AtomicBool,
 }
 
@@ -163,14 +163,16 @@ impl Service {
         self.ready.load(Ordering::Relaxed)
     }
 
-    /// The semaphore of one origin's retrievals (made on first use, dropped when unused).
+    /// The semaphore of one origin's retrievals (made on first use, dropped when unused), by
+    /// origin and size: a reloaded policy's size applies to the requests that start after it,
+    /// even while earlier ones still hold the old semaphore.
     pub(crate) fn origin_slots(&self, origin: &str, size: usize) -> Arc<Semaphore> {
         let mut map = match self.origins.lock() {
             Ok(g) => g,
             Err(p) => p.into_inner(),
         };
         map.retain(|_, s| Arc::strong_count(s) > 1);
-        map.entry(origin.to_string())
+        map.entry((origin.to_string(), size))
             .or_insert_with(|| Arc::new(Semaphore::new(size)))
             .clone()
     }
