@@ -15,9 +15,9 @@ use tokio::sync::{watch, Semaphore};
 
 /// Serves `service` on `listener` until `shutdown` completes, then stops accepting, closes
 /// idle connections, answers every request already read (within
-/// [`Limits::drain_timeout`]) and returns the number of connections still being answered when
+/// [`crate::Limits::drain_timeout`]) and returns the number of connections still being answered when
 /// that time ran out (closed then; 0 when every request read was answered). `/readyz` says 503
-/// from the moment `shutdown` completes, for [`Limits::shutdown_delay`] before the listener
+/// from the moment `shutdown` completes, for [`crate::Limits::shutdown_delay`] before the listener
 /// closes.
 pub async fn serve(
     listener: TcpListener,
