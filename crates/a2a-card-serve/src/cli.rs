@@ -79,23 +79,23 @@ pub struct Args {
     pub max_connections: usize,
 
     /// The longest a request may take, body, fetch and verification (then: 504).
-    #[arg(long, value_name = "MS", default_value_t = 10_000,
+    #[arg(long, value_name = "MS", default_value_t = ms(Limits::default().deadline),
           value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub deadline_ms: u64,
 
     /// The longest a client may take to send a request head, and the longest a keep-alive
     /// connection may stay idle, before it is closed.
-    #[arg(long, value_name = "MS", default_value_t = 5_000,
+    #[arg(long, value_name = "MS", default_value_t = ms(Limits::default().header_timeout),
           value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub header_timeout_ms: u64,
 
     /// After SIGTERM, how long /readyz answers 503 while requests are still served.
-    #[arg(long, value_name = "MS", default_value_t = 0,
+    #[arg(long, value_name = "MS", default_value_t = ms(Limits::default().shutdown_delay),
           value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     pub shutdown_delay_ms: u64,
 
     /// After the listener closes, the longest wait for the requests being answered.
-    #[arg(long, value_name = "MS", default_value_t = 30_000,
+    #[arg(long, value_name = "MS", default_value_t = ms(Limits::default().drain_timeout),
           value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     pub drain_timeout_ms: u64,
 
@@ -196,6 +196,11 @@ fn run_inner(args: Args) -> Result<(), Error> {
         }
         Ok(())
     })
+}
+
+/// A duration of the default limits in whole milliseconds, for the flags' defaults.
+fn ms(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// The CLI's one error line: `error[CODE]: MESSAGE at PLACE (SOURCE)`, on one line.

@@ -98,15 +98,10 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     })?;
 
     let total = counts.total();
-    let elapsed = start.elapsed().as_secs_f64();
-    let rate = if elapsed > 0.0 {
-        total as f64 / elapsed
-    } else {
-        0.0
-    };
-    write_stderr_line(&format!(
-        "batch: {total} cards, {} valid, {} invalid, {} errors, elapsed {elapsed:.3} s, {rate:.0} cards/s",
-        counts.valid, counts.invalid, counts.errors
+    write_stderr_line(&summary(
+        "batch",
+        [counts.valid, counts.invalid, counts.errors],
+        start,
     ))?;
     if total == 0 && !args.allow_empty {
         return Err(Failure::new(
@@ -543,6 +538,21 @@ pub(crate) fn report_line(source: Value, report: &Report) -> Value {
         line["did_you_mean"] = near;
     }
     line
+}
+
+/// The summary on stderr of a batch or a URL list: `LABEL: N cards, V valid, I invalid, E
+/// errors, elapsed S s, R cards/s`.
+pub(crate) fn summary(label: &str, [valid, invalid, errors]: [usize; 3], start: Instant) -> String {
+    let total = valid + invalid + errors;
+    let elapsed = start.elapsed().as_secs_f64();
+    let rate = if elapsed > 0.0 {
+        total as f64 / elapsed
+    } else {
+        0.0
+    };
+    format!(
+        "{label}: {total} cards, {valid} valid, {invalid} invalid, {errors} errors, elapsed {elapsed:.3} s, {rate:.0} cards/s"
+    )
 }
 
 /// The report line of a card that could not be read or parsed.

@@ -13,7 +13,7 @@ use super::verify::Args;
 use crate::io::{is_stdin, printable, write_stderr_line, write_stdout};
 use crate::options::Flags;
 use crate::Failure;
-use a2a_card_fetch::{target_of_line, Error, ErrorCode, ManyItem, ManyOptions, RemoteOptions};
+use a2a_card_fetch::{target_of_line, Error, ErrorCode, ManyItem, ManyOptions};
 use serde_json::{json, Value};
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Read as _};
@@ -29,15 +29,7 @@ const MAX_LINE_BYTES: usize = 64 * 1024;
 pub(crate) fn run(args: &Args, list: &Path) -> Result<u8, Failure> {
     check_usage(args)?;
     args.fetch.check_files()?;
-    let (trust, verify) = args.ready(!args.allow_jku.is_empty())?;
-    let remote = RemoteOptions {
-        verify,
-        jku_allow: args.allow_jku.clone(),
-        max_jwks_keys: args
-            .max_jwks_keys
-            .unwrap_or(a2a_card_fetch::DEFAULT_MAX_JWKS_KEYS),
-        ..RemoteOptions::default()
-    };
+    let (trust, remote) = args.remote()?;
     let defaults = ManyOptions::default();
     let many = ManyOptions {
         concurrency: args.concurrency.unwrap_or(defaults.concurrency),
@@ -85,15 +77,7 @@ pub(crate) fn run(args: &Args, list: &Path) -> Result<u8, Failure> {
     }
     let [valid, invalid, errors] = counts;
     let total = valid + invalid + errors;
-    let elapsed = start.elapsed().as_secs_f64();
-    let rate = if elapsed > 0.0 {
-        total as f64 / elapsed
-    } else {
-        0.0
-    };
-    write_stderr_line(&format!(
-        "urls: {total} cards, {valid} valid, {invalid} invalid, {errors} errors, elapsed {elapsed:.3} s, {rate:.0} cards/s"
-    ))?;
+    write_stderr_line(&super::batch::summary("urls", counts, start))?;
     if total == 0 && !args.allow_empty {
         return Err(Failure::usage(format!(
             "the URL list {} holds no line; a wrong path? --allow-empty accepts an empty list",

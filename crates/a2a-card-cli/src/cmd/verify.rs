@@ -180,6 +180,21 @@ pub(crate) struct Args {
 }
 
 impl Args {
+    /// The trust roots and the remote options of a fetched card (`verify URL`, `--urls`): the
+    /// policy ready, the `jku` allowlist and the JWK Set bound.
+    pub(crate) fn remote(&self) -> Result<(a2a_card::TrustStore, RemoteOptions), Failure> {
+        let (trust, verify) = self.ready(!self.allow_jku.is_empty())?;
+        let remote = RemoteOptions {
+            verify,
+            jku_allow: self.allow_jku.clone(),
+            max_jwks_keys: self
+                .max_jwks_keys
+                .unwrap_or(a2a_card_fetch::DEFAULT_MAX_JWKS_KEYS),
+            ..RemoteOptions::default()
+        };
+        Ok((trust, remote))
+    }
+
     /// The card argument when it is a URL.
     fn url(&self) -> Option<String> {
         let arg = self.card.as_deref()?.to_str()?;
@@ -338,15 +353,7 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
     }
     args.fetch.check_files()?;
     args.check_emit_verified()?;
-    let (trust, verify) = args.ready(!args.allow_jku.is_empty())?;
-    let remote = RemoteOptions {
-        verify,
-        jku_allow: args.allow_jku.clone(),
-        max_jwks_keys: args
-            .max_jwks_keys
-            .unwrap_or(a2a_card_fetch::DEFAULT_MAX_JWKS_KEYS),
-        ..RemoteOptions::default()
-    };
+    let (trust, remote) = args.remote()?;
     let r = verify_remote(url, &trust, &remote, &args.fetch.options()).map_err(|e| fetch::failure(e, url))?;
 
     emit_verified(args, &r.report)?;
