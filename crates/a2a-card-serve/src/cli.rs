@@ -167,9 +167,13 @@ fn run_inner(args: Args) -> Result<(), Error> {
         return Ok(());
     }
     let mut rt = tokio::runtime::Builder::new_multi_thread();
-    if let Some(n) = args.threads {
-        rt.worker_threads(usize::from(n));
-    }
+    // Verifications run on the blocking pool: as many threads as cores verify at once (more
+    // only switch between each other), plus a few for the resolver's lookups.
+    let threads = match args.threads {
+        Some(n) => usize::from(n),
+        None => std::thread::available_parallelism().map_or(2, usize::from),
+    };
+    rt.worker_threads(threads).max_blocking_threads(threads + 4);
     let rt = rt
         .enable_all()
         .build()
