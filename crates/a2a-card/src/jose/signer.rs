@@ -191,6 +191,11 @@ pub fn sign_with<S: Signer + ?Sized>(
 /// assert_eq!((raw[31], raw[63]), (0x01, 0x80));
 /// let err = ecdsa_to_jws(Algorithm::ES256, &[0u8; 63]).unwrap_err();
 /// assert_eq!(err.code().as_str(), "signature-invalid");
+/// // Raw r||s whose first bytes read like a SEQUENCE of the whole length stays raw.
+/// let mut raw = [7u8; 96];
+/// raw[0] = 0x30;
+/// raw[1] = 94;
+/// assert_eq!(ecdsa_to_jws(Algorithm::ES384, &raw).unwrap(), raw.to_vec());
 /// ```
 pub fn ecdsa_to_jws(alg: Algorithm, signature: &[u8]) -> Result<Vec<u8>, Error> {
     let field = match alg {
@@ -222,19 +227,26 @@ pub fn ecdsa_to_jws(alg: Algorithm, signature: &[u8]) -> Result<Vec<u8>, Error> 
     };
     let mut inner = Reader::new(body);
     let (r, s) = match (inner.read_uint("r"), inner.read_uint("s")) {
-        (Ok(r), Ok(s)) if inner.is_empty() => (r, s),
+        (Ok(r), Ok(s))
+            if inner.is_empty() && !r.is_empty() && !s.is_empty() && r.len() <= field && s.len() <= field =>
+        {
+            (r, s)
+        }
+        // 2 * field bytes whose first two happen to read as a SEQUENCE's tag and length (about
+        // one raw signature in 65,536): raw after all, as above.
+        _ if signature.len() == 2 * field => return Ok(signature.to_vec()),
+        (Ok(r), Ok(s)) if inner.is_empty() => {
+            if r.len() > field || s.len() > field {
+                return Err(refused("an integer is longer than the curve's field"));
+            }
+            return Err(refused("an integer is zero"));
+        }
         _ => {
             return Err(refused(
                 "the SEQUENCE does not hold exactly two non-negative integers",
             ))
         }
     };
-    if r.len() > field || s.len() > field {
-        return Err(refused("an integer is longer than the curve's field"));
-    }
-    if r.is_empty() || s.is_empty() {
-        return Err(refused("an integer is zero"));
-    }
     let mut out = vec![0u8; 2 * field];
     out[field - r.len()..field].copy_from_slice(r);
     out[2 * field - s.len()..].copy_from_slice(s);
