@@ -88,28 +88,8 @@ pub(crate) async fn handle(svc: Arc<Service>, req: Request<Incoming>) -> Respons
             r
         }
         _ => {
-            let Ok(_slot) = svc.in_flight.clone().try_acquire_owned() else {
-                svc.metrics.refused("in-flight");
-                svc.metrics.response(endpoint, 503);
-                let mut r = service_error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "overloaded",
-                    format!(
-                        "{} requests are being verified, the most this service takes at once; retry",
-                        svc.limits.max_in_flight
-                    ),
-                    "the service",
-                );
-                r.headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-                return r;
-            };
-            // Counted down (and its time recorded) when this future ends, answered or dropped
-            // by a client that went away.
-            let _counted = InFlight::start(&svc, endpoint, start);
             let deadline = svc.limits.deadline;
-            let work = verification(&svc, endpoint, req);
-            let r = match tokio::time::timeout(deadline, work).await {
+            match tokio::time::timeout(deadline, verification(&svc, endpoint, req, start)).await {
                 Ok(r) => r,
                 Err(_) => {
                     svc.metrics.refused("deadline");
@@ -121,8 +101,7 @@ pub(crate) async fn handle(svc: Arc<Service>, req: Request<Incoming>) -> Respons
                         "the service",
                     )
                 }
-            };
-            r
+            }
         }
     };
     svc.metrics.response(endpoint, response.status().as_u16());
@@ -191,7 +170,25 @@ async fn read_body(svc: &Service, req: Request<Incoming>) -> Result<Bytes, Respo
     if declared.is_some_and(|n| n > max as u64) {
         return Err(too_large(svc));
     }
-    match Limited::new(req.into_body(), max).collect().await {
+    let within = svc.limits.body_timeout;
+    let read = tokio::time::timeout(within, Limited::new(req.into_body(), max).collect()).await;
+    let Ok(read) = read else {
+        // A client that trickles its body is cut here, before it holds a verification slot.
+        svc.metrics.refused("body-timeout");
+        let mut r = service_error(
+            StatusCode::REQUEST_TIMEOUT,
+            "timeout",
+            format!(
+                "the request body was not received within {} ms of its head",
+                within.as_millis()
+            ),
+            "the request body",
+        );
+        r.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return Err(r);
+    };
+    match read {
         Ok(c) => Ok(c.to_bytes()),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large(svc)),
         Err(e) => Err(service_error(
@@ -203,15 +200,41 @@ async fn read_body(svc: &Service, req: Request<Incoming>) -> Result<Bytes, Respo
     }
 }
 
-/// `POST /v1/verify` and `POST /v1/verify-remote`.
-async fn verification(svc: &Arc<Service>, endpoint: &str, req: Request<Incoming>) -> Response<Body> {
+/// `POST /v1/verify` and `POST /v1/verify-remote`: the body (within its own time limit), then a
+/// verification slot, then the verification.
+async fn verification(
+    svc: &Arc<Service>,
+    endpoint: &str,
+    req: Request<Incoming>,
+    start: Instant,
+) -> Response<Body> {
     // The policy in force when the request started, for the whole request (a reload meanwhile
     // applies to the next one).
     let loaded = svc.current();
+    // The body is read before a slot is taken: a slow client holds its connection (bounded by
+    // --max-connections and cut after --body-timeout-ms), never one of the in-flight slots.
     let body = match read_body(svc, req).await {
         Ok(b) => b,
         Err(r) => return r,
     };
+    let Ok(_slot) = svc.in_flight.clone().try_acquire_owned() else {
+        svc.metrics.refused("in-flight");
+        let mut r = service_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "overloaded",
+            format!(
+                "{} requests are being verified, the most this service takes at once; retry",
+                svc.limits.max_in_flight
+            ),
+            "the service",
+        );
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        return r;
+    };
+    // Counted down (and its time recorded) when this future ends, answered or dropped by a
+    // client that went away or by the deadline.
+    let _counted = InFlight::start(svc, endpoint, start);
     let policy = &loaded.policy;
     let audit = policy.audit;
     let (status, verdict, code, body) = if endpoint == "verify" {

@@ -89,6 +89,12 @@ pub struct Args {
           value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub header_timeout_ms: u64,
 
+    /// The longest a client may take to send a request body after its head (then: 408 and the
+    /// connection closed; the body is read before a verification slot is taken).
+    #[arg(long, value_name = "MS", default_value_t = ms(Limits::default().body_timeout),
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub body_timeout_ms: u64,
+
     /// After SIGTERM, how long /readyz answers 503 while requests are still served.
     #[arg(long, value_name = "MS", default_value_t = ms(Limits::default().shutdown_delay),
           value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
@@ -118,6 +124,7 @@ impl Args {
             max_connections: self.max_connections,
             deadline: Duration::from_millis(self.deadline_ms),
             header_timeout: Duration::from_millis(self.header_timeout_ms),
+            body_timeout: Duration::from_millis(self.body_timeout_ms),
             shutdown_delay: Duration::from_millis(self.shutdown_delay_ms),
             drain_timeout: Duration::from_millis(self.drain_timeout_ms),
         }

@@ -58,11 +58,12 @@
 //! | 400 | `/v1/verify`: the card is refused by the core's reader (the core's code); a malformed `/v1/verify-remote` body or URL |
 //! | 403 | `/v1/verify-remote`: the SSRF guard refused the requested URL's address (a redirect's: 502) |
 //! | 404, 405 | no such path; the path answers another method |
+//! | 408 | the body was not received within `--body-timeout-ms` of the head (the connection is closed) |
 //! | 413 | the body is larger than `--max-body-bytes` |
 //! | 422 | the verdict is invalid (the body is the report); a fetched card the core refuses |
 //! | 431 | the request head is larger than `--max-header-bytes` (`header-too-large`, naming its largest field) |
 //! | 502 | the remote card could not be retrieved (the fetcher's code) |
-//! | 503 | `--max-in-flight` requests are being answered (`Retry-After: 1`); `/readyz` while stopping |
+//! | 503 | `--max-in-flight` verifications are running (`Retry-After: 1`); `/readyz` while stopping |
 //! | 504 | past `--deadline-ms`, or the retrieval timed out |
 //!
 //! Errors are JSON: `{"code", "message", "pointer"?, "offset"?, "source"}` with the core's or

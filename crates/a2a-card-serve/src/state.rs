@@ -19,6 +19,7 @@ use tokio::sync::Semaphore;
 /// let l = a2a_card_serve::Limits::default();
 /// assert_eq!(l.max_body_bytes, 1 << 20);
 /// assert_eq!(l.header_timeout.as_secs(), 5);
+/// assert_eq!(l.body_timeout.as_secs(), 5);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -27,7 +28,8 @@ pub struct Limits {
     /// The largest request head (request line and header fields); larger: 431 (with a JSON
     /// error naming the largest field up to twice this, a bare 431 past it).
     pub max_header_bytes: usize,
-    /// The most requests handled at once; past it: 503 with `Retry-After`.
+    /// The most verifications at once (each request takes a slot once its body is read);
+    /// past it: 503 with `Retry-After`.
     pub max_in_flight: usize,
     /// The most client connections open at once; past it, a new connection waits to be accepted.
     pub max_connections: usize,
@@ -36,6 +38,10 @@ pub struct Limits {
     /// The longest a client may take to send a request head, and the longest a keep-alive
     /// connection may stay idle: the connection is closed.
     pub header_timeout: Duration,
+    /// The longest a client may take to send a request body once its head is read: 408 and the
+    /// connection closed. The body is read before an in-flight slot is taken, so a client that
+    /// trickles its body holds only its own connection, for this long at most.
+    pub body_timeout: Duration,
     /// After SIGTERM, how long `/readyz` answers 503 while requests are still served (for a
     /// load balancer to stop sending), before the listener closes.
     pub shutdown_delay: Duration,
@@ -52,6 +58,7 @@ impl Default for Limits {
             max_connections: 1024,
             deadline: Duration::from_secs(10),
             header_timeout: Duration::from_secs(5),
+            body_timeout: Duration::from_secs(5),
             shutdown_delay: Duration::ZERO,
             drain_timeout: Duration::from_secs(30),
         }

@@ -146,11 +146,18 @@ async fn the_openapi_document_is_the_service() {
             ));
         }
     }
+    let stalled = json!({ "url": stalled_origin().await }).to_string().into_bytes();
     for path in [v, r] {
-        // One request holds the only slot: the next is refused (503); the first meets the deadline (504).
+        // A body that never comes meets the deadline (504).
         let held = hold(svc.addr, path).await;
-        note!(path, "POST", post(svc.addr, path, &s.card).await);
         raw_seen.push((path.to_string(), "POST".to_string(), read_raw(held).await));
+        // A retrieval from an origin that never answers holds the only slot: the next request
+        // is refused (503); the holder meets the deadline (504).
+        let (addr, body) = (svc.addr, stalled.clone());
+        let holder = tokio::spawn(async move { post(addr, r, &body).await });
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        note!(path, "POST", post(svc.addr, path, &s.card).await);
+        note!(r, "POST", holder.await.unwrap());
     }
     for (path, method, text) in raw_seen {
         let (status, ct, body) = parse_raw(&text);
@@ -182,9 +189,19 @@ async fn the_openapi_document_is_the_service() {
 
     // Mode off: the Off answer of both verifications.
     let off_dir = scratch("openapi-off");
-    let off = start(off_dir, &json!({"verify": {"mode": "off"}}), Limits::default()).await;
+    let short_body = Limits {
+        body_timeout: Duration::from_millis(200),
+        ..Limits::default()
+    };
+    let off = start(off_dir, &json!({"verify": {"mode": "off"}}), short_body).await;
     note!(v, "POST", post(off.addr, v, b"anything").await);
     note!(r, "POST", post(off.addr, r, &url("")).await);
+    // A body that never comes, within a shorter body limit: 408.
+    for path in [v, r] {
+        let held = hold(off.addr, path).await;
+        let (status, ct, body) = parse_raw(&read_raw(held).await);
+        seen.push((path.to_string(), "POST".to_string(), status, ct, body));
+    }
     off.stop().await;
     // The guard: the requested address refused (403).
     let guard_dir = scratch("openapi-guard");

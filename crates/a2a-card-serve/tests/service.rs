@@ -268,7 +268,7 @@ async fn a_slow_client_is_closed_and_others_are_served_meanwhile() {
 
 #[tokio::test]
 async fn the_in_flight_limit_and_the_deadline() {
-    use tokio::io::AsyncWriteExt;
+    a2a_card_testkit::https::loopback_only_in_this_process();
     let dir = scratch("inflight");
     let s = signed(&dir);
     let limits = Limits {
@@ -276,32 +276,81 @@ async fn the_in_flight_limit_and_the_deadline() {
         deadline: Duration::from_millis(400),
         ..Limits::default()
     };
-    let svc = start(dir, &policy(json!({})), limits).await;
-    // A request whose body never comes holds the one slot until the deadline.
-    let mut holder = tokio::net::TcpStream::connect(svc.addr).await.unwrap();
-    holder
-        .write_all(b"POST /v1/verify HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{")
-        .await
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let svc = start(dir, &loopback_policy(), limits).await;
+    // A retrieval from an origin that never answers holds the one slot until the deadline.
+    let url = serde_json::to_vec(&json!({ "url": stalled_origin().await })).unwrap();
+    let addr = svc.addr;
+    let holder = tokio::spawn(async move { post(addr, "/v1/verify-remote", &url).await });
+    tokio::time::sleep(Duration::from_millis(150)).await;
     let busy = post(svc.addr, "/v1/verify", &s.card).await;
     assert_eq!(busy.status, 503);
     assert_eq!(busy.header("retry-after"), Some("1"));
     assert_eq!(busy.json()["code"], "overloaded");
     // Health is not a verification: it is answered.
     assert_eq!(get(svc.addr, "/healthz").await.status, 200);
-    let r = {
-        use tokio::io::AsyncReadExt;
-        let mut out = vec![0u8; 4096];
-        let n = tokio::time::timeout(Duration::from_secs(3), holder.read(&mut out))
-            .await
-            .unwrap()
-            .unwrap();
-        String::from_utf8_lossy(&out[..n]).into_owned()
-    };
-    assert!(r.starts_with("HTTP/1.1 504"), "{r}");
-    assert!(r.contains("\"code\": \"timeout\""), "{r}");
+    let held = holder.await.unwrap();
+    assert_eq!(held.status, 504, "{}", String::from_utf8_lossy(&held.body));
+    assert_eq!(held.json()["code"], "timeout");
     assert_eq!(post(svc.addr, "/v1/verify", &s.card).await.status, 200);
+    // A body that never comes meets the deadline too (before the body's own limit, 5 s).
+    let (r, took) = trickle(svc.addr, "/v1/verify", 100, Duration::from_secs(10)).await;
+    assert!(r.starts_with("HTTP/1.1 504"), "{r}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    svc.stop().await;
+}
+
+#[tokio::test]
+async fn clients_that_trickle_their_bodies_are_cut_and_never_take_the_verification_slots() {
+    let dir = scratch("trickle");
+    let s = signed(&dir);
+    let limits = Limits {
+        max_in_flight: 2,
+        body_timeout: Duration::from_millis(500),
+        deadline: Duration::from_secs(30),
+        ..Limits::default()
+    };
+    let svc = start(dir, &policy(json!({})), limits).await;
+    // Eight clients (four times the slots) each send a byte of body every 100 ms, over real
+    // TCP connections; meanwhile every whole request is verified, none refused as overloaded.
+    let mut tricklers = Vec::new();
+    for i in 0..8 {
+        let path = if i % 2 == 0 {
+            "/v1/verify"
+        } else {
+            "/v1/verify-remote"
+        };
+        tricklers.push(tokio::spawn(trickle(
+            svc.addr,
+            path,
+            1000,
+            Duration::from_millis(100),
+        )));
+    }
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let mut client = Client::connect(svc.addr).await;
+    let started = std::time::Instant::now();
+    let mut answered = 0;
+    while started.elapsed() < Duration::from_millis(400) {
+        let a = client.request("POST", "/v1/verify", &s.card).await;
+        assert_eq!(a.status, 200, "{}", String::from_utf8_lossy(&a.body));
+        answered += 1;
+    }
+    assert!(answered > 0);
+    // Each slow client is cut by the body's limit (not the 30 s deadline): 408, closed.
+    for t in tricklers {
+        let (r, took) = t.await.unwrap();
+        assert!(r.starts_with("HTTP/1.1 408"), "{r}");
+        assert!(r.contains("\"code\": \"timeout\""), "{r}");
+        assert!(r.to_ascii_lowercase().contains("connection: close"), "{r}");
+        assert!(took < Duration::from_secs(3), "cut after {took:?}");
+    }
+    let m = get(svc.addr, "/metrics").await;
+    let text = String::from_utf8_lossy(&m.body);
+    assert!(
+        text.contains("a2a_card_serve_refused_total{reason=\"body-timeout\"} 8"),
+        "{text}"
+    );
+    assert!(!text.contains("reason=\"in-flight\""), "{text}");
     svc.stop().await;
 }
 

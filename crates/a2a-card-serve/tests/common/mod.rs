@@ -203,3 +203,50 @@ pub fn policy(verify: serde_json::Value) -> serde_json::Value {
     }
     serde_json::json!({ "verify": v })
 }
+
+/// An origin that accepts connections and never answers (the TLS handshake never completes):
+/// a `/v1/verify-remote` of it holds its verification slot until the deadline. Its URL.
+pub async fn stalled_origin() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = listener.accept().await {
+            held.push(s);
+        }
+    });
+    format!("https://{addr}")
+}
+
+/// The policy of `policy(json!({}))` whose fetcher may open loopback addresses.
+pub fn loopback_policy() -> serde_json::Value {
+    let mut p = policy(serde_json::json!({}));
+    p["fetch"] = serde_json::json!({"allow_loopback": true});
+    p
+}
+
+/// A request whose head and first `sent` body bytes of `len` are written, then one more byte
+/// every `every` until the server answers or closes: what comes back, and when.
+pub async fn trickle(addr: SocketAddr, path: &str, len: usize, every: Duration) -> (String, Duration) {
+    let started = std::time::Instant::now();
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!("POST {path} HTTP/1.1\r\nhost: x\r\ncontent-length: {len}\r\n\r\n{{");
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    for _ in 1..len {
+        match tokio::time::timeout(every, s.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => out.extend_from_slice(&buf[..n]),
+            Err(_) => {
+                if s.write_all(b" ").await.is_err() {
+                    break;
+                }
+            }
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            break;
+        }
+    }
+    (String::from_utf8_lossy(&out).into_owned(), started.elapsed())
+}
