@@ -1,5 +1,14 @@
 //! Verifying a remote agent's card: fetch it from its origin, follow allowed `jku`s, verify
 //! against the caller's trust store with the fetched origin.
+//!
+//! The retrievals run on the caller's async task; the verification itself (canonicalization
+//! and each signature check, CPU work that grows with the card and its signatures) runs on
+//! tokio's blocking pool (`spawn_blocking`), so that a batch or a service verifying many cards
+//! never holds an async worker while it computes: other retrievals, health probes and timers
+//! go on meanwhile. The card is read once on the task, to learn which `jku`s to fetch, and
+//! once more by the verification (reading is linear and bounded by the body limit; the
+//! signature checks are the cost). A runtime whose blocking pool is full makes the
+//! verification wait for a thread.
 
 use crate::cache::CacheOutcome;
 use crate::client::{route_lines, Fetched, Fetcher};
@@ -9,7 +18,7 @@ use crate::Error;
 use a2a_card::signature::entries::read_signatures;
 use a2a_card::signature::trust::TrustedKey;
 pub use a2a_card::signature::KeySource;
-use a2a_card::signature::{printable, quoted, verify_doc, Origin, TextForm, VerdictCode};
+use a2a_card::signature::{printable, quoted, verify_card, Origin, TextForm, VerdictCode};
 use a2a_card::{Doc, ErrorCode, Report, TrustStore, VerifyOptions};
 use serde::Serialize;
 
@@ -463,7 +472,7 @@ impl Fetcher {
         let fetcher = self;
         // Read once, with the verifier's limits: a card that is not I-JSON is refused here with
         // the reader's code and pointer, as `fetch_card` refuses it.
-        let fetched: Fetched = fetcher.fetch_card_bytes(url_or_origin).await?;
+        let mut fetched: Fetched = fetcher.fetch_card_bytes(url_or_origin).await?;
         let card = Doc::parse(&fetched.bytes, &opts.verify.limits)
             .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
 
@@ -520,9 +529,25 @@ impl Fetcher {
             });
         }
 
+        // The verification (the card read again, JCS, each signature) is CPU work: on tokio's
+        // blocking pool, so that it holds no async worker while it runs (the module doc).
+        drop(card);
         vopts.origin = Some(fetched.origin.clone());
-        let report = verify_doc(&card, &store, &vopts)
-            .map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
+        let bytes = std::mem::take(&mut fetched.bytes);
+        let (report, bytes) = tokio::task::spawn_blocking(move || {
+            let report = verify_card(&bytes, &store, &vopts);
+            (report, bytes)
+        })
+        .await
+        .map_err(|e| {
+            Error::new(
+                crate::ErrorCode::Card(ErrorCode::MalformedCard),
+                format!("internal error: the verification stopped ({e}); this is a bug"),
+            )
+            .with_url(fetched.final_url.clone())
+        })?;
+        fetched.bytes = bytes;
+        let report = report.map_err(|e| Error::from(e).with_url(fetched.final_url.clone()))?;
 
         // The report's own key sources: a key from a jku carries the URL it really came from
         // (after redirects, all under the prefix).

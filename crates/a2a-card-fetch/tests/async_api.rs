@@ -315,3 +315,50 @@ fn the_blocking_api_works_inside_a_runtime() {
     assert!(one.report.ok, "{}", one.report.reason);
     assert_eq!(shared.bytes, a.card);
 }
+
+/// The verification after the retrieval runs on the runtime's blocking pool, not on the async
+/// worker: with the pool's only thread held, the card is fetched (the worker is free for the
+/// I/O) but its verification waits for the thread, and finishes once the thread is free.
+#[test]
+fn the_verification_runs_on_the_blocking_pool() {
+    let fx = Fixture::new();
+    let key = PrivateKey::generate(Algorithm::ES256).unwrap();
+    let card = signed(&sample_card(), &key, None);
+    let mut trust = TrustStore::new();
+    trust.pin(key.public().clone(), "test");
+    let server = Server::start(&fx.leaf, move |_: &Req| Resp::json(&card));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .max_blocking_threads(1)
+        .build()
+        .unwrap();
+    let fetcher = Fetcher::new(&fx.options()).unwrap();
+    // An IP literal: no name lookup (which would need the blocking pool too).
+    let url = server.url("127.0.0.1", "");
+    rt.block_on(async move {
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let busy = tokio::task::spawn_blocking(move || held.recv());
+        let verifying = tokio::spawn(async move {
+            fetcher
+                .verify_remote(&url, &trust, &RemoteOptions::default())
+                .await
+        });
+        let started = std::time::Instant::now();
+        while server.requests().is_empty() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the card was never asked for"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(
+            !verifying.is_finished(),
+            "the card was verified while the blocking pool had no thread free"
+        );
+        release.send(()).unwrap();
+        let r = verifying.await.unwrap().unwrap();
+        assert!(r.report.ok, "{}", r.report.reason);
+        busy.await.unwrap().unwrap();
+    });
+}
