@@ -134,6 +134,8 @@ mod target;
 mod tls;
 mod transport;
 
+/// The origin of a card (`https://host[:port]`, canonical), the library's one type for it.
+pub use a2a_card::signature::Origin;
 pub use blocking::{fetch_card, fetch_jwks, verify_remote};
 pub use cache::CacheOutcome;
 pub use client::{Fetched, FetchedJwks, Fetcher};
@@ -151,4 +153,4 @@ pub use remote::{
 };
 /// The HTTP client this crate is built on, for [`Fetcher::with_client_builder`].
 pub use reqwest;
-pub use target::{card_url, JkuPrefix, WELL_KNOWN_PATH};
+pub use target::{card_origin, card_url, JkuPrefix, WELL_KNOWN_PATH};

@@ -6,12 +6,15 @@
 //! Each target is verified by [`Fetcher::verify_remote`] (the same SSRF guard, `jku`
 //! allowlist, origin binding and cache); what this module adds is only the scheduling. The
 //! one fetcher's connections, TLS sessions, HTTP/2 streams and memory cache are shared by every
-//! verification.
+//! verification. An origin's first verification runs alone (its ALPN says whether it speaks
+//! HTTP/2), so that the many cards of an HTTP/2 origin go over one connection rather than one
+//! connection per target started before the first handshake finished.
 
 use crate::remote::{RemoteOptions, RemoteReport};
-use crate::target::JkuPrefix;
+use crate::target::{card_origin, JkuPrefix};
 use crate::{Error, ErrorCode, Fetcher};
 use a2a_card::error::option_error;
+use a2a_card::signature::Origin;
 use a2a_card::TrustStore;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -179,10 +182,13 @@ impl Drop for VerifyMany {
     }
 }
 
-/// The bound and the delay of one origin.
+/// The bound and the delay of one origin, and whether a verification of it has finished.
 struct Slot {
     permits: Arc<Semaphore>,
     next_start: Mutex<Instant>,
+    /// True once a verification of this origin has finished (the connection is open, and its
+    /// protocol known): until then, the origin's first verification runs alone.
+    warmed: tokio::sync::Mutex<bool>,
 }
 
 impl Slot {
@@ -205,15 +211,10 @@ impl Slot {
     }
 }
 
-/// The origin a target is counted under: scheme, host and port of the URL, when it reads as one.
-fn origin_key(target: &str) -> Option<String> {
-    let url = url::Url::parse(target.trim()).ok()?;
-    Some(format!(
-        "{}://{}:{}",
-        url.scheme(),
-        url.host_str()?,
-        url.port_or_known_default()?
-    ))
+/// The origin a target is counted under: the origin of its card ([`card_origin`]), when it
+/// names one (a target that does not is refused by its verification, under no origin).
+fn origin_key(target: &str) -> Option<Origin> {
+    card_origin(target).ok()
 }
 
 /// What the driver shares with each verification.
@@ -331,7 +332,7 @@ async fn drive(
         Target(Result<String, Error>),
         Done(Box<Result<(Id, ManyItem), tokio::task::JoinError>>),
     }
-    let mut slots: HashMap<String, Arc<Slot>> = HashMap::new();
+    let mut slots: HashMap<Origin, Arc<Slot>> = HashMap::new();
     let mut tasks: JoinSet<ManyItem> = JoinSet::new();
     let mut running: HashMap<Id, (usize, String)> = HashMap::new();
     let mut held: BTreeMap<usize, ManyItem> = BTreeMap::new();
@@ -401,6 +402,7 @@ async fn drive(
                             Arc::new(Slot {
                                 permits: Arc::new(Semaphore::new(shared.many.per_origin)),
                                 next_start: Mutex::new(Instant::now()),
+                                warmed: tokio::sync::Mutex::new(false),
                             })
                         })
                         .clone()
@@ -447,7 +449,13 @@ async fn drive(
 }
 
 /// One verification: its origin's permit and turn first (without holding a global permit
-/// while it waits), then a global permit.
+/// while it waits), then, for an origin no verification has finished with yet, its turn after
+/// the first one, then a global permit.
+///
+/// The first verification of an origin runs alone: whether the origin speaks HTTP/2 is learnt
+/// from its TLS handshake (ALPN), and requests that start together before any connection is
+/// open each open their own. Once the first has finished, the others share its connection
+/// (HTTP/2: one connection, a stream each) or open more (HTTP/1.1: one each in flight).
 async fn verify_one(shared: &Shared, slot: Option<Arc<Slot>>, target: &str) -> Result<RemoteReport, Error> {
     let closed = || {
         Error::new(
@@ -462,14 +470,27 @@ async fn verify_one(shared: &Shared, slot: Option<Arc<Slot>>, target: &str) -> R
     if let Some(slot) = &slot {
         slot.turn(shared.many.origin_delay).await;
     }
+    // Held by the origin's first verification until it ends (released unmarked if it is
+    // dropped, so that the next one becomes the first).
+    let mut first = match &slot {
+        Some(slot) => {
+            let warmed = slot.warmed.lock().await;
+            (!*warmed).then_some(warmed)
+        }
+        None => None,
+    };
     let _global = shared
         .global
         .clone()
         .acquire_owned()
         .await
         .map_err(|_| closed())?;
-    shared
+    let result = shared
         .fetcher
         .verify_remote(target, &shared.trust, &shared.opts)
-        .await
+        .await;
+    if let Some(warmed) = first.as_mut() {
+        **warmed = true;
+    }
+    result
 }

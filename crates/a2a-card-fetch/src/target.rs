@@ -57,6 +57,22 @@ pub fn card_url(input: &str) -> Result<String, Error> {
     Ok(card_url_parsed(input)?.into())
 }
 
+/// The origin of the card `input` names: the origin of its card URL ([`card_url`]) by the
+/// library's one rule for origins ([`Origin::https`]). It is the origin a fetched card is bound
+/// to ([`crate::Fetched::origin`]), the one [`crate::Fetcher::verify_many`] counts a target
+/// under, and the one a service bounds its retrievals by. Errors are [`card_url`]'s.
+///
+/// ```
+/// use a2a_card_fetch::card_origin;
+/// assert_eq!(card_origin("https://Agent.Example:443/cards/a.json").unwrap().as_str(), "https://agent.example");
+/// assert_eq!(card_origin("https://[0:0::1]:8443").unwrap().as_str(), "https://[::1]:8443");
+/// assert_eq!(card_origin("http://agent.example").unwrap_err().code().as_str(), "not-https");
+/// ```
+pub fn card_origin(input: &str) -> Result<Origin, Error> {
+    let url = card_url_parsed(input)?;
+    origin_of(&url).map_err(Error::caller_input)
+}
+
 pub(crate) fn card_url_parsed(input: &str) -> Result<Url, Error> {
     let mut url = parse_https(input, "the card URL").map_err(Error::caller_input)?;
     if url.path() == "/" && url.query().is_none() {

@@ -63,7 +63,9 @@ fn every_target_comes_back_once_in_order_and_the_origin_bound_holds() {
     let mut targets = Vec::new();
     for i in 0..8 {
         for (s, _) in &origins {
-            targets.push(Ok(s.url("localhost", &format!("/c/{i}"))));
+            // Spellings of one origin are one origin (its card's, by the library's one rule).
+            let host = if i % 2 == 0 { "localhost" } else { "LocalHost" };
+            targets.push(Ok(s.url(host, &format!("/c/{i}"))));
         }
         if i == 3 {
             targets.push(target_of_line(""));
@@ -223,5 +225,55 @@ fn a_result_is_given_back_while_the_list_waits_for_its_next_target() {
             drop(feed);
             assert!(results.next().await.is_none());
         });
+    }
+}
+
+/// Many cards of one origin that speaks HTTP/2, eight at a time: every one over HTTP/2, and
+/// all of them over one connection (its streams). An HTTP/1.1 keep-alive origin gets about
+/// one connection per card in flight, reused, as before.
+#[test]
+fn many_cards_of_one_http2_origin_share_one_connection() {
+    use a2a_card_testkit::https::Protocol;
+    let fx = Fixture::new();
+    let (card, trust) = signed_card();
+    for (protocol, version) in [(Protocol::Http2, "HTTP/2"), (Protocol::Http1, "HTTP/1.1")] {
+        let card = card.clone();
+        let server = Server::start_with(&fx.leaf, protocol, move |_: &Req| {
+            std::thread::sleep(Duration::from_millis(20));
+            Resp::json(&card)
+        });
+        let targets: Vec<_> = (0..40)
+            .map(|i| Ok(server.url("localhost", &format!("/cards/{i}.json"))))
+            .collect();
+        let fetcher = Fetcher::new(&fx.options()).unwrap();
+        let many = ManyOptions {
+            concurrency: 32,
+            per_origin: 8,
+            ..ManyOptions::default()
+        };
+        let items = runtime().block_on(collect(&fetcher, targets, &trust, &many));
+        assert_eq!(items.len(), 40);
+        for item in &items {
+            let r = item.result.as_ref().unwrap();
+            assert!(r.report.ok, "{}", r.report.reason);
+            assert_eq!(r.protocol.as_deref(), Some(version), "{:?}", item.target);
+        }
+        assert_eq!(server.requests().len(), 40);
+        assert!(server.requests().iter().all(|r| r.version == version));
+        if protocol == Protocol::Http2 {
+            assert_eq!(
+                server.accepts(),
+                1,
+                "connections opened for 40 cards of one origin"
+            );
+        } else {
+            // About one per card in flight (a connection is back in the pool a moment after its
+            // answer is read), reused: far fewer than the cards.
+            assert!(
+                (2..=16).contains(&server.accepts()),
+                "{} connections",
+                server.accepts()
+            );
+        }
     }
 }

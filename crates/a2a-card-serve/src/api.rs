@@ -437,13 +437,9 @@ async fn remote(svc: &Service, loaded: &crate::state::Loaded, body: &[u8]) -> Re
     }
 }
 
-/// The card's URL as the fetcher requests it, and its origin.
-fn origin_of(url: &str) -> Result<(String, String), a2a_card_fetch::Error> {
-    let card = a2a_card_fetch::card_url(url)?;
-    let parsed = url::Url::parse(&card)
-        .map_err(|e| a2a_card_fetch::Error::new(a2a_card_fetch::ErrorCode::InvalidUrl, e.to_string()))?;
-    let origin = parsed.origin().ascii_serialization();
-    Ok((card, origin))
+/// The card's URL as the fetcher requests it, and its origin (the fetcher's one reading of both).
+fn origin_of(url: &str) -> Result<(String, a2a_card_fetch::Origin), a2a_card_fetch::Error> {
+    Ok((a2a_card_fetch::card_url(url)?, a2a_card_fetch::card_origin(url)?))
 }
 
 /// The answer to a retrieval that failed, or to a fetched card the core refused (`requested`:

@@ -4,7 +4,7 @@
 use crate::metrics::Metrics;
 use crate::policy::Policy;
 use a2a_card::Error;
-use a2a_card_fetch::Fetcher;
+use a2a_card_fetch::{Fetcher, Origin};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,7 +81,7 @@ pub struct Service {
     /// The metrics served at `/metrics`.
     pub metrics: Metrics,
     pub(crate) in_flight: Arc<Semaphore>,
-    origins: Mutex<HashMap<(String, usize), Arc<Semaphore>>>,
+    origins: Mutex<HashMap<(Origin, usize), Arc<Semaphore>>>,
     pub(crate) ready: AtomicBool,
 }
 
@@ -173,13 +173,13 @@ impl Service {
     /// The semaphore of one origin's retrievals (made on first use, dropped when unused), by
     /// origin and size: a reloaded policy's size applies to the requests that start after it,
     /// even while earlier ones still hold the old semaphore.
-    pub(crate) fn origin_slots(&self, origin: &str, size: usize) -> Arc<Semaphore> {
+    pub(crate) fn origin_slots(&self, origin: &Origin, size: usize) -> Arc<Semaphore> {
         let mut map = match self.origins.lock() {
             Ok(g) => g,
             Err(p) => p.into_inner(),
         };
         map.retain(|_, s| Arc::strong_count(s) > 1);
-        map.entry((origin.to_string(), size))
+        map.entry((origin.clone(), size))
             .or_insert_with(|| Arc::new(Semaphore::new(size)))
             .clone()
     }
