@@ -15,7 +15,7 @@
 #
 # FUZZ_SANITIZER=address selects ASan (default none: the project forbids unsafe code, so the
 # sanitizer buys little and costs most of the speed). FUZZ_TARGETS="verify keys" runs a subset;
-# FUZZ_SEED_ONLY=1 seeds and stops.
+# FUZZ_SEED_ONLY=1 seeds and stops (no nightly toolchain needed for that).
 set -euo pipefail
 
 seconds="${1:-60}"
@@ -31,7 +31,9 @@ corpora="${A2A_CARD_CORPORA:-$root/../shared/corpora}"
 # shellcheck source=lib/tools.sh
 . "$root/scripts/lib/tools.sh" # tools_dir, needs_setup
 export PATH="$tools_dir/bin:$PATH"
-if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+# Seeding alone (FUZZ_SEED_ONLY=1) needs no nightly toolchain: scripts/serve-fuzz-replay.sh
+# seeds a missing corpus so.
+if [ -z "${FUZZ_SEED_ONLY:-}" ] && ! cargo +nightly fuzz --version >/dev/null 2>&1; then
     needs_setup "cargo-fuzz with a nightly toolchain"
 fi
 
