@@ -5,11 +5,12 @@ use crate::state::Service;
 use a2a_card::{Error, ErrorCode, Report};
 use bytes::Bytes;
 use http::{header, HeaderValue, Request, Response, StatusCode};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Instant;
+use tokio::sync::OwnedSemaphorePermit;
 
 /// The body of every response.
 pub type Body = Full<Bytes>;
@@ -150,8 +151,20 @@ fn paths() -> String {
         .join(", ")
 }
 
-/// The body within the limit, or the answer refusing it.
-async fn read_body(svc: &Service, req: Request<Incoming>) -> Result<Bytes, Response<Body>> {
+/// Why a body was not received whole.
+enum Unread {
+    TooLarge,
+    /// The bytes of the bodies being received would pass the service's budget.
+    Budget,
+    Read(hyper::Error),
+}
+
+/// The body, with its share of the bytes budget (held until the request ends), or the answer
+/// refusing it.
+async fn read_body(
+    svc: &Service,
+    req: Request<Incoming>,
+) -> Result<(Bytes, Option<OwnedSemaphorePermit>), Response<Body>> {
     let max = svc.limits.max_body_bytes;
     let too_large = |svc: &Service| {
         svc.metrics.refused("too-large");
@@ -171,11 +184,16 @@ async fn read_body(svc: &Service, req: Request<Incoming>) -> Result<Bytes, Respo
         return Err(too_large(svc));
     }
     let within = svc.limits.body_timeout;
-    let read = tokio::time::timeout(within, Limited::new(req.into_body(), max).collect()).await;
+    let read = tokio::time::timeout(within, receive(svc, req.into_body(), max)).await;
+    let closing = |mut r: Response<Body>| {
+        r.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        r
+    };
     let Ok(read) = read else {
         // A client that trickles its body is cut here, before it holds a verification slot.
         svc.metrics.refused("body-timeout");
-        let mut r = service_error(
+        return Err(closing(service_error(
             StatusCode::REQUEST_TIMEOUT,
             "timeout",
             format!(
@@ -183,21 +201,68 @@ async fn read_body(svc: &Service, req: Request<Incoming>) -> Result<Bytes, Respo
                 within.as_millis()
             ),
             "the request body",
-        );
-        r.headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-        return Err(r);
+        )));
     };
     match read {
-        Ok(c) => Ok(c.to_bytes()),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large(svc)),
-        Err(e) => Err(service_error(
+        Ok(got) => Ok(got),
+        Err(Unread::TooLarge) => Err(too_large(svc)),
+        Err(Unread::Budget) => {
+            svc.metrics.refused("body-budget");
+            let mut r = closing(service_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "overloaded",
+                format!(
+                    "the request bodies being received hold {} bytes, the most this service keeps at once; retry",
+                    svc.body_budget_bytes()
+                ),
+                "the service",
+            ));
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            Err(r)
+        }
+        Err(Unread::Read(e)) => Err(service_error(
             StatusCode::BAD_REQUEST,
             ErrorCode::Io.as_str(),
             format!("the request body could not be read: {e}"),
             "the request body",
         )),
     }
+}
+
+/// Receives a body of at most `max` bytes, taking a permit of the service's bytes budget for
+/// each byte as it comes (bodies being received are bounded in memory whatever the number of
+/// connections).
+async fn receive(
+    svc: &Service,
+    mut body: Incoming,
+    max: usize,
+) -> Result<(Bytes, Option<OwnedSemaphorePermit>), Unread> {
+    let mut out = Vec::new();
+    let mut held: Option<OwnedSemaphorePermit> = None;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(Unread::Read)?;
+        let Ok(data) = frame.into_data() else {
+            continue; // trailers
+        };
+        if out.len().saturating_add(data.len()) > max {
+            return Err(Unread::TooLarge);
+        }
+        let n = u32::try_from(data.len()).map_err(|_| Unread::TooLarge)?;
+        if n > 0 {
+            let permit = svc
+                .body_budget
+                .clone()
+                .try_acquire_many_owned(n)
+                .map_err(|_| Unread::Budget)?;
+            match held.as_mut() {
+                Some(h) => h.merge(permit),
+                None => held = Some(permit),
+            }
+        }
+        out.extend_from_slice(&data);
+    }
+    Ok((Bytes::from(out), held))
 }
 
 /// `POST /v1/verify` and `POST /v1/verify-remote`: the body (within its own time limit), then a
@@ -212,8 +277,9 @@ async fn verification(
     // applies to the next one).
     let loaded = svc.current();
     // The body is read before a slot is taken: a slow client holds its connection (bounded by
-    // --max-connections and cut after --body-timeout-ms), never one of the in-flight slots.
-    let body = match read_body(svc, req).await {
+    // the connection limit, cut after the body's time limit) and the bytes it has sent (within
+    // the bytes budget), never one of the in-flight slots.
+    let (body, _budget) = match read_body(svc, req).await {
         Ok(b) => b,
         Err(r) => return r,
     };

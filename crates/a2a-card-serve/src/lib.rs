@@ -63,7 +63,7 @@
 //! | 422 | the verdict is invalid (the body is the report); a fetched card the core refuses |
 //! | 431 | the request head is larger than `--max-header-bytes` (`header-too-large`, naming its largest field) |
 //! | 502 | the remote card could not be retrieved (the fetcher's code) |
-//! | 503 | `--max-in-flight` verifications are running (`Retry-After: 1`); `/readyz` while stopping |
+//! | 503 | `--max-in-flight` verifications are running, or the bodies being received hold `--max-in-flight` x `--max-body-bytes` bytes (`Retry-After: 1`); `/readyz` while stopping |
 //! | 504 | past `--deadline-ms`, or the retrieval timed out |
 //!
 //! Errors are JSON: `{"code", "message", "pointer"?, "offset"?, "source"}` with the core's or

@@ -40,7 +40,9 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// The longest a client may take to send a request body once its head is read: 408 and the
     /// connection closed. The body is read before an in-flight slot is taken, so a client that
-    /// trickles its body holds only its own connection, for this long at most.
+    /// trickles its body holds only its own connection and what it sent, for this long at most.
+    /// The bodies being received hold at most `max_in_flight x max_body_bytes` bytes at once
+    /// (past it: 503, the connection closed).
     pub body_timeout: Duration,
     /// After SIGTERM, how long `/readyz` answers 503 while requests are still served (for a
     /// load balancer to stop sending), before the listener closes.
@@ -81,6 +83,9 @@ pub struct Service {
     /// The metrics served at `/metrics`.
     pub metrics: Metrics,
     pub(crate) in_flight: Arc<Semaphore>,
+    /// The bytes of the request bodies being received or held, at most
+    /// `max_in_flight x max_body_bytes` at once.
+    pub(crate) body_budget: Arc<Semaphore>,
     origins: Mutex<HashMap<(Origin, usize), Arc<Semaphore>>>,
     pub(crate) ready: AtomicBool,
 }
@@ -104,6 +109,7 @@ impl Service {
             policy_path,
             current: RwLock::new(Arc::new(Loaded { policy, fetcher })),
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight)),
+            body_budget: Arc::new(Semaphore::new(body_budget(&limits))),
             limits,
             metrics,
             origins: Mutex::new(HashMap::new()),
@@ -173,6 +179,10 @@ impl Service {
     /// The semaphore of one origin's retrievals (made on first use, dropped when unused), by
     /// origin and size: a reloaded policy's size applies to the requests that start after it,
     /// even while earlier ones still hold the old semaphore.
+    pub(crate) fn body_budget_bytes(&self) -> usize {
+        body_budget(&self.limits)
+    }
+
     pub(crate) fn origin_slots(&self, origin: &Origin, size: usize) -> Arc<Semaphore> {
         let mut map = match self.origins.lock() {
             Ok(g) => g,
@@ -183,6 +193,15 @@ impl Service {
             .or_insert_with(|| Arc::new(Semaphore::new(size)))
             .clone()
     }
+}
+
+/// The most bytes of request bodies the service keeps at once: as many as the verifications
+/// in flight could hold.
+fn body_budget(limits: &Limits) -> usize {
+    limits
+        .max_in_flight
+        .saturating_mul(limits.max_body_bytes)
+        .min(Semaphore::MAX_PERMITS)
 }
 
 fn fetcher_for(policy: &Policy) -> Result<Fetcher, Error> {

@@ -355,6 +355,55 @@ async fn clients_that_trickle_their_bodies_are_cut_and_never_take_the_verificati
 }
 
 #[tokio::test]
+async fn the_bodies_being_received_are_bounded_in_bytes() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = scratch("budget");
+    let s = signed(&dir);
+    // The budget: one verification's body, max_in_flight x max_body_bytes.
+    let max = s.card.len() + 100;
+    let limits = Limits {
+        max_in_flight: 1,
+        max_body_bytes: max,
+        body_timeout: Duration::from_millis(600),
+        deadline: Duration::from_secs(30),
+        ..Limits::default()
+    };
+    let svc = start(dir, &policy(json!({})), limits).await;
+    // A client sends all but 100 bytes of its body and stalls.
+    let mut stalled = tokio::net::TcpStream::connect(svc.addr).await.unwrap();
+    let head = format!("POST /v1/verify HTTP/1.1\r\nhost: x\r\ncontent-length: {max}\r\n\r\n");
+    stalled.write_all(head.as_bytes()).await.unwrap();
+    stalled.write_all(&vec![b' '; s.card.len()]).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // A whole card does not fit in what is left: 503, retry.
+    let busy = post(svc.addr, "/v1/verify", &s.card).await;
+    assert_eq!(busy.status, 503, "{}", String::from_utf8_lossy(&busy.body));
+    assert_eq!(busy.header("retry-after"), Some("1"));
+    assert_eq!(busy.json()["code"], "overloaded");
+    assert!(
+        busy.json()["message"]
+            .as_str()
+            .unwrap()
+            .contains("request bodies being received hold"),
+        "{}",
+        busy.json()
+    );
+    // The stalled client is cut by the body's time limit, and its bytes are given back.
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(3), stalled.read_to_end(&mut out)).await;
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert_eq!(post(svc.addr, "/v1/verify", &s.card).await.status, 200);
+    let m = get(svc.addr, "/metrics").await;
+    let text = String::from_utf8_lossy(&m.body);
+    assert!(
+        text.contains("a2a_card_serve_refused_total{reason=\"body-budget\"} 1"),
+        "{text}"
+    );
+    svc.stop().await;
+}
+
+#[tokio::test]
 async fn health_readiness_and_metrics() {
     let dir = scratch("health");
     signed(&dir);
