@@ -3,9 +3,10 @@
 //! GIL released.
 
 use crate::errors::{option_usage, OrRaise};
-use crate::input::{card_bytes, opt_count, read_request};
+use crate::input::{card_bytes, keyword, read_request, COUNT};
 use crate::report::Report;
 use a2a_card::parallel::MAX_THREADS;
+use a2a_card::request::OptionValue;
 use a2a_card::request::{ReadyVerifier, VerifyRequest};
 use a2a_card::{verify_card, Error};
 use pyo3::prelude::*;
@@ -47,7 +48,7 @@ pub(crate) fn raise(py: Python<'_>, e: Error) -> PyErr {
 
 /// The `threads` option: 1 to the core's [`MAX_THREADS`] (the CLI's bound), else `usage`.
 pub(crate) fn threads_option(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    match opt_count(value, "threads")? {
+    match keyword(value, "threads", COUNT)?.and_then(OptionValue::count) {
         Some(0) => Err(option_usage(
             py,
             "threads",
