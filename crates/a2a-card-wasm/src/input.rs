@@ -126,7 +126,8 @@ pub(crate) struct Options {
 }
 
 impl Options {
-    pub(crate) fn read(value: &JsValue, what: &'static str, known: &[&str]) -> Result<Options, JsValue> {
+    /// `known`: the names it may hold, separated by commas.
+    pub(crate) fn read(value: &JsValue, what: &'static str, known: &str) -> Result<Options, JsValue> {
         if value.is_undefined() || value.is_null() {
             return Ok(Options {
                 members: Vec::new(),
@@ -244,28 +245,17 @@ impl Language for JavaScript {
     }
 }
 
-/// The names of the options of `table` this package offers, as it spells them (camelCase), made
-/// once per table.
-pub(crate) fn names(table: &'static [OptionSpec]) -> &'static [&'static str] {
-    type Made = Vec<(usize, &'static [&'static str])>;
-    static MADE: std::sync::Mutex<Made> = std::sync::Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, names)) = made.iter().find(|(t, _)| *t == table.as_ptr() as usize) {
-        return names;
-    }
-    let offered = table.iter().filter(|s| s.fronts.npm);
-    let names = offered
-        .map(|s| &*Box::leak(camel_case(s.name).into_boxed_str()))
-        .collect::<Vec<_>>();
-    let names: &'static [&'static str] = Box::leak(names.into_boxed_slice());
-    made.push((table.as_ptr() as usize, names));
-    names
+/// The names of the options of `table` this package offers, as it spells them (camelCase),
+/// separated by commas.
+pub(crate) fn names(table: &[OptionSpec]) -> String {
+    let offered = table.iter().filter(|s| JavaScript::offers(&s.fronts));
+    offered.map(|s| camel_case(s.name)).collect::<Vec<_>>().join(",")
 }
 
 /// The options of `what` (sign, canonicalize, inspect, lint, migrate) read by the table of its
 /// request (`R::TABLE`, in camelCase): the names checked, then [`request_from`].
 pub(crate) fn read_request<R: Request>(options: &JsValue, what: &'static str) -> Result<R::Built, JsValue> {
-    request_from::<R>(&Options::read(options, what, names(R::TABLE))?, request_error)
+    request_from::<R>(&Options::read(options, what, &names(R::TABLE))?, request_error)
 }
 
 /// The options of `R::TABLE` among options read, read by the core's table reader into the

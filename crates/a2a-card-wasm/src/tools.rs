@@ -39,7 +39,7 @@ pub fn migrate(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 /// the core's `json_schema`, written at build time (`build.rs`).
 #[wasm_bindgen(skip_typescript)]
 pub fn schema(options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(&options, "schema", &["draft"])?;
+    let o = Options::read(&options, "schema", "draft")?;
     let draft = match o.value("draft", Kind::Text)?.and_then(OptionValue::text) {
         None => SchemaDraft::default(),
         Some(name) => name.parse::<SchemaDraft>().or_throw()?,
@@ -55,7 +55,7 @@ pub fn schema(options: JsValue) -> Result<JsValue, JsValue> {
 /// publicJwk, jwks, pem }`, made from the host's random numbers inside the module.
 #[wasm_bindgen(skip_typescript, js_name = generateKey)]
 pub fn generate_key(alg: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(&options, "generateKey", &["kid"])?;
+    let o = Options::read(&options, "generateKey", "kid")?;
     let Some(name) = alg.as_string() else {
         return Err(usage("generateKey needs an algorithm name such as \"ES256\""));
     };
