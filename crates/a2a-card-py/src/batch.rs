@@ -6,7 +6,7 @@
 //! the core's `a2a_card::parallel::Pool`, the one the CLI's `verify --batch` runs on (16 MiB
 //! stack per thread, results in input order, a panic the error of its card alone).
 
-use crate::errors::{py_error, usage};
+use crate::errors::{py_error, usage, OrRaise};
 use crate::input::{card_bytes, CardBytes};
 use crate::report::Report;
 use a2a_card::parallel::{default_threads, Pool};
@@ -56,7 +56,7 @@ pub(crate) fn verify_many<'py>(
         .map(|card| card_bytes(&card?))
         .collect::<PyResult<_>>()?;
     let slices: Vec<&[u8]> = inputs.iter().map(CardBytes::as_slice).collect();
-    let opts = (policy.options_at(now, origin.as_deref())).map_err(|e| crate::policy::raise(py, e))?;
+    let opts = policy.options_at(now, origin.as_deref()).or_raise(py)?;
     let trust = &policy.trust;
     let pool = pool(py, threads)?;
     // A card whose verification panics (a bug) is an error of that card alone.

@@ -1,9 +1,10 @@
 //! Python values in: cards as `str`, `bytes` or parsed JSON values, keys and key sets as text
-//! or dicts, and the keyword options, read by the core's tables (each value by its row's kind)
-//! into its requests, each checked with a `usage` error that names the option.
+//! or dicts, and the keyword options, read by the core's tables (`Python3`: the shapes of Python
+//! values and the words of its messages) into its requests, each refusal a `usage` error that
+//! names the option.
 
 use crate::errors::{option_usage, request_error, usage, OrRaise};
-use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, Request};
+use a2a_card::request::{read_value, Fronts, Kind, Language, OptionValue, Request, Shape, Show, Words};
 use a2a_card::Error;
 use a2a_card::{Algorithm, Limits};
 use pyo3::exceptions::PyTypeError;
@@ -140,186 +141,124 @@ pub(crate) fn json_text(value: &Bound<'_, PyAny>, what: &str, public: bool) -> P
     ))
 }
 
-/// The refusal of a value of the option `name`: it must be `expected`, not what `shown` shows.
-fn refuse(v: &Bound<'_, PyAny>, name: &str, expected: &str, shown: String) -> PyErr {
-    option_usage(
-        v.py(),
-        name,
-        format!("option {name:?} must be {expected}, not {shown}"),
-    )
-}
+/// Python, as the core's table reader ([`a2a_card::request::read_value`]) sees it: its shapes,
+/// the words of its messages (`option "profile" must be a str, not int`).
+pub(crate) struct Python3<'py>(pub(crate) Python<'py>);
 
-/// An option's value, when given (`None` is not giving it).
-fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
-    value.filter(|v| !v.is_none())
-}
-
-/// An optional string option.
-pub(crate) fn opt_string(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<String>> {
-    let Some(v) = given(value) else { return Ok(None) };
-    match v.cast::<PyString>() {
-        Ok(s) => Ok(Some(s.to_cow()?.into_owned())),
-        Err(_) => Err(refuse(v, name, "a str", type_name(v))),
-    }
-}
-
-/// An optional boolean option (`True`/`False` only: a number or string is refused, so that
-/// `replace="no"` is not read as true).
-pub(crate) fn opt_bool(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<bool>> {
-    let Some(v) = given(value) else { return Ok(None) };
-    match v.cast::<PyBool>() {
-        Ok(b) => Ok(Some(b.is_true())),
-        Err(_) => Err(refuse(v, name, "True or False", type_name(v))),
-    }
-}
-
-/// An optional count: a non-negative `int` (not a bool, not a float).
-pub(crate) fn opt_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<usize>> {
-    let Some(v) = given(value) else { return Ok(None) };
-    if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
-        if let Ok(n) = v.extract::<usize>() {
-            return Ok(Some(n));
-        }
-    }
-    Err(refuse(v, name, "a non-negative int", short_repr(v)))
-}
-
-/// A short `repr` for a message (values from callers, never keys).
-pub(crate) fn short_repr(v: &Bound<'_, PyAny>) -> String {
-    let text = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| type_name(v));
-    if text.chars().count() > 40 {
-        let cut: String = text.chars().take(40).collect();
-        format!("{cut}...")
-    } else {
-        text
-    }
-}
-
-/// An optional list of strings (a list or tuple; a lone `str` is refused, since iterating it
-/// would give its characters).
-pub(crate) fn opt_strings(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<Vec<String>>> {
-    let Some(v) = given(value) else { return Ok(None) };
-    let err = || refuse(v, name, "a list of str", short_repr(v));
-    if !(v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>()) {
-        return Err(err());
-    }
-    let mut out = Vec::new();
-    for item in v.try_iter()? {
-        let item = item?;
-        let s = item.cast::<PyString>().map_err(|_| err())?;
-        out.push(s.to_cow()?.into_owned());
-    }
-    Ok(Some(out))
-}
-
-/// An option that is one `str` or a list of them (`trust_anchors`, `identity`,
-/// `identity_prefix`); absent is an empty list.
-pub(crate) fn opt_one_or_more(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Vec<String>> {
-    let Some(v) = given(value) else {
-        return Ok(Vec::new());
+impl<'py> Language for Python3<'py> {
+    type Value = Bound<'py, PyAny>;
+    type Error = PyErr;
+    const WORDS: Words = Words {
+        text: ("a str", Show::Type),
+        flag: ("True or False", Show::Type),
+        count: ("a non-negative int", Show::Value),
+        list: ("a list of str", Show::Value),
+        texts: ("a str or a list of str", Show::Value),
+        object: ("a dict", Show::Type),
+        time: (
+            "seconds since the Unix epoch (int or float) or a datetime with a time zone",
+            Show::Value,
+        ),
+        number: None,
     };
-    if let Ok(s) = v.cast::<PyString>() {
-        return Ok(vec![s.to_cow()?.into_owned()]);
-    }
-    if !(v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>()) {
-        return Err(refuse(v, name, "a str or a list of str", short_repr(v)));
-    }
-    Ok(opt_strings(Some(v), name)?.unwrap_or_default())
-}
 
-/// A time option: seconds since the Unix epoch (`int` or `float`), or an aware `datetime`.
-pub(crate) fn opt_time(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<i64>> {
-    let Some(v) = given(value) else { return Ok(None) };
-    let py = v.py();
-    let expected = "seconds since the Unix epoch (int or float) or a datetime with a time zone";
-    let bad = || refuse(v, name, expected, short_repr(v));
-    if v.is_instance_of::<PyBool>() {
-        return Err(bad());
+    fn offers(fronts: &Fronts) -> bool {
+        fronts.python
     }
-    if v.is_instance_of::<PyInt>() {
-        return v.extract::<i64>().map(Some).map_err(|_| bad());
+
+    fn spell(&self, name: &str) -> String {
+        name.to_string()
     }
-    if let Ok(f) = v.cast::<PyFloat>() {
-        let f = f.value();
-        if f.is_finite() && f.abs() < 9.0e15 {
-            return Ok(Some(f.floor() as i64));
+
+    fn shape(&self, v: &Bound<'py, PyAny>) -> PyResult<Shape<Bound<'py, PyAny>>> {
+        Ok(if let Ok(s) = v.cast::<PyString>() {
+            Shape::Text(s.to_cow()?.into_owned())
+        } else if let Ok(b) = v.cast::<PyBool>() {
+            Shape::Flag(b.is_true())
+        } else if v.is_instance_of::<PyInt>() {
+            v.extract::<i128>().map_or(Shape::Other, Shape::Int)
+        } else if let Ok(f) = v.cast::<PyFloat>() {
+            Shape::Number(f.value())
+        } else if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+            Shape::List(v.try_iter()?.collect::<PyResult<_>>()?)
+        } else if v.is_instance_of::<PyDict>() {
+            Shape::Object
+        } else {
+            Shape::Other
+        })
+    }
+
+    fn type_name(&self, v: &Bound<'py, PyAny>) -> String {
+        type_name(v)
+    }
+
+    /// A short `repr` (values from callers, never keys).
+    fn repr(&self, v: &Bound<'py, PyAny>) -> String {
+        let text = v.repr().map(|r| r.to_string()).unwrap_or_else(|_| type_name(v));
+        match text.char_indices().nth(40) {
+            Some((cut, _)) => format!("{}...", &text[..cut]),
+            None => text,
         }
-        return Err(bad());
     }
-    let datetime = py.import("datetime")?.getattr("datetime")?;
-    if v.is_instance(&datetime)? {
+
+    /// An aware `datetime`.
+    fn time(&self, v: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<i64>> {
+        if !v.is_instance(&self.0.import("datetime")?.getattr("datetime")?)? {
+            return Ok(None);
+        }
         if v.getattr("tzinfo")?.is_none() {
-            return Err(option_usage(py, name,
+            return Err(option_usage(self.0, name,
                 format!("option {name:?} is a datetime without a time zone; give an aware datetime (for example datetime.now(timezone.utc))"),
             ));
         }
         let seconds: f64 = v.call_method0("timestamp")?.extract()?;
-        return Ok(Some(seconds.floor() as i64));
+        Ok(Some(seconds.floor() as i64))
     }
-    Err(bad())
+
+    fn members(&self, v: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<(String, serde_json::Value)>> {
+        let text = dumps(v, name)?;
+        let text = text.to_cow()?;
+        match a2a_card::canonical::parse_json(text.as_bytes(), &Limits::default())
+            .map_err(|e| e.context(name))
+            .or_raise(self.0)?
+        {
+            serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
+            _ => Err(option_usage(
+                self.0,
+                name,
+                format!("option {name:?} must be a dict"),
+            )),
+        }
+    }
+
+    fn key_text(&self, v: &Bound<'py, PyAny>, source: &str, _name: &str) -> PyResult<String> {
+        json_text(v, source, true)
+    }
+
+    fn refuse(&self, name: &str, what_is: String) -> PyErr {
+        option_usage(self.0, name, format!("option {name:?} {what_is}"))
+    }
 }
 
-/// A JSON object option (header parameters) as name/value pairs of the core's JSON model.
-fn opt_members(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Vec<(String, serde_json::Value)>> {
-    let Some(v) = given(value) else {
-        return Ok(Vec::new());
-    };
-    let py = v.py();
-    if !v.is_instance_of::<PyDict>() {
-        return Err(refuse(v, name, "a dict", type_name(v)));
-    }
-    let text = dumps(v, name)?;
-    let text = text.to_cow()?;
-    match a2a_card::canonical::parse_json(text.as_bytes(), &Limits::default())
-        .map_err(|e| e.context(name))
-        .or_raise(py)?
-    {
-        serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
-        _ => Err(option_usage(py, name, format!("option {name:?} must be a dict"))),
+/// A keyword of a call of its own (not a row of a table), read as the core reads a row of
+/// `kind` (`None` is not giving it).
+pub(crate) fn keyword(
+    value: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    kind: Kind,
+) -> PyResult<Option<OptionValue>> {
+    match value.filter(|v| !v.is_none()) {
+        None => Ok(None),
+        Some(v) => read_value(&Python3(v.py()), name, kind, v),
     }
 }
 
-/// One option's value, read by its kind in the core's table (`None`: not given).
-fn read_option(value: &Bound<'_, PyAny>, spec: &OptionSpec) -> PyResult<Option<OptionValue>> {
-    let name = spec.name;
-    let v = Some(value);
-    Ok(match spec.kind {
-        Kind::Count { .. } => opt_count(v, name)?.map(OptionValue::Count),
-        Kind::Text | Kind::Choice(_) | Kind::Names(_) => opt_string(v, name)?.map(OptionValue::Text),
-        Kind::List => opt_strings(v, name)?.map(OptionValue::Texts),
-        Kind::Texts => Some(OptionValue::Texts(opt_one_or_more(v, name)?)),
-        Kind::Time => opt_time(v, name)?.map(OptionValue::Time),
-        Kind::Pem => {
-            // An empty list gives no certificate, as no list does.
-            let inputs: Vec<Input> = opt_one_or_more(v, name)?
-                .into_iter()
-                .enumerate()
-                .map(|(i, pem)| Input::new(pem, format!("{name}[{i}]")))
-                .collect();
-            (!inputs.is_empty()).then_some(OptionValue::Inputs(inputs))
-        }
-        Kind::Keys { list } => {
-            let items: Vec<Bound<'_, PyAny>> =
-                if list && (value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>()) {
-                    value.try_iter()?.collect::<PyResult<_>>()?
-                } else {
-                    vec![value.clone()]
-                };
-            let mut inputs = Vec::new();
-            for (i, item) in items.iter().enumerate() {
-                let source = if list {
-                    format!("{name}[{i}]")
-                } else {
-                    name.to_string()
-                };
-                inputs.push(Input::new(json_text(item, &source, true)?, source));
-            }
-            Some(OptionValue::Inputs(inputs))
-        }
-        Kind::Flag(_) => opt_bool(v, name)?.map(OptionValue::Flag),
-        Kind::Members => Some(OptionValue::Members(opt_members(v, name)?)),
-    })
-}
+/// A count keyword's kind (its bounds are the call's).
+pub(crate) const COUNT: Kind = Kind::Count {
+    min: 0,
+    max: usize::MAX,
+    default: 0,
+};
 
 /// The keyword options of a call (`function` names it) read by the table of its request
 /// (`R::TABLE`, the npm package's options in snake_case), each by its kind, into the request,
@@ -332,7 +271,6 @@ pub(crate) fn read_request<R: Request>(
     options: Option<&Bound<'_, PyDict>>,
     refused: fn(Python<'_>, Error) -> PyErr,
 ) -> PyResult<R::Built> {
-    let mut request = R::default();
     let offered = || R::TABLE.iter().filter(|s| s.fronts.python);
     // As Python checks a call's keywords: every name first, then the values (in the table's
     // order).
@@ -344,16 +282,11 @@ pub(crate) fn read_request<R: Request>(
             )));
         }
     }
-    for spec in offered() {
-        let value = options.map(|o| o.get_item(spec.name)).transpose()?.flatten();
-        let Some(value) = value.filter(|v| !v.is_none()) else {
-            continue;
-        };
-        if let Some(value) = read_option(&value, spec)? {
-            request.set(spec.name, value).map_err(|e| refused(py, e))?;
-        }
-    }
-    request.build().map_err(|e| refused(py, e))
+    let get = |name: &str| -> PyResult<_> {
+        let value = options.map(|o| o.get_item(name)).transpose()?.flatten();
+        Ok(value.filter(|v| !v.is_none()))
+    };
+    a2a_card::request::read_request::<R, _>(&Python3(py), get, |e| refused(py, e))
 }
 
 /// The options of canonicalize, inspect, lint or migrate, read by [`read_request`].

@@ -21,11 +21,12 @@
 
 use crate::errors::{usage, OrRaise};
 use crate::input::read_options;
-use crate::input::{card_bytes, json_text, opt_string, opt_time};
+use crate::input::{card_bytes, json_text, keyword};
 use crate::policy::threads_option;
 use crate::report::{text_of, Report};
 use a2a_card::jose::keys::PrivateKey;
 use a2a_card::request::{CanonicalizeRequest, ReadyVerifier};
+use a2a_card::request::{Kind, OptionValue};
 use a2a_card::{canonicalize as core_canonicalize, sign_card, Profile};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -222,8 +223,8 @@ impl Verifier {
         now: Option<&Bound<'_, PyAny>>,
         origin: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Report> {
-        let now = opt_time(now, "now")?;
-        let origin = opt_string(origin, "origin")?;
+        let now = keyword(now, "now", Kind::Time)?.and_then(OptionValue::time);
+        let origin = keyword(origin, "origin", Kind::Text)?.and_then(OptionValue::text);
         policy::verify(&self.policy, card, now, origin)
     }
 
@@ -239,8 +240,8 @@ impl Verifier {
     ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
         let py = cards.py();
         let threads = threads_option(py, threads)?;
-        let now = opt_time(now, "now")?;
-        let origin = opt_string(origin, "origin")?;
+        let now = keyword(now, "now", Kind::Time)?.and_then(OptionValue::time);
+        let origin = keyword(origin, "origin", Kind::Text)?.and_then(OptionValue::text);
         batch::verify_many(py, &self.policy, cards, threads, return_exceptions, now, origin)
     }
 

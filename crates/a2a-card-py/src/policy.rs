@@ -3,11 +3,12 @@
 //! GIL released.
 
 use crate::errors::{option_usage, OrRaise};
-use crate::input::{card_bytes, opt_count, read_request};
+use crate::input::{card_bytes, keyword, read_request, COUNT};
 use crate::report::Report;
 use a2a_card::parallel::MAX_THREADS;
+use a2a_card::request::OptionValue;
 use a2a_card::request::{ReadyVerifier, VerifyRequest};
-use a2a_card::{verify_card, Error};
+use a2a_card::verify_card;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -19,7 +20,7 @@ pub(crate) fn read(
     function: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<ReadyVerifier> {
-    read_request::<VerifyRequest>(py, function, options, raise)
+    read_request::<VerifyRequest>(py, function, options, |py, e| crate::errors::py_error(py, &e))
 }
 
 /// Verifies one card (any form `card_bytes` reads) with this call's `now` and `origin` when
@@ -32,22 +33,15 @@ pub(crate) fn verify(
 ) -> PyResult<Report> {
     let py = card.py();
     let bytes = card_bytes(card)?;
-    let opts = ready
-        .options_at(now, origin.as_deref())
-        .map_err(|e| raise(py, e))?;
+    let opts = ready.options_at(now, origin.as_deref()).or_raise(py)?;
     let slice = bytes.as_slice();
     let result = py.detach(|| verify_card(slice, &ready.trust, &opts));
     Ok(Report::new(result.or_raise(py)?))
 }
 
-/// A refusal of the core as a Python exception, its options named as Python names them.
-pub(crate) fn raise(py: Python<'_>, e: Error) -> PyErr {
-    crate::errors::py_error(py, &e)
-}
-
 /// The `threads` option: 1 to the core's [`MAX_THREADS`] (the CLI's bound), else `usage`.
 pub(crate) fn threads_option(py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    match opt_count(value, "threads")? {
+    match keyword(value, "threads", COUNT)?.and_then(OptionValue::count) {
         Some(0) => Err(option_usage(
             py,
             "threads",

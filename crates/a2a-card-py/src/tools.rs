@@ -4,7 +4,7 @@
 
 use crate::errors::{usage, OrRaise};
 use crate::input::read_options;
-use crate::input::{self, card_bytes, json_text, opt_string};
+use crate::input::{self, card_bytes, json_text, keyword, COUNT};
 use crate::keys::KeyPair;
 use crate::report::to_py;
 use a2a_card::jose::keys::{public_keys_of, GenerateOptions, PrivateKey};
@@ -12,6 +12,7 @@ use a2a_card::lint::lint_card;
 use a2a_card::migrate::migrate_card;
 use a2a_card::model::{json_schema, SchemaDraft};
 use a2a_card::request::{CanonicalizeRequest, LintRequest, MigrateRequest};
+use a2a_card::request::{Kind, OptionValue};
 use a2a_card::{inspect_card, Algorithm};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -136,13 +137,14 @@ pub(crate) fn keygen(
     curve: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<KeyPair> {
     let alg = input::algorithm(py, alg)?;
-    let rsa_bits = input::opt_count(rsa_bits, "rsa_bits")?
+    let rsa_bits = keyword(rsa_bits, "rsa_bits", COUNT)?
+        .and_then(OptionValue::count)
         .map(|n| u32::try_from(n).map_err(|_| usage(py, "option \"rsa_bits\" is too large")))
         .transpose()?;
     let opts = GenerateOptions {
         rsa_bits,
-        curve: opt_string(curve, "curve")?,
-        kid: opt_string(kid, "kid")?,
+        curve: keyword(curve, "curve", Kind::Text)?.and_then(OptionValue::text),
+        kid: keyword(kid, "kid", Kind::Text)?.and_then(OptionValue::text),
     };
     opts.check(alg).or_raise(py)?;
     let key = py.detach(|| PrivateKey::generate_with(alg, &opts)).or_raise(py)?;

@@ -1,9 +1,12 @@
 //! JavaScript values in: cards as text, bytes or values, and the options objects, read by the
-//! core's tables (each value by its row's kind) into its requests.
+//! core's tables (`JavaScript`: the shapes of its values and the words of its messages) into its
+//! requests.
 
 use crate::errors::{about_option, option_usage, request_error, usage, OrThrow};
 use crate::js;
-use a2a_card::request::{camel_case, Input, Kind, OptionSpec, OptionValue, Request};
+use a2a_card::request::{
+    camel_case, read_value, Fronts, Kind, Language, OptionSpec, OptionValue, Request, Shape, Show, Words,
+};
 use a2a_card::{Error, ErrorCode, Limits};
 use js_sys::{Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -123,7 +126,8 @@ pub(crate) struct Options {
 }
 
 impl Options {
-    pub(crate) fn read(value: &JsValue, what: &'static str, known: &[&str]) -> Result<Options, JsValue> {
+    /// `known`: the names it may hold, separated by commas.
+    pub(crate) fn read(value: &JsValue, what: &'static str, known: &str) -> Result<Options, JsValue> {
         if value.is_undefined() || value.is_null() {
             return Ok(Options {
                 members: Vec::new(),
@@ -162,166 +166,104 @@ impl Options {
             .filter(|v| !v.is_undefined()))
     }
 
-    /// The refusal of a value of the option `name`: `option "name" of WHAT` and `what_is`.
-    fn refuse(&self, name: &str, what_is: String) -> JsValue {
-        option_usage(name, format!("option {name:?} of {} {what_is}", self.what))
-    }
-
-    pub(crate) fn string(&self, name: &str) -> Result<Option<String>, JsValue> {
+    /// The option `name` (given as this package spells it, and the same in snake_case: `now`,
+    /// `origin`) read as the core reads a row of `kind`.
+    pub(crate) fn value(&self, name: &str, kind: Kind) -> Result<Option<OptionValue>, JsValue> {
         match self.get(name)? {
             None => Ok(None),
-            Some(v) => (v.as_string().map(Some))
-                .ok_or_else(|| self.refuse(name, format!("must be a string, not {}", js::type_name(&v)))),
-        }
-    }
-
-    pub(crate) fn boolean(&self, name: &str) -> Result<Option<bool>, JsValue> {
-        match self.get(name)? {
-            None => Ok(None),
-            Some(v) => (v.as_bool().map(Some))
-                .ok_or_else(|| self.refuse(name, format!("must be a boolean, not {}", js::type_name(&v)))),
-        }
-    }
-
-    pub(crate) fn number(&self, name: &str) -> Result<Option<f64>, JsValue> {
-        match self.get(name)? {
-            None => Ok(None),
-            Some(v) => match v.as_f64() {
-                Some(n) if n.is_finite() => Ok(Some(n)),
-                _ => Err(self.refuse(name, "must be a finite number".into())),
-            },
-        }
-    }
-
-    /// A non-negative integer count; a number that is not one, or that this build cannot hold,
-    /// is refused by its true value (never saturated).
-    pub(crate) fn count(&self, name: &str) -> Result<Option<usize>, JsValue> {
-        match self.number(name)? {
-            None => Ok(None),
-            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= usize::MAX as f64 => Ok(Some(n as usize)),
-            Some(n) if n >= 0.0 && n.fract() == 0.0 => {
-                Err(self.refuse(name, format!("is {n}, more than this build can count")))
-            }
-            Some(n) => Err(self.refuse(name, format!("must be a non-negative integer, not {n}"))),
-        }
-    }
-
-    /// A string or an array of strings, as a list.
-    pub(crate) fn one_or_more(&self, name: &str) -> Result<Vec<String>, JsValue> {
-        match self.get(name)? {
-            None => Ok(Vec::new()),
-            Some(v) if v.is_string() => Ok(self.string(name)?.into_iter().collect()),
-            Some(_) => Ok(self.strings(name)?.unwrap_or_default()),
-        }
-    }
-
-    /// An array of strings.
-    pub(crate) fn strings(&self, name: &str) -> Result<Option<Vec<String>>, JsValue> {
-        let Some(v) = self.get(name)? else { return Ok(None) };
-        let err = || self.refuse(name, "must be an array of strings".into());
-        if !js::is_array(&v) {
-            return Err(err());
-        }
-        let array: Array = v.unchecked_into();
-        array
-            .iter()
-            .map(|item| item.as_string().ok_or_else(err))
-            .collect::<Result<_, _>>()
-            .map(Some)
-    }
-
-    /// A JSON object option (header parameters) as name/value pairs of the core's JSON model.
-    pub(crate) fn members(&self, name: &str) -> Result<Vec<(String, serde_json::Value)>, JsValue> {
-        let Some(v) = self.get(name)? else {
-            return Ok(Vec::new());
-        };
-        let err = || self.refuse(name, "must be an object".into());
-        if !v.is_object() || js::is_array(&v) {
-            return Err(err());
-        }
-        let text = String::from(js::stringify(&v, &format!("option {name:?} of {}", self.what))?);
-        match a2a_card::canonical::parse_json(text.as_bytes(), &Limits::default()).or_throw()? {
-            serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
-            _ => Err(err()),
+            Some(v) => read_value(&JavaScript(self.what), name, kind, &v),
         }
     }
 }
 
-/// The names of the options of `table` this package offers, as it spells them (camelCase), made
-/// once per table.
-pub(crate) fn names(table: &'static [OptionSpec]) -> &'static [&'static str] {
-    type Made = Vec<(usize, &'static [&'static str])>;
-    static MADE: std::sync::Mutex<Made> = std::sync::Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, names)) = made.iter().find(|(t, _)| *t == table.as_ptr() as usize) {
-        return names;
+/// JavaScript, as the core's table reader ([`a2a_card::request::read_value`]) sees it: its
+/// shapes, the words of its messages (`option "profile" of verify must be a string, not
+/// number`); the call's name (`what`) is in every message.
+pub(crate) struct JavaScript(pub(crate) &'static str);
+
+impl Language for JavaScript {
+    type Value = JsValue;
+    type Error = JsValue;
+    const WORDS: Words = Words {
+        text: ("a string", Show::Type),
+        flag: ("a boolean", Show::Type),
+        count: ("a non-negative integer", Show::Value),
+        list: ("an array of strings", Show::Nothing),
+        texts: ("an array of strings", Show::Nothing),
+        object: ("an object", Show::Nothing),
+        time: ("a finite number", Show::Nothing),
+        number: Some("a finite number"),
+    };
+
+    fn offers(fronts: &Fronts) -> bool {
+        fronts.npm
     }
-    let offered = table.iter().filter(|s| s.fronts.npm);
-    let names = offered
-        .map(|s| &*Box::leak(camel_case(s.name).into_boxed_str()))
-        .collect::<Vec<_>>();
-    let names: &'static [&'static str] = Box::leak(names.into_boxed_slice());
-    made.push((table.as_ptr() as usize, names));
-    names
+
+    fn spell(&self, name: &str) -> String {
+        camel_case(name)
+    }
+
+    /// A list was copied into a fresh array when the options were read (js.rs).
+    fn shape(&self, v: &JsValue) -> Result<Shape<JsValue>, JsValue> {
+        Ok(if let Some(s) = v.as_string() {
+            Shape::Text(s)
+        } else if let Some(b) = v.as_bool() {
+            Shape::Flag(b)
+        } else if let Some(n) = v.as_f64() {
+            Shape::Number(n)
+        } else if js::is_array(v) {
+            Shape::List(v.clone().unchecked_into::<Array>().iter().collect())
+        } else if v.is_object() {
+            Shape::Object
+        } else {
+            Shape::Other
+        })
+    }
+
+    fn type_name(&self, v: &JsValue) -> String {
+        js::type_name(v)
+    }
+
+    fn repr(&self, v: &JsValue) -> String {
+        js::type_name(v)
+    }
+
+    fn members(&self, v: &JsValue, name: &str) -> Result<Vec<(String, serde_json::Value)>, JsValue> {
+        let text = String::from(js::stringify(v, &format!("option {name:?} of {}", self.0))?);
+        match a2a_card::canonical::parse_json(text.as_bytes(), &Limits::default()).or_throw()? {
+            serde_json::Value::Object(members) => Ok(members.into_iter().collect()),
+            _ => Err(self.refuse(name, "must be an object".into())),
+        }
+    }
+
+    fn key_text(&self, v: &JsValue, source: &str, name: &str) -> Result<String, JsValue> {
+        json_text(v, source).map_err(|e| about_option(e, name))
+    }
+
+    fn refuse(&self, name: &str, what_is: String) -> JsValue {
+        option_usage(name, format!("option {name:?} of {} {what_is}", self.0))
+    }
+}
+
+/// The names of the options of `table` this package offers, as it spells them (camelCase),
+/// separated by commas.
+pub(crate) fn names(table: &[OptionSpec]) -> String {
+    let offered = table.iter().filter(|s| JavaScript::offers(&s.fronts));
+    offered.map(|s| camel_case(s.name)).collect::<Vec<_>>().join(",")
 }
 
 /// The options of `what` (sign, canonicalize, inspect, lint, migrate) read by the table of its
 /// request (`R::TABLE`, in camelCase): the names checked, then [`request_from`].
 pub(crate) fn read_request<R: Request>(options: &JsValue, what: &'static str) -> Result<R::Built, JsValue> {
-    request_from::<R>(&Options::read(options, what, names(R::TABLE))?, request_error)
+    request_from::<R>(&Options::read(options, what, &names(R::TABLE))?, request_error)
 }
 
-/// The options of `R::TABLE` among options read: each value by its kind into the request,
-/// which applies every default, bound and rule; `refused` makes the error of a refusal.
+/// The options of `R::TABLE` among options read, read by the core's table reader into the
+/// request, which applies every default, bound and rule; `refused` makes the error of a refusal.
 pub(crate) fn request_from<R: Request>(
     o: &Options,
     refused: fn(&Error, &str) -> JsValue,
 ) -> Result<R::Built, JsValue> {
-    let mut request = R::default();
-    for spec in R::TABLE.iter().filter(|s| s.fronts.npm) {
-        if let Some(value) = read_option(o, spec)? {
-            request.set(spec.name, value).map_err(|e| refused(&e, o.what))?;
-        }
-    }
-    request.build().map_err(|e| refused(&e, o.what))
-}
-
-/// One option's value, read by its kind (`None`: not given).
-fn read_option(o: &Options, spec: &OptionSpec) -> Result<Option<OptionValue>, JsValue> {
-    let name = camel_case(spec.name);
-    Ok(match spec.kind {
-        Kind::Count { .. } => o.count(&name)?.map(OptionValue::Count),
-        Kind::Text | Kind::Choice(_) | Kind::Names(_) => o.string(&name)?.map(OptionValue::Text),
-        Kind::List => o.strings(&name)?.map(OptionValue::Texts),
-        Kind::Texts => Some(OptionValue::Texts(o.one_or_more(&name)?)),
-        Kind::Pem => {
-            // An empty list gives no certificate, as no list does.
-            let pems = o.one_or_more(&name)?.into_iter().enumerate();
-            let inputs: Vec<Input> = pems
-                .map(|(i, pem)| Input::new(pem, format!("{name}[{i}]")))
-                .collect();
-            (!inputs.is_empty()).then_some(OptionValue::Inputs(inputs))
-        }
-        Kind::Keys { list } => match o.get(&name)? {
-            None => None,
-            // A list was copied into a fresh array when the options were read (js.rs).
-            Some(v) if list && crate::js::is_array(&v) => {
-                let mut inputs = Vec::new();
-                for (i, key) in v.unchecked_into::<Array>().iter().enumerate() {
-                    let source = format!("{name}[{i}]");
-                    let text = json_text(&key, &source).map_err(|e| about_option(e, &name))?;
-                    inputs.push(Input::new(text, source));
-                }
-                Some(OptionValue::Inputs(inputs))
-            }
-            Some(v) => {
-                let source = if list { format!("{name}[0]") } else { name.clone() };
-                let text = json_text(&v, &source).map_err(|e| about_option(e, &name))?;
-                Some(OptionValue::Inputs(vec![Input::new(text, source)]))
-            }
-        },
-        Kind::Flag(_) => o.boolean(&name)?.map(OptionValue::Flag),
-        Kind::Members => Some(OptionValue::Members(o.members(&name)?)),
-        Kind::Time => o.number(&name)?.map(|n| OptionValue::Time(seconds(n))),
-    })
+    let get = |name: &str| o.get(&camel_case(name));
+    a2a_card::request::read_request::<R, _>(&JavaScript(o.what), get, |e| refused(&e, o.what))
 }

@@ -66,12 +66,8 @@ pub(crate) fn message(e: &JsValue) -> String {
 }
 
 /// The options given to `what`, as `(name, value)` pairs: see `read_options` in `js/read.js`.
-pub(crate) fn options(
-    value: &JsValue,
-    what: &str,
-    known: &[&str],
-) -> Result<Vec<(String, JsValue)>, JsValue> {
-    let flat = read_options(value, what, &known.join(",")).map_err(refusal)?;
+pub(crate) fn options(value: &JsValue, what: &str, known: &str) -> Result<Vec<(String, JsValue)>, JsValue> {
+    let flat = read_options(value, what, known).map_err(refusal)?;
     let n = length(&flat);
     let mut out = Vec::with_capacity(n / 2);
     let mut i = 0;

@@ -36,11 +36,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 use crate::errors::{usage, OrThrow};
-use crate::input::{card_bytes, json_text, read_request, seconds, Options};
+use crate::input::{card_bytes, json_text, read_request, Options};
 use crate::output::{text_of, to_js};
 use crate::policy::{cached_policy, Policy};
 use a2a_card::jose::keys::PrivateKey;
-use a2a_card::request::{CanonicalizeRequest, SignRequest};
+use a2a_card::request::{CanonicalizeRequest, Kind, OptionValue, SignRequest};
 use a2a_card::Algorithm;
 use a2a_card::{canonicalize as core_canonicalize, inspect_card, sign_card};
 use js_sys::{Array, Promise};
@@ -111,7 +111,11 @@ pub fn algorithms() -> Array {
 /// Verifies a card against the keys the caller trusts.
 #[wasm_bindgen(skip_typescript)]
 pub fn verify(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(&options, "verify", crate::input::names(a2a_card::request::VERIFY))?;
+    let o = Options::read(
+        &options,
+        "verify",
+        &crate::input::names(a2a_card::request::VERIFY),
+    )?;
     cached_policy(&o)?.verify(&card, None, None)
 }
 
@@ -121,7 +125,7 @@ pub fn verify_async(card: JsValue, options: JsValue) -> Promise {
     let policy = Options::read(
         &options,
         "verifyAsync",
-        crate::input::names(a2a_card::request::VERIFY),
+        &crate::input::names(a2a_card::request::VERIFY),
     )
     .and_then(|o| cached_policy(&o));
     match policy {
@@ -132,8 +136,9 @@ pub fn verify_async(card: JsValue, options: JsValue) -> Promise {
 
 /// The `now` and `origin` of one call of a `Verifier` (`what` names it).
 fn call_options(options: &JsValue, what: &'static str) -> Result<(Option<i64>, Option<String>), JsValue> {
-    let o = Options::read(options, what, &["now", "origin"])?;
-    Ok((o.number("now")?.map(seconds), o.string("origin")?))
+    let o = Options::read(options, what, "now,origin")?;
+    let now = o.value("now", Kind::Time)?.and_then(OptionValue::time);
+    Ok((now, o.value("origin", Kind::Text)?.and_then(OptionValue::text)))
 }
 
 /// A verifier whose trust roots and policy are read once.

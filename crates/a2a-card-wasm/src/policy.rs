@@ -33,7 +33,7 @@ pub(crate) struct Policy {
 
 impl Policy {
     pub(crate) fn read(options: &JsValue, what: &'static str) -> Result<Policy, JsValue> {
-        Policy::from_options(&Options::read(options, what, names(VERIFY))?)
+        Policy::from_options(&Options::read(options, what, &names(VERIFY))?)
     }
 
     /// The options read by the core's table (`a2a_card::request::VERIFY`): each option this

@@ -10,7 +10,7 @@ use a2a_card::jose::keys::check_kid;
 use a2a_card::lint::lint_card;
 use a2a_card::migrate::migrate_card;
 use a2a_card::model::SchemaDraft;
-use a2a_card::request::{LintRequest, MigrateRequest};
+use a2a_card::request::{Kind, LintRequest, MigrateRequest, OptionValue};
 use a2a_card::PrivateKey;
 use wasm_bindgen::prelude::*;
 
@@ -39,8 +39,8 @@ pub fn migrate(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
 /// the core's `json_schema`, written at build time (`build.rs`).
 #[wasm_bindgen(skip_typescript)]
 pub fn schema(options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(&options, "schema", &["draft"])?;
-    let draft = match o.string("draft")? {
+    let o = Options::read(&options, "schema", "draft")?;
+    let draft = match o.value("draft", Kind::Text)?.and_then(OptionValue::text) {
         None => SchemaDraft::default(),
         Some(name) => name.parse::<SchemaDraft>().or_throw()?,
     };
@@ -55,13 +55,13 @@ pub fn schema(options: JsValue) -> Result<JsValue, JsValue> {
 /// publicJwk, jwks, pem }`, made from the host's random numbers inside the module.
 #[wasm_bindgen(skip_typescript, js_name = generateKey)]
 pub fn generate_key(alg: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(&options, "generateKey", &["kid"])?;
+    let o = Options::read(&options, "generateKey", "kid")?;
     let Some(name) = alg.as_string() else {
         return Err(usage("generateKey needs an algorithm name such as \"ES256\""));
     };
     let alg = a2a_card::Algorithm::from_name(&name).or_throw()?;
     let mut key = PrivateKey::generate(alg).or_throw()?;
-    if let Some(kid) = o.string("kid")? {
+    if let Some(kid) = o.value("kid", Kind::Text)?.and_then(OptionValue::text) {
         check_kid(&kid).map_err(|e| usage(format!("option \"kid\" of generateKey: {}", e.message())))?;
         key = key.with_kid(kid);
     }

@@ -7,6 +7,9 @@
 //! [`SIGN`], [`CANONICALIZE`], [`LINT`] and [`MIGRATE`] are the tables of the other operations, with
 //! their requests ([`Request`]: `set` by name, `build`), read by the front ends alike.
 //!
+//! Each package reads its language's values by the tables through [`read_request`], with a
+//! [`Language`] of its own (the shapes of its values, the words of its messages).
+//!
 //! [`VERIFY`] is the table of the verify options (canonical name, kind, default, bounds,
 //! documentation, which front ends offer it); [`VerifyRequest::build`] turns a request into a
 //! [`ReadyVerifier`]. An error about an option carries it by its canonical name
@@ -24,6 +27,7 @@
 //! ```
 
 mod cache;
+mod native;
 mod ops;
 mod sign;
 mod spelling;
@@ -31,6 +35,7 @@ mod table;
 mod verify;
 
 pub(crate) use cache::{parsed_jwks, parsed_key, parsed_trust};
+pub use native::{read_request, read_value, Language, Shape, Show, Words};
 pub use ops::{CanonicalizeRequest, LintRequest, MigrateRequest, Request, CANONICALIZE, LINT, MIGRATE};
 pub use sign::{SignRequest, SIGN};
 pub use spelling::{Camel, Labelled, Quotes, Snake, Spelling};
