@@ -6,6 +6,10 @@
 #
 #   scripts/setup.sh            everything scripts/test.sh uses
 #   scripts/setup.sh --quick    only what the Rust suites need (scripts/test.sh --quick)
+#   scripts/setup.sh --release  everything, and what scripts/release.sh's full run adds: the
+#                               aarch64 cross-build (cargo-zigbuild from PyPI, the
+#                               aarch64-unknown-linux-musl and -gnu Rust targets) and
+#                               qemu-user-static to run what it builds
 #   scripts/setup.sh --check    install nothing: list what is missing, exit 1 if anything is
 #                               (with --quick: of the Rust suites' needs only)
 #
@@ -15,7 +19,8 @@
 # command line, for keys and certificates made outside the library), jq; for the full run also
 # Node.js and npm, python3 (3.9 or later) and python3-venv, softhsm2 and opensc (a real PKCS#11
 # token), chromium (browser tests), tinyproxy (a real HTTPS proxy), musl-tools, perl and make
-# (the static binary and the Python wheel build OpenSSL from source).
+# (the static binary and the Python wheel build OpenSSL from source), podman and runc (the
+# container image: built and run by the release suite).
 # Rust (rustup): the wasm32-unknown-unknown target, clippy and rustfmt; for the full run the
 # x86_64-unknown-linux-musl target and the nightly toolchain (fuzzing).
 # Into the project (target/, node_modules/; full run only):
@@ -25,7 +30,9 @@
 #   node_modules             npm ci in crates/a2a-card-wasm/test, test/runtimes (Deno, Bun) and
 #                            playground (esbuild), from their package-lock.json
 #   target/py-venv           maturin from PyPI and crates/a2a-card-py/tests/requirements.txt
-#                            (A2A_CARD_PY_VENV: another virtualenv; PYTHON: its interpreter)
+#                            (A2A_CARD_PY_VENV: another virtualenv; PYTHON: its interpreter);
+#                            the release tools ziglang, auditwheel and pre-commit (pinned in
+#                            scripts/lib/tools.sh), and with --release cargo-zigbuild
 #   target/sdk/              the A2A SDKs for scripts/interop-sdks.sh and scripts/bench-peers.sh:
 #                            a2a-sdk[signing]==1.3.0 (PyPI, a virtualenv), a2a-sdk[signing]==0.3.26
 #                            and ==0.3.21 (one virtualenv each) and @a2a-js/sdk@1.3.0
@@ -48,13 +55,14 @@ check=0
 for arg in "$@"; do
     case "$arg" in
         --quick) mode=quick ;;
+        --release) mode=release ;;
         --check) check=1 ;;
         -h | --help)
-            sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
-            echo "error[usage]: unknown option ${arg} (use --quick, --check or nothing)" >&2
+            echo "error[usage]: unknown option ${arg} (use --quick, --release, --check or nothing)" >&2
             exit 2
             ;;
     esac
@@ -78,7 +86,7 @@ if ! { has_cmd pkg-config && pkg-config --exists openssl; }; then missing+=(libs
 need_cmd openssl openssl
 need_cmd jose jose
 need_cmd jq jq
-if [ "$mode" = full ]; then
+if [ "$mode" != quick ]; then
     need_cmd node nodejs
     need_cmd npm npm
     # CPython 3.9 or later with venv and ensurepip (the extension is abi3: no headers needed).
@@ -93,13 +101,19 @@ if [ "$mode" = full ]; then
     # Debian ships in perl-modules, not in the essential perl-base that provides the command).
     perl -MFindBin -MIPC::Cmd -e 1 >/dev/null 2>&1 || missing+=(perl)
     need_cmd make make
+    need_cmd podman podman
+    need_cmd runc runc
+fi
+if [ "$mode" = release ]; then
+    need_cmd qemu-aarch64-static qemu-user-static
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
     mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk '!seen[$0]++')
 fi
 
 targets=(wasm32-unknown-unknown)
-if [ "$mode" = full ]; then targets+=(x86_64-unknown-linux-musl); fi
+if [ "$mode" != quick ]; then targets+=(x86_64-unknown-linux-musl); fi
+if [ "$mode" = release ]; then targets+=(aarch64-unknown-linux-musl aarch64-unknown-linux-gnu); fi
 missing_targets=()
 for t in "${targets[@]}"; do
     rustup target list --installed 2>/dev/null | grep -qx "$t" || missing_targets+=("$t")
@@ -110,7 +124,7 @@ cargo fmt --version >/dev/null 2>&1 || missing_components+=(rustfmt)
 
 # The project's own tools (full run): one line each, "KEY description".
 local_missing=()
-if [ "$mode" = full ]; then
+if [ "$mode" != quick ]; then
     rustup toolchain list 2>/dev/null | grep -q '^nightly' ||
         local_missing+=("nightly the nightly Rust toolchain (rustup, profile minimal; fuzzing)")
     PATH="$tools_dir/bin:$PATH" cargo +nightly fuzz --version >/dev/null 2>&1 ||
@@ -124,6 +138,12 @@ if [ "$mode" = full ]; then
     done
     py_venv_ready ||
         local_missing+=("py-venv maturin==$maturin_version and the Python tests' requirements (PyPI, into ${py_venv#"$root"/})")
+    release_tools_ready ||
+        local_missing+=("release-py $release_py_reqs (PyPI, into ${py_venv#"$root"/})")
+    if [ "$mode" = release ]; then
+        stamp_matches "$py_venv/.a2a-card-release-full" "$release_full_py_reqs" ||
+            local_missing+=("release-full-py $release_full_py_reqs (PyPI, into ${py_venv#"$root"/})")
+    fi
     sdk_py_ready ||
         local_missing+=("sdk-py $sdk_py_req (PyPI, a virtualenv in ${sdk_py_dir#"$root"/})")
     for req in $sdk_py03_reqs; do
@@ -196,7 +216,7 @@ for l in "${local_missing[@]}"; do
             rustup toolchain install nightly --profile minimal
             ;;
         cargo-fuzz)
-            cargo install --root "$tools_dir" cargo-fuzz
+            cargo install --locked --root "$tools_dir" cargo-fuzz
             ;;
         wasm-bindgen)
             # The exact version of the crate the package links; --locked is left out (the CLI's
@@ -221,6 +241,18 @@ for l in "${local_missing[@]}"; do
             [ -x "$py_venv/bin/python" ] || "$py_python" -m venv "$py_venv"
             pip_install "$py_venv/bin/python" "maturin==$maturin_version" -r "$py_requirements"
             py_venv_stamp >"$py_venv/.a2a-card-setup"
+            ;;
+        release-py)
+            [ -x "$py_venv/bin/python" ] || "$py_python" -m venv "$py_venv"
+            read -r -a reqs <<<"$release_py_reqs"
+            pip_install "$py_venv/bin/python" "${reqs[@]}"
+            printf '%s\n' "$release_py_reqs" >"$py_venv/.a2a-card-release"
+            ;;
+        release-full-py)
+            [ -x "$py_venv/bin/python" ] || "$py_python" -m venv "$py_venv"
+            read -r -a reqs <<<"$release_full_py_reqs"
+            pip_install "$py_venv/bin/python" "${reqs[@]}"
+            printf '%s\n' "$release_full_py_reqs" >"$py_venv/.a2a-card-release-full"
             ;;
         sdk-py)
             rm -rf "$sdk_py_dir"

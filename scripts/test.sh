@@ -13,11 +13,19 @@
 #            Chromium, served from loopback, against the native CLI (reuses node's build)
 #   runtimes the npm package's Node tests under Deno and Bun (npm packages pinned by a lock
 #            file; scripts/test-runtimes.sh), with the host's crypto on and off (reuses node's build)
-#   static   the portable static Linux binary (README.md's second Install block), run by its tests
+#   static   the portable static Linux binary (README.md's second "From source" block), run by its
+#            tests
 #   python   the Python package: its wheel (scripts/build-py.sh), installed into target/py-venv
 #            beside the pinned test requirements (a2a-sdk 1.3.0, ...), its pytest suites (vectors,
 #            CLI cross-checks, a2a-sdk on loopback, doctests, the Python examples of the README and docs/python.md), and
 #            one smoke run of its benchmark script
+#   release  scripts/release.sh --lite (dist/: the x86_64 static binary, the manylinux2014 wheel, the
+#            npm tarball, the crates, the container image, provenance, signed SHA256SUMS; it
+#            reuses the builds of the suites above), then its tests: README.md's "From a release"
+#            commands as written against dist/ (binary, wheel and npm tarball each timed to a
+#            verified card), the GitHub Action through its harness, the pre-commit hooks, the
+#            container with podman (the full release, aarch64 and musl builds included, is
+#            scripts/release.sh: too long for CI)
 #   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions, in
 #            target/sdk), a2a-sdk 0.3.26 and 0.3.21, and the Rust peer a2a-protocol-types 0.15
 #            (scripts/interop/rust-peer, built offline into target/interop-rust-peer)
@@ -37,7 +45,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-all_suites=(rust install node browser runtimes static python interop fuzz)
+all_suites=(rust install node browser runtimes static python release interop fuzz)
 suites=("${all_suites[@]}")
 quick=0
 while [ $# -gt 0 ]; do
@@ -55,7 +63,7 @@ while [ $# -gt 0 ]; do
             shift
             ;;
         -h | --help)
-            sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -93,7 +101,8 @@ node_log="$(mktemp)"
 browser_log="$(mktemp)"
 runtimes_log="$(mktemp)"
 py_log="$(mktemp)"
-trap 'rm -f "$log" "$node_log" "$browser_log" "$runtimes_log" "$py_log"' EXIT
+release_log="$(mktemp)"
+trap 'rm -f "$log" "$node_log" "$browser_log" "$runtimes_log" "$py_log" "$release_log"' EXIT
 mkdir -p "$root/target"
 
 if wants rust; then
@@ -108,12 +117,13 @@ if wants rust; then
     step cargo fmt --all -- --check
 fi
 
-# The Nth ```sh block of README.md (the Install section's: 1 the cargo install commands, 2 the
-# static binary); without one, a script that fails, so that a lost block cannot pass.
+# The Nth ```sh block of README.md's "### From source" section (1 the cargo install commands, 2
+# the static binary); without one, a script that fails, so that a lost block cannot pass.
 readme_block() {
     local block
-    block="$(awk -v n="$1" '/^```sh$/ { i++; if (i == n) { on = 1; next } } /^```$/ { on = 0 } on' "$root/README.md")"
-    if [ -n "$block" ]; then printf '%s\n' "$block"; else echo "echo 'README.md has no sh block $1' >&2; exit 1"; fi
+    block="$(awk -v n="$1" '/^#+ / { in_section = ($0 == "### From source") }
+        in_section && /^```sh$/ { i++; if (i == n) { on = 1; next } } /^```$/ { on = 0 } on' "$root/README.md")"
+    if [ -n "$block" ]; then printf '%s\n' "$block"; else echo "echo 'README.md has no sh block $1 under From source' >&2; exit 1"; fi
 }
 
 if wants install; then
@@ -189,6 +199,16 @@ if wants python; then
     step "$py" crates/a2a-card-py/bench/verify_vs_sdk.py --smoke
 fi
 
+if wants release; then
+    py="$py_venv/bin/python"
+    release_tools_ready || needs_setup "the release tools (ziglang, auditwheel, pre-commit) in ${py_venv#"$root"/}"
+    rm -f "$target_dir/release-install-times.txt"
+    step scripts/release.sh --lite
+    step bash -c "set -o pipefail; '$py' -m pytest -p no:cacheprovider -q -rs scripts/release/tests 2>&1 | tee '$release_log'"
+    echo "install times (target: under 60 s each):"
+    sed 's/^/  /' "$target_dir/release-install-times.txt"
+fi
+
 if wants interop; then
     # The SDKs at the versions scripts/lib/tools.sh pins (A2A_INTEROP_PY_REQ and
     # A2A_INTEROP_JS_PKGS choose others, which scripts/setup.sh above prepared).
@@ -227,5 +247,5 @@ echo "all checks passed in ${SECONDS}s (suites: ${suites[*]}$([ "$quick" -eq 1 ]
 # (its summary line: "N passed, N failed, N skipped, N errors in 1.23s").
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i; if ($(i+1) ~ /^ignored/) s += $i } }
      /^# pass / { p += $3 } /^# fail / { f += $3 } /^# skipped / { s += $3 }
-     FILENAME == pyf && / in [0-9.]+s/ && /(passed|failed|error)/ { for (i = 1; i < NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^(failed|error)/) f += $i; if ($(i+1) ~ /^skipped/) s += $i } }
-     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' pyf="$py_log" "$log" "$node_log" "$browser_log" "$runtimes_log" "$py_log" | tee "$root/target/test-summary.txt"
+     (FILENAME == pyf || FILENAME == relf) && / in [0-9.]+s/ && /(passed|failed|error)/ { for (i = 1; i < NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^(failed|error)/) f += $i; if ($(i+1) ~ /^skipped/) s += $i } }
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' pyf="$py_log" relf="$release_log" "$log" "$node_log" "$browser_log" "$runtimes_log" "$py_log" "$release_log" | tee "$root/target/test-summary.txt"

@@ -88,6 +88,22 @@ rust_peer_build() {
         --target-dir "$rust_peer_target" "$@" >&2 || return 1
     echo "$rust_peer_target/$out/a2a-rust-peer"
 }
+# The release tools, pinned, installed into $py_venv: zig (maturin links the manylinux2014 and
+# musllinux wheels with it), auditwheel (checks a wheel's platform tag) and pre-commit (the
+# hook's test). scripts/release.sh's full run also needs cargo-zigbuild (the aarch64 binary),
+# qemu-user-static (runs it) and the aarch64 Rust targets: scripts/setup.sh --release.
+release_py_reqs="ziglang==0.17.1 auditwheel==6.8.2 pre-commit==4.7.0"
+release_full_py_reqs="cargo-zigbuild==0.24.1"
+release_full_targets=(aarch64-unknown-linux-musl aarch64-unknown-linux-gnu x86_64-unknown-linux-musl)
+release_tools_ready() { [ -x "$py_venv/bin/python" ] && stamp_matches "$py_venv/.a2a-card-release" "$release_py_reqs"; }
+release_full_ready() {
+    local t
+    stamp_matches "$py_venv/.a2a-card-release-full" "$release_full_py_reqs" || return 1
+    command -v qemu-aarch64-static >/dev/null 2>&1 || return 1
+    for t in "${release_full_targets[@]}"; do
+        rustup target list --installed 2>/dev/null | grep -qx "$t" || return 1
+    done
+}
 sdk_js_ready() { [ -d "$sdk_js_dir/node_modules" ] && stamp_matches "$sdk_js_dir/.a2a-card-setup" "$sdk_js_pkgs"; }
 
 # needs_setup WHAT: stop, saying that WHAT is missing and that scripts/setup.sh installs it.

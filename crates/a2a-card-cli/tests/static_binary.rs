@@ -4,6 +4,8 @@
 //!
 //! Runs on the binary named by `A2A_CARD_STATIC_BINARY` (`scripts/test.sh` sets it after
 //! building). Without it the test says so and passes, unless `A2A_CARD_REQUIRE_STATIC` is set.
+//! `A2A_CARD_STATIC_RUNNER` names a program that runs it (`qemu-aarch64-static` for the
+//! aarch64 binary of `scripts/release.sh`).
 
 #![allow(clippy::unwrap_used, clippy::panic)] // a panic is how a test fails
 
@@ -29,8 +31,21 @@ fn static_binary() -> Option<PathBuf> {
     }
 }
 
+/// The program that runs the static binary, when it is not this machine's own kind.
+fn runner() -> Option<PathBuf> {
+    std::env::var_os("A2A_CARD_STATIC_RUNNER")
+        .filter(|r| !r.is_empty())
+        .map(PathBuf::from)
+}
+
 fn run_static(bin: &Path, args: &[&str]) -> std::process::Output {
-    a2a_card_testkit::bin::run(bin, None, args, None, &[], &[KEY_ENV])
+    match runner() {
+        Some(runner) => {
+            let args: Vec<&str> = std::iter::once(s(bin)).chain(args.iter().copied()).collect();
+            a2a_card_testkit::bin::run(&runner, None, &args, None, &[], &[KEY_ENV])
+        }
+        None => a2a_card_testkit::bin::run(bin, None, args, None, &[], &[KEY_ENV]),
+    }
 }
 
 /// The ELF program headers of `bytes` hold no PT_INTERP: the kernel starts the program without
@@ -69,7 +84,15 @@ fn the_static_binary_needs_no_shared_library_and_agrees_with_the_build() {
     let dir = scratch("static");
     let copy = dir.join("a2a-card");
     std::fs::copy(&bin, &copy).unwrap();
-    let out = Command::new(&copy)
+    let mut command = match runner() {
+        Some(runner) => {
+            let mut c = Command::new(runner);
+            c.arg(&copy);
+            c
+        }
+        None => Command::new(&copy),
+    };
+    let out = command
         .arg("--version")
         .env_clear()
         .current_dir(&dir)
