@@ -131,7 +131,11 @@ fn write_integral(out: &mut Vec<u8>, v: f64) {
     let bits = v.abs().to_bits();
     let biased = i32::try_from(bits >> 52).unwrap_or(0);
     let fraction = bits & ((1 << 52) - 1);
-    let (mut m, e) = if biased == 0 { (fraction, -1074) } else { (fraction | (1 << 52), biased - 1075) };
+    let (mut m, e) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    };
     if e <= 0 {
         // Integral: the low -e bits are zero.
         m >>= e.unsigned_abs().min(63);
@@ -230,8 +234,17 @@ mod tests {
             let exp: i32 = exp.parse().unwrap();
             let (decpt, n) = (exp + 1, digits.len() as i32);
             let body = if decpt <= -4 || decpt > 16 {
-                let tail = if n > 1 { format!(".{}", &digits[1..]) } else { String::new() };
-                format!("{}{tail}e{}{:02}", &digits[..1], if exp < 0 { '-' } else { '+' }, exp.abs())
+                let tail = if n > 1 {
+                    format!(".{}", &digits[1..])
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{}{tail}e{}{:02}",
+                    &digits[..1],
+                    if exp < 0 { '-' } else { '+' },
+                    exp.abs()
+                )
             } else if decpt <= 0 {
                 format!("0.{}{digits}", "0".repeat((-decpt) as usize))
             } else if decpt < n {
@@ -243,9 +256,19 @@ mod tests {
         }
         // A fixed linear congruential sequence of bit patterns, and the edges.
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut values = vec![f64::MAX, f64::MIN_POSITIVE, 5e-324, 1e21, 1e22, 2f64.powi(53), 2f64.powi(1023)];
+        let mut values = vec![
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e21,
+            1e22,
+            2f64.powi(53),
+            2f64.powi(1023),
+        ];
         for _ in 0..50_000 {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             values.push(f64::from_bits(x));
             // Short decimals and integers of every size, as cards carry.
             values.push((x % 1_000_000) as f64 / 10f64.powi((x >> 40) as i32 % 12));
@@ -265,7 +288,10 @@ mod tests {
                     assert_eq!(theirs.parse::<f64>().unwrap(), v, "{v:e}: {theirs}");
                     let mantissa = ours.split('e').next().unwrap_or(&ours);
                     let last = mantissa.trim_end_matches(".0").bytes().last();
-                    assert!(last.is_some_and(|d| (d - b'0') % 2 == 0), "{v:e}: {ours} vs {theirs}");
+                    assert!(
+                        last.is_some_and(|d| (d - b'0') % 2 == 0),
+                        "{v:e}: {ours} vs {theirs}"
+                    );
                 }
             }
         }
