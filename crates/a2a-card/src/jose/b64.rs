@@ -52,7 +52,7 @@ pub fn encode(bytes: impl AsRef<[u8]>) -> String {
 }
 
 /// Appends the base64url form of `bytes` (no padding) to `out`, without an intermediate string.
-/// A signing input is mostly this encoding of the canonical card, so it works twelve bytes at a
+/// A signing input is mostly this encoding of the canonical card, so it works six bytes at a
 /// time with a table of character pairs (about 1.6 times the speed of the `base64` crate's
 /// general-purpose engine on a 355 KB card here).
 ///
@@ -62,39 +62,40 @@ pub fn encode(bytes: impl AsRef<[u8]>) -> String {
 /// assert_eq!(out, b"x.aGk_");
 /// ```
 pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
+    // Index loops and single-byte stores into the grown vector: as fast as chunk iterators at
+    // opt-level 3, and no call per chunk at the npm package's opt-level "z", which inlines
+    // neither the iterators nor `copy_from_slice` (there this took four times as long).
     let start = out.len();
-    let whole = bytes.len() / 3;
-    out.resize(start + whole * 4, 0);
-    let dst = out.get_mut(start..).unwrap_or_default();
+    let chars = bytes.len() / 3 * 4 + [0, 2, 3][bytes.len() % 3];
+    out.resize(start + chars, 0);
+    let Some(dst) = out.get_mut(start..) else { return };
     let pair = |v: u64| PAIRS[(v & 0xFFF) as usize];
-    let (blocks, rest) = bytes.split_at(bytes.len() - bytes.len() % 12);
-    let (dst_blocks, dst_rest) = dst.split_at_mut(blocks.len() / 3 * 4);
-    for (src, d) in blocks.chunks_exact(12).zip(dst_blocks.chunks_exact_mut(16)) {
-        // Two 48-bit big-endian groups, each four 12-bit values.
-        for (half, o) in src.chunks_exact(6).zip(d.chunks_exact_mut(8)) {
-            let mut w = [0u8; 8];
-            w[..6].copy_from_slice(half);
-            let w = u64::from_be_bytes(w);
-            let (a, b, c, e) = (pair(w >> 52), pair(w >> 40), pair(w >> 28), pair(w >> 16));
-            o.copy_from_slice(&[a[0], a[1], b[0], b[1], c[0], c[1], e[0], e[1]]);
-        }
+    let (mut i, mut o) = (0, 0);
+    while let (Some(&[b0, b1, b2, b3, b4, b5]), Some([d0, d1, d2, d3, d4, d5, d6, d7])) =
+        (bytes.get(i..i + 6), dst.get_mut(o..o + 8))
+    {
+        // A 48-bit big-endian group: four 12-bit values, eight characters.
+        let w = u64::from_be_bytes([0, 0, b0, b1, b2, b3, b4, b5]);
+        let (a, b, c, e) = (pair(w >> 36), pair(w >> 24), pair(w >> 12), pair(w));
+        (*d0, *d1, *d2, *d3) = (a[0], a[1], b[0], b[1]);
+        (*d4, *d5, *d6, *d7) = (c[0], c[1], e[0], e[1]);
+        i += 6;
+        o += 8;
     }
-    for (src, d) in rest.chunks_exact(3).zip(dst_rest.chunks_exact_mut(4)) {
-        let n = u64::from(src[0]) << 16 | u64::from(src[1]) << 8 | u64::from(src[2]);
-        let (a, b) = (pair(n >> 12), pair(n));
-        d.copy_from_slice(&[a[0], a[1], b[0], b[1]]);
+    // Three, four or five bytes left: 24 (and 8 or 16) bits.
+    let rest = bytes.len() - i;
+    let mut n: u64 = 0;
+    for k in 0..rest {
+        n = n << 8 | u64::from(bytes[i + k]);
     }
-    let char_at = |n: u32, shift: u32| ALPHABET[((n >> shift) & 63) as usize];
-    match *rest.get(rest.len() / 3 * 3..).unwrap_or_default() {
-        [x] => {
-            let n = u32::from(x) << 16;
-            out.extend_from_slice(&[char_at(n, 18), char_at(n, 12)]);
-        }
-        [x, y] => {
-            let n = u32::from(x) << 16 | u32::from(y) << 8;
-            out.extend_from_slice(&[char_at(n, 18), char_at(n, 12), char_at(n, 6)]);
-        }
-        _ => {}
+    let mut left = rest * 8;
+    while left >= 6 && o < dst.len() {
+        left -= 6;
+        dst[o] = ALPHABET[((n >> left) & 63) as usize];
+        o += 1;
+    }
+    if left > 0 && o < dst.len() {
+        dst[o] = ALPHABET[((n << (6 - left)) & 63) as usize];
     }
 }
 
