@@ -8,7 +8,7 @@
 #
 # Steps: cargo build --profile wasm-release (release with fat LTO, root Cargo.toml) for
 # wasm32-unknown-unknown; wasm-bindgen from target/tools, at exactly the version of the
-# wasm-bindgen crate in Cargo.lock; wasm-opt -O3 (binaryen from npm under the target dir), kept
+# wasm-bindgen crate in Cargo.lock; wasm-opt -Oz (binaryen from npm under the target dir), kept
 # only when its output still loads (see step 4). Safe to run again. It installs nothing: clang
 # (ring's C code for wasm32), the wasm32-unknown-unknown target, wasm-bindgen-cli and binaryen
 # come from scripts/setup.sh, and the script stops, saying so, when one is missing.
@@ -110,9 +110,9 @@ export * from "./a2a_card.js";
 export { init as default } from "./a2a_card.js";
 EOF_DMTS
 
-# 4. wasm-opt -O3 (speed: verification time is what the package is measured by; -Oz saves
-# about 1% more). The result is kept only when the Node build still loads and answers: the
-# binaryen of Debian 12 (version 108) writes wasm-bindgen's externref table with the wrong type,
+# 4. wasm-opt -Oz --converge, the producers and target-features sections stripped (size, as the
+# wasm-release profile's opt-level "z": 2.9 KB gzip less than -O3). The result is kept only when
+# the Node build still loads and answers: the binaryen of Debian 12 (version 108) writes wasm-bindgen's externref table with the wrong type,
 # and a module that does not load is worse than a larger one. So a current binaryen, pinned, is
 # taken from npm (its package ships wasm-opt compiled to WebAssembly, run by node; about 20 s
 # here) into the target dir by scripts/setup.sh, unless WASM_OPT names one.
@@ -128,11 +128,12 @@ elif ! command -v "$wasm_opt" >/dev/null 2>&1; then
 elif ! command -v node >/dev/null 2>&1; then
     say "wasm-opt found but node is missing to check its output: the .wasm is not optimized further"
 else
-    say "$("$wasm_opt" --version) -O3"
+    say "$("$wasm_opt" --version) -Oz --converge"
+    opt_flags=(-Oz --converge --strip-producers --strip-target-features)
     node_wasm="$stage/node/a2a_card_bg.wasm"
     web_wasm="$stage/web/a2a_card_bg.wasm"
     cp "$node_wasm" "$stage/unoptimized.wasm"
-    "$wasm_opt" -O3 --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+    "$wasm_opt" "${opt_flags[@]}" --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
         --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
         "$stage/unoptimized.wasm" -o "$node_wasm"
     if node -e '
@@ -144,7 +145,7 @@ else
         if cmp -s "$stage/unoptimized.wasm" "$web_wasm"; then
             cp "$node_wasm" "$web_wasm"
         else
-            "$wasm_opt" -O3 --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+            "$wasm_opt" "${opt_flags[@]}" --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
                 --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
                 "$web_wasm" -o "$web_wasm.opt"
             mv "$web_wasm.opt" "$web_wasm"

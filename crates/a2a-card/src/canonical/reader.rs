@@ -319,13 +319,15 @@ impl<'a> Parser<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn skip_ws(&mut self) {
         while let Some(&b) = self.bytes.get(self.pos) {
             if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
                 self.pos += 1;
                 // Indentation: runs of spaces, eight at a time.
-                while self.bytes.get(self.pos..self.pos + 8) == Some(b"        ".as_slice()) {
+                while let Some([b' ', b' ', b' ', b' ', b' ', b' ', b' ', b' ']) =
+                    self.bytes.get(self.pos..self.pos + 8)
+                {
                     self.pos += 8;
                 }
             } else {

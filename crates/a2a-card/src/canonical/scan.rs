@@ -22,12 +22,20 @@ static STRING_STOP: [bool; 256] = {
 pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     const BLOCK: usize = 16;
     while let Some(chunk) = bytes.get(pos..pos + BLOCK) {
-        let mut hit = false;
-        for &b in chunk {
-            hit |= (b < 0x20) | (b == b'"') | (b == b'\\');
-        }
+        let (lo, hi) = chunk.split_at(8);
+        // wasm32 has no vector compares without simd128 (and the npm package's opt-level "z"
+        // does not unroll the byte loop): two word tests there.
+        #[cfg(target_arch = "wasm32")]
+        let hit = word_stops(lo) | word_stops(hi) != 0;
+        #[cfg(not(target_arch = "wasm32"))]
+        let hit = {
+            let mut hit = false;
+            for &b in chunk {
+                hit |= (b < 0x20) | (b == b'"') | (b == b'\\');
+            }
+            hit
+        };
         if hit {
-            let (lo, hi) = chunk.split_at(8);
             let lo = word_stops(lo);
             return if lo != 0 {
                 pos + (lo.trailing_zeros() / 8) as usize
@@ -49,15 +57,15 @@ pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
 /// For eight bytes (little-endian): a word whose byte `i` has its high bit set when byte `i` is
 /// a quote, a backslash or a control character. A byte after the first such byte may also be
 /// flagged, never one before it, so the lowest flag is exact; zero means none.
-#[inline]
+#[inline(always)]
 fn word_stops(chunk: &[u8]) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut word = [0u8; 8];
-    if let Some(src) = chunk.get(..8) {
-        word.copy_from_slice(src);
-    }
-    let w = u64::from_le_bytes(word);
+    // Byte by byte rather than `copy_from_slice`, which opt-level "z" leaves a call.
+    let w = match *chunk {
+        [a, b, c, d, e, f, g, h, ..] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => 0,
+    };
     let below = w.wrapping_sub(ONES * 0x20);
     let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
     let quote_neg = !(w ^ (ONES * u64::from(b'"')));

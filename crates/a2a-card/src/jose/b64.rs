@@ -52,7 +52,7 @@ pub fn encode(bytes: impl AsRef<[u8]>) -> String {
 }
 
 /// Appends the base64url form of `bytes` (no padding) to `out`, without an intermediate string.
-/// A signing input is mostly this encoding of the canonical card, so it works twelve bytes at a
+/// A signing input is mostly this encoding of the canonical card, so it works six bytes at a
 /// time with a table of character pairs (about 1.6 times the speed of the `base64` crate's
 /// general-purpose engine on a 355 KB card here).
 ///
@@ -62,39 +62,43 @@ pub fn encode(bytes: impl AsRef<[u8]>) -> String {
 /// assert_eq!(out, b"x.aGk_");
 /// ```
 pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
-    let start = out.len();
-    let whole = bytes.len() / 3;
-    out.resize(start + whole * 4, 0);
-    let dst = out.get_mut(start..).unwrap_or_default();
+    // Array patterns and single-byte stores into a buffer on the stack, appended a block at a
+    // time: as fast as chunk iterators at opt-level 3, and no call per chunk at the npm
+    // package's opt-level "z", which inlines neither the iterators, `copy_from_slice` nor the
+    // growth of a vector (there the chunk iterators took four times as long).
+    out.reserve(bytes.len().div_ceil(3) * 4);
     let pair = |v: u64| PAIRS[(v & 0xFFF) as usize];
-    let (blocks, rest) = bytes.split_at(bytes.len() - bytes.len() % 12);
-    let (dst_blocks, dst_rest) = dst.split_at_mut(blocks.len() / 3 * 4);
-    for (src, d) in blocks.chunks_exact(12).zip(dst_blocks.chunks_exact_mut(16)) {
-        // Two 48-bit big-endian groups, each four 12-bit values.
-        for (half, o) in src.chunks_exact(6).zip(d.chunks_exact_mut(8)) {
-            let mut w = [0u8; 8];
-            w[..6].copy_from_slice(half);
-            let w = u64::from_be_bytes(w);
-            let (a, b, c, e) = (pair(w >> 52), pair(w >> 40), pair(w >> 28), pair(w >> 16));
-            o.copy_from_slice(&[a[0], a[1], b[0], b[1], c[0], c[1], e[0], e[1]]);
+    let mut buf = [0u8; 512];
+    let (mut i, mut o) = (0, 0);
+    while let Some(&[b0, b1, b2, b3, b4, b5]) = bytes.get(i..i + 6) {
+        // A 48-bit big-endian group: four 12-bit values, eight characters.
+        let w = u64::from_be_bytes([0, 0, b0, b1, b2, b3, b4, b5]);
+        let (a, b, c, e) = (pair(w >> 36), pair(w >> 24), pair(w >> 12), pair(w));
+        if let Some([d0, d1, d2, d3, d4, d5, d6, d7]) = buf.get_mut(o..o + 8) {
+            (*d0, *d1, *d2, *d3) = (a[0], a[1], b[0], b[1]);
+            (*d4, *d5, *d6, *d7) = (c[0], c[1], e[0], e[1]);
+        }
+        i += 6;
+        o += 8;
+        if o == buf.len() {
+            out.extend_from_slice(&buf);
+            o = 0;
         }
     }
-    for (src, d) in rest.chunks_exact(3).zip(dst_rest.chunks_exact_mut(4)) {
-        let n = u64::from(src[0]) << 16 | u64::from(src[1]) << 8 | u64::from(src[2]);
-        let (a, b) = (pair(n >> 12), pair(n));
-        d.copy_from_slice(&[a[0], a[1], b[0], b[1]]);
+    out.extend_from_slice(buf.get(..o).unwrap_or_default());
+    // Three, four or five bytes left: 24 (and 8 or 16) bits.
+    let rest = bytes.len() - i;
+    let mut n: u64 = 0;
+    for k in 0..rest {
+        n = n << 8 | u64::from(bytes[i + k]);
     }
-    let char_at = |n: u32, shift: u32| ALPHABET[((n >> shift) & 63) as usize];
-    match *rest.get(rest.len() / 3 * 3..).unwrap_or_default() {
-        [x] => {
-            let n = u32::from(x) << 16;
-            out.extend_from_slice(&[char_at(n, 18), char_at(n, 12)]);
-        }
-        [x, y] => {
-            let n = u32::from(x) << 16 | u32::from(y) << 8;
-            out.extend_from_slice(&[char_at(n, 18), char_at(n, 12), char_at(n, 6)]);
-        }
-        _ => {}
+    let mut left = rest * 8;
+    while left >= 6 {
+        left -= 6;
+        out.push(ALPHABET[((n >> left) & 63) as usize]);
+    }
+    if left > 0 {
+        out.push(ALPHABET[((n << (6 - left)) & 63) as usize]);
     }
 }
 
@@ -134,28 +138,33 @@ pub fn decode_strict(s: &str) -> Result<Vec<u8>, Error> {
         )
         .at_offset(input.len().saturating_sub(1)));
     }
-    let mut out = Vec::with_capacity(input.len() / 4 * 3 + 2);
-    for chunk in input.chunks(4) {
-        let mut n: u32 = 0;
-        for (i, c) in chunk.iter().enumerate() {
-            n |= u32::from(value(*c).unwrap_or(0)) << (18 - 6 * i);
-        }
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        let keep = chunk.len() * 6 / 8;
-        let leftover_mask: u32 = match chunk.len() {
-            2 => 0x00_ffff,
-            3 => 0x00_00ff,
-            _ => 0,
-        };
-        if n & leftover_mask != 0 {
-            let pos = out.len() / 3 * 4 + chunk.len() - 1;
-            return Err(Error::new(
-                ErrorCode::InvalidBase64url,
-                "non-canonical base64url: the unused low bits of the last character are not zero",
-            )
-            .at_offset(pos));
-        }
-        out.extend_from_slice(&bytes[..keep]);
+    // Whole groups of four by array patterns into a zeroed vector of the final length: no call
+    // per group at opt-level "z" (the npm package).
+    let v = |c: u8| u32::from(value(c).unwrap_or(0));
+    let rest = input.len() % 4;
+    let mut out = vec![0u8; input.len() / 4 * 3 + rest.saturating_sub(1)];
+    let (mut i, mut o) = (0, 0);
+    while let (Some(&[a, b, c, d]), Some([x, y, z])) = (input.get(i..i + 4), out.get_mut(o..o + 3)) {
+        let n = v(a) << 18 | v(b) << 12 | v(c) << 6 | v(d);
+        (*x, *y, *z) = ((n >> 16) as u8, (n >> 8) as u8, n as u8);
+        i += 4;
+        o += 3;
+    }
+    // Two or three characters left: one or two bytes, and bits that must be zero.
+    let (n, unused) = match *input.get(i..).unwrap_or_default() {
+        [a, b] => (v(a) << 18 | v(b) << 12, 0x00_ffff),
+        [a, b, c] => (v(a) << 18 | v(b) << 12 | v(c) << 6, 0x00_00ff),
+        _ => (0, 0),
+    };
+    if n & unused != 0 {
+        return Err(Error::new(
+            ErrorCode::InvalidBase64url,
+            "non-canonical base64url: the unused low bits of the last character are not zero",
+        )
+        .at_offset(input.len() - 1));
+    }
+    for (k, byte) in out.iter_mut().skip(o).enumerate() {
+        *byte = (n >> (16 - 8 * k)) as u8;
     }
     Ok(out)
 }
