@@ -17,6 +17,20 @@ case "${RUNNER_OS:-}/${RUNNER_ARCH:-}" in
     *) fail "no a2a-card release binary for runner ${RUNNER_OS:-?}/${RUNNER_ARCH:-?} (there are Linux X64 and Linux ARM64 binaries; elsewhere, use the container image or cargo install --locked a2a-card-cli)" ;;
 esac
 
+# The runner leaves github.action_repository and github.action_ref empty in some composite
+# actions' steps (actions/runner#2473); the action's folder, .../_actions/OWNER/REPO/REF, says
+# the same.
+if [ -z "${A2A_CARD_ACTION_REPOSITORY:-}" ] || [ -z "${A2A_CARD_ACTION_REF:-}" ]; then
+    case "${GITHUB_ACTION_PATH:-}" in
+        */_actions/*/*/*)
+            rest="${GITHUB_ACTION_PATH##*/_actions/}"
+            IFS=/ read -r owner repo ref _ <<<"$rest"
+            A2A_CARD_ACTION_REPOSITORY="${A2A_CARD_ACTION_REPOSITORY:-$owner/$repo}"
+            A2A_CARD_ACTION_REF="${A2A_CARD_ACTION_REF:-$ref}"
+            ;;
+    esac
+fi
+
 version="${INPUT_VERSION:-}"
 if [ -z "$version" ]; then
     ref="${A2A_CARD_ACTION_REF:-}"

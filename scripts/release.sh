@@ -152,7 +152,7 @@ if [ "$lite" -eq 0 ]; then
         say "wheel for $triple ($compat)"
         out="$target_dir/wheels-$triple"
         rm -rf "$out"
-        "$py" -m maturin build --release --strip --zig --target "$triple" --compatibility "$compat" \
+        PATH="$py_venv/bin:$PATH" "$py" -m maturin build --release --strip --zig --target "$triple" --compatibility "$compat" \
             --manifest-path crates/a2a-card-py/Cargo.toml --out "$out" --interpreter "$py"
         cp "$out"/a2a_card-*.whl "$dist/"
         wheel_tag_is "$(ls "$dist"/a2a_card-*"$tag"*.whl)" "$tag"

@@ -163,3 +163,15 @@ def test_runners_without_a_release_binary_are_told_so(dist, workspace):
 def test_the_harness_refuses_undeclared_inputs(dist, workspace):
     with pytest.raises(KeyError, match="not declared"):
         action(dist, workspace, card="signed.json", jwks_file="jwks.json")
+
+
+def test_the_release_is_found_from_the_action_folder_when_the_runner_leaves_the_ref_empty(dist, workspace, tmp_path):
+    # A runner checks an action out at .../_actions/OWNER/REPO/REF; in composite actions it may
+    # leave github.action_repository and github.action_ref empty (actions/runner#2473).
+    folder = tmp_path / "_actions" / "someone" / "a2a-card" / f"v{VERSION}"
+    os.makedirs(folder.parent)
+    os.symlink(ROOT, folder)
+    r = run_action(str(folder), {"card": "signed.json", "jwks": "jwks.json"}, workspace)
+    assert not r.ok and r.failed_step == "install"
+    url = f"https://github.com/someone/a2a-card/releases/download/v{VERSION}/{X86}.tar.gz"
+    assert f"cannot download {url}" in r.log, r.log
