@@ -6,6 +6,7 @@ the harness, the pre-commit hooks and the container image. Without a dist/ they 
 (or with A2A_CARD_REQUIRE_DIST set) and are skipped otherwise.
 """
 
+import json
 import os
 import re
 import shutil
@@ -86,8 +87,6 @@ def downloads(dist, tmp_path):
 
 def card_without_skills() -> str:
     """The section 8.5 sample card with `skills: []`: lint's error required-empty at /skills."""
-    import json
-
     with open(os.path.join(TESTVECTORS, "cards", "sample-8.5-unsigned.json"), encoding="utf-8") as f:
         card = json.load(f)
     card["skills"] = []
