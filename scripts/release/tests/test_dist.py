@@ -3,16 +3,13 @@ the provenance statement; the wheels' platform tags as auditwheel reads them; th
 metadata as crates.io shows it; the npm package's manifest; the aarch64 binary under qemu."""
 
 import hashlib
-import io
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tarfile
 import zipfile
 
-import pytest
 
 from conftest import VERSION, X86, run
 
