@@ -39,7 +39,7 @@ pub const VERDICT_HEADER: &str = "a2a-card-verdict";
 /// One request, answered.
 pub(crate) async fn handle(svc: Arc<Service>, req: Request<Incoming>) -> Response<Body> {
     let start = Instant::now();
-    let path = req.uri().path().to_string();
+    let path = req.uri().path();
     let endpoint = match ROUTES.iter().find(|(p, _)| *p == path) {
         Some((p, m)) if req.method().as_str() == *m => p.trim_start_matches("/v1/").trim_start_matches('/'),
         Some((_, m)) => {
@@ -113,7 +113,10 @@ pub(crate) async fn handle(svc: Arc<Service>, req: Request<Incoming>) -> Respons
 /// (hyper itself closes a head past twice the limit with a bare 431, before any handler.)
 fn head_too_large(svc: &Service, req: &Request<Incoming>) -> Option<Response<Body>> {
     let max = svc.limits.max_header_bytes;
-    let line = req.method().as_str().len() + req.uri().to_string().len() + 11;
+    // The request line: method, target, version, two spaces and CRLF.
+    let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len())
+        + req.uri().authority().map_or(0, |a| a.as_str().len() + 7);
+    let line = req.method().as_str().len() + target + 11;
     let fields: usize = req
         .headers()
         .iter()
@@ -306,9 +309,13 @@ async fn verification(
     let (status, verdict, code, body) = if endpoint == "verify" {
         match &policy.verifier {
             None => off_answer(),
-            // The verification is CPU work: on a blocking thread, so that it holds no async
-            // worker (health probes and other connections go on) and the deadline answers on
-            // time even while it runs.
+            // A small card is verified in place: its verification is bounded (a few
+            // milliseconds at worst, with the most signature checks the policy allows), and
+            // handing it to another thread would cost more than most verifications take.
+            Some(_) if body.len() <= INLINE_BYTES => verify_answer(&loaded, &body),
+            // A larger one is CPU work for a blocking thread, so that it holds no async worker
+            // (health probes and other connections go on) and the deadline answers on time
+            // even while it runs.
             Some(_) => {
                 let held = Arc::clone(&loaded);
                 match tokio::task::spawn_blocking(move || verify_answer(&held, &body)).await {
@@ -317,11 +324,11 @@ async fn verification(
                         StatusCode::INTERNAL_SERVER_ERROR,
                         "error",
                         "internal".to_string(),
-                        serde_json::json!({
+                        pretty(&json!({
                             "code": "internal",
                             "message": "the verification stopped without an answer",
                             "source": "the service",
-                        }),
+                        })),
                     ),
                 }
             }
@@ -340,13 +347,18 @@ async fn verification(
     } else {
         status
     };
-    let mut r = json_response(status, &body);
+    let mut r = text_response(status, body);
     r.headers_mut()
         .insert(VERDICT_HEADER, HeaderValue::from_static(verdict_value(verdict)));
     r
 }
 
-type Answer = (StatusCode, &'static str, String, Value);
+/// Status, verdict, code (for the metrics) and the body: pretty JSON.
+type Answer = (StatusCode, &'static str, String, Vec<u8>);
+
+/// The largest body verified on the async worker that received it; larger ones go to a
+/// blocking thread. A card of the A2A samples is 1 to 4 KiB.
+const INLINE_BYTES: usize = 16 * 1024;
 
 /// A verification counted in the in-flight gauge: up when made, down (with its latency) when
 /// dropped, however the request ends.
@@ -376,12 +388,12 @@ fn verify_answer(loaded: &crate::state::Loaded, body: &[u8]) -> Answer {
         return off_answer();
     };
     match v.verify(body) {
-        Ok(report) => report_answer(&report, report.to_json()),
+        Ok(report) => report_answer(&report, report.to_json_pretty()),
         Err(e) => (
             StatusCode::BAD_REQUEST,
             "error",
             e.code().as_str().to_string(),
-            error_json(&e, "the request body"),
+            pretty(&error_json(&e, "the request body")),
         ),
     }
 }
@@ -402,11 +414,11 @@ fn off_answer() -> Answer {
         "mode": "off",
         "reason": "verification is off in this service's policy: nothing was checked",
     });
-    (StatusCode::OK, "off", "off".into(), body)
+    (StatusCode::OK, "off", "off".into(), pretty(&body))
 }
 
 /// A report's answer: 200 when the card meets the policy's mode, else 422.
-fn report_answer(report: &Report, body: Value) -> Answer {
+fn report_answer(report: &Report, body: Vec<u8>) -> Answer {
     if report.ok {
         return (StatusCode::OK, "valid", "valid".into(), body);
     }
@@ -427,7 +439,7 @@ async fn remote(svc: &Service, loaded: &crate::state::Loaded, body: &[u8]) -> Re
             StatusCode::BAD_REQUEST,
             "refused",
             code,
-            error_json(&e, "the request body"),
+            pretty(&error_json(&e, "the request body")),
         )
     };
     let doc = match a2a_card::canonical::parse_json(body, &a2a_card::Limits::default()) {
@@ -496,8 +508,7 @@ async fn remote(svc: &Service, loaded: &crate::state::Loaded, body: &[u8]) -> Re
             svc.metrics.fetch("ok");
             svc.metrics.cache(r.cache.as_str());
             let r = r.spelled(&crate::PolicySpelling);
-            let body = r.to_json();
-            Ok(report_answer(&r.report, body))
+            Ok(report_answer(&r.report, pretty(&r.to_json())))
         }
         Err(e) => Ok(fetch_error_answer(svc, e, &card_url)),
     }
@@ -540,7 +551,7 @@ fn fetch_error_answer(svc: &Service, e: a2a_card_fetch::Error, requested: &str) 
     } else {
         "refused"
     };
-    (status, verdict, code.as_str().to_string(), body)
+    (status, verdict, code.as_str().to_string(), pretty(&body))
 }
 
 /// An error of the core as the service writes it: its code, message, JSON Pointer and byte
@@ -570,9 +581,18 @@ fn service_error(status: StatusCode, code: &str, message: impl Into<String>, sou
     )
 }
 
-/// Pretty JSON with a final newline, as `a2a-card verify --format json` prints it.
+/// Pretty JSON, as `a2a-card verify --format json` prints it (the final newline added by
+/// [`text_response`]).
+fn pretty(value: &Value) -> Vec<u8> {
+    serde_json::to_vec_pretty(value).unwrap_or_default()
+}
+
 fn json_response(status: StatusCode, value: &Value) -> Response<Body> {
-    let mut text = serde_json::to_vec_pretty(value).unwrap_or_default();
+    text_response(status, pretty(value))
+}
+
+/// A JSON answer: `text` with a final newline.
+fn text_response(status: StatusCode, mut text: Vec<u8>) -> Response<Body> {
     text.push(b'\n');
     let mut r = Response::new(Full::new(Bytes::from(text)));
     *r.status_mut() = status;

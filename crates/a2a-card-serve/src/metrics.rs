@@ -1,8 +1,7 @@
 //! The service's counters, written in the Prometheus text exposition format (version 0.0.4) by
-//! [`Metrics::render`]. Counters with labels are kept in small maps behind one mutex each; the
-//! hot path (one verification) takes two of them once.
+//! [`Metrics::render`]. Counters with labels are kept in short lists behind one mutex each; the
+//! hot path (one verification) takes three of them once each and allocates nothing.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -17,27 +16,31 @@ pub const LATENCY_BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 ];
 
-/// Counters by label values.
+/// Counters by label values: few label sets each (endpoints, verdicts, codes), so a list
+/// searched in order, which finds a known set without allocating.
 #[derive(Debug, Default)]
-struct Family(Mutex<BTreeMap<Vec<String>, u64>>);
+struct Family(Mutex<Vec<(Vec<String>, u64)>>);
 
 impl Family {
     fn add(&self, labels: &[&str]) {
-        if let Ok(mut map) = self.0.lock() {
-            *map.entry(labels.iter().map(|s| s.to_string()).collect())
-                .or_insert(0) += 1;
+        let Ok(mut list) = self.0.lock() else { return };
+        match list.iter_mut().find(|(k, _)| same(k, labels)) {
+            Some((_, n)) => *n += 1,
+            None => list.push((labels.iter().map(|s| s.to_string()).collect(), 1)),
         }
     }
 
     fn get(&self, labels: &[&str]) -> u64 {
-        let key: Vec<String> = labels.iter().map(|s| s.to_string()).collect();
-        self.0.lock().ok().and_then(|m| m.get(&key).copied()).unwrap_or(0)
+        let Ok(list) = self.0.lock() else { return 0 };
+        list.iter().find(|(k, _)| same(k, labels)).map_or(0, |(_, n)| *n)
     }
 
     fn write(&self, out: &mut String, name: &str, help: &str, names: &[&str]) {
         let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
-        let Ok(map) = self.0.lock() else { return };
-        for (values, n) in map.iter() {
+        let Ok(list) = self.0.lock() else { return };
+        let mut sorted: Vec<&(Vec<String>, u64)> = list.iter().collect();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        for (values, n) in sorted {
             let labels: Vec<String> = names
                 .iter()
                 .zip(values)
@@ -48,20 +51,29 @@ impl Family {
     }
 }
 
+fn same(key: &[String], labels: &[&str]) -> bool {
+    key.len() == labels.len() && key.iter().zip(labels).all(|(k, l)| k == l)
+}
+
 /// One endpoint's histogram: the count of each bucket, the sum of the durations, the count.
 type Buckets = (Vec<u64>, f64, u64);
 
 /// A histogram of durations per endpoint.
 #[derive(Debug, Default)]
-struct Histogram(Mutex<BTreeMap<String, Buckets>>);
+struct Histogram(Mutex<Vec<(String, Buckets)>>);
 
 impl Histogram {
     fn observe(&self, endpoint: &str, d: Duration) {
         let s = d.as_secs_f64();
-        let Ok(mut map) = self.0.lock() else { return };
-        let entry = map
-            .entry(endpoint.to_string())
-            .or_insert_with(|| (vec![0; LATENCY_BUCKETS.len()], 0.0, 0));
+        let Ok(mut list) = self.0.lock() else { return };
+        let at = match list.iter().position(|(e, _)| e == endpoint) {
+            Some(at) => at,
+            None => {
+                list.push((endpoint.to_string(), (vec![0; LATENCY_BUCKETS.len()], 0.0, 0)));
+                list.len() - 1
+            }
+        };
+        let entry = &mut list[at].1;
         if let Some(i) = LATENCY_BUCKETS.iter().position(|b| s <= *b) {
             entry.0[i] += 1;
         }
@@ -71,8 +83,10 @@ impl Histogram {
 
     fn write(&self, out: &mut String, name: &str, help: &str) {
         let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
-        let Ok(map) = self.0.lock() else { return };
-        for (endpoint, (buckets, sum, count)) in map.iter() {
+        let Ok(list) = self.0.lock() else { return };
+        let mut sorted: Vec<&(String, Buckets)> = list.iter().collect();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        for (endpoint, (buckets, sum, count)) in sorted {
             let mut cumulative = 0;
             for (bound, n) in LATENCY_BUCKETS.iter().zip(buckets) {
                 cumulative += n;
@@ -128,7 +142,10 @@ impl Metrics {
 
     /// One response, by endpoint and status.
     pub fn response(&self, endpoint: &str, status: u16) {
-        self.responses.add(&[endpoint, &status.to_string()]);
+        match http::StatusCode::from_u16(status) {
+            Ok(s) => self.responses.add(&[endpoint, s.as_str()]),
+            Err(_) => self.responses.add(&[endpoint, &status.to_string()]),
+        }
     }
 
     /// One request refused before it was handled (`in-flight`, `too-large`, `deadline`, ...).

@@ -304,6 +304,12 @@ fn the_deferred_verification_gives_the_synchronous_report_with_the_same_checks()
                                 calls: Cell::new(0),
                             };
                             let sync = verify_card_with(&case.card, trust, &opts, Some(&backend)).unwrap();
+                            // The text form written straight from the report is the value's.
+                            assert_eq!(
+                                sync.to_json_pretty(),
+                                serde_json::to_vec_pretty(&sync.to_json()).unwrap(),
+                                "{what}: pretty text"
+                            );
                             for reverse in [false, true] {
                                 let (report, made, rounds) =
                                     deferred(&case.card, trust, &opts, crypto, reverse);

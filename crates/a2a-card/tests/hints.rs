@@ -267,6 +267,10 @@ fn a_member_one_edit_away_gets_did_you_mean_in_sign_and_verify() {
         serde_json::to_value(&report).unwrap()["did_you_mean"],
         serde_json::Value::from(by_order)
     );
+    assert_eq!(
+        report.to_json_pretty(),
+        serde_json::to_vec_pretty(&report.to_json()).unwrap()
+    );
     let text = report.to_text(&TextForm::default());
     assert!(
         text.contains(

@@ -393,27 +393,24 @@ impl Report {
     /// assert_eq!(json["signatures"][0]["key"]["source"], "k.pem");
     /// ```
     pub fn to_json(&self) -> serde_json::Value {
-        let signatures: Vec<serde_json::Value> = self
-            .signatures
-            .iter()
-            .map(|s| serde_json::to_value(s).unwrap_or(serde_json::Value::Null))
-            .collect();
-        let mut out = serde_json::Map::new();
-        out.insert("ok".into(), self.ok.into());
-        out.insert("mode".into(), self.mode.as_str().into());
-        out.insert("reason".into(), self.reason.clone().into());
-        out.insert("profile".into(), self.profile.as_str().into());
-        out.insert("canonical_sha256".into(), self.canonical_sha256().into());
-        out.insert(
-            "canonical".into(),
-            String::from_utf8_lossy(&self.canonical).into_owned().into(),
-        );
-        out.insert("unsigned".into(), self.unsigned.clone().into());
-        if let Some(near) = self.did_you_mean() {
-            out.insert("did_you_mean".into(), near);
-        }
-        out.insert("signatures".into(), signatures.into());
-        serde_json::Value::Object(out)
+        serde_json::to_value(Full(self)).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// [`Report::to_json`] written as pretty JSON text (two-space indent, no final newline),
+    /// straight from the report: the same bytes as `serde_json::to_vec_pretty(&report.to_json())`
+    /// without building the value first.
+    ///
+    /// ```
+    /// use a2a_card::{verify_card, Mode, TrustStore, VerifyOptions};
+    /// let opts = VerifyOptions { mode: Mode::IfPresent, ..VerifyOptions::default() };
+    /// let r = verify_card(br#"{"name":"A"}"#, &TrustStore::new(), &opts).unwrap();
+    /// assert_eq!(r.to_json_pretty(), serde_json::to_vec_pretty(&r.to_json()).unwrap());
+    /// ```
+    pub fn to_json_pretty(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.canonical.len() * 2 + 1024);
+        // Writing to a Vec fails only on a serializer error, which these types never raise.
+        let _ = serde_json::to_writer_pretty(&mut out, &Full(self));
+        out
     }
 
     /// The report for people: the verdict and its reason, the `card` lines of `form`, the
@@ -541,14 +538,46 @@ impl Serialize for Report {
     }
 }
 
+/// The form of [`Report::to_json`]: every field in its order, the canonical bytes as text.
+struct Full<'a>(&'a Report);
+
+impl Serialize for Full<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let r = self.0;
+        let near = r.did_you_mean();
+        let mut s = serializer.serialize_struct("Report", 8 + usize::from(near.is_some()))?;
+        s.serialize_field("ok", &r.ok)?;
+        s.serialize_field("mode", r.mode.as_str())?;
+        s.serialize_field("reason", &r.reason)?;
+        s.serialize_field("profile", r.profile.as_str())?;
+        s.serialize_field("canonical_sha256", &r.canonical_sha256())?;
+        s.serialize_field("canonical", &String::from_utf8_lossy(&r.canonical))?;
+        s.serialize_field("unsigned", &r.unsigned)?;
+        if let Some(near) = &near {
+            s.serialize_field("did_you_mean", near)?;
+        } else {
+            s.skip_field("did_you_mean")?;
+        }
+        s.serialize_field("signatures", &r.signatures)?;
+        s.end()
+    }
+}
+
 /// SHA-256 of bytes, lower-case hex.
 ///
 /// ```
 /// assert_eq!(&a2a_card::sha256_hex(b"")[..16], "e3b0c44298fc1c14");
 /// ```
 pub fn sha256_hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let d = ring::digest::digest(&ring::digest::SHA256, bytes);
-    d.as_ref().iter().map(|b| format!("{b:02x}")).collect()
+    let mut out = String::with_capacity(64);
+    for b in d.as_ref() {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 15)]));
+    }
+    out
 }
 
 impl crate::canonical::Canonical {
