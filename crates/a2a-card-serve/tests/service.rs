@@ -36,6 +36,24 @@ async fn valid_tampered_and_unsigned_cards_under_each_mode() {
     assert_eq!(valid.header("content-type"), Some("application/json"));
     // Byte for byte the report the CLI prints, from the same core function.
     assert_eq!(valid.body, report_text(&s.card, &dir));
+    // A card past 16 KiB is verified on a blocking thread rather than in place: the same
+    // answer.
+    let mut big: serde_json::Value = serde_json::from_slice(&sample()).unwrap();
+    big["description"] = "d".repeat(20 * 1024).into();
+    let big = a2a_card::sign_card(
+        &serde_json::to_vec(&big).unwrap(),
+        &s.key,
+        &a2a_card::SignOptions {
+            allow_unsigned: true,
+            ..a2a_card::SignOptions::default()
+        },
+    )
+    .unwrap()
+    .card;
+    assert!(big.len() > 16 * 1024);
+    let answer = post(svc.addr, "/v1/verify", &big).await;
+    assert_eq!(answer.status, 200, "{}", String::from_utf8_lossy(&answer.body));
+    assert_eq!(answer.body, report_text(&big, &dir));
 
     let bad = post(svc.addr, "/v1/verify", &tampered(&s.card)).await;
     assert_eq!(bad.status, 422);
@@ -50,10 +68,10 @@ async fn valid_tampered_and_unsigned_cards_under_each_mode() {
     let metrics = get(svc.addr, "/metrics").await;
     let text = String::from_utf8(metrics.body).unwrap();
     for line in [
-        "a2a_card_serve_verifications_total{endpoint=\"verify\",verdict=\"valid\",code=\"valid\"} 1",
+        "a2a_card_serve_verifications_total{endpoint=\"verify\",verdict=\"valid\",code=\"valid\"} 2",
         "a2a_card_serve_verifications_total{endpoint=\"verify\",verdict=\"invalid\",code=\"signature-invalid\"} 1",
         "a2a_card_serve_verifications_total{endpoint=\"verify\",verdict=\"invalid\",code=\"unsigned\"} 1",
-        "a2a_card_serve_request_duration_seconds_count{endpoint=\"verify\"} 3",
+        "a2a_card_serve_request_duration_seconds_count{endpoint=\"verify\"} 4",
         "a2a_card_serve_in_flight_requests 0",
     ] {
         assert!(text.contains(line), "no {line} in\n{text}");
