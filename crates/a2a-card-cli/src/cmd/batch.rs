@@ -79,7 +79,7 @@ impl Counts {
 /// Runs `verify --batch PATH`; returns 0 when every card is valid, 1 otherwise.
 pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     check_usage(args)?;
-    let (trust, opts) = args.ready(false)?;
+    let (trust, opts) = args.ready(&[])?;
     let pool = thread_pool(args.threads)?;
     let start = Instant::now();
     let max_bytes = opts.limits.max_input_bytes;
@@ -172,17 +172,15 @@ fn empty_batch_message(path: &Path) -> String {
 /// The options that do not go with `--batch`.
 fn check_usage(args: &Args) -> Result<(), Failure> {
     let refused = if args.card.is_some() {
-        Some("a CARD argument")
+        Some("a CARD argument".to_string())
     } else if args.emit_verified.is_some() {
-        Some("--emit-verified")
+        Some("--emit-verified".to_string())
     } else if args.format.as_deref() == Some("text") {
-        Some("--format text (the batch report is JSON Lines)")
+        Some("--format text (the batch report is JSON Lines)".to_string())
     } else if let Some(flag) = args.jku_flag_given() {
-        Some(if flag == "--allow-jku" {
-            "--allow-jku (batch verifies card files, whose jku is never fetched)"
-        } else {
-            "--max-jwks-keys (batch verifies card files, whose jku is never fetched)"
-        })
+        Some(format!(
+            "{flag} (batch verifies card files, whose jku is never fetched)"
+        ))
     } else {
         args.fetch.first_given()
     };
