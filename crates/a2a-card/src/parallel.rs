@@ -114,6 +114,44 @@ impl Pool {
     }
 }
 
+impl Pool {
+    /// `f` of every item of a batch handed out a chunk at a time by `next` (an empty chunk
+    /// ends it): each chunk is mapped on the pool ([`Pool::map`]) and handed with its results,
+    /// in input order, to `done`, while the next chunk is read; so at most two chunks are held
+    /// whatever the size of the batch, and what `done` writes of a chunk is out before a later
+    /// chunk fails. The first error of `next` or `done` ends the batch.
+    ///
+    /// ```
+    /// let pool = a2a_card::parallel::Pool::new(2).unwrap();
+    /// let mut chunks = vec![vec![3u32], vec![1, 2]].into_iter();
+    /// let mut seen = Vec::new();
+    /// let next = || Ok::<_, ()>(chunks.next().unwrap_or_default());
+    /// pool.map_chunks(next, |n| Ok(n * 10), |items, results| {
+    ///     seen.extend(items.iter().zip(results).map(|(n, r)| (*n, r.unwrap())));
+    ///     Ok(())
+    /// })
+    /// .unwrap();
+    /// assert_eq!(seen, [(3, 30), (1, 10), (2, 20)]);
+    /// ```
+    pub fn map_chunks<T, R, E, N, F, D>(&self, mut next: N, f: F, mut done: D) -> Result<(), E>
+    where
+        T: Sync + Send,
+        R: Send,
+        E: Send,
+        N: FnMut() -> Result<Vec<T>, E> + Send,
+        F: Fn(&T) -> Result<R, Error> + Sync + Send,
+        D: FnMut(&[T], Vec<Result<R, Error>>) -> Result<(), E> + Send,
+    {
+        let mut chunk = next()?;
+        while !chunk.is_empty() {
+            let (written, following) = self.join(|| done(&chunk, self.map(&chunk, &f)), &mut next);
+            written?;
+            chunk = following?;
+        }
+        Ok(())
+    }
+}
+
 /// `f()`, with a panic (a bug) turned into an error of this card alone.
 fn contained<R>(f: impl FnOnce() -> Result<R, Error>) -> Result<R, Error> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {

@@ -112,7 +112,8 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     Ok(if counts.valid == total { 0 } else { 1 })
 }
 
-/// Verifies the batch a chunk at a time, each chunk while the next one is read; the verdicts.
+/// Verifies the batch a chunk at a time on the pool (the core's `Pool::map_chunks`: each chunk
+/// while the next one is read), the lines of each chunk written when it is done; the verdicts.
 fn run_chunks(
     pool: &Pool,
     cards: &mut Cards,
@@ -122,19 +123,16 @@ fn run_chunks(
     done: &AtomicUsize,
 ) -> Result<Counts, Failure> {
     let mut counts = Counts::default();
-    let mut chunk = cards.next_chunk()?;
-    while !chunk.is_empty() {
-        // This chunk is verified (and its lines written) while the next one is read.
-        let (written, next) = pool.join(
-            || verify_chunk(pool, &chunk, trust, opts, max_bytes, done),
-            || cards.next_chunk(),
-        );
-        let written = written?;
-        counts.valid += written.valid;
-        counts.invalid += written.invalid;
-        counts.errors += written.errors;
-        chunk = next?;
-    }
+    let verify = |item: &Item| {
+        let outcome = verify_item(item, trust, opts, max_bytes);
+        done.fetch_add(1, Ordering::Relaxed);
+        Ok(outcome)
+    };
+    pool.map_chunks(
+        || cards.next_chunk(),
+        verify,
+        |chunk, results| write_chunk(&outcomes(chunk, results, done), &mut counts),
+    )?;
     Ok(counts)
 }
 
@@ -419,22 +417,10 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
-/// Verifies one chunk in parallel and writes its lines to stdout in input order; returns its
-/// verdicts.
-fn verify_chunk(
-    pool: &Pool,
-    chunk: &[Item],
-    trust: &TrustStore,
-    opts: &VerifyOptions,
-    max_bytes: usize,
-    done: &AtomicUsize,
-) -> Result<Counts, Failure> {
-    let outcomes = outcomes(pool, chunk, done, |item| {
-        verify_item(item, trust, opts, max_bytes)
-    });
+/// Writes the lines of one chunk to stdout in input order and counts its verdicts.
+fn write_chunk(outcomes: &[Outcome], counts: &mut Counts) -> Result<(), Failure> {
     let mut out = String::with_capacity(outcomes.iter().map(|o| o.line.len() + 1).sum());
-    let mut counts = Counts::default();
-    for o in &outcomes {
+    for o in outcomes {
         out.push_str(&o.line);
         out.push('\n');
         match o.verdict {
@@ -443,36 +429,22 @@ fn verify_chunk(
             None => counts.errors += 1,
         }
     }
-    write_stdout(out.as_bytes())?;
-    Ok(counts)
+    write_stdout(out.as_bytes())
 }
 
-/// `verify` of every item on the pool, in input order; a panic (a bug) becomes the item's error
-/// line and the batch goes on.
-fn outcomes(
-    pool: &Pool,
-    chunk: &[Item],
-    done: &AtomicUsize,
-    verify: impl Fn(&Item) -> Outcome + Sync + Send,
-) -> Vec<Outcome> {
-    let results = pool.map(chunk, |item| {
-        let outcome = verify(item);
-        done.fetch_add(1, Ordering::Relaxed);
-        Ok(outcome)
-    });
-    chunk
-        .iter()
-        .zip(results)
-        .map(|(item, result)| {
-            result.unwrap_or_else(|e| {
-                done.fetch_add(1, Ordering::Relaxed);
-                Outcome {
-                    verdict: None,
-                    line: error_line(item.source(), &e).to_string(),
-                }
-            })
+/// The outcomes of a chunk mapped on the pool, in input order: a panic (a bug) is the item's
+/// error line, and the batch goes on.
+fn outcomes(chunk: &[Item], results: Vec<Result<Outcome, Error>>, done: &AtomicUsize) -> Vec<Outcome> {
+    let outcome = |(item, result): (&Item, Result<Outcome, Error>)| {
+        result.unwrap_or_else(|e| {
+            done.fetch_add(1, Ordering::Relaxed);
+            Outcome {
+                verdict: None,
+                line: error_line(item.source(), &e).to_string(),
+            }
         })
-        .collect()
+    };
+    chunk.iter().zip(results).map(outcome).collect()
 }
 
 /// Reads (for a file) and verifies one card. A directory entry is looked at before it is
@@ -624,13 +596,18 @@ mod tests {
         let items = [Item::Line(6, b"{}".to_vec()), Item::Line(7, b"{}".to_vec())];
         let done = AtomicUsize::new(0);
         let pool = Pool::new(2).unwrap();
-        let out = outcomes(&pool, &items, &done, |item| match item {
-            Item::Line(7, _) => panic!("a bug"),
-            _ => Outcome {
-                verdict: Some(true),
-                line: "6".into(),
-            },
+        let results = pool.map(&items, |item| {
+            let outcome = match item {
+                Item::Line(7, _) => panic!("a bug"),
+                _ => Outcome {
+                    verdict: Some(true),
+                    line: "6".into(),
+                },
+            };
+            done.fetch_add(1, Ordering::Relaxed);
+            Ok(outcome)
         });
+        let out = outcomes(&items, results, &done);
         assert_eq!(done.load(Ordering::Relaxed), 2);
         assert_eq!((out[0].verdict, out[0].line.as_str()), (Some(true), "6"));
         let outcome = &out[1];
