@@ -15,7 +15,7 @@
 use super::verify::Args;
 use crate::io::{io_failure, kind_of, quoted, read_input, write_stderr_line, write_stdout};
 use crate::Failure;
-use a2a_card::parallel::{default_threads, Pool, MAX_THREADS};
+use a2a_card::parallel::{default_threads, JsonLines, Line, Pool, MAX_THREADS};
 use a2a_card::{verify_card, Error, ErrorCode, Report, TrustStore, VerifyOptions};
 use serde_json::{json, Value};
 use std::fs::File;
@@ -37,10 +37,9 @@ const READ_BUFFER_BYTES: usize = 256 * 1024;
 enum Item {
     /// A `*.json` entry of the directory (checked to be a regular file before it is opened).
     File(PathBuf),
-    /// A line of the `.jsonl` file: its 1-based number and its bytes.
-    Line(usize, Vec<u8>),
-    /// A line of the `.jsonl` file longer than the limit, skipped without being kept.
-    LineTooLong(usize),
+    /// A line of the `.jsonl` file (its 1-based number and its bytes), or the number of one
+    /// longer than the limit, skipped without being kept.
+    Line(Line),
 }
 
 impl Item {
@@ -48,7 +47,7 @@ impl Item {
     fn source(&self) -> Value {
         match self {
             Item::File(path) => Value::from(path.display().to_string()),
-            Item::Line(n, _) | Item::LineTooLong(n) => Value::from(*n),
+            Item::Line(Line::Text(n, _) | Line::TooLong(n)) => Value::from(*n),
         }
     }
 }
@@ -267,8 +266,7 @@ impl Cards {
         Ok(Cards::Lines(Lines {
             reader: BufReader::with_capacity(READ_BUFFER_BYTES, file),
             source,
-            number: 0,
-            max_bytes,
+            split: JsonLines::new(max_bytes),
             at_end: false,
         }))
     }
@@ -291,7 +289,7 @@ impl Cards {
                 while items.len() < CHUNK_ITEMS && bytes < CHUNK_BYTES {
                     match lines.next_item()? {
                         Some(item) => {
-                            if let Item::Line(_, line) = &item {
+                            if let Item::Line(Line::Text(_, line)) = &item {
                                 bytes = bytes.saturating_add(line.len());
                             }
                             items.push(item);
@@ -332,88 +330,40 @@ fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
     Ok(files)
 }
 
-/// The lines of a JSON Lines file, read one at a time, each kept only up to the limit.
+/// The lines of a JSON Lines file, read as they are needed and split by the core's
+/// `JsonLines` (numbered, blank ones skipped, each kept only up to the limit).
 struct Lines<R> {
     reader: R,
     /// The file, for error lines.
     source: String,
-    /// The number of the last line read (1-based).
-    number: usize,
-    /// The longest line kept, in bytes (a final `\r` aside).
-    max_bytes: usize,
+    split: JsonLines,
     at_end: bool,
 }
 
 impl<R: BufRead> Lines<R> {
-    /// The next line that is not blank (blank lines are counted, not reported); a line over
-    /// the limit is read to its end without being kept. `None` at the end of the file.
+    /// The next line that is not blank; `None` at the end of the file.
     fn next_item(&mut self) -> Result<Option<Item>, Failure> {
-        loop {
-            if self.at_end {
-                return Ok(None);
-            }
-            let mut line = Vec::new();
-            let mut too_long = false;
-            // Only while the part of a too-long line seen so far is whitespace.
-            let mut blank = true;
-            let mut any = false;
-            loop {
-                let buf = match self.reader.fill_buf() {
-                    Ok(buf) => buf,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        return Err(io_failure(
-                            format!("cannot read {} after line {}: {e}", self.source, self.number),
-                            self.source.clone(),
-                        ))
-                    }
-                };
-                if buf.is_empty() {
-                    self.at_end = true;
-                    break;
+        while !self.at_end {
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let after = self.split.number();
+                    let message = format!("cannot read {} after line {after}: {e}", self.source);
+                    return Err(io_failure(message, self.source.clone()));
                 }
-                any = true;
-                let newline = memchr::memchr(b'\n', buf);
-                let part = buf.get(..newline.unwrap_or(buf.len())).unwrap_or_default();
-                let used = part.len() + usize::from(newline.is_some());
-                if too_long {
-                    blank = blank && part.iter().all(u8::is_ascii_whitespace);
-                } else if line.len() + part.len() > self.max_bytes.saturating_add(1) {
-                    // One byte more than the limit may be a final \r; past that the line is
-                    // too long, and the rest of it is only looked at, never kept.
-                    too_long = true;
-                    blank =
-                        line.iter().all(u8::is_ascii_whitespace) && part.iter().all(u8::is_ascii_whitespace);
-                    line = Vec::new();
-                } else {
-                    line.extend_from_slice(part);
-                }
-                self.reader.consume(used);
-                if newline.is_some() {
-                    break;
-                }
+            };
+            if buf.is_empty() {
+                self.at_end = true;
+                return Ok(self.split.finish().map(Item::Line));
             }
-            if !any {
-                return Ok(None);
+            let (used, line) = self.split.feed(buf);
+            self.reader.consume(used);
+            if let Some(line) = line {
+                return Ok(Some(Item::Line(line)));
             }
-            self.number += 1;
-            if too_long {
-                if blank {
-                    continue;
-                }
-                return Ok(Some(Item::LineTooLong(self.number)));
-            }
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            if line.len() > self.max_bytes {
-                return Ok(Some(Item::LineTooLong(self.number)));
-            }
-            return Ok(Some(Item::Line(self.number, line)));
         }
+        Ok(None)
     }
 }
 
@@ -467,8 +417,8 @@ fn verify_item(item: &Item, trust: &TrustStore, opts: &VerifyOptions, max_bytes:
                 Err(failure) => Err(failure.into_card_error()),
             },
         },
-        Item::Line(_, bytes) => verify_card(bytes, trust, opts),
-        Item::LineTooLong(n) => Err(Error::new(
+        Item::Line(Line::Text(_, bytes)) => verify_card(bytes, trust, opts),
+        Item::Line(Line::TooLong(n)) => Err(Error::new(
             ErrorCode::InputTooLarge,
             format!("line {n} is more than the limit of {max_bytes} bytes; skipped"),
         )
@@ -557,48 +507,35 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::panic)]
     use super::*;
 
-    fn lines(text: &[u8], max_bytes: usize, capacity: usize) -> Vec<String> {
-        let mut lines = Lines {
-            reader: BufReader::with_capacity(capacity, text),
-            source: "t.jsonl".into(),
-            number: 0,
-            max_bytes,
-            at_end: false,
-        };
-        let mut out = Vec::new();
-        while let Some(item) = lines.next_item().unwrap() {
-            out.push(match item {
-                Item::Line(n, bytes) => format!("{n}:{}", String::from_utf8(bytes).unwrap()),
-                Item::LineTooLong(n) => format!("{n}:too long"),
-                Item::File(_) => unreachable!(),
-            });
-        }
-        out
-    }
-
     #[test]
-    fn lines_are_numbered_bounded_and_blank_ones_skipped() {
-        for capacity in [1, 2, 3, 7, 64 * 1024] {
-            let text = b"abc\n\n  \r\nabcd\r\nabcde\n      \nab\rc\nxy";
-            assert_eq!(
-                lines(text, 4, capacity),
-                ["1:abc", "4:abcd", "5:too long", "7:ab\rc", "8:xy"],
-                "buffer of {capacity}"
-            );
-            assert_eq!(lines(b"", 4, capacity), Vec::<String>::new());
-            assert_eq!(lines(b"\n\n", 4, capacity), Vec::<String>::new());
-            assert_eq!(lines(b"abcdefgh\r\nz\n", 4, capacity), ["1:too long", "2:z"]);
+    fn lines_are_read_through_the_buffer_and_split() {
+        // The splitting itself is the core's (`JsonLines`); here the reading around it.
+        for capacity in [1, 3, 64 * 1024] {
+            let mut lines = Lines {
+                reader: BufReader::with_capacity(capacity, &b"{}\n\n  \nabcdef\r\n[1]"[..]),
+                source: "t.jsonl".into(),
+                split: JsonLines::new(4),
+                at_end: false,
+            };
+            let mut out = Vec::new();
+            while let Some(item) = lines.next_item().unwrap() {
+                out.push(item.source());
+            }
+            assert_eq!(out, [1, 4, 5], "buffer of {capacity}");
         }
     }
 
     #[test]
     fn a_panic_becomes_the_error_line_of_its_card() {
-        let items = [Item::Line(6, b"{}".to_vec()), Item::Line(7, b"{}".to_vec())];
+        let items = [
+            Item::Line(Line::Text(6, b"{}".to_vec())),
+            Item::Line(Line::Text(7, b"{}".to_vec())),
+        ];
         let done = AtomicUsize::new(0);
         let pool = Pool::new(2).unwrap();
         let results = pool.map(&items, |item| {
             let outcome = match item {
-                Item::Line(7, _) => panic!("a bug"),
+                Item::Line(Line::Text(7, _)) => panic!("a bug"),
                 _ => Outcome {
                     verdict: Some(true),
                     line: "6".into(),
