@@ -221,7 +221,7 @@ impl FetchOptions {
     /// assert!(FetchOptions::default().check_ca_file().is_ok());
     /// ```
     pub fn check_ca_file(&self) -> Result<(), Error> {
-        let Roots::CaFile(path) = &self.roots else {
+        let Some(path) = self.roots.ca_file() else {
             return Ok(());
         };
         let Ok(meta) = std::fs::metadata(path) else {

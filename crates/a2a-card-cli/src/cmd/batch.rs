@@ -61,20 +61,6 @@ struct Outcome {
     verdict: Option<bool>,
 }
 
-/// The verdicts counted so far.
-#[derive(Default)]
-struct Counts {
-    valid: usize,
-    invalid: usize,
-    errors: usize,
-}
-
-impl Counts {
-    fn total(&self) -> usize {
-        self.valid + self.invalid + self.errors
-    }
-}
-
 /// Runs `verify --batch PATH`; returns 0 when every card is valid, 1 otherwise.
 pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     check_usage(args)?;
@@ -96,19 +82,15 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
         counts
     })?;
 
-    let total = counts.total();
-    write_stderr_line(&summary(
-        "batch",
-        [counts.valid, counts.invalid, counts.errors],
-        start,
-    ))?;
+    let total: usize = counts.iter().sum();
+    write_stderr_line(&summary("batch", counts, start))?;
     if total == 0 && !args.allow_empty {
         return Err(Failure::new(
             a2a_card::Error::new(a2a_card::ErrorCode::Usage, empty_batch_message(path)),
             path.display().to_string(),
         ));
     }
-    Ok(if counts.valid == total { 0 } else { 1 })
+    Ok(if counts[0] == total { 0 } else { 1 })
 }
 
 /// Verifies the batch a chunk at a time on the pool (the core's `Pool::map_chunks`: each chunk
@@ -120,8 +102,8 @@ fn run_chunks(
     opts: &VerifyOptions,
     max_bytes: usize,
     done: &AtomicUsize,
-) -> Result<Counts, Failure> {
-    let mut counts = Counts::default();
+) -> Result<[usize; 3], Failure> {
+    let mut counts = [0; 3];
     let verify = |item: &Item| {
         let outcome = verify_item(item, trust, opts, max_bytes);
         done.fetch_add(1, Ordering::Relaxed);
@@ -174,7 +156,7 @@ fn check_usage(args: &Args) -> Result<(), Failure> {
         Some("--emit-verified".to_string())
     } else if args.format.as_deref() == Some("text") {
         Some("--format text (the batch report is JSON Lines)".to_string())
-    } else if let Some(flag) = args.jku_flag_given() {
+    } else if let Some(flag) = args.remote.first_given() {
         Some(format!(
             "{flag} (batch verifies card files, whose jku is never fetched)"
         ))
@@ -367,17 +349,14 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
-/// Writes the lines of one chunk to stdout in input order and counts its verdicts.
-fn write_chunk(outcomes: &[Outcome], counts: &mut Counts) -> Result<(), Failure> {
+/// Writes the lines of one chunk to stdout in input order and counts its verdicts (valid,
+/// invalid, errors, as a URL list's).
+fn write_chunk(outcomes: &[Outcome], counts: &mut [usize; 3]) -> Result<(), Failure> {
     let mut out = String::with_capacity(outcomes.iter().map(|o| o.line.len() + 1).sum());
     for o in outcomes {
         out.push_str(&o.line);
         out.push('\n');
-        match o.verdict {
-            Some(true) => counts.valid += 1,
-            Some(false) => counts.invalid += 1,
-            None => counts.errors += 1,
-        }
+        counts[o.verdict.map_or(2, |ok| usize::from(!ok))] += 1;
     }
     write_stdout(out.as_bytes())
 }

@@ -2,11 +2,10 @@
 //! served. The fetch options are shared with `verify URL`.
 
 use crate::io::{check_output, printable, refuse_same_file, replace_file, write_stderr_line, write_stdout};
-use crate::options::{Given, TableFlags};
+use crate::options::TableFlags;
 use crate::Failure;
-use a2a_card::request::OptionValue;
 use a2a_card_fetch::{fetch_card, FetchOptions, FetchRequest};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Examples shown at the end of `a2a-card fetch --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -63,23 +62,14 @@ pub(crate) type FetchArgs = TableFlags<FetchRequest>;
 pub(crate) fn options(flags: &FetchArgs) -> Result<FetchOptions, Failure> {
     let options = flags.build(FetchRequest::default())?;
     if let Err(e) = options.check_ca_file() {
-        let source = ca_file(flags)
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
+        let source = options.roots.ca_file().map(|p| p.display().to_string());
+        let source = source.unwrap_or_default();
         return Err(Failure::fetch(e, source).key_retrieval());
     }
     let user_agent = concat!("a2a-card/", env!("CARGO_PKG_VERSION")).to_string();
     Ok(FetchOptions {
         user_agent,
         ..options
-    })
-}
-
-/// The `--ca-file`, an input that no output may replace.
-pub(crate) fn ca_file(flags: &FetchArgs) -> Option<&Path> {
-    flags.given.iter().find_map(|(name, value)| match value {
-        Given::Value(OptionValue::Path(path)) if *name == "roots" => Some(path.as_path()),
-        _ => None,
     })
 }
 
@@ -131,7 +121,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let options = options(&args.fetch)?;
     if let Some(out) = &args.out {
-        if let Some(ca) = ca_file(&args.fetch) {
+        if let Some(ca) = options.roots.ca_file() {
             refuse_same_file("--out", out, "--ca-file", ca)?;
         }
         check_output(out, args.force)?;
@@ -190,7 +180,8 @@ mod tests {
         assert_eq!(parsed(&[]).first_given(), None);
         let args = parsed(&["--max-redirects", "0", "--ca-file", "ca.pem", "--timeout", "1.5"]);
         assert_eq!(args.first_given().as_deref(), Some("--ca-file"));
-        assert_eq!(ca_file(&args), Some(Path::new("ca.pem")));
+        let ca = options(&args).unwrap().roots;
+        assert_eq!(ca.ca_file(), Some(std::path::Path::new("ca.pem")));
         let o = options(&parsed(&["--timeout", "1.5", "--no-proxy"])).unwrap();
         assert_eq!(o.total_timeout, std::time::Duration::from_millis(1500));
         assert_eq!(o.proxy, a2a_card_fetch::Proxy::None);

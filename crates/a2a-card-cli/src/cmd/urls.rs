@@ -89,7 +89,7 @@ fn check_usage(args: &Args) -> Result<(), Failure> {
         Some("--emit-verified")
     } else if args.format.as_deref() == Some("text") {
         Some("--format text (the report is JSON Lines)")
-    } else if args.origin_given() {
+    } else if args.table.is_given("origin") {
         Some("--origin (a fetched card's origin is its URL's)")
     } else {
         None

@@ -14,7 +14,7 @@ use a2a_card::Algorithm;
 use a2a_card::{verify_card, Report, TrustStore, VerifyOptions};
 use a2a_card_fetch::{verify_remote, ManyRequest, RemoteOptions, RemoteReport, RemoteRequest};
 use clap::builder::PossibleValuesParser;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Examples shown at the end of `a2a-card verify --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -142,9 +142,10 @@ pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) fetch: FetchArgs,
 
-    /// The options of a remote verification (`--allow-jku`, `--max-jwks-keys`).
+    /// The options of a remote verification (`--allow-jku`, `--max-jwks-keys`: they apply to a
+    /// URL only).
     #[command(flatten)]
-    remote: TableFlags<RemoteRequest>,
+    pub(crate) remote: TableFlags<RemoteRequest>,
 
     /// The scheduling of a remote batch (`--concurrency`, `--per-origin`, ...).
     #[command(flatten)]
@@ -153,7 +154,7 @@ pub(crate) struct Args {
     /// The options of the core's table without a flag declared above (last: it sees them):
     /// the trust roots' files (`--key`, `--jwks`, `--trust`, `--trust-anchors`) among them.
     #[command(flatten)]
-    table: TableFlags<VerifyRequest>,
+    pub(crate) table: TableFlags<VerifyRequest>,
 }
 
 impl Args {
@@ -171,19 +172,9 @@ impl Args {
         fetch::is_url(arg).then(|| arg.to_string())
     }
 
-    /// True when `--origin` was given.
-    pub(crate) fn origin_given(&self) -> bool {
-        self.table.is_given("origin")
-    }
-
-    /// The first flag about fetching `jku`s that was given (they apply to a URL only).
-    pub(crate) fn jku_flag_given(&self) -> Option<String> {
-        self.remote.first_given()
-    }
-
     /// Checks the --emit-verified file before any work: it must be a file that may be written
-    /// and none of the inputs (the card file, a key, JWKS or trust-store file, the CA file).
-    fn check_emit_verified(&self) -> Result<(), Failure> {
+    /// and none of the inputs (the card file, a key, JWKS or trust-store file, `ca_file`).
+    fn check_emit_verified(&self, ca_file: Option<&Path>) -> Result<(), Failure> {
         let Some(out) = &self.emit_verified else {
             return Ok(());
         };
@@ -194,7 +185,7 @@ impl Args {
         }
         let inputs = (self.table.files().map(|(flag, p, _)| (flag, p)))
             .chain(self.crls.iter().map(|p| ("--crl".into(), p.as_path())))
-            .chain(fetch::ca_file(&self.fetch).map(|p| ("--ca-file".into(), p)));
+            .chain(ca_file.map(|p| ("--ca-file".into(), p)));
         for (flag, input) in inputs {
             if !is_stdin(Some(input)) {
                 refuse_same_file("--emit-verified", out, &flag, input)?;
@@ -281,12 +272,12 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
             "{flag} applies only when the card is an https URL"
         )));
     }
-    if let Some(flag) = args.jku_flag_given() {
+    if let Some(flag) = args.remote.first_given() {
         return Err(Failure::usage(format!(
             "{flag} applies only when the card is an https URL; a card file's jku is never fetched"
         )));
     }
-    args.check_emit_verified()?;
+    args.check_emit_verified(None)?;
     let (trust, opts) = args.ready(&[])?;
     let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let report = verify_card(&input.bytes, &trust, &opts).map_err(|e| Failure::new(e, &input.source))?;
@@ -312,7 +303,7 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
         ));
     }
     let options = fetch::options(&args.fetch)?;
-    args.check_emit_verified()?;
+    args.check_emit_verified(options.roots.ca_file())?;
     let (trust, remote) = args.remote()?;
     let r = verify_remote(url, &trust, &remote, &options).map_err(|e| fetch::failure(e, url))?;
 
