@@ -34,7 +34,7 @@ pub(crate) struct ExternalKeyArgs {
 
     /// The deadline of each call to a KMS plugin, in seconds (decimals allowed; 0.001 to 3600).
     /// Default: 30.
-    #[arg(long, value_name = "SECS", value_parser = crate::cmd::fetch::secs_parser(MAX_KEY_TIMEOUT_SECS))]
+    #[arg(long, value_name = "SECS", value_parser = crate::options::secs_parser(0.001, MAX_KEY_TIMEOUT_SECS))]
     pub(crate) key_timeout: Option<Duration>,
 }
 

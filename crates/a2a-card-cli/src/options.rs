@@ -7,23 +7,26 @@
 use crate::io::read_key_text;
 use crate::Failure;
 use a2a_card::request::{Input, Kind, OptionSpec, OptionValue, Quotes, Request, Spelling};
-use clap::builder::PossibleValuesParser;
+use a2a_card_fetch::{FetchRequest, ManyRequest, RemoteRequest};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::any::TypeId;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// The options whose flag is not the kebab case of the canonical name ([`flag`] makes the
 /// others: `--max-chain` for `max_chain`, `--key-timeout` for the keys library's
-/// `key_timeout`): the core's verify and signing tables' and the fetcher's.
+/// `key_timeout`): the core's verify and signing tables' and the fetcher's (`FETCH`).
 pub(crate) const FLAGS: &[(&str, &str)] = &[
     ("keys", "--key"),
     ("crls", "--crl"),
     ("algorithms", "--alg"),
     ("profiles", "--profile"),
     ("also_profiles", "--also-profile"),
-    // The fetcher's (a2a_card_fetch::FetchOptions).
+    // The fetcher's (a2a_card_fetch::FETCH).
     ("roots", "--ca-file"),
     // The remote batch's (a2a_card_fetch::ManyOptions).
     ("origin_delay", "--delay-ms"),
@@ -75,7 +78,7 @@ impl Spelling for Flags {
 /// the subcommand's arguments: it sees the flags declared before it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TableFlags<R: Request> {
-    /// What was given, by canonical name.
+    /// What was given on the command line, by canonical name, in the table's order.
     pub(crate) given: Vec<(&'static str, Given)>,
     request: PhantomData<R>,
 }
@@ -124,16 +127,14 @@ impl<R: Request> TableFlags<R> {
         })
     }
 
-    /// Whether the option with this canonical name was given on the command line (not only
-    /// defaulted).
+    /// Whether the option with this canonical name was given on the command line.
     pub(crate) fn is_given(&self, name: &str) -> bool {
-        self.given.iter().any(|(n, v)| {
-            *n == name
-                && !matches!(
-                    v,
-                    Given::Value(OptionValue::Count(_)) | Given::Value(OptionValue::Flag(false))
-                )
-        })
+        self.given.iter().any(|(n, _)| *n == name)
+    }
+
+    /// The flag of the first option given, if any (for refusing them where they mean nothing).
+    pub(crate) fn first_given(&self) -> Option<String> {
+        self.given.first().map(|(name, _)| flag(name))
     }
 
     /// `request` (the flags the subcommand declares) with what was given here, built.
@@ -218,10 +219,31 @@ fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
 }
 
+/// The value names of the flags made from rows, where not the kind's (`N`, `TEXT`, ...).
+const VALUE_NAMES: &[(&str, &str)] = &[("proxy", "URL"), ("allow_jku", "PREFIX"), ("delay_ms", "MS")];
+
+/// The help heading of the flags made from `R`'s table and the argument they need: the
+/// fetcher's under their own headings, the others under the default one (not the one of the
+/// flags declared before them).
+fn context<R: 'static>() -> (Option<&'static str>, Option<&'static str>) {
+    let is = |t: TypeId| TypeId::of::<R>() == t;
+    if is(TypeId::of::<ManyRequest>()) {
+        (Some("Remote batches (--urls)"), Some("urls"))
+    } else if is(TypeId::of::<FetchRequest>()) || is(TypeId::of::<RemoteRequest>()) {
+        (Some("Fetching (a URL)"), None)
+    } else {
+        (None, None)
+    }
+}
+
 /// The flag made from a row.
-fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) -> Arg {
-    // Under the default heading, not the one of the flags declared last.
-    let arg = Arg::new(id).long(long).help_heading(None::<&str>);
+fn table_arg<R: 'static>(spec: &'static OptionSpec, id: &'static str, long: &'static str) -> Arg {
+    let (heading, needs) = context::<R>();
+    let mut arg = Arg::new(id).long(long).help_heading(heading);
+    if let Some(needs) = needs {
+        arg = arg.requires(needs);
+    }
+    let value_name = VALUE_NAMES.iter().find(|(n, _)| *n == spec.name).map(|(_, v)| *v);
     // The unit a count is of, when its name ends with one (`max_header_bytes`: bytes).
     let unit = match spec.name.rsplit('_').next() {
         Some("depth") => "levels",
@@ -231,7 +253,7 @@ fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) ->
     let doc = spec.doc.trim_end_matches('.');
     match spec.kind {
         Kind::Count { min, max, default } => arg
-            .value_name("N")
+            .value_name(value_name.unwrap_or("N"))
             .default_value(leak(default.to_string()))
             .value_parser(crate::cmd::count_parser(min, max, unit))
             .help(format!("{} ({min} to {max})", doc)),
@@ -248,9 +270,9 @@ fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) ->
             .value_name("NAME=JSON")
             .action(ArgAction::Append)
             .help(format!("{} (NAME=JSON, repeatable)", doc)),
-        Kind::Text => arg.value_name("TEXT").help(doc),
+        Kind::Text => arg.value_name(value_name.unwrap_or("TEXT")).help(doc),
         Kind::Texts | Kind::List => arg
-            .value_name("TEXT")
+            .value_name(value_name.unwrap_or("TEXT"))
             .action(ArgAction::Append)
             .help(format!("{} (repeatable)", doc)),
         Kind::Keys { .. } | Kind::Pem => arg
@@ -258,6 +280,23 @@ fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) ->
             .action(ArgAction::Append)
             .value_parser(clap::value_parser!(PathBuf))
             .help(format!("{} (repeatable)", doc)),
+        Kind::Seconds { min, max, default } => arg
+            .value_name("SECS")
+            .default_value(leak(default.as_secs_f64().to_string()))
+            .value_parser(secs_parser(min.as_secs_f64(), max.as_secs_f64()))
+            .help(format!(
+                "{doc} (decimals allowed; {} to {})",
+                min.as_secs_f64(),
+                max.as_secs_f64()
+            )),
+        Kind::Path => arg
+            .value_name(if spec.name.ends_with("_dir") {
+                "DIR"
+            } else {
+                "PATH"
+            })
+            .value_parser(clap::value_parser!(PathBuf))
+            .help(doc),
         Kind::Time => arg
             .value_name("SECONDS")
             .value_parser(clap::value_parser!(i64))
@@ -272,11 +311,35 @@ fn table_arg(spec: &'static OptionSpec, id: &'static str, long: &'static str) ->
     }
 }
 
+/// A number of seconds (decimals allowed) from `min` to `max`, as a `Duration`. NaN,
+/// infinities, negative numbers and anything past `max` are refused here, so that no timeout
+/// given can overflow a `Duration` or an `Instant` later.
+pub(crate) fn secs_parser(min: f64, max: f64) -> impl TypedValueParser<Value = Duration> {
+    clap::builder::NonEmptyStringValueParser::new().try_map(move |s| {
+        let range = format!("give a number of seconds from {min} to {max}");
+        let secs: f64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("{s:?} is not a number of seconds; {range}"))?;
+        if !(min..=max).contains(&secs) {
+            return Err(format!("{s:?} is out of range; {range}"));
+        }
+        Duration::try_from_secs_f64(secs).map_err(|e| format!("{s:?}: {e}; {range}"))
+    })
+}
+
 impl<R: Request + 'static> clap::Args for TableFlags<R> {
     fn augment_args(mut cmd: Command) -> Command {
-        for (spec, id, long) in rows::<R>() {
+        let rows = rows::<R>();
+        for (spec, id, long) in rows {
             if !cmd.get_arguments().any(|a| a.get_long() == Some(long)) {
-                cmd = cmd.arg(table_arg(spec, id, long));
+                let mut arg = table_arg::<R>(spec, id, long);
+                // The pairs of the request that are not given together.
+                for (_, b) in R::CONFLICTS.iter().filter(|(a, _)| *a == spec.name) {
+                    let other = rows.iter().find(|(s, _, _)| s.name == *b).map(|r| r.1);
+                    arg = arg.conflicts_with(other.unwrap_or(b));
+                }
+                cmd = cmd.arg(arg);
             }
         }
         cmd
@@ -299,8 +362,9 @@ impl<R: Request + 'static> clap::FromArgMatches for TableFlags<R> {
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
         for (spec, id, _) in rows::<R>() {
-            // A row whose flag the subcommand declares itself has no flag made here.
-            if m.try_get_raw(id).is_err() {
+            // A row whose flag the subcommand declares itself has no flag made here; a default
+            // is the request's own.
+            if m.try_get_raw(id).is_err() || m.value_source(id) != Some(ValueSource::CommandLine) {
                 continue;
             }
             let texts = || -> Option<Vec<String>> { Some(m.get_many::<String>(id)?.cloned().collect()) };
@@ -316,6 +380,12 @@ impl<R: Request + 'static> clap::FromArgMatches for TableFlags<R> {
                     .get_many::<PathBuf>(id)
                     .map(|p| Given::Files(p.cloned().collect())),
                 Kind::Time => m.get_one::<i64>(id).map(|t| Given::Value(OptionValue::Time(*t))),
+                Kind::Seconds { .. } => m
+                    .get_one::<Duration>(id)
+                    .map(|d| Given::Value(OptionValue::Seconds(*d))),
+                Kind::Path => m
+                    .get_one::<PathBuf>(id)
+                    .map(|p| Given::Value(OptionValue::Path(p.clone()))),
                 Kind::Flag(_) => m.get_one::<bool>(id).map(|b| Given::Value(OptionValue::Flag(*b))),
                 Kind::Members => texts().map(Given::Pairs),
             };

@@ -130,6 +130,7 @@ mod many;
 mod options;
 mod proxy;
 mod remote;
+mod request;
 mod target;
 mod tls;
 mod transport;
@@ -150,6 +151,10 @@ pub use options::{
 };
 pub use remote::{
     JkuReport, JkuStatus, KeySource, RemoteOptions, RemoteReport, SignatureKey, DEFAULT_MAX_JKU_FETCHES,
+};
+pub use request::{
+    FetchRequest, ManyRequest, RemoteRequest, FETCH, MANY, MAX_BODY_BYTES_LIMIT, MAX_CONNECT_TIMEOUT,
+    MAX_JWKS_KEYS_LIMIT, MAX_REDIRECTS_LIMIT, MAX_TOTAL_TIMEOUT, MIN_TIMEOUT, REMOTE,
 };
 /// The HTTP client this crate is built on, for [`Fetcher::with_client_builder`].
 pub use reqwest;

@@ -34,6 +34,23 @@ pub enum Roots {
     CaPem(Vec<u8>),
 }
 
+impl Roots {
+    /// The file of [`Roots::CaFile`].
+    ///
+    /// ```
+    /// use a2a_card_fetch::Roots;
+    /// let roots = Roots::CaFile("ca.pem".into());
+    /// assert_eq!(roots.ca_file(), Some(std::path::Path::new("ca.pem")));
+    /// assert_eq!(Roots::WebPki.ca_file(), None);
+    /// ```
+    pub fn ca_file(&self) -> Option<&std::path::Path> {
+        match self {
+            Roots::CaFile(path) => Some(path),
+            _ => None,
+        }
+    }
+}
+
 /// Which HTTP proxy retrievals go through. The default is none: the fetcher connects to the
 /// servers itself, and the [guard](crate::guard) checks every address it connects to.
 ///

@@ -6,7 +6,7 @@
 use crate::errors::{option_usage, request_error, usage, OrRaise};
 use a2a_card::request::{read_value, Fronts, Kind, Language, OptionValue, Request, Shape, Show, Words};
 use a2a_card::Error;
-use a2a_card::{Algorithm, Limits};
+use a2a_card::Limits;
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -296,9 +296,4 @@ pub(crate) fn read_options<R: Request>(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<R::Built> {
     read_request::<R>(py, function, options, |py, e| request_error(py, &e))
-}
-
-/// An algorithm name.
-pub(crate) fn algorithm(py: Python<'_>, name: &str) -> PyResult<Algorithm> {
-    Algorithm::from_name(name).or_raise(py)
 }

@@ -4,7 +4,7 @@
 
 use crate::errors::{usage, OrRaise};
 use crate::input::read_options;
-use crate::input::{self, card_bytes, json_text, keyword, COUNT};
+use crate::input::{card_bytes, json_text, keyword, COUNT};
 use crate::keys::KeyPair;
 use crate::report::to_py;
 use a2a_card::jose::keys::{public_keys_of, GenerateOptions, PrivateKey};
@@ -136,7 +136,7 @@ pub(crate) fn keygen(
     rsa_bits: Option<&Bound<'_, PyAny>>,
     curve: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<KeyPair> {
-    let alg = input::algorithm(py, alg)?;
+    let alg = Algorithm::from_name(alg).or_raise(py)?;
     let rsa_bits = keyword(rsa_bits, "rsa_bits", COUNT)?
         .and_then(OptionValue::count)
         .map(|n| u32::try_from(n).map_err(|_| usage(py, "option \"rsa_bits\" is too large")))

@@ -254,7 +254,9 @@ fn read_option(request: &mut VerifyRequest, name: &str, value: &Value, dir: &Pat
             }
             OptionValue::Inputs(inputs)
         }
-        Kind::Members => return Err(wrong(&at, "not an option of a verification")),
+        Kind::Members | Kind::Seconds { .. } | Kind::Path => {
+            return Err(wrong(&at, "not an option of a verification"))
+        }
     };
     request.set(spec.name, value).map_err(|e| located(e).at(&at))
 }

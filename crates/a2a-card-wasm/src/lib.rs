@@ -111,24 +111,13 @@ pub fn algorithms() -> Array {
 /// Verifies a card against the keys the caller trusts.
 #[wasm_bindgen(skip_typescript)]
 pub fn verify(card: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let o = Options::read(
-        &options,
-        "verify",
-        &crate::input::names(a2a_card::request::VERIFY),
-    )?;
-    cached_policy(&o)?.verify(&card, None, None)
+    cached_policy(&options, "verify")?.verify(&card, None, None)
 }
 
 /// `verify`, with the signatures checked by WebCrypto: a promise of the same report.
 #[wasm_bindgen(skip_typescript, js_name = verifyAsync)]
 pub fn verify_async(card: JsValue, options: JsValue) -> Promise {
-    let policy = Options::read(
-        &options,
-        "verifyAsync",
-        &crate::input::names(a2a_card::request::VERIFY),
-    )
-    .and_then(|o| cached_policy(&o));
-    match policy {
+    match cached_policy(&options, "verifyAsync") {
         Ok(policy) => policy.verify_async(&card, None, None),
         Err(e) => Promise::reject(&e),
     }

@@ -10,7 +10,7 @@ use crate::webcrypto::{self, web_crypto_available};
 use a2a_card::jose::crypto::SignatureBackend;
 use a2a_card::request::{ReadyVerifier, VerifyRequest, VERIFY};
 use a2a_card::signature::verify_card_with;
-use a2a_card::{Error, VerifyOptions};
+use a2a_card::VerifyOptions;
 use js_sys::Promise;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -40,7 +40,7 @@ impl Policy {
     /// package offers, in its camelCase spelling, read by its kind into the core's request,
     /// which makes the trust roots and the policy.
     pub(crate) fn from_options(o: &Options) -> Result<Policy, JsValue> {
-        let ready = request_from::<VerifyRequest>(o, |e, _| refused(e))?;
+        let ready = request_from::<VerifyRequest>(o, |e, _| js_error(e))?;
         let host = ready.host_crypto;
         Ok(Policy {
             ready,
@@ -54,7 +54,7 @@ impl Policy {
     fn options_at(&self, now: Option<i64>, origin: Option<String>) -> Result<VerifyOptions, JsValue> {
         let now = now.or(self.ready.options.now).unwrap_or_else(host_now);
         let opts = self.ready.options_at(Some(now), origin.as_deref());
-        Ok(opts.map_err(|e| refused(&e))?.into_owned())
+        Ok(opts.map_err(|e| js_error(&e))?.into_owned())
     }
 
     pub(crate) fn verify(
@@ -86,11 +86,6 @@ impl Policy {
     }
 }
 
-/// A refusal of the core, its options named as this package names them.
-pub(crate) fn refused(e: &Error) -> JsValue {
-    js_error(e)
-}
-
 /// Option names and values, in the order given.
 pub(crate) type OptionValues = Vec<(String, JsValue)>;
 
@@ -101,10 +96,12 @@ thread_local! {
     static LAST_POLICY: RefCell<Option<(OptionValues, Rc<Policy>)>> = const { RefCell::new(None) };
 }
 
-/// The policy of verify options: the last one when every option has the same name and the same
-/// primitive value (`===`) as then, else read now (and kept when all values are primitives; an
-/// object or array value may have changed since, so it is read every time).
-pub(crate) fn cached_policy(o: &Options) -> Result<Rc<Policy>, JsValue> {
+/// The policy of the verify options of `what` (verify, verifyAsync): the last one when every
+/// option has the same name and the same primitive value (`===`) as then, else read now (and
+/// kept when all values are primitives; an object or array value may have changed since, so it
+/// is read every time).
+pub(crate) fn cached_policy(options: &JsValue, what: &'static str) -> Result<Rc<Policy>, JsValue> {
+    let o = &Options::read(options, what, &names(VERIFY))?;
     let Some(key) = o.primitive_members() else {
         return Ok(Rc::new(Policy::from_options(o)?));
     };

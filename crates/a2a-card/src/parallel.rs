@@ -3,7 +3,9 @@
 //! verifies), that maps a function over a batch with the results in input order and a panic in
 //! one card (a bug) turned into that card's error, so that the rest of the batch is still
 //! done. The CLI's `verify --batch` and Python's `verify_many` both run on it; how many threads
-//! is theirs to decide.
+//! is theirs to decide. A batch streamed a chunk at a time goes through [`Pool::map_chunks`],
+//! and a JSON Lines batch is split into its lines by [`JsonLines`] from the bytes the caller
+//! reads (nothing is read here).
 //!
 //! ```
 //! use a2a_card::parallel::Pool;
@@ -114,6 +116,44 @@ impl Pool {
     }
 }
 
+impl Pool {
+    /// `f` of every item of a batch handed out a chunk at a time by `next` (an empty chunk
+    /// ends it): each chunk is mapped on the pool ([`Pool::map`]) and handed with its results,
+    /// in input order, to `done`, while the next chunk is read; so at most two chunks are held
+    /// whatever the size of the batch, and what `done` writes of a chunk is out before a later
+    /// chunk fails. The first error of `next` or `done` ends the batch.
+    ///
+    /// ```
+    /// let pool = a2a_card::parallel::Pool::new(2).unwrap();
+    /// let mut chunks = vec![vec![3u32], vec![1, 2]].into_iter();
+    /// let mut seen = Vec::new();
+    /// let next = || Ok::<_, ()>(chunks.next().unwrap_or_default());
+    /// pool.map_chunks(next, |n| Ok(n * 10), |items, results| {
+    ///     seen.extend(items.iter().zip(results).map(|(n, r)| (*n, r.unwrap())));
+    ///     Ok(())
+    /// })
+    /// .unwrap();
+    /// assert_eq!(seen, [(3, 30), (1, 10), (2, 20)]);
+    /// ```
+    pub fn map_chunks<T, R, E, N, F, D>(&self, mut next: N, f: F, mut done: D) -> Result<(), E>
+    where
+        T: Sync + Send,
+        R: Send,
+        E: Send,
+        N: FnMut() -> Result<Vec<T>, E> + Send,
+        F: Fn(&T) -> Result<R, Error> + Sync + Send,
+        D: FnMut(&[T], Vec<Result<R, Error>>) -> Result<(), E> + Send,
+    {
+        let mut chunk = next()?;
+        while !chunk.is_empty() {
+            let (written, following) = self.join(|| done(&chunk, self.map(&chunk, &f)), &mut next);
+            written?;
+            chunk = following?;
+        }
+        Ok(())
+    }
+}
+
 /// `f()`, with a panic (a bug) turned into an error of this card alone.
 fn contained<R>(f: impl FnOnce() -> Result<R, Error>) -> Result<R, Error> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
@@ -123,6 +163,140 @@ fn contained<R>(f: impl FnOnce() -> Result<R, Error>) -> Result<R, Error> {
              with the card); the batch went on",
         ))
     })
+}
+
+/// The lines of a JSON Lines batch, split from bytes the caller reads (nothing is read here):
+/// each line numbered from 1, blank lines counted and skipped, a final `\r` dropped, and a line
+/// longer than the limit (a card's `max_input_bytes`) given by its number alone, never held
+/// whole, so that memory is bounded whatever the input.
+///
+/// ```
+/// use a2a_card::parallel::{JsonLines, Line};
+/// let mut split = JsonLines::new(4);
+/// let (used, line) = split.feed(b"ab\r\n\nabcdef\nxy");
+/// assert_eq!((used, line), (4, Some(Line::Text(1, b"ab".to_vec()))));
+/// assert_eq!(split.feed(b"\nabcdef\nxy"), (1, None)); // line 2 is blank
+/// assert_eq!(split.feed(b"abcdef\nxy"), (7, Some(Line::TooLong(3))));
+/// assert_eq!(split.feed(b"xy"), (2, None));
+/// assert_eq!(split.finish(), Some(Line::Text(4, b"xy".to_vec())));
+/// ```
+#[derive(Debug, Clone)]
+pub struct JsonLines {
+    /// The longest line kept, in bytes (a final `\r` aside).
+    max_bytes: usize,
+    /// The number of the last line ended.
+    number: usize,
+    /// The line so far (empty once it is too long).
+    line: Vec<u8>,
+    too_long: bool,
+    /// Whether what was seen of a line too long is whitespace only.
+    blank: bool,
+    /// Whether the line has any byte yet (a newline counts).
+    any: bool,
+}
+
+/// One line of a JSON Lines batch that is not blank.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    /// Its number (from 1) and its bytes.
+    Text(usize, Vec<u8>),
+    /// The number of a line longer than the limit, skipped without being kept.
+    TooLong(usize),
+}
+
+impl JsonLines {
+    /// A splitter of lines of at most `max_bytes` bytes.
+    ///
+    /// ```
+    /// assert_eq!(a2a_card::parallel::JsonLines::new(10).number(), 0);
+    /// ```
+    pub fn new(max_bytes: usize) -> JsonLines {
+        JsonLines {
+            max_bytes,
+            number: 0,
+            line: Vec::new(),
+            too_long: false,
+            blank: true,
+            any: false,
+        }
+    }
+
+    /// The number of the last line ended (for a message about what follows it).
+    ///
+    /// ```
+    /// let mut split = a2a_card::parallel::JsonLines::new(10);
+    /// split.feed(b"\n");
+    /// assert_eq!(split.number(), 1);
+    /// ```
+    pub fn number(&self) -> usize {
+        self.number
+    }
+
+    /// Takes bytes from the start of `buf`, up to and with the first newline: how many it took,
+    /// and the line they ended when it is not blank. Call again with what it left.
+    ///
+    /// ```
+    /// let mut split = a2a_card::parallel::JsonLines::new(10);
+    /// assert_eq!(split.feed(b"{}"), (2, None));
+    /// assert_eq!(split.feed(b"\n{}"), (1, Some(a2a_card::parallel::Line::Text(1, b"{}".to_vec()))));
+    /// ```
+    pub fn feed(&mut self, buf: &[u8]) -> (usize, Option<Line>) {
+        let newline = memchr::memchr(b'\n', buf);
+        let part = buf.get(..newline.unwrap_or(buf.len())).unwrap_or_default();
+        self.any |= !buf.is_empty();
+        if self.too_long {
+            self.blank = self.blank && part.iter().all(u8::is_ascii_whitespace);
+        } else if self.line.len() + part.len() > self.max_bytes.saturating_add(1) {
+            // One byte more than the limit may be a final \r; past that the line is too long,
+            // and the rest of it is only looked at, never kept.
+            self.too_long = true;
+            self.blank = self.line.iter().chain(part).all(u8::is_ascii_whitespace);
+            self.line = Vec::new();
+        } else {
+            self.line.extend_from_slice(part);
+        }
+        match newline {
+            Some(_) => (part.len() + 1, self.end()),
+            None => (part.len(), None),
+        }
+    }
+
+    /// The last line, when the bytes ended without a newline after it.
+    ///
+    /// ```
+    /// let mut split = a2a_card::parallel::JsonLines::new(10);
+    /// assert_eq!(split.finish(), None);
+    /// split.feed(b"[1]");
+    /// assert_eq!(split.finish(), Some(a2a_card::parallel::Line::Text(1, b"[1]".to_vec())));
+    /// ```
+    pub fn finish(&mut self) -> Option<Line> {
+        if self.any {
+            self.end()
+        } else {
+            None
+        }
+    }
+
+    /// The line ended now, unless it is blank.
+    fn end(&mut self) -> Option<Line> {
+        let mut line = std::mem::take(&mut self.line);
+        let (too_long, blank) = (self.too_long, self.blank);
+        (self.too_long, self.blank, self.any) = (false, true, false);
+        self.number += 1;
+        if too_long {
+            return (!blank).then_some(Line::TooLong(self.number));
+        }
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            None
+        } else if line.len() > self.max_bytes {
+            Some(Line::TooLong(self.number))
+        } else {
+            Some(Line::Text(self.number, line))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -151,6 +325,40 @@ mod tests {
             }
         }
         assert_eq!(out.iter().filter(|r| r.is_err()).count(), 4);
+    }
+
+    /// The lines of `text` fed in pieces of at most `piece` bytes, as a reader hands them.
+    fn lines(text: &[u8], max_bytes: usize, piece: usize) -> Vec<String> {
+        let mut split = JsonLines::new(max_bytes);
+        let mut out = Vec::new();
+        let mut rest = text;
+        let mut push = |line: Line| match line {
+            Line::Text(n, bytes) => out.push(format!("{n}:{}", String::from_utf8(bytes).unwrap())),
+            Line::TooLong(n) => out.push(format!("{n}:too long")),
+        };
+        while !rest.is_empty() {
+            let buf = &rest[..piece.min(rest.len())];
+            let (used, line) = split.feed(buf);
+            line.map(&mut push);
+            rest = &rest[used..];
+        }
+        split.finish().map(&mut push);
+        out
+    }
+
+    #[test]
+    fn lines_are_numbered_bounded_and_blank_ones_skipped() {
+        for piece in [1, 2, 3, 7, 64 * 1024] {
+            let text = b"abc\n\n  \r\nabcd\r\nabcde\n      \nab\rc\nxy";
+            assert_eq!(
+                lines(text, 4, piece),
+                ["1:abc", "4:abcd", "5:too long", "7:ab\rc", "8:xy"],
+                "pieces of {piece}"
+            );
+            assert_eq!(lines(b"", 4, piece), Vec::<String>::new());
+            assert_eq!(lines(b"\n\n", 4, piece), Vec::<String>::new());
+            assert_eq!(lines(b"abcdefgh\r\nz\n", 4, piece), ["1:too long", "2:z"]);
+        }
     }
 
     #[test]

@@ -55,6 +55,8 @@ fn python_type(spec: &OptionSpec) -> String {
         },
         Kind::Members => "Mapping[str, Any]".into(),
         Kind::Time => "Time".into(),
+        Kind::Seconds { .. } => "float".into(),
+        Kind::Path => "str".into(),
         Kind::Count { .. } => "int".into(),
         Kind::Flag(_) => "bool".into(),
     }
@@ -79,7 +81,8 @@ fn typescript_type(spec: &OptionSpec) -> String {
             _ => "string[]".into(),
         },
         Kind::Members => "Record<string, unknown>".into(),
-        Kind::Time | Kind::Count { .. } => "number".into(),
+        Kind::Time | Kind::Count { .. } | Kind::Seconds { .. } => "number".into(),
+        Kind::Path => "string".into(),
         Kind::Flag(_) => "boolean".into(),
     }
 }

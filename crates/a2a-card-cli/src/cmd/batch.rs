@@ -15,7 +15,7 @@
 use super::verify::Args;
 use crate::io::{io_failure, kind_of, quoted, read_input, write_stderr_line, write_stdout};
 use crate::Failure;
-use a2a_card::parallel::{default_threads, Pool, MAX_THREADS};
+use a2a_card::parallel::{default_threads, JsonLines, Line, Pool, MAX_THREADS};
 use a2a_card::{verify_card, Error, ErrorCode, Report, TrustStore, VerifyOptions};
 use serde_json::{json, Value};
 use std::fs::File;
@@ -37,10 +37,9 @@ const READ_BUFFER_BYTES: usize = 256 * 1024;
 enum Item {
     /// A `*.json` entry of the directory (checked to be a regular file before it is opened).
     File(PathBuf),
-    /// A line of the `.jsonl` file: its 1-based number and its bytes.
-    Line(usize, Vec<u8>),
-    /// A line of the `.jsonl` file longer than the limit, skipped without being kept.
-    LineTooLong(usize),
+    /// A line of the `.jsonl` file (its 1-based number and its bytes), or the number of one
+    /// longer than the limit, skipped without being kept.
+    Line(Line),
 }
 
 impl Item {
@@ -48,7 +47,7 @@ impl Item {
     fn source(&self) -> Value {
         match self {
             Item::File(path) => Value::from(path.display().to_string()),
-            Item::Line(n, _) | Item::LineTooLong(n) => Value::from(*n),
+            Item::Line(Line::Text(n, _) | Line::TooLong(n)) => Value::from(*n),
         }
     }
 }
@@ -62,24 +61,10 @@ struct Outcome {
     verdict: Option<bool>,
 }
 
-/// The verdicts counted so far.
-#[derive(Default)]
-struct Counts {
-    valid: usize,
-    invalid: usize,
-    errors: usize,
-}
-
-impl Counts {
-    fn total(&self) -> usize {
-        self.valid + self.invalid + self.errors
-    }
-}
-
 /// Runs `verify --batch PATH`; returns 0 when every card is valid, 1 otherwise.
 pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
     check_usage(args)?;
-    let (trust, opts) = args.ready(false)?;
+    let (trust, opts) = args.ready(&[])?;
     let pool = thread_pool(args.threads)?;
     let start = Instant::now();
     let max_bytes = opts.limits.max_input_bytes;
@@ -97,22 +82,19 @@ pub(crate) fn run(args: &Args, path: &Path) -> Result<u8, Failure> {
         counts
     })?;
 
-    let total = counts.total();
-    write_stderr_line(&summary(
-        "batch",
-        [counts.valid, counts.invalid, counts.errors],
-        start,
-    ))?;
+    let total: usize = counts.iter().sum();
+    write_stderr_line(&summary("batch", counts, start))?;
     if total == 0 && !args.allow_empty {
         return Err(Failure::new(
             a2a_card::Error::new(a2a_card::ErrorCode::Usage, empty_batch_message(path)),
             path.display().to_string(),
         ));
     }
-    Ok(if counts.valid == total { 0 } else { 1 })
+    Ok(if counts[0] == total { 0 } else { 1 })
 }
 
-/// Verifies the batch a chunk at a time, each chunk while the next one is read; the verdicts.
+/// Verifies the batch a chunk at a time on the pool (the core's `Pool::map_chunks`: each chunk
+/// while the next one is read), the lines of each chunk written when it is done; the verdicts.
 fn run_chunks(
     pool: &Pool,
     cards: &mut Cards,
@@ -120,21 +102,18 @@ fn run_chunks(
     opts: &VerifyOptions,
     max_bytes: usize,
     done: &AtomicUsize,
-) -> Result<Counts, Failure> {
-    let mut counts = Counts::default();
-    let mut chunk = cards.next_chunk()?;
-    while !chunk.is_empty() {
-        // This chunk is verified (and its lines written) while the next one is read.
-        let (written, next) = pool.join(
-            || verify_chunk(pool, &chunk, trust, opts, max_bytes, done),
-            || cards.next_chunk(),
-        );
-        let written = written?;
-        counts.valid += written.valid;
-        counts.invalid += written.invalid;
-        counts.errors += written.errors;
-        chunk = next?;
-    }
+) -> Result<[usize; 3], Failure> {
+    let mut counts = [0; 3];
+    let verify = |item: &Item| {
+        let outcome = verify_item(item, trust, opts, max_bytes);
+        done.fetch_add(1, Ordering::Relaxed);
+        Ok(outcome)
+    };
+    pool.map_chunks(
+        || cards.next_chunk(),
+        verify,
+        |chunk, results| write_chunk(&outcomes(chunk, results, done), &mut counts),
+    )?;
     Ok(counts)
 }
 
@@ -172,17 +151,15 @@ fn empty_batch_message(path: &Path) -> String {
 /// The options that do not go with `--batch`.
 fn check_usage(args: &Args) -> Result<(), Failure> {
     let refused = if args.card.is_some() {
-        Some("a CARD argument")
+        Some("a CARD argument".to_string())
     } else if args.emit_verified.is_some() {
-        Some("--emit-verified")
+        Some("--emit-verified".to_string())
     } else if args.format.as_deref() == Some("text") {
-        Some("--format text (the batch report is JSON Lines)")
-    } else if let Some(flag) = args.jku_flag_given() {
-        Some(if flag == "--allow-jku" {
-            "--allow-jku (batch verifies card files, whose jku is never fetched)"
-        } else {
-            "--max-jwks-keys (batch verifies card files, whose jku is never fetched)"
-        })
+        Some("--format text (the batch report is JSON Lines)".to_string())
+    } else if let Some(flag) = args.remote.first_given() {
+        Some(format!(
+            "{flag} (batch verifies card files, whose jku is never fetched)"
+        ))
     } else {
         args.fetch.first_given()
     };
@@ -271,8 +248,7 @@ impl Cards {
         Ok(Cards::Lines(Lines {
             reader: BufReader::with_capacity(READ_BUFFER_BYTES, file),
             source,
-            number: 0,
-            max_bytes,
+            split: JsonLines::new(max_bytes),
             at_end: false,
         }))
     }
@@ -295,7 +271,7 @@ impl Cards {
                 while items.len() < CHUNK_ITEMS && bytes < CHUNK_BYTES {
                     match lines.next_item()? {
                         Some(item) => {
-                            if let Item::Line(_, line) = &item {
+                            if let Item::Line(Line::Text(_, line)) = &item {
                                 bytes = bytes.saturating_add(line.len());
                             }
                             items.push(item);
@@ -336,145 +312,68 @@ fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
     Ok(files)
 }
 
-/// The lines of a JSON Lines file, read one at a time, each kept only up to the limit.
+/// The lines of a JSON Lines file, read as they are needed and split by the core's
+/// `JsonLines` (numbered, blank ones skipped, each kept only up to the limit).
 struct Lines<R> {
     reader: R,
     /// The file, for error lines.
     source: String,
-    /// The number of the last line read (1-based).
-    number: usize,
-    /// The longest line kept, in bytes (a final `\r` aside).
-    max_bytes: usize,
+    split: JsonLines,
     at_end: bool,
 }
 
 impl<R: BufRead> Lines<R> {
-    /// The next line that is not blank (blank lines are counted, not reported); a line over
-    /// the limit is read to its end without being kept. `None` at the end of the file.
+    /// The next line that is not blank; `None` at the end of the file.
     fn next_item(&mut self) -> Result<Option<Item>, Failure> {
-        loop {
-            if self.at_end {
-                return Ok(None);
-            }
-            let mut line = Vec::new();
-            let mut too_long = false;
-            // Only while the part of a too-long line seen so far is whitespace.
-            let mut blank = true;
-            let mut any = false;
-            loop {
-                let buf = match self.reader.fill_buf() {
-                    Ok(buf) => buf,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        return Err(io_failure(
-                            format!("cannot read {} after line {}: {e}", self.source, self.number),
-                            self.source.clone(),
-                        ))
-                    }
-                };
-                if buf.is_empty() {
-                    self.at_end = true;
-                    break;
+        while !self.at_end {
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let after = self.split.number();
+                    let message = format!("cannot read {} after line {after}: {e}", self.source);
+                    return Err(io_failure(message, self.source.clone()));
                 }
-                any = true;
-                let newline = memchr::memchr(b'\n', buf);
-                let part = buf.get(..newline.unwrap_or(buf.len())).unwrap_or_default();
-                let used = part.len() + usize::from(newline.is_some());
-                if too_long {
-                    blank = blank && part.iter().all(u8::is_ascii_whitespace);
-                } else if line.len() + part.len() > self.max_bytes.saturating_add(1) {
-                    // One byte more than the limit may be a final \r; past that the line is
-                    // too long, and the rest of it is only looked at, never kept.
-                    too_long = true;
-                    blank =
-                        line.iter().all(u8::is_ascii_whitespace) && part.iter().all(u8::is_ascii_whitespace);
-                    line = Vec::new();
-                } else {
-                    line.extend_from_slice(part);
-                }
-                self.reader.consume(used);
-                if newline.is_some() {
-                    break;
-                }
+            };
+            if buf.is_empty() {
+                self.at_end = true;
+                return Ok(self.split.finish().map(Item::Line));
             }
-            if !any {
-                return Ok(None);
+            let (used, line) = self.split.feed(buf);
+            self.reader.consume(used);
+            if let Some(line) = line {
+                return Ok(Some(Item::Line(line)));
             }
-            self.number += 1;
-            if too_long {
-                if blank {
-                    continue;
-                }
-                return Ok(Some(Item::LineTooLong(self.number)));
-            }
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            if line.len() > self.max_bytes {
-                return Ok(Some(Item::LineTooLong(self.number)));
-            }
-            return Ok(Some(Item::Line(self.number, line)));
         }
+        Ok(None)
     }
 }
 
-/// Verifies one chunk in parallel and writes its lines to stdout in input order; returns its
-/// verdicts.
-fn verify_chunk(
-    pool: &Pool,
-    chunk: &[Item],
-    trust: &TrustStore,
-    opts: &VerifyOptions,
-    max_bytes: usize,
-    done: &AtomicUsize,
-) -> Result<Counts, Failure> {
-    let outcomes = outcomes(pool, chunk, done, |item| {
-        verify_item(item, trust, opts, max_bytes)
-    });
+/// Writes the lines of one chunk to stdout in input order and counts its verdicts (valid,
+/// invalid, errors, as a URL list's).
+fn write_chunk(outcomes: &[Outcome], counts: &mut [usize; 3]) -> Result<(), Failure> {
     let mut out = String::with_capacity(outcomes.iter().map(|o| o.line.len() + 1).sum());
-    let mut counts = Counts::default();
-    for o in &outcomes {
+    for o in outcomes {
         out.push_str(&o.line);
         out.push('\n');
-        match o.verdict {
-            Some(true) => counts.valid += 1,
-            Some(false) => counts.invalid += 1,
-            None => counts.errors += 1,
-        }
+        counts[o.verdict.map_or(2, |ok| usize::from(!ok))] += 1;
     }
-    write_stdout(out.as_bytes())?;
-    Ok(counts)
+    write_stdout(out.as_bytes())
 }
 
-/// `verify` of every item on the pool, in input order; a panic (a bug) becomes the item's error
-/// line and the batch goes on.
-fn outcomes(
-    pool: &Pool,
-    chunk: &[Item],
-    done: &AtomicUsize,
-    verify: impl Fn(&Item) -> Outcome + Sync + Send,
-) -> Vec<Outcome> {
-    let results = pool.map(chunk, |item| {
-        let outcome = verify(item);
-        done.fetch_add(1, Ordering::Relaxed);
-        Ok(outcome)
-    });
-    chunk
-        .iter()
-        .zip(results)
-        .map(|(item, result)| {
-            result.unwrap_or_else(|e| {
-                done.fetch_add(1, Ordering::Relaxed);
-                Outcome {
-                    verdict: None,
-                    line: error_line(item.source(), &e).to_string(),
-                }
-            })
+/// The outcomes of a chunk mapped on the pool, in input order: a panic (a bug) is the item's
+/// error line, and the batch goes on.
+fn outcomes(chunk: &[Item], results: Vec<Result<Outcome, Error>>, done: &AtomicUsize) -> Vec<Outcome> {
+    let outcome = |(item, result): (&Item, Result<Outcome, Error>)| {
+        result.unwrap_or_else(|e| {
+            done.fetch_add(1, Ordering::Relaxed);
+            Outcome {
+                verdict: None,
+                line: error_line(item.source(), &e).to_string(),
+            }
         })
-        .collect()
+    };
+    chunk.iter().zip(results).map(outcome).collect()
 }
 
 /// Reads (for a file) and verifies one card. A directory entry is looked at before it is
@@ -497,8 +396,8 @@ fn verify_item(item: &Item, trust: &TrustStore, opts: &VerifyOptions, max_bytes:
                 Err(failure) => Err(failure.into_card_error()),
             },
         },
-        Item::Line(_, bytes) => verify_card(bytes, trust, opts),
-        Item::LineTooLong(n) => Err(Error::new(
+        Item::Line(Line::Text(_, bytes)) => verify_card(bytes, trust, opts),
+        Item::Line(Line::TooLong(n)) => Err(Error::new(
             ErrorCode::InputTooLarge,
             format!("line {n} is more than the limit of {max_bytes} bytes; skipped"),
         )
@@ -587,52 +486,44 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::panic)]
     use super::*;
 
-    fn lines(text: &[u8], max_bytes: usize, capacity: usize) -> Vec<String> {
-        let mut lines = Lines {
-            reader: BufReader::with_capacity(capacity, text),
-            source: "t.jsonl".into(),
-            number: 0,
-            max_bytes,
-            at_end: false,
-        };
-        let mut out = Vec::new();
-        while let Some(item) = lines.next_item().unwrap() {
-            out.push(match item {
-                Item::Line(n, bytes) => format!("{n}:{}", String::from_utf8(bytes).unwrap()),
-                Item::LineTooLong(n) => format!("{n}:too long"),
-                Item::File(_) => unreachable!(),
-            });
-        }
-        out
-    }
-
     #[test]
-    fn lines_are_numbered_bounded_and_blank_ones_skipped() {
-        for capacity in [1, 2, 3, 7, 64 * 1024] {
-            let text = b"abc\n\n  \r\nabcd\r\nabcde\n      \nab\rc\nxy";
-            assert_eq!(
-                lines(text, 4, capacity),
-                ["1:abc", "4:abcd", "5:too long", "7:ab\rc", "8:xy"],
-                "buffer of {capacity}"
-            );
-            assert_eq!(lines(b"", 4, capacity), Vec::<String>::new());
-            assert_eq!(lines(b"\n\n", 4, capacity), Vec::<String>::new());
-            assert_eq!(lines(b"abcdefgh\r\nz\n", 4, capacity), ["1:too long", "2:z"]);
+    fn lines_are_read_through_the_buffer_and_split() {
+        // The splitting itself is the core's (`JsonLines`); here the reading around it.
+        for capacity in [1, 3, 64 * 1024] {
+            let mut lines = Lines {
+                reader: BufReader::with_capacity(capacity, &b"{}\n\n  \nabcdef\r\n[1]"[..]),
+                source: "t.jsonl".into(),
+                split: JsonLines::new(4),
+                at_end: false,
+            };
+            let mut out = Vec::new();
+            while let Some(item) = lines.next_item().unwrap() {
+                out.push(item.source());
+            }
+            assert_eq!(out, [1, 4, 5], "buffer of {capacity}");
         }
     }
 
     #[test]
     fn a_panic_becomes_the_error_line_of_its_card() {
-        let items = [Item::Line(6, b"{}".to_vec()), Item::Line(7, b"{}".to_vec())];
+        let items = [
+            Item::Line(Line::Text(6, b"{}".to_vec())),
+            Item::Line(Line::Text(7, b"{}".to_vec())),
+        ];
         let done = AtomicUsize::new(0);
         let pool = Pool::new(2).unwrap();
-        let out = outcomes(&pool, &items, &done, |item| match item {
-            Item::Line(7, _) => panic!("a bug"),
-            _ => Outcome {
-                verdict: Some(true),
-                line: "6".into(),
-            },
+        let results = pool.map(&items, |item| {
+            let outcome = match item {
+                Item::Line(Line::Text(7, _)) => panic!("a bug"),
+                _ => Outcome {
+                    verdict: Some(true),
+                    line: "6".into(),
+                },
+            };
+            done.fetch_add(1, Ordering::Relaxed);
+            Ok(outcome)
         });
+        let out = outcomes(&items, results, &done);
         assert_eq!(done.load(Ordering::Relaxed), 2);
         assert_eq!((out[0].verdict, out[0].line.as_str()), (Some(true), "6"));
         let outcome = &out[1];

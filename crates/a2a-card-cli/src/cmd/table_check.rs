@@ -8,26 +8,29 @@
 
 use crate::options::{flag, option_of, FLAGS};
 use a2a_card::request::{camel_case, option, Kind, OptionSpec, CANONICALIZE, LINT, MIGRATE, SIGN, VERIFY};
+use a2a_card_fetch::{FETCH, MANY, REMOTE};
 use clap::{CommandFactory, Parser};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The CLI's `verify` arguments that are not options of a verification: the card, what to
-/// print and where, batches, and fetching (the fetcher's own options).
+/// print and where, and batches (the fetcher's options are its tables').
 const CLI_ONLY: &[&str] = &[
     "card",
     "batch",
     "threads",
     "allow_empty",
     "urls",
-    "concurrency",
-    "per_origin",
-    "delay_ms",
-    "unordered",
     "format",
     "emit_verified",
     "force",
-    "max_jwks_keys",
+];
+
+/// The fetcher's tables and the subcommands that read them.
+const FETCHER: &[(&[&str], &[OptionSpec])] = &[
+    (&["fetch", "verify"], FETCH),
+    (&["verify"], REMOTE),
+    (&["verify"], MANY),
 ];
 
 fn repo() -> PathBuf {
@@ -136,11 +139,10 @@ fn documents_count(doc: &str, min: usize, max: usize, default: usize) -> bool {
 fn the_cli_verify_flags_are_the_tables() {
     let cli = crate::Cli::command();
     let verify = cli.find_subcommand("verify").expect("a verify subcommand");
-    let fetch_flags: BTreeSet<String> = cli
-        .find_subcommand("fetch")
-        .expect("a fetch subcommand")
-        .get_arguments()
-        .filter_map(|a| a.get_long().map(str::to_string))
+    let fetch_flags: BTreeSet<String> = FETCHER
+        .iter()
+        .flat_map(|(_, rows)| rows.iter())
+        .map(|s| flag(s.name).trim_start_matches("--").to_string())
         .collect();
     let mut flags = BTreeSet::new();
     for arg in verify.get_arguments() {
@@ -291,13 +293,19 @@ fn the_cli_flags_of_the_other_operations_are_the_tables() {
     // Every row a table offers the CLI is a flag of each subcommand that reads that table,
     // with the table's default and bounds.
     let cli = crate::Cli::command();
+    let fetcher = FETCHER
+        .iter()
+        .flat_map(|(names, rows)| names.iter().map(move |n| (*n, *rows)));
     for (name, rows) in [
         ("sign", SIGN),
         ("canonicalize", CANONICALIZE),
         ("inspect", CANONICALIZE),
         ("lint", LINT),
         ("migrate", MIGRATE),
-    ] {
+    ]
+    .into_iter()
+    .chain(fetcher)
+    {
         let sub = cli.find_subcommand(name).expect("the subcommand");
         for spec in rows.iter().filter(|s| s.fronts.cli) {
             let long = flag(spec.name);
@@ -316,8 +324,11 @@ fn the_cli_flags_of_the_other_operations_are_the_tables() {
                     let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
                     assert!(help.contains(&format!("{min} to {max}")), "{name} {long}: {help}");
                     let parse = |n: usize| {
-                        crate::Cli::try_parse_from(["a2a-card", name, "c.json", &long, &n.to_string()])
-                            .is_ok()
+                        let mut args = vec!["a2a-card", name, "c.json"];
+                        if rows == MANY {
+                            args.extend(["--urls", "u.txt"]);
+                        }
+                        crate::Cli::try_parse_from([&args[..], &[&long, &n.to_string()]].concat()).is_ok()
                     };
                     assert!(
                         parse(min) && parse(max) && !parse(max + 1) && (min == 0 || !parse(min - 1)),
@@ -339,6 +350,16 @@ fn the_cli_flags_of_the_other_operations_are_the_tables() {
                         shown.is_empty() || shown == vec![names[0].to_string()],
                         "{name} {long}"
                     );
+                }
+                Kind::Seconds { min, max, default } => {
+                    assert_eq!(
+                        shown,
+                        vec![default.as_secs_f64().to_string()],
+                        "{name} {long}: the default"
+                    );
+                    let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                    let bounds = format!("{} to {}", min.as_secs_f64(), max.as_secs_f64());
+                    assert!(help.contains(&bounds), "{name} {long}: {help}");
                 }
                 Kind::Names(names) => {
                     let mut got: Vec<String> = arg
@@ -418,4 +439,19 @@ fn a_declaration_that_disagrees_with_the_table_fails() {
         )),
         "a name the table lacks"
     );
+}
+
+#[test]
+fn the_cli_fetch_flags_are_the_fetchers_tables() {
+    // Every flag of fetch sets a row of the fetcher's table, or is the subcommand's own.
+    let cli = crate::Cli::command();
+    let fetch = cli.find_subcommand("fetch").expect("a fetch subcommand");
+    for arg in fetch.get_arguments() {
+        let long = arg.get_long().unwrap_or(arg.get_id().as_str());
+        let row = FETCH.iter().find(|s| flag(s.name) == format!("--{long}"));
+        assert!(
+            row.is_some() || ["url", "out", "force", "help"].contains(&long),
+            "fetch flag --{long} is neither in the table nor the CLI's own"
+        );
+    }
 }

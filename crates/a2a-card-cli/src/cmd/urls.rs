@@ -13,14 +13,14 @@ use super::verify::Args;
 use crate::io::{is_stdin, printable, write_stderr_line, write_stdout};
 use crate::options::Flags;
 use crate::Failure;
-use a2a_card_fetch::{target_of_line, Error, ErrorCode, ManyItem, ManyOptions};
+use a2a_card_fetch::{target_of_line, Error, ErrorCode, ManyItem, ManyRequest};
 use serde_json::{json, Value};
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Read as _};
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The longest line read as a target; a longer one is an error line.
 const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -28,19 +28,13 @@ const MAX_LINE_BYTES: usize = 64 * 1024;
 /// Runs `verify --urls FILE`; returns 0 when every card is valid, 1 otherwise.
 pub(crate) fn run(args: &Args, list: &Path) -> Result<u8, Failure> {
     check_usage(args)?;
-    args.fetch.check_files()?;
+    let options = fetch::options(&args.fetch)?;
     let (trust, remote) = args.remote()?;
-    let defaults = ManyOptions::default();
-    let many = ManyOptions {
-        concurrency: args.concurrency.unwrap_or(defaults.concurrency),
-        per_origin: args.per_origin.unwrap_or(defaults.per_origin),
-        origin_delay: Duration::from_millis(args.delay_ms.unwrap_or(0) as u64),
-        ordered: !args.unordered,
-    };
+    let many = args.many.build(ManyRequest::default())?;
     // The memory cache: a jku named by many cards of one origin is fetched once.
     let fetch_opts = a2a_card_fetch::FetchOptions {
         memory_cache: true,
-        ..args.fetch.options()
+        ..options
     };
     let lines = TargetLines::open(list)?;
 
@@ -95,7 +89,7 @@ fn check_usage(args: &Args) -> Result<(), Failure> {
         Some("--emit-verified")
     } else if args.format.as_deref() == Some("text") {
         Some("--format text (the report is JSON Lines)")
-    } else if args.origin_given() {
+    } else if args.table.is_given("origin") {
         Some("--origin (a fetched card's origin is its URL's)")
     } else {
         None

@@ -12,9 +12,9 @@ use a2a_card::request::VerifyRequest;
 use a2a_card::signature::TextForm;
 use a2a_card::Algorithm;
 use a2a_card::{verify_card, Report, TrustStore, VerifyOptions};
-use a2a_card_fetch::{verify_remote, RemoteOptions, RemoteReport};
+use a2a_card_fetch::{verify_remote, ManyRequest, RemoteOptions, RemoteReport, RemoteRequest};
 use clap::builder::PossibleValuesParser;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Examples shown at the end of `a2a-card verify --help`.
 pub(crate) const AFTER_HELP: &str = "\
@@ -107,26 +107,6 @@ pub(crate) struct Args {
           help_heading = "Remote batches (--urls)")]
     pub(crate) urls: Option<PathBuf>,
 
-    /// With --urls: most verifications in flight at once (1 to 1024; default 32).
-    #[arg(long, value_name = "N", requires = "urls", help_heading = "Remote batches (--urls)",
-          value_parser = super::count_parser(1, a2a_card_fetch::MAX_CONCURRENCY, ""))]
-    pub(crate) concurrency: Option<usize>,
-
-    /// With --urls: most verifications in flight at once for one origin (1 to 1024; default 4).
-    #[arg(long, value_name = "N", requires = "urls", help_heading = "Remote batches (--urls)",
-          value_parser = super::count_parser(1, a2a_card_fetch::MAX_PER_ORIGIN, ""))]
-    pub(crate) per_origin: Option<usize>,
-
-    /// With --urls: the least time between two requests started to the same origin, in
-    /// milliseconds (0 to 60000; default 0).
-    #[arg(long, value_name = "MS", requires = "urls", help_heading = "Remote batches (--urls)",
-          value_parser = super::count_parser(0, 60_000, "ms"))]
-    pub(crate) delay_ms: Option<usize>,
-
-    /// With --urls: write each line as its card finishes instead of in input order.
-    #[arg(long, requires = "urls", help_heading = "Remote batches (--urls)")]
-    pub(crate) unordered: bool,
-
     /// A CRL (PEM or DER) applied to x5c chains (repeatable): a certificate listed by a CRL of
     /// its issuer is refused.
     #[arg(long = "crl", value_name = "FILE", help_heading = "Certificates (x5c)")]
@@ -159,40 +139,31 @@ pub(crate) struct Args {
     #[arg(long, requires = "emit_verified")]
     pub(crate) force: bool,
 
-    /// A URL prefix under which a signature's jku may be fetched (https; repeatable). Its keys
-    /// are trusted only for cards whose origin is the prefix's origin. Only with a URL.
-    #[arg(long = "allow-jku", value_name = "PREFIX", help_heading = "Fetching (a URL)")]
-    pub(crate) allow_jku: Vec<String>,
-
-    /// The most keys a JWK Set fetched from a jku may hold; a larger set fails that jku
-    /// (1 to 1024; default 64). Only with a URL.
-    #[arg(long, value_name = "N", help_heading = "Fetching (a URL)",
-          value_parser = super::count_parser(1, 1024, "keys"))]
-    pub(crate) max_jwks_keys: Option<usize>,
-
     #[command(flatten)]
     pub(crate) fetch: FetchArgs,
+
+    /// The options of a remote verification (`--allow-jku`, `--max-jwks-keys`: they apply to a
+    /// URL only).
+    #[command(flatten)]
+    pub(crate) remote: TableFlags<RemoteRequest>,
+
+    /// The scheduling of a remote batch (`--concurrency`, `--per-origin`, ...).
+    #[command(flatten)]
+    pub(crate) many: TableFlags<ManyRequest>,
 
     /// The options of the core's table without a flag declared above (last: it sees them):
     /// the trust roots' files (`--key`, `--jwks`, `--trust`, `--trust-anchors`) among them.
     #[command(flatten)]
-    table: TableFlags<VerifyRequest>,
+    pub(crate) table: TableFlags<VerifyRequest>,
 }
 
 impl Args {
     /// The trust roots and the remote options of a fetched card (`verify URL`, `--urls`): the
     /// policy ready, the `jku` allowlist and the JWK Set bound.
     pub(crate) fn remote(&self) -> Result<(a2a_card::TrustStore, RemoteOptions), Failure> {
-        let (trust, verify) = self.ready(!self.allow_jku.is_empty())?;
-        let remote = RemoteOptions {
-            verify,
-            jku_allow: self.allow_jku.clone(),
-            max_jwks_keys: self
-                .max_jwks_keys
-                .unwrap_or(a2a_card_fetch::DEFAULT_MAX_JWKS_KEYS),
-            ..RemoteOptions::default()
-        };
-        Ok((trust, remote))
+        let remote = self.remote.build(RemoteRequest::default())?;
+        let (trust, verify) = self.ready(&remote.jku_allow)?;
+        Ok((trust, RemoteOptions { verify, ..remote }))
     }
 
     /// The card argument when it is a URL.
@@ -201,25 +172,9 @@ impl Args {
         fetch::is_url(arg).then(|| arg.to_string())
     }
 
-    /// True when `--origin` was given.
-    pub(crate) fn origin_given(&self) -> bool {
-        self.table.is_given("origin")
-    }
-
-    /// The first flag about fetching `jku`s that was given (they apply to a URL only).
-    pub(crate) fn jku_flag_given(&self) -> Option<&'static str> {
-        if !self.allow_jku.is_empty() {
-            Some("--allow-jku")
-        } else if self.max_jwks_keys.is_some() {
-            Some("--max-jwks-keys")
-        } else {
-            None
-        }
-    }
-
     /// Checks the --emit-verified file before any work: it must be a file that may be written
-    /// and none of the inputs (the card file, a key, JWKS or trust-store file, the CA file).
-    fn check_emit_verified(&self) -> Result<(), Failure> {
+    /// and none of the inputs (the card file, a key, JWKS or trust-store file, `ca_file`).
+    fn check_emit_verified(&self, ca_file: Option<&Path>) -> Result<(), Failure> {
         let Some(out) = &self.emit_verified else {
             return Ok(());
         };
@@ -230,7 +185,7 @@ impl Args {
         }
         let inputs = (self.table.files().map(|(flag, p, _)| (flag, p)))
             .chain(self.crls.iter().map(|p| ("--crl".into(), p.as_path())))
-            .chain(self.fetch.ca_file().map(|p| ("--ca-file".into(), p)));
+            .chain(ca_file.map(|p| ("--ca-file".into(), p)));
         for (flag, input) in inputs {
             if !is_stdin(Some(input)) {
                 refuse_same_file("--emit-verified", out, &flag, input)?;
@@ -265,9 +220,9 @@ impl Args {
     /// The trust roots and the policy of the flags: one request of the core's table
     /// (`a2a_card::request::VERIFY`), filled here. The key files (checked against stdin use)
     /// make the trust roots first; then the CRL files and the other flags are read and the
-    /// policy made. `jku_roots` says whether an allowed jku may supply keys, so that no file
+    /// policy made. `allow_jku`: the prefixes under which a jku may supply keys, so that no file
     /// is needed.
-    pub(crate) fn ready(&self, jku_roots: bool) -> Result<(TrustStore, VerifyOptions), Failure> {
+    pub(crate) fn ready(&self, allow_jku: &[String]) -> Result<(TrustStore, VerifyOptions), Failure> {
         self.refuse_urls()?;
         let key_files = (self.table.files().map(|(_, p, _)| p)).chain(self.crls.iter().map(PathBuf::as_path));
         if is_stdin(self.card.as_deref()) && key_files.clone().any(|p| is_stdin(Some(p))) {
@@ -282,11 +237,7 @@ impl Args {
             algorithms: (!self.algs.is_empty())
                 .then(|| self.algs.iter().map(|a| a.as_str().to_string()).collect()),
             profiles: (!self.profiles.is_empty()).then(|| self.profiles.clone()),
-            allow_jku: if jku_roots {
-                self.allow_jku.clone()
-            } else {
-                Vec::new()
-            },
+            allow_jku: allow_jku.to_vec(),
             fetched: self.url().is_some(),
             ..VerifyRequest::default()
         };
@@ -321,13 +272,13 @@ pub(crate) fn run(args: Args) -> Result<u8, Failure> {
             "{flag} applies only when the card is an https URL"
         )));
     }
-    if let Some(flag) = args.jku_flag_given() {
+    if let Some(flag) = args.remote.first_given() {
         return Err(Failure::usage(format!(
             "{flag} applies only when the card is an https URL; a card file's jku is never fetched"
         )));
     }
-    args.check_emit_verified()?;
-    let (trust, opts) = args.ready(false)?;
+    args.check_emit_verified(None)?;
+    let (trust, opts) = args.ready(&[])?;
     let input = read_input(args.card.as_deref(), opts.limits.max_input_bytes)?;
     let report = verify_card(&input.bytes, &trust, &opts).map_err(|e| Failure::new(e, &input.source))?;
 
@@ -351,10 +302,10 @@ fn run_remote(args: &Args, url: &str) -> Result<u8, Failure> {
             "--origin is for card files; a fetched card's origin is its URL's",
         ));
     }
-    args.fetch.check_files()?;
-    args.check_emit_verified()?;
+    let options = fetch::options(&args.fetch)?;
+    args.check_emit_verified(options.roots.ca_file())?;
     let (trust, remote) = args.remote()?;
-    let r = verify_remote(url, &trust, &remote, &args.fetch.options()).map_err(|e| fetch::failure(e, url))?;
+    let r = verify_remote(url, &trust, &remote, &options).map_err(|e| fetch::failure(e, url))?;
 
     emit_verified(args, &r.report)?;
     let (r, out) = remote_output(r, args.format.as_deref() == Some("json"));

@@ -36,7 +36,9 @@ mod verify;
 
 pub(crate) use cache::{parsed_jwks, parsed_key, parsed_trust};
 pub use native::{read_request, read_value, Language, Shape, Show, Words};
-pub use ops::{CanonicalizeRequest, LintRequest, MigrateRequest, Request, CANONICALIZE, LINT, MIGRATE};
+pub use ops::{
+    refused_value, CanonicalizeRequest, LintRequest, MigrateRequest, Request, CANONICALIZE, LINT, MIGRATE,
+};
 pub use sign::{SignRequest, SIGN};
 pub use spelling::{Camel, Labelled, Quotes, Snake, Spelling};
 pub use table::{camel_case, option, Fronts, Kind, OptionSpec, VERIFY};
@@ -46,7 +48,14 @@ pub use crate::error::{option_error, template_literal};
 use crate::{Error, ErrorCode};
 
 /// The rule for a count option of a table: from its least to its greatest value.
-pub(crate) fn check_count(spec: &OptionSpec, n: usize) -> Result<usize, Error> {
+///
+/// ```
+/// use a2a_card::request::{check_count, option, VERIFY};
+/// let chain = option(VERIFY, "max_chain").unwrap();
+/// assert_eq!(check_count(chain, 2).unwrap(), 2);
+/// assert_eq!(check_count(chain, 9).unwrap_err().message(), "max_chain must be 1 to 8, got 9");
+/// ```
+pub fn check_count(spec: &OptionSpec, n: usize) -> Result<usize, Error> {
     let (min, max) = spec.bounds().unwrap_or((0, usize::MAX));
     if (min..=max).contains(&n) {
         return Ok(n);
@@ -56,4 +65,37 @@ pub(crate) fn check_count(spec: &OptionSpec, n: usize) -> Result<usize, Error> {
         &format!("{{{}}} must be {min} to {max}, got {n}", spec.name),
         &[spec.name],
     ))
+}
+
+/// The rule for a seconds option of a table ([`Kind::Seconds`]): from its shortest to its
+/// longest length.
+///
+/// ```
+/// use a2a_card::request::{check_seconds, Fronts, Kind, OptionSpec};
+/// use std::time::Duration;
+/// let spec = OptionSpec {
+///     name: "timeout",
+///     kind: Kind::Seconds { min: Duration::from_millis(1), max: Duration::from_secs(60), default: Duration::from_secs(30) },
+///     fronts: Fronts { cli: true, npm: false, python: false },
+///     doc: "The longest wait.",
+/// };
+/// assert!(check_seconds(&spec, Duration::from_secs(2)).is_ok());
+/// let e = check_seconds(&spec, Duration::from_secs(61)).unwrap_err();
+/// assert_eq!(e.message(), "timeout must be 0.001 to 60 seconds, got 61");
+/// ```
+pub fn check_seconds(spec: &OptionSpec, d: std::time::Duration) -> Result<std::time::Duration, Error> {
+    match spec.kind {
+        Kind::Seconds { min, max, .. } if !(min..=max).contains(&d) => Err(option_error(
+            ErrorCode::Usage,
+            &format!(
+                "{{{}}} must be {} to {} seconds, got {}",
+                spec.name,
+                min.as_secs_f64(),
+                max.as_secs_f64(),
+                d.as_secs_f64()
+            ),
+            &[spec.name],
+        )),
+        _ => Ok(d),
+    }
 }

@@ -188,6 +188,19 @@ pub fn read_value<L: Language>(
             Shape::Object => OptionValue::Members(lang.members(value, &name)?),
             _ => return Err(r.refuse(L::WORDS.object, value)),
         },
+        // A whole or fractional number of seconds; its bounds are the request's.
+        Kind::Seconds { .. } => match lang.shape(value)? {
+            Shape::Int(_) => OptionValue::Seconds(std::time::Duration::from_secs(r.count(value)? as u64)),
+            Shape::Number(n) => match std::time::Duration::try_from_secs_f64(n) {
+                Ok(d) => OptionValue::Seconds(d),
+                Err(_) => return Err(r.refuse(L::WORDS.count, value)),
+            },
+            _ => return Err(r.refuse(L::WORDS.count, value)),
+        },
+        Kind::Path => match lang.shape(value)? {
+            Shape::Text(s) => OptionValue::Path(s.into()),
+            _ => return Err(r.refuse(L::WORDS.text, value)),
+        },
         Kind::Pem => {
             let pems = r.texts(value)?.into_iter().enumerate();
             let inputs: Vec<Input> = pems

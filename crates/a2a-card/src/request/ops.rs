@@ -28,6 +28,9 @@ use crate::{Error, ErrorCode};
 pub trait Request: Default {
     /// The options of the request, one row each.
     const TABLE: &'static [OptionSpec];
+    /// Pairs of options of [`Request::TABLE`] that are not given together (a front end refuses
+    /// the pair as it refuses its own arguments that conflict).
+    const CONFLICTS: &'static [(&'static str, &'static str)] = &[];
     /// What the request makes.
     type Built;
     /// Sets the option of [`Request::TABLE`] with this canonical name: an unknown name, or a
@@ -38,7 +41,13 @@ pub trait Request: Default {
 }
 
 /// The refusal of a name `table` (the options of `what`) lacks, or of a value of another kind than its row's.
-pub(crate) fn refused_value(table: &'static [OptionSpec], name: &str, what: &str) -> Error {
+///
+/// ```
+/// use a2a_card::request::{refused_value, LINT};
+/// assert_eq!(refused_value(LINT, "x", "a lint").message(), "no option \"x\" in a lint");
+/// assert_eq!(refused_value(LINT, "max_depth", "a lint").option(), Some("max_depth"));
+/// ```
+pub fn refused_value(table: &'static [OptionSpec], name: &str, what: &str) -> Error {
     match option(table, name) {
         Some(spec) => Error::new(
             ErrorCode::Usage,

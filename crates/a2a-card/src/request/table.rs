@@ -11,6 +11,7 @@ use crate::signature::{
     MAX_CHAIN_LEN_LIMIT, MAX_HEADER_BYTES_LIMIT, MAX_KEYS_PER_KID_LIMIT, MAX_SIGNATURES_LIMIT,
     MAX_SIGNATURE_CHECKS_LIMIT,
 };
+use std::time::Duration;
 
 /// What values an option takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +52,19 @@ pub enum Kind {
     /// Header parameters: names and JSON values (an object of the front end's language; the
     /// CLI takes `NAME=JSON`, repeatable).
     Members,
+    /// A length of time in seconds (a fraction allowed) from `min` to `max`, `default` when not
+    /// given.
+    Seconds {
+        /// The shortest accepted.
+        min: Duration,
+        /// The longest accepted.
+        max: Duration,
+        /// The length when the option is not given.
+        default: Duration,
+    },
+    /// A file or directory of the machine the front end runs on (a folder when the name ends
+    /// with `_dir`), no default.
+    Path,
 }
 
 /// Which front ends offer an option (each under its own spelling of the name).

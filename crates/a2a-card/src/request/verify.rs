@@ -169,6 +169,10 @@ pub enum OptionValue {
     Flag(bool),
     /// Header parameters: names and JSON values, in the order given.
     Members(Vec<(String, serde_json::Value)>),
+    /// A length of time.
+    Seconds(std::time::Duration),
+    /// A file or directory.
+    Path(std::path::PathBuf),
 }
 
 /// A count option of [`VERIFY`].
