@@ -25,7 +25,9 @@
 // Usage: cd crates/a2a-card-wasm/bench && npm ci && node verify-vs-sdk.mjs [--alg EdDSA] [--check]
 // (after scripts/build-wasm.sh). The algorithm is ES256 unless --alg EdDSA is given (the
 // target is stated for ES256). --check exits 1 when the target (3x) is not met.
-// Environment: A2A_CARD_WASM_PKG (default ../pkg), BENCH_ROUNDS (default 7),
+// Environment: A2A_CARD_WASM_PKG (default ../pkg), A2A_CARD_WASM_PKG_BEFORE (another build of
+// the package, for example of the main branch: its verify(), verifyAsync() and Verifier async are
+// timed in the same rounds and printed beside, with their ratios), BENCH_ROUNDS (default 7),
 // BENCH_MIN_MS (default 300, time per round and verifier).
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -137,7 +139,9 @@ check(await crypto.subtle.verify(webParams, cryptoKey, signatureBytes, signingIn
 check((await lib.verifyAsync(text, { jwks, profile })).ok, "wasm verifyAsync accepts the card");
 check(!(await verifier.verifyAsync(tamperedText)).ok, "wasm Verifier.verifyAsync refuses the tampered card");
 check(JSON.stringify(await verifier.verifyAsync(text)) === JSON.stringify(verifier.verify(text)), "verifyAsync and verify give the same report");
-check(verifier.webCrypto, "verifyAsync uses WebCrypto");
+// Where node:crypto is there verifyAsync makes its checks with it, as verify does; WebCrypto
+// elsewhere.
+check(verifier.webCrypto === !host, "verifyAsync uses node:crypto where it is there, else WebCrypto");
 
 const cases = [
   ["node:crypto verify only", () => crypto.verify(digest, signingInput, keyArgument, signatureBytes)],
@@ -155,6 +159,16 @@ const cases = [
   ["sdk (JSON.parse)", () => sdkVerify(JSON.parse(text))],
   ["sdk (parsed object)", () => sdkVerify(parsed)],
 ];
+if (process.env.A2A_CARD_WASM_PKG_BEFORE) {
+  const old = createRequire(import.meta.url)(path.resolve(process.env.A2A_CARD_WASM_PKG_BEFORE));
+  const oldVerifier = new old.Verifier({ jwks, profile });
+  check((await oldVerifier.verifyAsync(text)).ok && old.verify(text, { jwks, profile }).ok, "the build before accepts the card");
+  cases.push(
+    ["before: verify()", () => old.verify(text, { jwks, profile })],
+    ["before: verifyAsync()", () => old.verifyAsync(text, { jwks, profile })],
+    ["before: Verifier async", () => oldVerifier.verifyAsync(text)],
+  );
+}
 // Warm-up (JIT, wasm tiers), then the rounds interleaved: round r of every case before round
 // r + 1 of any, so that a change of machine load affects every case alike. Median per case.
 for (const [, fn] of cases) for (let i = 0; i < 200; i++) await fn();
@@ -176,11 +190,11 @@ const gzipBytes = zlib.gzipSync(wasmBytes, { level: 9 }).length;
 console.log(`card: testvectors/cards/sample-8.5-unsigned.json (${Buffer.byteLength(text)} bytes signed), ${alg}, profile ${profile}`);
 console.log(`node ${process.version}, @a2a-js/sdk ${sdkVersion}; median of ${ROUNDS} rounds >= ${MIN_MS} ms`);
 console.log(`a2a_card_bg.wasm: ${wasmBytes.length} bytes raw, ${gzipBytes} bytes gzip -9`);
-console.log(`host crypto (node:crypto): ${host ? "used" : "NOT available in this Node.js (needs >= 20.16); the host rows are ring too"}`);
+console.log(`host crypto (node:crypto): ${host ? "used, by verifyAsync too" : "NOT available in this Node.js (needs >= 20.16); the host rows are ring too, verifyAsync's WebCrypto"}`);
 console.log("");
 console.log("verifier                 µs/verify   verifies/s   best round µs");
 for (const [name, ns] of results) {
-  const label = name.startsWith("wasm") && !name.endsWith("ring") && !/async/i.test(name) ? `${name} host` : name;
+  const label = (name.startsWith("wasm") || name === "before: verify()") && !name.endsWith("ring") && !/async/i.test(name) ? `${name} host` : name;
   console.log(`${label.padEnd(24)} ${us(ns)}   ${String(Math.round(1e9 / ns)).padStart(10)}   ${us(best.get(name))}`);
 }
 const r = (sdk, wasm) => results.get(sdk) / results.get(wasm);
@@ -194,6 +208,10 @@ console.log(`ratio wasm verifyAsync() / wasm verify() host:      ${r("wasm verif
 console.log(`ratio wasm Verifier async / wasm Verifier host:     ${r("wasm Verifier async", "wasm Verifier").toFixed(2)}x (target <= ${ASYNC_TARGET}x)`);
 console.log(`ratio wasm Verifier async / WebCrypto verify only:  ${r("wasm Verifier async", "WebCrypto verify only").toFixed(2)}x`);
 console.log(`ratio sdk (JSON.parse) / wasm verifyAsync():        ${r("sdk (JSON.parse)", "wasm verifyAsync()").toFixed(2)}x`);
+if (results.has("before: verifyAsync()")) {
+  console.log(`before: ratio verifyAsync() / verify() host:        ${r("before: verifyAsync()", "before: verify()").toFixed(2)}x`);
+  console.log(`before: ratio Verifier async / wasm Verifier host:  ${r("before: Verifier async", "wasm Verifier").toFixed(2)}x`);
+}
 const asyncRatio = r("wasm verifyAsync()", "wasm verify()");
 console.log(`target (ES256, host crypto): wasm >= ${TARGET}x faster per verification: ${alg !== "ES256" ? "not measured by this run" : ratio >= TARGET ? "met" : "NOT met"}`);
 console.log(`target (ES256): verifyAsync() within ${ASYNC_TARGET}x of verify() with node:crypto: ${alg !== "ES256" ? "not measured by this run" : asyncRatio <= ASYNC_TARGET ? "met" : "NOT met"}`);

@@ -144,7 +144,7 @@ export interface VerifyOptions extends ReadOptions {
   maxInputBytes?: number;
   /** Refuse cards nested deeper than this. 1 to 512, default 128. */
   maxDepth?: number;
-  /** Check signatures with the host's own crypto where it has it (its native crypto for a call that returns at once, WebCrypto for one that returns a promise); every other check is the library's either way. Default true. */
+  /** Check signatures with the host's own crypto where it has it (its native crypto, else WebCrypto for a call that returns a promise); every other check is the library's either way. Default true. */
   hostCrypto?: boolean;
 }
 // END VerifyOptions
@@ -338,7 +338,8 @@ export function verify(card: Card, options: VerifyOptions): Report;
 /**
  * `verify`, with the signature checks made by WebCrypto (`crypto.subtle.verify`) where it
  * exists, and by the module's own code where it does not (or for what it refuses): a promise
- * of the same report `verify` gives. Every error rejects the promise.
+ * of the same report `verify` gives. Where `verify` uses the host's native crypto (node:crypto,
+ * Node.js >= 20.16), so does this, instead of WebCrypto. Every error rejects the promise.
  */
 export function verifyAsync(card: Card, options: VerifyOptions): Promise<Report>;
 
@@ -374,11 +375,11 @@ export class Verifier {
   constructor(options: VerifyOptions);
   /** Verifies a card; `now` and `origin` override the constructor's for this call. */
   verify(card: Card, options?: { now?: number; origin?: string }): Report;
-  /** `verify` with the signature checks made by WebCrypto: a promise of the same report. */
+  /** `verify` with the signature checks made by WebCrypto (node:crypto where `verify` uses it): a promise of the same report. */
   verifyAsync(card: Card, options?: { now?: number; origin?: string }): Promise<Report>;
   /** True when `verify` checks signatures with the host's native crypto (see `hostCrypto`). */
   readonly hostCrypto: boolean;
-  /** True when `verifyAsync` checks signatures with WebCrypto (see `hostCrypto`). */
+  /** True when `verifyAsync` checks signatures with WebCrypto (see `hostCrypto`): false where it uses node:crypto as `verify` does. */
   readonly webCrypto: boolean;
   /** Releases the wasm memory now instead of when the object is garbage-collected. */
   free(): void;

@@ -25,8 +25,9 @@
 //! offers it synchronously (Node.js >= 20.16: `process.getBuiltinModule("node:crypto")`), through
 //! the core's [`SignatureBackend`](a2a_card::jose::crypto::SignatureBackend) hook: every other check stays the core's, and whatever the
 //! host cannot do (no such module, a key it does not import, an exception) is checked by `ring`
-//! inside the module instead. `verifyAsync` hands the checks to WebCrypto
-//! (`crypto.subtle.verify`, asynchronous) wherever it exists, through the core's
+//! inside the module instead. `verifyAsync` makes the checks as `verify` does where that host
+//! crypto is there, and hands them to WebCrypto (`crypto.subtle.verify`, asynchronous) wherever
+//! else it exists, through the core's
 //! [`DeferredVerification`](a2a_card::signature::DeferredVerification): the core plans, WebCrypto
 //! checks, the core concludes. The option `hostCrypto: false` turns both off.
 //!

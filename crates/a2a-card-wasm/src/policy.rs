@@ -27,7 +27,8 @@ pub(crate) struct Policy {
     ready: ReadyVerifier,
     /// `verify` checks signatures with the host's native crypto (asked for and available).
     pub(crate) host: bool,
-    /// `verifyAsync` checks signatures with WebCrypto (asked for and available).
+    /// `verifyAsync` checks signatures with WebCrypto (asked for and available, and the host's
+    /// native crypto not there: where it is, `verifyAsync` uses it as `verify` does).
     pub(crate) web: bool,
 }
 
@@ -41,11 +42,11 @@ impl Policy {
     /// which makes the trust roots and the policy.
     pub(crate) fn from_options(o: &Options) -> Result<Policy, JsValue> {
         let ready = request_from::<VerifyRequest>(o, |e, _| js_error(e))?;
-        let host = ready.host_crypto;
+        let host = ready.host_crypto && host_available();
         Ok(Policy {
+            web: ready.host_crypto && !host && web_crypto_available(),
+            host,
             ready,
-            host: host && host_available(),
-            web: host && web_crypto_available(),
         })
     }
 
@@ -72,8 +73,17 @@ impl Policy {
 
     /// `verify` with the signatures checked by WebCrypto: a promise of the report. The card is
     /// read now (so that changing it after the call changes nothing); every error rejects the
-    /// promise.
+    /// promise. Where the host's native crypto is there (node:crypto), the checks are its, made
+    /// at once as `verify` makes them: a WebCrypto check there is the same primitive behind a
+    /// hop to a worker thread and back, which took longer than the check itself (see
+    /// BENCHMARKS.md, "The npm package").
     pub(crate) fn verify_async(&self, card: &JsValue, now: Option<i64>, origin: Option<String>) -> Promise {
+        if self.host {
+            return match self.verify(card, now, origin) {
+                Ok(report) => Promise::resolve(&report),
+                Err(e) => Promise::reject(&e),
+            };
+        }
         let bytes = match card_bytes(card, &self.ready.options.limits) {
             Ok(b) => b,
             Err(e) => return Promise::reject(&e),
@@ -82,7 +92,7 @@ impl Policy {
             Ok(o) => o,
             Err(e) => return Promise::reject(&e),
         };
-        webcrypto::verify(bytes, &self.ready.trust, &opts, self.web, self.host)
+        webcrypto::verify(bytes, &self.ready.trust, &opts, self.web)
     }
 }
 

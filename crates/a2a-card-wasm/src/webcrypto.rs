@@ -1,5 +1,6 @@
 //! Asynchronous verification over WebCrypto (`crypto.subtle.verify`), wherever
-//! `globalThis.crypto.subtle` exists: browsers, workers, Deno, Bun, Node.
+//! `globalThis.crypto.subtle` exists and the host's native crypto does not (browsers, workers;
+//! where node:crypto is there, `verifyAsync` uses it as `verify` does: see `policy.rs`).
 //!
 //! The verification is the core's [`DeferredVerification`]: the core reads the card, decides
 //! the headers, the policy and the keys, and names the signature checks to make; this module
@@ -91,33 +92,22 @@ fn verdict(code: &JsValue) -> BackendVerdict {
 /// its profile, and its hex once answered).
 struct Run {
     v: DeferredVerification,
-    host_hash: bool,
     digest: Option<(Profile, Option<String>)>,
 }
 
 /// Verifies `card` (its bytes) against `trust` under `opts`, the signature checks made by
 /// WebCrypto when `web` is true (else every check is the module's own): a promise of the report
-/// object (`host_hash`: its SHA-256 made by node:crypto). Every error rejects the promise.
+/// object. Every error rejects the promise.
 ///
 /// The card is read, planned and its first checks handed to WebCrypto in this call; each round
 /// of answers is taken by one callback on `Promise.all` of the round's checks (the digest among
 /// them), which gives the next round or the report. No future, task queue or second promise per
 /// check: in a browser the checks and everything around them run on the page's thread, so each
 /// hop is time added to the floor.
-pub(crate) fn verify(
-    card: Vec<u8>,
-    trust: &TrustStore,
-    opts: &VerifyOptions,
-    web: bool,
-    host_hash: bool,
-) -> Promise {
+pub(crate) fn verify(card: Vec<u8>, trust: &TrustStore, opts: &VerifyOptions, web: bool) -> Promise {
     let run = DeferredVerification::new(card, trust, opts)
         .or_throw()
-        .map(|v| Run {
-            v,
-            host_hash,
-            digest: None,
-        });
+        .map(|v| Run { v, digest: None });
     let result = run.and_then(|run| if web { advance(run) } else { finish(run) });
     match result {
         Ok(value) => Promise::resolve(&value),
@@ -155,7 +145,7 @@ fn advance(mut run: Run) -> Result<JsValue, JsValue> {
         // The SHA-256 of the canonical bytes the report most likely carries, asked of WebCrypto
         // with the first checks (the module's own SHA-256 takes several times longer): its
         // answer comes last in the round's answers.
-        let with_digest = run.digest.is_none() && !run.host_hash;
+        let with_digest = run.digest.is_none();
         if with_digest {
             let profile = run.v.fallback_profile();
             promises.push(&web_digest(&run.v.canonical(profile).or_throw()?.bytes));
@@ -183,7 +173,6 @@ fn advance(mut run: Run) -> Result<JsValue, JsValue> {
 fn finish(run: Run) -> Result<JsValue, JsValue> {
     let report = run.v.finish().or_throw()?;
     let digest = match run.digest {
-        _ if run.host_hash => Digest::Host,
         Some((profile, Some(sha))) if profile == report.profile => Digest::Known(sha),
         _ => Digest::Module,
     };

@@ -65,6 +65,50 @@ test("the host backend is used when available and on, and not when off", (t) => 
   assert.throws(() => lib.verify(signed, { keys: [k.publicJwk], hostCrypto: "no" }), /hostCrypto/);
 });
 
+test("verifyAsync makes its checks with node:crypto where it is there, not with WebCrypto", async (t) => {
+  if (!lib.hostCryptoAvailable()) {
+    t.diagnostic(`note: node ${process.version} has no process.getBuiltinModule; verifyAsync uses WebCrypto`);
+    return;
+  }
+  const subtle = globalThis.crypto.subtle;
+  const realVerify = subtle.verify;
+  let webVerifies = 0;
+  subtle.verify = function verify(...args) {
+    webVerifies += 1;
+    return realVerify.apply(subtle, args);
+  };
+  try {
+    const k = keyPair("ES256", "k1");
+    const signed = lib.sign(card, k.privateJwk, { unknown: "exclude", alg: "ES256" });
+    const tampered = withSignature(signed, fromB64u(JSON.parse(signed).signatures[0].signature).map((b, i) => (i === 0 ? b ^ 1 : b)));
+    const on = new lib.Verifier({ keys: [k.publicJwk] });
+    assert.equal(on.webCrypto, false, "verifyAsync does not use WebCrypto beside node:crypto");
+    assert.equal(new lib.Verifier({ keys: [k.publicJwk], hostCrypto: false }).webCrypto, false);
+    for (const [text, ok] of [[signed, true], [tampered, false]]) {
+      // A failed signature is checked under the other profiles too (the report's hint): verify
+      // asks node:crypto as often as verifyAsync.
+      let mark = hostVerifies;
+      const promise = on.verifyAsync(text);
+      assert.ok(promise instanceof Promise);
+      const report = await promise;
+      const asked = hostVerifies - mark;
+      assert.ok(ok ? asked === 1 : asked > 1, `${asked} node:crypto checks`);
+      assert.equal(report.ok, ok);
+      mark = hostVerifies;
+      assert.deepEqual(report, on.verify(text));
+      assert.equal(hostVerifies - mark, asked, "verify asks node:crypto as often");
+      mark = hostVerifies;
+      assert.deepEqual(await lib.verifyAsync(text, { keys: [k.publicJwk] }), report);
+      assert.equal(hostVerifies - mark, asked, "the function API too");
+    }
+    assert.equal(webVerifies, 0, "no WebCrypto verification");
+    // Every error still rejects the promise, nothing is thrown.
+    await assert.rejects(on.verifyAsync("[]"), { name: "A2ACardError", code: "type-mismatch" });
+  } finally {
+    subtle.verify = realVerify;
+  }
+});
+
 test("every algorithm of the build is checked by the host, one key under several algorithms", (t) => {
   if (!lib.hostCryptoAvailable()) {
     t.diagnostic(`note: node ${process.version} has no process.getBuiltinModule; nothing to count`);

@@ -304,7 +304,7 @@ pub const VERIFY: &[OptionSpec] = &[
             npm: true,
             python: false,
         },
-        doc: "Check signatures with the host's own crypto where it has it (its native crypto for a call that returns at once, WebCrypto for one that returns a promise); every other check is the library's either way.",
+        doc: "Check signatures with the host's own crypto where it has it (its native crypto, else WebCrypto for a call that returns a promise); every other check is the library's either way.",
     },
     OptionSpec {
         name: "allow_jku",
