@@ -47,20 +47,22 @@ const VERIFY = [
 ];
 const DECLINED = Promise.resolve(-1);
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-// A promise of the SHA-256 of `bytes` (a view of the module's memory, copied first) in lower-case
-// hex, made by WebCrypto; null when it cannot be made here. It never rejects.
+// A promise of the SHA-256 of `bytes` (a view of the module's memory, an ArrayBuffer that is never
+// shared; digest copies the bytes before it returns) in lower-case hex, made by WebCrypto; null when it cannot be made here. It never
+// rejects.
 /**
- * @param {Uint8Array} bytes
+ * @param {Uint8Array<ArrayBuffer>} bytes
  * @returns {Promise<string | null>}
  */
 export function web_digest(bytes) {
   const s = subtle();
   if (s === null || typeof s.digest !== "function") return Promise.resolve(null);
   try {
-    return s.digest("SHA-256", bytes.slice()).then(
+    return s.digest("SHA-256", bytes).then(
       (d) => {
+        const b = new Uint8Array(d);
         let hex = "";
-        for (const b of new Uint8Array(d)) hex += HEX[b];
+        for (let i = 0; i < b.length; i++) hex += HEX[b[i]];
         return hex;
       },
       () => null,
@@ -80,21 +82,25 @@ export function web_round(promises, next) {
 }
 // A promise of 1 (the signature verifies), 0 (it does not) or -1 (not checked here: the module
 // checks it itself), or -1 itself when WebCrypto throws at once (Promise.all in web_round takes
-// both); it never rejects. `msg` and `sig` are views of the module's memory, copied
-// before anything else runs.
+// both); it never rejects. `msg` and `sig` are views of the module's memory: with the key
+// imported already they are handed to WebCrypto at once, which copies them before it returns (as
+// the WebCrypto specification has every method do); while the key is still being imported they
+// are copied first.
 /**
  * @param {WebKey} handle
  * @param {number} alg
- * @param {Uint8Array} msg
- * @param {Uint8Array} sig
+ * @param {Uint8Array<ArrayBuffer>} msg
+ * @param {Uint8Array<ArrayBuffer>} sig
  * @returns {Promise<number> | number}
  */
 export function web_verify(handle, alg, msg, sig) {
   const s = subtle();
-  if (s === null || VERIFY[alg] === undefined || VERIFY[alg] === null) return DECLINED;
-  const data = msg.slice();
-  const signature = sig.slice();
+  const params = VERIFY[alg];
+  if (s === null || params === undefined || params === null) return DECLINED;
   let key = handle.keys[alg];
+  if (key !== undefined && key !== null && typeof (/** @type {{ then?: unknown }} */ (key)).then !== "function") {
+    return check(s, params, /** @type {CryptoKey} */ (key), sig, msg);
+  }
   if (key === undefined) {
     try {
       key = s.importKey("jwk", handle.jwk, /** @type {RsaHashedImportParams | EcKeyImportParams | Algorithm} */ (IMPORT[alg]), false, ["verify"]).then(
@@ -107,15 +113,28 @@ export function web_verify(handle, alg, msg, sig) {
     handle.keys[alg] = key;
   }
   if (key === null) return DECLINED;
+  const data = msg.slice();
+  const signature = sig.slice();
   /** @type {(k: CryptoKey | null) => Promise<number> | number} */
-  const run = (k) => {
-    if (k === null) return -1;
-    try {
-      return s.verify(/** @type {EcdsaParams | RsaPssParams | Algorithm} */ (VERIFY[alg]), k, signature, data).then((ok) => (ok === true ? 1 : 0), () => -1);
-    } catch (_) {
-      return -1;
-    }
-  };
-  const pending = /** @type {Promise<CryptoKey | null>} */ (key);
-  return typeof pending.then === "function" ? pending.then(run) : run(/** @type {CryptoKey} */ (key));
+  const run = (k) => (k === null ? -1 : check(s, params, k, signature, data));
+  return /** @type {Promise<CryptoKey | null>} */ (key).then(run);
 }
+// A promise of 1, 0 or -1 for one crypto.subtle.verify (-1 when it throws at once).
+/**
+ * @param {SubtleCrypto} s
+ * @param {EcdsaParams | RsaPssParams | Algorithm} params
+ * @param {CryptoKey} key
+ * @param {Uint8Array<ArrayBuffer>} sig
+ * @param {Uint8Array<ArrayBuffer>} msg
+ * @returns {Promise<number> | number}
+ */
+function check(s, params, key, sig, msg) {
+  try {
+    return s.verify(params, key, sig, msg).then(ok1, minus1);
+  } catch (_) {
+    return -1;
+  }
+}
+/** @param {boolean} ok */
+const ok1 = (ok) => (ok === true ? 1 : 0);
+const minus1 = () => -1;
