@@ -229,6 +229,10 @@ function copy(v, name, what) {
   }
   return out;
 }
+// The names of each list given as `known` to read_options, kept by the list (a few lists, each
+// passed as the same string every time).
+/** @type {Map<string, string[]>} */
+const KNOWN = new Map();
 // The options of `what` from `value` (an object that is not an array): [name, value, ...] for
 // each option given, names checked against `known` (names separated by ","). The options are
 // the object's own string-named properties, enumerable or not, and those of its prototypes
@@ -242,7 +246,11 @@ function copy(v, name, what) {
  * @returns {unknown[]}
  */
 export function read_options(value, what, known) {
-  const names = known.split(",");
+  let names = KNOWN.get(known);
+  if (names === undefined) {
+    names = known.split(",");
+    if (KNOWN.size < 16) KNOWN.set(known, names);
+  }
   const out = [];
   const seen = new Set();
   let holder = value;
