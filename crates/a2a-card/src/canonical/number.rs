@@ -148,7 +148,7 @@ fn exactly_halfway_above(v: f64, digits: &[u8], power: i64) -> bool {
     let Some(m) = digits
         .iter()
         .chain(b"5")
-        .try_fold(0u128, |n, d| n.checked_mul(10)?.checked_add(u128::from(d - b'0')))
+        .try_fold(0u64, |n, d| n.checked_mul(10)?.checked_add(u64::from(d - b'0')))
     else {
         return false;
     };
@@ -162,12 +162,12 @@ fn exactly_halfway_above(v: f64, digits: &[u8], power: i64) -> bool {
         (frac | (1 << 52), biased - 1075)
     };
     let t = i64::from(sig.trailing_zeros());
-    let (odd, p2) = (u128::from(sig >> t), q + t);
+    let (odd, p2) = (sig >> t, q + t);
     // M * 2^e * 5^e == odd * 2^p2, with M and odd odd: the powers of two agree and the rest.
     if p2 != e || e.unsigned_abs() > 60 {
         return false;
     }
-    let five = 5u128.checked_pow(e.unsigned_abs() as u32);
+    let five = 5u64.checked_pow(e.unsigned_abs() as u32);
     match five {
         Some(f) if e >= 0 => m.checked_mul(f) == Some(odd),
         Some(f) => odd.checked_mul(f) == Some(m),
