@@ -128,8 +128,12 @@ elif ! command -v "$wasm_opt" >/dev/null 2>&1; then
 elif ! command -v node >/dev/null 2>&1; then
     say "wasm-opt found but node is missing to check its output: the .wasm is not optimized further"
 else
-    say "$("$wasm_opt" --version) -Oz --converge"
-    opt_flags=(-Oz --converge --strip-producers --strip-target-features)
+    say "$("$wasm_opt" --version) -Oz --converge --low-memory-unused --zero-filled-memory"
+    # --zero-filled-memory: the module defines its memory (wasm-bindgen exports it, nothing
+    # imports one), so it starts zeroed and the zero bytes of the data need not be written;
+    # --low-memory-unused: no address below 1024 is reached by wrapping around (what that flag
+    # assumes: constant offsets then fold into loads and stores). 1.6 KB gzip between them.
+    opt_flags=(--low-memory-unused --zero-filled-memory -Oz --converge --strip-producers --strip-target-features)
     node_wasm="$stage/node/a2a_card_bg.wasm"
     web_wasm="$stage/web/a2a_card_bg.wasm"
     cp "$node_wasm" "$stage/unoptimized.wasm"

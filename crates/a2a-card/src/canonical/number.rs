@@ -83,3 +83,153 @@ pub(crate) fn write_number(out: &mut Vec<u8>, n: f64) {
         out.extend_from_slice(b"null");
     }
 }
+
+/// A finite double as Rust's `{}` writes it (the shortest digits that read back, never an
+/// exponent: `0.001`, `60`, `0.0000001`): messages that quote a number of seconds or a count
+/// use it, so that the module does not carry `core::fmt`'s float formatting beside ryu. The
+/// digits are ryu's; where two spellings of that length are equally close (the value is
+/// exactly halfway), ryu takes the even one and Rust the larger, so that case is rounded up.
+pub(crate) fn plain_decimal(v: f64) -> String {
+    let sign = if v.is_sign_negative() { "-" } else { "" };
+    let v = v.abs();
+    if v == 0.0 || !v.is_finite() {
+        return format!("{sign}0");
+    }
+    let mut buf = ryu_js::Buffer::new();
+    let text = buf.format_finite(v);
+    let (mantissa, exp) = match text.find('e') {
+        Some(e) => (
+            &text[..e],
+            text[e + 1..].trim_start_matches('+').parse().unwrap_or(0),
+        ),
+        None => (text, 0i64),
+    };
+    let int_len = mantissa.find('.').unwrap_or(mantissa.len()) as i64;
+    let mut digits: Vec<u8> = mantissa.bytes().filter(|&c| c != b'.').collect();
+    // Integers are written in full ("60", "1000"): their trailing zeros are not digits here.
+    while digits.len() > 1 && digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    // The point goes after `point` digits; the last digit's power of ten is point - len.
+    let mut point = int_len + exp;
+    if exactly_halfway_above(v, &digits, point - digits.len() as i64) {
+        let mut i = digits.len();
+        loop {
+            if i == 0 {
+                digits.insert(0, b'1');
+                point += 1;
+                break;
+            }
+            i -= 1;
+            if digits[i] == b'9' {
+                digits[i] = b'0';
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    let digits = String::from_utf8(digits).unwrap_or_default();
+    let len = digits.len() as i64;
+    let zeros = |n: i64| "0".repeat(usize::try_from(n).unwrap_or(0));
+    if point <= 0 {
+        format!("{sign}0.{}{digits}", zeros(-point))
+    } else if point >= len {
+        format!("{sign}{digits}{}", zeros(point - len))
+    } else {
+        let (a, b) = digits.split_at(usize::try_from(point).unwrap_or(0));
+        format!("{sign}{a}.{b}")
+    }
+}
+
+/// Whether the positive finite `v` is exactly `(digits + 1/2) * 10^power`.
+fn exactly_halfway_above(v: f64, digits: &[u8], power: i64) -> bool {
+    // M * 10^e with M = digits followed by 5 (odd), e = power - 1.
+    let Some(m) = digits
+        .iter()
+        .chain(b"5")
+        .try_fold(0u64, |n, d| n.checked_mul(10)?.checked_add(u64::from(d - b'0')))
+    else {
+        return false;
+    };
+    let e = power - 1;
+    // v = odd * 2^p2.
+    let bits = v.to_bits();
+    let (frac, biased) = (bits & ((1 << 52) - 1), (bits >> 52) as i64);
+    let (sig, q) = if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1 << 52), biased - 1075)
+    };
+    let t = i64::from(sig.trailing_zeros());
+    let (odd, p2) = (sig >> t, q + t);
+    // M * 2^e * 5^e == odd * 2^p2, with M and odd odd: the powers of two agree and the rest.
+    if p2 != e || e.unsigned_abs() > 60 {
+        return false;
+    }
+    let five = 5u64.checked_pow(e.unsigned_abs() as u32);
+    match five {
+        Some(f) if e >= 0 => m.checked_mul(f) == Some(odd),
+        Some(f) => odd.checked_mul(f) == Some(m),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_decimal;
+
+    #[test]
+    fn plain_decimal_is_rust_display() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            60.0,
+            0.001,
+            0.1,
+            1e-7,
+            1.5e-7,
+            1e-9,
+            123e-12,
+            1e20,
+            1e21,
+            1.5e21,
+            1e300,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            -2.5e-8,
+            18446744073709551615.0,
+            12_345_678_901.123_457,
+            0.3,
+            2.0 / 3.0,
+            94_838_857_879.0 + 57.0 / 64.0,
+            9.5,
+            0.5,
+            99.5,
+        ];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for i in 0..20_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f64::from_bits(x);
+            if v.is_finite() {
+                values.push(v);
+            }
+            values.push((x % 1_000_000_007) as f64 / 10f64.powi((i % 30) as i32 - 5));
+            values.push(
+                std::time::Duration::new(x % 100_000_000_000, (x >> 34) as u32 % 1_000_000_000).as_secs_f64(),
+            );
+            values.push((x >> (i % 12)) as f64);
+            // Dyadic values, where ties are: an odd number times a power of two.
+            let odd = ((x >> 11) | 1) >> (i % 50);
+            values.push(odd as f64 * 2f64.powi((i % 140) as i32 - 70));
+            values.push(-(odd as f64) * 2f64.powi((i % 7) as i32 - 3));
+        }
+        for v in values {
+            assert_eq!(plain_decimal(v), format!("{v}"), "{v:e}");
+        }
+    }
+}

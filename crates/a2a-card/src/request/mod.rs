@@ -44,6 +44,7 @@ pub use spelling::{Camel, Labelled, Quotes, Snake, Spelling};
 pub use table::{camel_case, option, Fronts, Kind, OptionSpec, VERIFY};
 pub use verify::{Input, OptionValue, ReadyVerifier, VerifyRequest};
 
+use crate::canonical::number::plain_decimal;
 pub use crate::error::{option_error, template_literal};
 use crate::{Error, ErrorCode};
 
@@ -90,9 +91,9 @@ pub fn check_seconds(spec: &OptionSpec, d: std::time::Duration) -> Result<std::t
             &format!(
                 "{{{}}} must be {} to {} seconds, got {}",
                 spec.name,
-                min.as_secs_f64(),
-                max.as_secs_f64(),
-                d.as_secs_f64()
+                plain_decimal(min.as_secs_f64()),
+                plain_decimal(max.as_secs_f64()),
+                plain_decimal(d.as_secs_f64())
             ),
             &[spec.name],
         )),

@@ -46,6 +46,7 @@
 //! ```
 
 use super::{Fronts, Input, Kind, OptionValue, Request};
+use crate::canonical::number::plain_decimal;
 use crate::Error;
 
 /// The shape of one value of a front end's language, as far as the kinds of the table ask.
@@ -287,13 +288,14 @@ impl<L: Language> Reading<'_, L> {
                 if n <= usize::MAX as f64 {
                     Ok(n as usize)
                 } else {
-                    Err(self
-                        .lang
-                        .refuse(self.name, format!("is {n}, more than this build can count")))
+                    Err(self.lang.refuse(
+                        self.name,
+                        format!("is {}, more than this build can count", plain_decimal(n)),
+                    ))
                 }
             }
             (Shape::Number(n), Some(_)) => {
-                let what_is = format!("must be {}, not {n}", L::WORDS.count.0);
+                let what_is = format!("must be {}, not {}", L::WORDS.count.0, plain_decimal(n));
                 Err(self.lang.refuse(self.name, what_is))
             }
             (_, Some(number)) => Err(self.not_number(number)),

@@ -51,11 +51,65 @@ pub fn refused_value(table: &'static [OptionSpec], name: &str, what: &str) -> Er
     match option(table, name) {
         Some(spec) => Error::new(
             ErrorCode::Usage,
-            format!("a value of the wrong kind ({:?})", spec.kind),
+            format!("a value of the wrong kind ({})", kind_debug(&spec.kind)),
         )
         .for_option(spec.name),
         None => Error::new(ErrorCode::Usage, format!("no option {name:?} in {what}")),
     }
+}
+
+/// `format!("{:?}", kind)` as the derived `Debug` writes it, each duration as `Duration`'s
+/// `Debug` writes it without a precision (`1ms`, `60s`, `1.5s`): the .wasm then carries no
+/// `Debug` of `Kind` nor `core::fmt`'s duration formatting (a test compares the two).
+fn kind_debug(kind: &Kind) -> String {
+    match *kind {
+        Kind::Count { min, max, default } => {
+            format!("Count {{ min: {min}, max: {max}, default: {default} }}")
+        }
+        Kind::Choice(names) => format!("Choice({names:?})"),
+        Kind::Names(names) => format!("Names({names:?})"),
+        Kind::Text => "Text".into(),
+        Kind::Texts => "Texts".into(),
+        Kind::List => "List".into(),
+        Kind::Keys { list } => format!("Keys {{ list: {list} }}"),
+        Kind::Pem => "Pem".into(),
+        Kind::Time => "Time".into(),
+        Kind::Flag(b) => format!("Flag({b})"),
+        Kind::Members => "Members".into(),
+        Kind::Seconds { min, max, default } => format!(
+            "Seconds {{ min: {}, max: {}, default: {} }}",
+            duration_debug(min),
+            duration_debug(max),
+            duration_debug(default)
+        ),
+        Kind::Path => "Path".into(),
+    }
+}
+
+/// `format!("{:?}", d)`: the largest unit of s, ms, us and ns with a whole part, the fraction
+/// without trailing zeros.
+fn duration_debug(d: std::time::Duration) -> String {
+    let (secs, nanos) = (d.as_secs(), u64::from(d.subsec_nanos()));
+    let (whole, mut frac, mut divisor, unit) = if secs > 0 {
+        (secs, nanos, 100_000_000, "s")
+    } else if nanos >= 1_000_000 {
+        (nanos / 1_000_000, nanos % 1_000_000, 100_000, "ms")
+    } else if nanos >= 1_000 {
+        (nanos / 1_000, nanos % 1_000, 100, "\u{b5}s")
+    } else {
+        (nanos, 0, 1, "ns")
+    };
+    let mut out = whole.to_string();
+    if frac > 0 {
+        out.push('.');
+        while frac > 0 && divisor > 0 {
+            out.push(char::from(b'0' + (frac / divisor) as u8));
+            frac %= divisor;
+            divisor /= 10;
+        }
+    }
+    out.push_str(unit);
+    out
 }
 
 /// A count option of `table`: its default when not given, its bounds when given.
@@ -245,5 +299,60 @@ impl Request for MigrateRequest {
         };
         opts.check().map_err(|e| e.for_option("protocol_version"))?;
         Ok(opts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{duration_debug, kind_debug, Kind};
+    use std::time::Duration;
+
+    #[test]
+    fn kind_debug_is_the_derived_debug() {
+        let tables = [
+            super::super::VERIFY,
+            super::super::SIGN,
+            super::CANONICALIZE,
+            super::LINT,
+            super::MIGRATE,
+        ];
+        for spec in tables.iter().flat_map(|t| t.iter()) {
+            assert_eq!(kind_debug(&spec.kind), format!("{:?}", spec.kind));
+        }
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for i in 0..100_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let d = Duration::new(x >> (i % 64), (x % 1_000_000_000) as u32);
+            let small = Duration::from_nanos(x % 10u64.pow(i % 10));
+            let kind = Kind::Seconds {
+                min: d,
+                max: small,
+                default: Duration::from_millis(x % 100_000),
+            };
+            assert_eq!(kind_debug(&kind), format!("{kind:?}"));
+            assert_eq!(duration_debug(small), format!("{small:?}"));
+        }
+        for kind in [
+            Kind::Count {
+                min: 0,
+                max: usize::MAX,
+                default: 7,
+            },
+            Kind::Choice(&["a", "b\"c"]),
+            Kind::Names(&[]),
+            Kind::Text,
+            Kind::Texts,
+            Kind::List,
+            Kind::Keys { list: true },
+            Kind::Pem,
+            Kind::Time,
+            Kind::Flag(false),
+            Kind::Members,
+            Kind::Path,
+        ] {
+            assert_eq!(kind_debug(&kind), format!("{kind:?}"));
+        }
     }
 }

@@ -186,7 +186,7 @@ impl Error {
                 // A message that starts with the option's name names it there; another gets
                 // the name in front.
                 let message = match self.message().strip_prefix(option) {
-                    Some(rest) if !rest.starts_with(|c: char| c == '_' || c.is_alphanumeric()) => {
+                    Some(rest) if !rest.starts_with(|c: char| c == '_' || c.is_ascii_alphanumeric()) => {
                         // A name this spelling writes alike is left as the sentence has it
                         // (`mode "any" is not one of ...`), unless it labels the message.
                         if spelled.trim_matches('"') == option && !rest.starts_with(':') {

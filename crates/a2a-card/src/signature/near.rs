@@ -50,11 +50,28 @@ pub(crate) fn near_member(desc: &MessageDesc, name: &str) -> Option<&'static str
     if desc.field(name).is_some() || LEGACY.iter().any(|(m, n, _)| *m == desc.name && *n == name) {
         return None;
     }
-    let lower = name.to_lowercase();
+    let lower = ascii_fold(name);
     desc.fields
         .iter()
-        .find(|f| within_one_edit(&lower, &f.json.to_lowercase()))
+        .find(|f| within_one_edit(&lower, &f.json.to_ascii_lowercase()))
         .map(|f| f.json)
+}
+
+/// `name` lowercased for comparison with the (ASCII) member names: the same comparisons as with
+/// `str::to_lowercase`, without its Unicode tables. Only two characters outside ASCII lowercase
+/// to ASCII letters (KELVIN SIGN to `k`, LATIN CAPITAL LETTER I WITH DOT ABOVE to `i` and a
+/// combining dot); every other one lowercases to one character outside ASCII, which equals no
+/// character of a member name either way, so it is kept as it is (a test checks every `char`).
+fn ascii_fold(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        match c {
+            '\u{212A}' => out.push('k'),
+            '\u{130}' => out.push_str("i\u{307}"),
+            c => out.push(c.to_ascii_lowercase()),
+        }
+    }
+    out
 }
 
 /// Whether `a` and `b` are equal or one insertion, deletion or substitution apart (by character).
@@ -114,6 +131,23 @@ pub(crate) fn to_json(unsigned: &[String]) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_fold_compares_as_to_lowercase() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let full: Vec<char> = c.to_lowercase().collect();
+            let ours: Vec<char> = ascii_fold(c.encode_utf8(&mut [0; 4])).chars().collect();
+            if c.is_ascii() || full.iter().any(char::is_ascii) {
+                assert_eq!(ours, full, "{c:?}");
+            } else {
+                assert_eq!(full.len(), 1, "{c:?}");
+                assert_eq!(ours, [c], "{c:?}");
+            }
+        }
+        // Final sigma: still one character outside ASCII.
+        assert_eq!(ascii_fold("ABΣ"), "abΣ");
+        assert_eq!(near_member(&AGENT_CARD, "\u{212A}\u{130}"), None);
+    }
 
     #[test]
     fn one_edit_and_case() {
