@@ -8,6 +8,11 @@ import path from "node:path";
 import { test } from "node:test";
 import { crateDir, pkgDir, scratch } from "./helpers.mjs";
 
+// What the module may weigh after `gzip -9` (the measure of scripts/build-wasm.sh's size line;
+// zlib at level 9 gives about 1 KB more), with every feature the package documents in it.
+// BENCHMARKS.md ("The .wasm's bytes") says where the bytes go.
+const WASM_GZIP_BUDGET = 350_000;
+
 function npm(args, cwd) {
   const out = spawnSync("npm", args, { cwd, encoding: "utf8", timeout: 180_000 });
   assert.equal(out.status, 0, `npm ${args.join(" ")}: ${out.stderr}`);
@@ -56,4 +61,18 @@ test("npm pack, npm install, require and import by name", () => {
   }
   assert.match(dts, /export class Verifier/);
   assert.match(dts, /export interface Report/);
+});
+
+test("the .wasm of each build stays within its gzip budget", () => {
+  for (const build of ["node", "web"]) {
+    const file = path.join(pkgDir, build, "a2a_card_bg.wasm");
+    const raw = fs.readFileSync(file);
+    const out = spawnSync("gzip", ["-9", "-c", file], { maxBuffer: 64 << 20 });
+    assert.equal(out.status, 0, `gzip -9 -c ${file}: ${out.stderr}`);
+    const gz = out.stdout.length;
+    assert.ok(
+      gz <= WASM_GZIP_BUDGET,
+      `${file}: ${gz} bytes gzip -9 (${raw.length} raw), over the budget of ${WASM_GZIP_BUDGET}; a build with another opt-level than the wasm-release profile's is larger`,
+    );
+  }
 });
