@@ -30,7 +30,8 @@ pub(crate) fn canonicalize_tree<'t, N: Tree<'t>>(
             .at(""))
         }
     };
-    let mut out = Vec::new();
+    // The canonical form is rarely longer than the input (no whitespace, fewer escapes).
+    let mut out = Vec::with_capacity(card.text_len());
     match opts.profile {
         Profile::ServedAsIs => {
             if opts.unknown == UnknownMembers::Reject {
@@ -242,14 +243,17 @@ impl<'a> Walker<'a> {
             python,
             doc_order,
             unsigned: Vec::new(),
-            segs: Vec::new(),
+            segs: Vec::with_capacity(8),
             pool: Vec::new(),
         }
     }
 
     /// An empty member list, reused when one is free.
     fn take_buf(&mut self) -> ObjectBuf<'a> {
-        self.pool.pop().unwrap_or_default()
+        self.pool.pop().unwrap_or_else(|| ObjectBuf {
+            items: Vec::with_capacity(16),
+            seen: Vec::with_capacity(16),
+        })
     }
 
     /// Returns a member list to the pool, emptied.
