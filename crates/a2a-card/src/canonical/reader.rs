@@ -535,6 +535,7 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
+    #[inline]
     pub(super) fn string(&mut self) -> Result<Span, PErr> {
         self.pos += 1; // opening quote
         let mut start = self.pos;

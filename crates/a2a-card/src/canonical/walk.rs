@@ -327,6 +327,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Writes a string; `plain` as [`write_text`] (RFC 8785), ignored by Python's escapes.
+    #[inline]
     fn text(&self, out: &mut Vec<u8>, s: &str, plain: bool) {
         if self.python {
             write_ascii_string(out, s);
