@@ -263,11 +263,13 @@ impl<'a> Parser<'a> {
             max_depth,
             stop_at,
             // Sized from the input (an Agent Card holds a member per 50 to 70 bytes and an item
-            // per 60 to 90), so that a card of a few kilobytes grows none of them.
+            // per 60 to 90), so that a card of a few kilobytes grows none of them; at most
+            // 65,536 entries each up front (1.5 and 1 MB), so that a large input that is mostly
+            // one string does not reserve memory it will not use (WebAssembly commits it).
             members: Vec::with_capacity(if text.len() < 2048 { 0 } else { 32 }),
             items: Vec::with_capacity(if text.len() < 2048 { 0 } else { 32 }),
-            out_members: Vec::with_capacity(text.len() / 48),
-            out_items: Vec::with_capacity(text.len() / 64),
+            out_members: Vec::with_capacity((text.len() / 48).min(1 << 16)),
+            out_items: Vec::with_capacity((text.len() / 64).min(1 << 16)),
             unescaped: String::new(),
             layout: None,
             quoting,
