@@ -291,13 +291,18 @@ impl<'a> Walker<'a> {
     /// The JSON Pointer of the value being walked, built only when an error or an unsigned
     /// member needs it.
     fn pointer(&self) -> String {
-        let mut ptr = String::new();
+        let mut ptr = String::with_capacity(64);
         for seg in &self.segs {
             ptr.push('/');
             match seg {
-                Seg::Name(name, _) if name.contains(['~', '/']) => ptr.push_str(&pointer_token(name)),
+                Seg::Name(name, _) if name.bytes().any(|b| b == b'~' || b == b'/') => {
+                    ptr.push_str(&pointer_token(name))
+                }
                 Seg::Name(name, _) => ptr.push_str(name),
-                Seg::Index(i) => ptr.push_str(&i.to_string()),
+                Seg::Index(i) => {
+                    use std::fmt::Write;
+                    let _ = write!(ptr, "{i}");
+                }
             }
         }
         ptr
