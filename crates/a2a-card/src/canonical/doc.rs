@@ -219,9 +219,18 @@ pub(crate) trait Tree<'t>: Copy {
     fn integer_literal(self) -> bool {
         matches!(self.shape(), Shape::Number(n) if n.fract() == 0.0)
     }
+    /// The size of the text the tree was read from, when known (0 otherwise): what its
+    /// canonical form is written into is sized from it.
+    fn text_len(self) -> usize {
+        0
+    }
 }
 
 impl<'t> Tree<'t> for DocNode<'t> {
+    fn text_len(self) -> usize {
+        self.doc.text.len()
+    }
+
     fn integer_literal(self) -> bool {
         matches!(self.node, Node::Number(_, true))
     }

@@ -30,7 +30,8 @@ pub(crate) fn canonicalize_tree<'t, N: Tree<'t>>(
             .at(""))
         }
     };
-    let mut out = Vec::new();
+    // The canonical form is rarely longer than the input (no whitespace, fewer escapes).
+    let mut out = Vec::with_capacity(card.text_len());
     match opts.profile {
         Profile::ServedAsIs => {
             if opts.unknown == UnknownMembers::Reject {
@@ -183,6 +184,16 @@ struct Item<'a> {
     field: Option<&'static FieldDesc>,
 }
 
+/// [`cmp_utf16`] with the common case first: names whose first bytes are different ASCII
+/// characters are ordered by them without a call.
+#[inline(always)]
+fn name_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.as_bytes().first(), b.as_bytes().first()) {
+        (Some(&x), Some(&y)) if x != y && x < 0x80 && y < 0x80 => x.cmp(&y),
+        _ => cmp_utf16(a, b),
+    }
+}
+
 /// The members of one object being written, and the fields seen so far for the dual-name and
 /// oneof checks. Reused from one object to the next (see [`Walker::take_buf`]).
 #[derive(Default)]
@@ -242,14 +253,17 @@ impl<'a> Walker<'a> {
             python,
             doc_order,
             unsigned: Vec::new(),
-            segs: Vec::new(),
+            segs: Vec::with_capacity(8),
             pool: Vec::new(),
         }
     }
 
     /// An empty member list, reused when one is free.
     fn take_buf(&mut self) -> ObjectBuf<'a> {
-        self.pool.pop().unwrap_or_default()
+        self.pool.pop().unwrap_or_else(|| ObjectBuf {
+            items: Vec::with_capacity(16),
+            seen: Vec::with_capacity(16),
+        })
     }
 
     /// Returns a member list to the pool, emptied.
@@ -277,13 +291,18 @@ impl<'a> Walker<'a> {
     /// The JSON Pointer of the value being walked, built only when an error or an unsigned
     /// member needs it.
     fn pointer(&self) -> String {
-        let mut ptr = String::new();
+        let mut ptr = String::with_capacity(64);
         for seg in &self.segs {
             ptr.push('/');
             match seg {
-                Seg::Name(name, _) if name.contains(['~', '/']) => ptr.push_str(&pointer_token(name)),
+                Seg::Name(name, _) if name.bytes().any(|b| b == b'~' || b == b'/') => {
+                    ptr.push_str(&pointer_token(name))
+                }
                 Seg::Name(name, _) => ptr.push_str(name),
-                Seg::Index(i) => ptr.push_str(&i.to_string()),
+                Seg::Index(i) => {
+                    use std::fmt::Write;
+                    let _ = write!(ptr, "{i}");
+                }
             }
         }
         ptr
@@ -312,8 +331,8 @@ impl<'a> Walker<'a> {
             if !items.windows(2).all(|w| w[0].key < w[1].key) {
                 items.sort_unstable_by(|a, b| a.key.cmp(b.key));
             }
-        } else if !items.windows(2).all(|w| cmp_utf16(w[0].key, w[1].key).is_lt()) {
-            items.sort_unstable_by(|a, b| cmp_utf16(a.key, b.key));
+        } else if !items.windows(2).all(|w| name_order(w[0].key, w[1].key).is_lt()) {
+            items.sort_unstable_by(|a, b| name_order(a.key, b.key));
         }
     }
 
@@ -323,6 +342,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Writes a string; `plain` as [`write_text`] (RFC 8785), ignored by Python's escapes.
+    #[inline]
     fn text(&self, out: &mut Vec<u8>, s: &str, plain: bool) {
         if self.python {
             write_ascii_string(out, s);

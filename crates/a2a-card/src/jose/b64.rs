@@ -13,19 +13,22 @@
 
 use crate::error::{Error, ErrorCode};
 
-fn value(c: u8) -> Option<u8> {
-    match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'-' => Some(62),
-        b'_' => Some(63),
-        _ => None,
-    }
-}
-
 /// The base64url alphabet.
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Not a base64url character, in [`VALUES`].
+const INVALID: u8 = 0xFF;
+
+/// The 6-bit value of every byte that is a base64url character, [`INVALID`] for the others.
+static VALUES: [u8; 256] = {
+    let mut t = [INVALID; 256];
+    let mut i = 0;
+    while i < 64 {
+        t[ALPHABET[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
 
 /// The two characters of every 12-bit value: two lookups encode three bytes.
 static PAIRS: [[u8; 2]; 4096] = {
@@ -118,7 +121,7 @@ pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
 /// ```
 pub fn decode_strict(s: &str) -> Result<Vec<u8>, Error> {
     let input = s.as_bytes();
-    if let Some(pos) = input.iter().position(|c| value(*c).is_none()) {
+    if let Some(pos) = input.iter().position(|&c| VALUES[usize::from(c)] == INVALID) {
         let c = s.get(pos..).and_then(|t| t.chars().next()).unwrap_or('?');
         let why = match c {
             '=' => "padding '=' is not allowed in base64url".to_string(),
@@ -140,7 +143,7 @@ pub fn decode_strict(s: &str) -> Result<Vec<u8>, Error> {
     }
     // Whole groups of four by array patterns into a zeroed vector of the final length: no call
     // per group at opt-level "z" (the npm package).
-    let v = |c: u8| u32::from(value(c).unwrap_or(0));
+    let v = |c: u8| u32::from(VALUES[usize::from(c)]);
     let rest = input.len() % 4;
     let mut out = vec![0u8; input.len() / 4 * 3 + rest.saturating_sub(1)];
     let (mut i, mut o) = (0, 0);
