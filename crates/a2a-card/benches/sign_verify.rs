@@ -38,8 +38,8 @@ use a2a_card::jose::keys::PrivateKey;
 use a2a_card::Algorithm;
 use a2a_card::{sign_card, verify_card, SignOptions, TrustStore, VerifyOptions};
 use criterion::{black_box, SamplingMode};
-use ring::signature::{self, KeyPair};
 use std::time::{Duration, Instant};
+use support::raw::RawKey;
 use support::timing::{criterion, fmt, median, per_call};
 
 const ALGS: [Algorithm; 8] = [
@@ -80,57 +80,7 @@ struct Case {
     /// The signing input and signature, for the floor.
     input: Vec<u8>,
     sig: Vec<u8>,
-    floor_key: Option<FloorKey>,
-}
-
-/// The same key as ring objects, built once outside the timed loop.
-enum FloorKey {
-    Ed25519(signature::Ed25519KeyPair),
-    Ecdsa(
-        signature::EcdsaKeyPair,
-        &'static signature::EcdsaVerificationAlgorithm,
-    ),
-    Rsa(
-        signature::RsaKeyPair,
-        &'static dyn signature::RsaEncoding,
-        &'static signature::RsaParameters,
-    ),
-}
-
-fn floor_key(alg: Algorithm, key: &PrivateKey) -> Option<FloorKey> {
-    let pkcs8 = key.to_pkcs8_der();
-    let rng = ring::rand::SystemRandom::new();
-    Some(match alg {
-        Algorithm::EdDSA => {
-            FloorKey::Ed25519(signature::Ed25519KeyPair::from_pkcs8_maybe_unchecked(&pkcs8).ok()?)
-        }
-        Algorithm::ES256 => FloorKey::Ecdsa(
-            signature::EcdsaKeyPair::from_pkcs8(&signature::ECDSA_P256_SHA256_FIXED_SIGNING, &pkcs8, &rng)
-                .ok()?,
-            &signature::ECDSA_P256_SHA256_FIXED,
-        ),
-        Algorithm::ES384 => FloorKey::Ecdsa(
-            signature::EcdsaKeyPair::from_pkcs8(&signature::ECDSA_P384_SHA384_FIXED_SIGNING, &pkcs8, &rng)
-                .ok()?,
-            &signature::ECDSA_P384_SHA384_FIXED,
-        ),
-        Algorithm::RS256 => FloorKey::Rsa(
-            signature::RsaKeyPair::from_pkcs8(&pkcs8).ok()?,
-            &signature::RSA_PKCS1_SHA256,
-            &signature::RSA_PKCS1_2048_8192_SHA256,
-        ),
-        Algorithm::RS512 => FloorKey::Rsa(
-            signature::RsaKeyPair::from_pkcs8(&pkcs8).ok()?,
-            &signature::RSA_PKCS1_SHA512,
-            &signature::RSA_PKCS1_2048_8192_SHA512,
-        ),
-        Algorithm::PS256 => FloorKey::Rsa(
-            signature::RsaKeyPair::from_pkcs8(&pkcs8).ok()?,
-            &signature::RSA_PSS_SHA256,
-            &signature::RSA_PSS_2048_8192_SHA256,
-        ),
-        _ => return None,
-    })
+    floor_key: Option<RawKey>,
 }
 
 fn serde_floor(card: &[u8]) -> usize {
@@ -140,21 +90,12 @@ fn serde_floor(card: &[u8]) -> usize {
 
 /// ring's raw verification of the signing input, alone (no JSON).
 fn crypto_verify(case: &Case) -> bool {
-    let ok = match case.floor_key.as_ref() {
-        Some(FloorKey::Ed25519(kp)) => {
-            signature::UnparsedPublicKey::new(&signature::ED25519, kp.public_key().as_ref())
-                .verify(&case.input, &case.sig)
-        }
-        Some(FloorKey::Ecdsa(kp, alg)) => {
-            signature::UnparsedPublicKey::new(*alg, kp.public_key().as_ref()).verify(&case.input, &case.sig)
-        }
-        Some(FloorKey::Rsa(kp, _, params)) => {
-            signature::UnparsedPublicKey::new(*params, kp.public().as_ref()).verify(&case.input, &case.sig)
-        }
-        None => Ok(()),
-    };
-    assert!(ok.is_ok(), "the floor verifies");
-    ok.is_ok()
+    let ok = case
+        .floor_key
+        .as_ref()
+        .is_none_or(|k| k.verify(&case.input, &case.sig));
+    assert!(ok, "the floor verifies");
+    ok
 }
 
 fn floor_verify(case: &Case) -> usize {
@@ -165,18 +106,7 @@ fn floor_verify(case: &Case) -> usize {
 
 fn floor_sign(case: &Case) -> usize {
     let n = serde_floor(&case.card);
-    let rng = ring::rand::SystemRandom::new();
-    let len = match case.floor_key.as_ref() {
-        Some(FloorKey::Ed25519(kp)) => kp.sign(&case.input).as_ref().len(),
-        Some(FloorKey::Ecdsa(kp, _)) => kp.sign(&rng, &case.input).unwrap().as_ref().len(),
-        Some(FloorKey::Rsa(kp, enc, _)) => {
-            let mut out = vec![0u8; kp.public().modulus_len()];
-            kp.sign(*enc, &rng, &case.input, &mut out).unwrap();
-            out.len()
-        }
-        None => 0,
-    };
-    n + len
+    n + case.floor_key.as_ref().map_or(0, |k| k.sign(&case.input))
 }
 
 fn verify(case: &Case) -> bool {
@@ -296,7 +226,7 @@ fn cases(algs: &[Algorithm], filter: Option<&str>) -> Vec<Case> {
                 trust: trust.clone(),
                 input,
                 sig,
-                floor_key: floor_key(alg, &key),
+                floor_key: RawKey::of(alg, &key),
             });
         }
     }

@@ -20,11 +20,8 @@
 mod support;
 
 use a2a_card::{sign_card, verify_card, Algorithm, PrivateKey, SignOptions, TrustStore, VerifyOptions};
-use ring::signature::{
-    EcdsaKeyPair, Ed25519KeyPair, KeyPair, UnparsedPublicKey, VerificationAlgorithm, ECDSA_P256_SHA256_FIXED,
-    ECDSA_P256_SHA256_FIXED_SIGNING, ED25519,
-};
 use std::hint::black_box;
+use support::raw::RawKey;
 
 #[inline(never)]
 fn verify_loop(n: usize, signed: &[u8], trust: &TrustStore) {
@@ -36,9 +33,9 @@ fn verify_loop(n: usize, signed: &[u8], trust: &TrustStore) {
 }
 
 #[inline(never)]
-fn raw_loop(n: usize, key: &UnparsedPublicKey<Vec<u8>>, input: &[u8], sig: &[u8]) {
+fn raw_loop(n: usize, key: &RawKey, input: &[u8], sig: &[u8]) {
     for _ in 0..n {
-        key.verify(black_box(input), black_box(sig)).unwrap();
+        assert!(key.verify(black_box(input), black_box(sig)));
     }
 }
 
@@ -73,22 +70,8 @@ fn main() {
     let signed = sign_card(&card, &key, &options).unwrap();
     let input = a2a_card::jose::header::signing_input(&signed.protected, &signed.canonical.bytes);
     let sig = a2a_card_testkit::data::unb64url(&signed.signature);
-    // ring's own key object of the same key, for its public key bytes.
-    let pkcs8 = key.to_pkcs8_der();
-    let raw = if alg == Algorithm::EdDSA {
-        let pair = Ed25519KeyPair::from_pkcs8_maybe_unchecked(&pkcs8).unwrap();
-        UnparsedPublicKey::new(
-            &ED25519 as &'static dyn VerificationAlgorithm,
-            pair.public_key().as_ref().to_vec(),
-        )
-    } else {
-        let rng = ring::rand::SystemRandom::new();
-        let pair = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &pkcs8, &rng).unwrap();
-        UnparsedPublicKey::new(
-            &ECDSA_P256_SHA256_FIXED as &'static dyn VerificationAlgorithm,
-            pair.public_key().as_ref().to_vec(),
-        )
-    };
+    // ring's own key object of the same key.
+    let raw = RawKey::of(alg, &key).unwrap();
     verify_loop(n, &signed.card, &trust);
     raw_loop(n, &raw, &input, &sig);
     println!("{} bytes, {n} calls each", card.len());

@@ -12,6 +12,7 @@
 
 #![allow(dead_code)]
 
+pub mod raw;
 pub mod timing;
 
 use a2a_card_testkit::rng::Rng;
