@@ -34,7 +34,7 @@ pub(crate) struct Policy {
 
 impl Policy {
     pub(crate) fn read(options: &JsValue, what: &'static str) -> Result<Policy, JsValue> {
-        Policy::from_options(&Options::read(options, what, &verify_names())?)
+        Policy::from_options(&read_verify_options(options, what)?)
     }
 
     /// The options read by the core's table (`a2a_card::request::VERIFY`): each option this
@@ -100,9 +100,9 @@ impl Policy {
 pub(crate) type OptionValues = Vec<(String, JsValue)>;
 
 thread_local! {
-    /// The names of the verify options, written once: `verify(card, options)` reads its options
-    /// on every call.
-    static VERIFY_NAMES: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The names of the verify options, written on first use only: `verify(card, options)`
+    /// reads its options on every call.
+    static VERIFY_NAMES: String = names(VERIFY);
     /// The policy read by the last `verify()` call whose options were all primitive values,
     /// with those options: `verify(card, { jwks, profile })` called again and again with the
     /// same values reads its trust roots and policy once, as a `Verifier` does.
@@ -114,7 +114,7 @@ thread_local! {
 /// kept when all values are primitives; an object or array value may have changed since, so it
 /// is read every time).
 pub(crate) fn cached_policy(options: &JsValue, what: &'static str) -> Result<Rc<Policy>, JsValue> {
-    let o = &Options::read(options, what, &verify_names())?;
+    let o = &read_verify_options(options, what)?;
     let Some(key) = o.primitive_members() else {
         return Ok(Rc::new(Policy::from_options(o)?));
     };
@@ -130,15 +130,9 @@ pub(crate) fn cached_policy(options: &JsValue, what: &'static str) -> Result<Rc<
     Ok(policy)
 }
 
-/// The names of the verify options (see `VERIFY_NAMES`).
-fn verify_names() -> String {
-    VERIFY_NAMES.with(|n| {
-        let mut n = n.borrow_mut();
-        if n.is_empty() {
-            *n = names(VERIFY);
-        }
-        n.clone()
-    })
+/// The verify options given in `options`, checked against the names of `VERIFY`.
+fn read_verify_options(options: &JsValue, what: &'static str) -> Result<Options, JsValue> {
+    VERIFY_NAMES.with(|known| Options::read(options, what, known))
 }
 
 /// The same option names in the same order, with values that are `===`.
