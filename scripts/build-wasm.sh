@@ -138,7 +138,7 @@ else
     web_wasm="$stage/web/a2a_card_bg.wasm"
     cp "$node_wasm" "$stage/unoptimized.wasm"
     "$wasm_opt" "${opt_flags[@]}" --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
-        --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
+        --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue --enable-simd \
         "$stage/unoptimized.wasm" -o "$node_wasm"
     if node -e '
         const lib = require(process.argv[1]);
@@ -150,7 +150,7 @@ else
             cp "$node_wasm" "$web_wasm"
         else
             "$wasm_opt" "${opt_flags[@]}" --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
-                --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue \
+                --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue --enable-simd \
                 "$web_wasm" -o "$web_wasm.opt"
             mv "$web_wasm.opt" "$web_wasm"
         fi

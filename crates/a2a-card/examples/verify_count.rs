@@ -11,8 +11,9 @@
 //! ```
 //!
 //! Arguments: the algorithm (`ES256` or `EdDSA`), the card (`sample` for the A2A v1.0 section
-//! 8.5 sample, or a number of skills for a generated card, `benches/support`) and the number of
-//! calls of each loop. It prints the card's size and checks every verdict.
+//! 8.5 sample, a number of skills for a generated card, `benches/support`, or the path of a card
+//! file, such as the cards `scripts/bench-peers/gen.py` writes) and the number of calls of each
+//! loop. It prints the card's size and checks every verdict.
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::print_stdout)]
 
@@ -55,8 +56,10 @@ fn main() {
             "/../../testvectors/cards/sample-8.5-unsigned.json"
         ))
         .unwrap()
+    } else if let Ok(skills) = card.parse() {
+        support::card_bytes(skills)
     } else {
-        support::card_bytes(card.parse().unwrap())
+        std::fs::read(card).unwrap()
     };
     let n: usize = n.parse().unwrap();
     let key = PrivateKey::generate(alg).unwrap();

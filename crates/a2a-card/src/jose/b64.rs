@@ -30,17 +30,6 @@ static VALUES: [u8; 256] = {
     t
 };
 
-/// The two characters of every 12-bit value: two lookups encode three bytes.
-static PAIRS: [[u8; 2]; 4096] = {
-    let mut t = [[0u8; 2]; 4096];
-    let mut i = 0;
-    while i < 4096 {
-        t[i] = [ALPHABET[i >> 6], ALPHABET[i & 63]];
-        i += 1;
-    }
-    t
-};
-
 /// Encodes bytes as base64url without padding.
 ///
 /// ```text
@@ -55,74 +44,19 @@ pub fn encode(bytes: impl AsRef<[u8]>) -> String {
 }
 
 /// Appends the base64url form of `bytes` (no padding) to `out`, without an intermediate string.
-/// A signing input is mostly this encoding of the canonical card. Native builds encode with
-/// `base64-simd` (AVX2, SSSE3 or NEON, chosen when the program starts, with a scalar path
-/// otherwise): on the 8.5 sample it costs about a tenth of the instructions of the table encoder
-/// below, which the WebAssembly build keeps ([`encode_portable`]: no vector code there, and no
-/// second encoder in the `.wasm`).
+/// A signing input is mostly this encoding of the canonical card, so it is `base64-simd`'s:
+/// AVX2, SSSE3 or NEON natively (chosen when the program starts, a scalar path otherwise), and
+/// WebAssembly SIMD in the npm package (built with `simd128`). On the 8.5 sample it takes about
+/// a fifth of the instructions of the table encoder it replaces (BENCHMARKS.md).
 ///
 /// ```text
 /// let mut out = b"x.".to_vec();
 /// a2a_card::b64::encode_into(&mut out, b"hi?");
 /// assert_eq!(out, b"x.aGk_");
 /// ```
-#[cfg(not(target_arch = "wasm32"))]
 #[inline]
 pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
     base64_simd::URL_SAFE_NO_PAD.encode_append(bytes, out);
-}
-
-/// [`encode_into`] of the WebAssembly build: the table encoder.
-#[cfg(target_arch = "wasm32")]
-#[inline]
-pub fn encode_into(out: &mut Vec<u8>, bytes: &[u8]) {
-    encode_portable(out, bytes);
-}
-
-/// The table encoder: six bytes at a time with a table of character pairs (about 1.6 times the
-/// speed of the `base64` crate's general-purpose engine on a 355 KB card). The WebAssembly
-/// build's [`encode_into`]; native builds keep it for the tests that hold both encoders to the
-/// same output.
-#[cfg_attr(not(any(target_arch = "wasm32", test)), allow(dead_code))]
-pub(crate) fn encode_portable(out: &mut Vec<u8>, bytes: &[u8]) {
-    // Array patterns and single-byte stores into a buffer on the stack, appended a block at a
-    // time: as fast as chunk iterators at opt-level 3, and no call per chunk at the npm
-    // package's opt-level "z", which inlines neither the iterators, `copy_from_slice` nor the
-    // growth of a vector (there the chunk iterators took four times as long).
-    out.reserve(bytes.len().div_ceil(3) * 4);
-    let pair = |v: u64| PAIRS[(v & 0xFFF) as usize];
-    let mut buf = [0u8; 512];
-    let (mut i, mut o) = (0, 0);
-    while let Some(&[b0, b1, b2, b3, b4, b5]) = bytes.get(i..i + 6) {
-        // A 48-bit big-endian group: four 12-bit values, eight characters.
-        let w = u64::from_be_bytes([0, 0, b0, b1, b2, b3, b4, b5]);
-        let (a, b, c, e) = (pair(w >> 36), pair(w >> 24), pair(w >> 12), pair(w));
-        if let Some([d0, d1, d2, d3, d4, d5, d6, d7]) = buf.get_mut(o..o + 8) {
-            (*d0, *d1, *d2, *d3) = (a[0], a[1], b[0], b[1]);
-            (*d4, *d5, *d6, *d7) = (c[0], c[1], e[0], e[1]);
-        }
-        i += 6;
-        o += 8;
-        if o == buf.len() {
-            out.extend_from_slice(&buf);
-            o = 0;
-        }
-    }
-    out.extend_from_slice(buf.get(..o).unwrap_or_default());
-    // Three, four or five bytes left: 24 (and 8 or 16) bits.
-    let rest = bytes.len() - i;
-    let mut n: u64 = 0;
-    for k in 0..rest {
-        n = n << 8 | u64::from(bytes[i + k]);
-    }
-    let mut left = rest * 8;
-    while left >= 6 {
-        left -= 6;
-        out.push(ALPHABET[((n >> left) & 63) as usize]);
-    }
-    if left > 0 {
-        out.push(ALPHABET[((n << (6 - left)) & 63) as usize]);
-    }
 }
 
 /// Decodes strict base64url: the URL-safe alphabet only, no padding, no whitespace, and the
@@ -207,7 +141,7 @@ mod tests {
         }
     }
 
-    /// Both encoders (the native one and the table encoder) agree with the `base64` crate at every length around its 12-byte
+    /// The encoder agrees with the `base64` crate at every length around its 12-byte
     /// blocks and its tails, on bytes covering every 6-bit value, appending after a prefix.
     #[test]
     fn encoding_matches_the_base64_crate() {
@@ -217,12 +151,10 @@ mod tests {
             .collect();
         for len in 0..data.len() {
             let expected = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&data[..len]);
-            for encoder in [encode_into, encode_portable] {
-                let mut out = b"head.".to_vec();
-                encoder(&mut out, &data[..len]);
-                assert_eq!(&out[..5], b"head.");
-                assert_eq!(std::str::from_utf8(&out[5..]).unwrap(), expected, "length {len}");
-            }
+            let mut out = b"head.".to_vec();
+            encode_into(&mut out, &data[..len]);
+            assert_eq!(&out[..5], b"head.");
+            assert_eq!(std::str::from_utf8(&out[5..]).unwrap(), expected, "length {len}");
             assert_eq!(encode(&data[..len]), expected);
         }
     }
