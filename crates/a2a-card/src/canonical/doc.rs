@@ -236,6 +236,11 @@ impl<'t> Tree<'t> for DocNode<'t> {
     }
 
     #[inline(always)]
+    fn is_null(self) -> bool {
+        matches!(self.node, Node::Null)
+    }
+
+    #[inline(always)]
     fn shape(self) -> Shape<'t> {
         match self.node {
             Node::Null => Shape::Null,
