@@ -133,13 +133,15 @@ else
     # imports one), so it starts zeroed and the zero bytes of the data need not be written;
     # --low-memory-unused: no address below 1024 is reached by wrapping around (what that flag
     # assumes: constant offsets then fold into loads and stores). 1.6 KB gzip between them.
-    opt_flags=(--low-memory-unused --zero-filled-memory -Oz --converge --strip-producers --strip-target-features)
+    # The features the module uses (wasm-bindgen's and rustc's defaults, and simd128 from
+    # .cargo/config.toml), one list for both runs below.
+    opt_flags=(--low-memory-unused --zero-filled-memory -Oz --converge --strip-producers --strip-target-features
+        --enable-bulk-memory --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int
+        --enable-reference-types --enable-multivalue --enable-simd)
     node_wasm="$stage/node/a2a_card_bg.wasm"
     web_wasm="$stage/web/a2a_card_bg.wasm"
     cp "$node_wasm" "$stage/unoptimized.wasm"
-    "$wasm_opt" "${opt_flags[@]}" --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
-        --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue --enable-simd \
-        "$stage/unoptimized.wasm" -o "$node_wasm"
+    "$wasm_opt" "${opt_flags[@]}" "$stage/unoptimized.wasm" -o "$node_wasm"
     if node -e '
         const lib = require(process.argv[1]);
         if (lib.canonicalize({ name: "a", skills: [] }) !== "{\"name\":\"a\",\"skills\":[]}") process.exit(1);
@@ -149,9 +151,7 @@ else
         if cmp -s "$stage/unoptimized.wasm" "$web_wasm"; then
             cp "$node_wasm" "$web_wasm"
         else
-            "$wasm_opt" "${opt_flags[@]}" --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
-                --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue --enable-simd \
-                "$web_wasm" -o "$web_wasm.opt"
+            "$wasm_opt" "${opt_flags[@]}" "$web_wasm" -o "$web_wasm.opt"
             mv "$web_wasm.opt" "$web_wasm"
         fi
     else
