@@ -37,10 +37,7 @@ static VALUES: [u8; 256] = {
 /// assert_eq!(a2a_card::b64::encode(b""), "");
 /// ```
 pub fn encode(bytes: impl AsRef<[u8]>) -> String {
-    let mut out = Vec::new();
-    encode_into(&mut out, bytes.as_ref());
-    // The alphabet is ASCII.
-    String::from_utf8(out).unwrap_or_default()
+    base64_simd::URL_SAFE_NO_PAD.encode_to_string(bytes)
 }
 
 /// Appends the base64url form of `bytes` (no padding) to `out`, without an intermediate string.
