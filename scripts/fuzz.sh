@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target in fuzz/fuzz_targets for SECONDS seconds each (default 60) and
-# fails on the first crash, timeout or out-of-memory. Needs the nightly toolchain and cargo-fuzz,
-# which scripts/setup.sh installs (cargo-fuzz into target/tools, taken from there or from PATH).
+# fails if any of them crashed, timed out or ran out of memory. Needs the nightly toolchain and
+# cargo-fuzz, which scripts/setup.sh installs (cargo-fuzz into target/tools, taken from there or
+# from PATH).
 #
 #   scripts/fuzz.sh [SECONDS]
 #
@@ -15,12 +16,18 @@
 #
 # FUZZ_SANITIZER=address selects ASan (default none: the project forbids unsafe code, so the
 # sanitizer buys little and costs most of the speed). FUZZ_TARGETS="verify keys" runs a subset;
-# FUZZ_SEED_ONLY=1 seeds and stops (no nightly toolchain needed for that).
+# FUZZ_SEED_ONLY=1 seeds and stops (no nightly toolchain needed for that). FUZZ_JOBS=N fuzzes N
+# targets at a time (default: the number of CPUs); the script fails if any of them crashed.
 set -euo pipefail
 
 seconds="${1:-60}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -eq 0 ]; then
     echo "usage: $0 [SECONDS]  (a positive whole number, default 60)" >&2
+    exit 2
+fi
+jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+if ! [[ "$jobs" =~ ^[0-9]+$ ]] || [ "$jobs" -eq 0 ]; then
+    echo "FUZZ_JOBS must be a positive whole number, not '$jobs'" >&2
     exit 2
 fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -264,26 +271,55 @@ for t in "${targets[@]}"; do
     fi
 done
 
-summary=()
-for t in "${targets[@]}"; do
-    corpus="fuzz/corpus/$t"
-    dict=()
+# The targets run side by side, $jobs at a time (FUZZ_JOBS, default: the number of CPUs), each
+# on one core as libFuzzer runs it, so every target still gets its SECONDS of one core. Each
+# one's output is kept in a file and printed whole once all are done, in the targets' order.
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+
+# fuzz_one TARGET: fuzzes it for SECONDS, its output into $logs/TARGET.log and its exit status
+# into $logs/TARGET.status.
+fuzz_one() {
+    local t="$1" status=0
+    local dict=()
     if [ -f "fuzz/$t.dict" ]; then dict=("-dict=fuzz/$t.dict"); fi
-    log="$(mktemp)"
-    echo "== fuzzing $t for ${seconds}s (sanitizer: $sanitizer)"
-    status=0
-    cargo +nightly fuzz run --sanitizer "$sanitizer" --debug-assertions "$t" "$corpus" -- \
+    cargo +nightly fuzz run --sanitizer "$sanitizer" --debug-assertions "$t" "fuzz/corpus/$t" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
-        2>&1 | tee "$log" || status=$?
+        >"$logs/$t.log" 2>&1 || status=$?
+    echo "$status" >"$logs/$t.status"
+}
+
+echo "== fuzzing ${#targets[@]} targets for ${seconds}s each, $jobs at a time (sanitizer: $sanitizer)"
+running=0
+for t in "${targets[@]}"; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || true
+        running=$((running - 1))
+    fi
+    fuzz_one "$t" &
+    running=$((running + 1))
+done
+wait || true
+
+summary=()
+failed=()
+for t in "${targets[@]}"; do
+    log="$logs/$t.log"
+    echo "== fuzzing $t for ${seconds}s (sanitizer: $sanitizer)"
+    cat "$log" 2>/dev/null || true
+    status="$(cat "$logs/$t.status" 2>/dev/null || echo "no status")"
     runs="$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1 || true)"
     units="$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n 1 || true)"
     cov="$(grep -Eo 'DONE[[:space:]]+cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -n 1 | sed 's/^DONE[[:space:]]*//' || true)"
-    rm -f "$log"
-    if [ "$status" -ne 0 ]; then
-        echo "FAILED: fuzz target $t (exit $status); the input is in fuzz/artifacts/$t/" >&2
-        exit 1
+    if [ "$status" != 0 ]; then
+        failed+=("FAILED: fuzz target $t (exit $status); the input is in fuzz/artifacts/$t/")
+    else
+        summary+=("$t: ${units:-?} executions (${runs:-finished}) ${cov}")
     fi
-    summary+=("$t: ${units:-?} executions (${runs:-finished}) ${cov}")
 done
-echo "== fuzz summary (${seconds}s per target, no crash)"
+if [ "${#failed[@]}" -gt 0 ]; then
+    printf '%s\n' "${failed[@]}" >&2
+    exit 1
+fi
+echo "== fuzz summary (${seconds}s per target, $jobs at a time, no crash)"
 printf '  %s\n' "${summary[@]}"
