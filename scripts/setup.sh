@@ -208,7 +208,8 @@ pip_install() { # PYTHON ARGS...: quiet, no prompt
     "$py" -m pip install --quiet --disable-pip-version-check --no-input "$@"
 }
 
-for l in "${local_missing[@]}"; do
+install_one() { # "KEY DESCRIPTION", an entry of local_missing
+    local l="$1" key
     key="${l%% *}"
     say "installing ${l#* }"
     case "$key" in
@@ -281,5 +282,38 @@ for l in "${local_missing[@]}"; do
             lock_hash "$rust_peer_dir/Cargo.lock" >"$rust_peer_target/.a2a-card-setup"
             ;;
     esac
+}
+
+# The crates that cargo compiles (cargo-fuzz, wasm-bindgen-cli) keep both cores busy for minutes,
+# while the downloads from npm and PyPI mostly wait on the network: the downloads run in the
+# background meanwhile, one after another, their output kept and printed whole when they are done.
+compiled=()
+downloaded=()
+for l in "${local_missing[@]}"; do
+    case "${l%% *}" in
+        nightly | cargo-fuzz | wasm-bindgen | rust-peer) compiled+=("$l") ;;
+        *) downloaded+=("$l") ;;
+    esac
 done
+downloads_pid=""
+if [ "${#downloaded[@]}" -gt 0 ]; then
+    downloads_log="$(mktemp)"
+    trap 'if [ -n "$downloads_pid" ]; then kill "$downloads_pid" 2>/dev/null || true; fi; rm -f "$downloads_log"' EXIT
+    (
+        set -e
+        for l in "${downloaded[@]}"; do install_one "$l"; done
+    ) >"$downloads_log" 2>&1 &
+    downloads_pid=$!
+fi
+for l in "${compiled[@]}"; do install_one "$l"; done
+if [ -n "$downloads_pid" ]; then
+    status=0
+    wait "$downloads_pid" || status=$?
+    downloads_pid=""
+    cat "$downloads_log"
+    if [ "$status" -ne 0 ]; then
+        echo "error: installing from npm or PyPI failed (exit $status); its output is above" >&2
+        exit "$status"
+    fi
+fi
 say "setup done ($mode)"
