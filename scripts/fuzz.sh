@@ -16,8 +16,10 @@
 #
 # FUZZ_SANITIZER=address selects ASan (default none: the project forbids unsafe code, so the
 # sanitizer buys little and costs most of the speed). FUZZ_TARGETS="verify keys" runs a subset;
-# FUZZ_SEED_ONLY=1 seeds and stops (no nightly toolchain needed for that). FUZZ_JOBS=N fuzzes N
-# targets at a time (default: the number of CPUs); the script fails if any of them crashed.
+# FUZZ_SEED_ONLY=1 seeds and stops (no nightly toolchain needed for that); FUZZ_BUILD_ONLY=1
+# builds the targets and stops (scripts/test.sh builds them so ahead of the fuzz suite, while
+# other suites leave a core idle). FUZZ_JOBS=N fuzzes N targets at a time (default: the number
+# of CPUs); the script fails if any of them crashed.
 set -euo pipefail
 
 seconds="${1:-60}"
@@ -245,6 +247,17 @@ seed() {
     done
 }
 
+build_targets() {
+    echo "== building the fuzz targets (sanitizer: $sanitizer)"
+    local build_start=$SECONDS
+    cargo +nightly fuzz build --sanitizer "$sanitizer" --debug-assertions
+    echo "built in $((SECONDS - build_start))s"
+}
+if [ -n "${FUZZ_BUILD_ONLY:-}" ]; then
+    build_targets
+    exit 0
+fi
+
 echo "== seeding"
 seed
 if [ -n "${FUZZ_SEED_ONLY:-}" ]; then exit 0; fi
@@ -253,10 +266,7 @@ if [ -n "${FUZZ_SEED_ONLY:-}" ]; then exit 0; fi
 # Fuzzing
 # ------------------------------------------------------------------------------------------
 
-echo "== building the fuzz targets (sanitizer: $sanitizer)"
-build_start=$SECONDS
-cargo +nightly fuzz build --sanitizer "$sanitizer" --debug-assertions
-echo "built in $((SECONDS - build_start))s"
+build_targets
 
 # Every input once found to fail (fuzz/regressions/<target>/, committed) runs first: a finding
 # fixed stays fixed whatever the random fuzzing below reaches.

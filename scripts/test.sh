@@ -29,7 +29,9 @@
 #   interop  signing and verifying with the Python and JavaScript A2A SDKs (pinned versions, in
 #            target/sdk), a2a-sdk 0.3.26 and 0.3.21, and the Rust peer a2a-protocol-types 0.15
 #            (scripts/interop/rust-peer, built offline into target/interop-rust-peer)
-#   fuzz     every fuzz target for 30 s (nightly and cargo-fuzz from setup.sh; under CI=true required)
+#   fuzz     every fuzz target for 30 s, as many at a time as there are CPUs (nightly and
+#            cargo-fuzz from setup.sh; under CI=true required); the targets are built in the
+#            background from the start of the node suite on
 #
 #   scripts/test.sh                 every suite
 #   scripts/test.sh --quick         the inner loop: cargo test, clippy and fmt only
@@ -63,7 +65,7 @@ while [ $# -gt 0 ]; do
             shift
             ;;
         -h | --help)
-            sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         *)
@@ -102,8 +104,27 @@ browser_log="$(mktemp)"
 runtimes_log="$(mktemp)"
 py_log="$(mktemp)"
 release_log="$(mktemp)"
-trap 'rm -f "$log" "$node_log" "$browser_log" "$runtimes_log" "$py_log" "$release_log"' EXIT
+fuzz_build_log="$(mktemp)"
+fuzz_build_pid=""
+trap 'if [ -n "$fuzz_build_pid" ]; then kill -- "-$fuzz_build_pid" 2>/dev/null || true; fi
+      rm -f "$log" "$node_log" "$browser_log" "$runtimes_log" "$py_log" "$release_log" "$fuzz_build_log"' EXIT
 mkdir -p "$root/target"
+
+has_nightly() { rustup toolchain list | grep -q '^nightly'; }
+
+# The fuzz targets' build (nightly, in fuzz/target) starts in the background when the suites that
+# mostly run one process at a time begin (the Node, browser and runtime tests), so that the fuzz
+# suite finds it done. Its output is kept; the fuzz suite's own build (then nothing to do) reports
+# any error.
+start_fuzz_build() {
+    if wants fuzz && [ -z "$fuzz_build_pid" ] && has_nightly; then
+        echo
+        echo "==> building the fuzz targets in the background (FUZZ_BUILD_ONLY=1 scripts/fuzz.sh)"
+        # In a process group of its own (setsid), so that leaving early stops all of it.
+        setsid env FUZZ_BUILD_ONLY=1 scripts/fuzz.sh >"$fuzz_build_log" 2>&1 &
+        fuzz_build_pid=$!
+    fi
+}
 
 if wants rust; then
     step bash -c "set -o pipefail; cargo test --workspace --all-targets 2>&1 | tee -a '$log'"
@@ -146,6 +167,7 @@ if wants install; then
 fi
 
 if wants node; then
+    start_fuzz_build
     step scripts/build-wasm.sh
     step cargo build -p a2a-card-cli
     npm_ready crates/a2a-card-wasm/test || needs_setup "the Node tests' packages (npm ci in crates/a2a-card-wasm/test)"
@@ -217,7 +239,14 @@ if wants interop; then
 fi
 
 if wants fuzz; then
-    if rustup toolchain list | grep -q '^nightly'; then
+    if [ -n "$fuzz_build_pid" ]; then
+        build_status=0
+        wait "$fuzz_build_pid" || build_status=$?
+        fuzz_build_pid=""
+        echo
+        echo "==> the fuzz targets' background build finished (status $build_status): $(tail -n 1 "$fuzz_build_log")"
+    fi
+    if has_nightly; then
         step scripts/fuzz.sh "${A2A_CARD_FUZZ_SECONDS:-30}"
     elif [ "${CI:-}" = true ]; then
         echo "error[usage]: the fuzz suite needs a nightly toolchain (scripts/setup.sh installs it)" >&2
