@@ -1,6 +1,9 @@
 //! Finding the end of a run of plain string content a block of bytes at a time, shared by the
 //! reader (string bodies) and the RFC 8785 writer (strings it must escape).
 
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+use wide::u8x16;
+
 /// Bytes that end a run of plain string content: the quote, the backslash and the controls.
 static STRING_STOP: [bool; 256] = {
     let mut t = [false; 256];
@@ -15,12 +18,25 @@ static STRING_STOP: [bool; 256] = {
 };
 
 /// The offset of the first byte at or after `pos` that is a quote, a backslash or a control
-/// character (or `bytes.len()`). Eight bytes are tested at a time as one word ([`word_stops`]),
-/// whose lowest flag is the stop byte: no loop inside the word. (Sixteen bytes by vector
-/// compares and then two word tests to place the stop took more instructions on the short
-/// strings of a card.) Fewer than eight bytes left are tested one by one.
+/// character (or `bytes.len()`). On x86_64 (SSE2, which every such processor has) and on wasm32
+/// built with SIMD128 (as the npm package is), sixteen bytes are tested at a time and the stop is
+/// placed by the compare's bit mask ([`vector_stops`]); that took 6k fewer instructions per
+/// verification of the 8.5 sample than the word scan alone. Then, and on other targets
+/// throughout, eight bytes are tested at a time as one word ([`word_stops`]), whose lowest flag
+/// is the stop byte; fewer than eight left are tested one by one. (A 16-byte mask built from
+/// plain integer code, without the vector compare, took more instructions than the word scan.)
 #[inline]
 pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
+    #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        while let Some(chunk) = bytes.get(pos..pos + 16) {
+            let stops = vector_stops(chunk);
+            if stops != 0 {
+                return pos + stops.trailing_zeros() as usize;
+            }
+            pos += 16;
+        }
+    }
     while let Some(chunk) = bytes.get(pos..pos + 8) {
         let stops = word_stops(chunk);
         if stops != 0 {
@@ -35,6 +51,28 @@ pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// Sixteen bytes against the stop bytes with `wide`'s 16-byte vectors (safe code over SSE2 and
+/// SIMD128): bit `i` of the result is set when byte `i` is a quote, a backslash or a control
+/// character.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn vector_stops(chunk: &[u8]) -> u32 {
+    // Byte by byte rather than `try_into`, which opt-level "z" leaves a call.
+    let v = match *chunk {
+        [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, ..] => {
+            u8x16::new([a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p])
+        }
+        _ => return 0,
+    };
+    let quote = v.cmp_eq(u8x16::splat(b'"'));
+    let bslash = v.cmp_eq(u8x16::splat(b'\\'));
+    // A byte at most 0x1F is its own minimum with 0x1F.
+    let control = v.min(u8x16::splat(0x1F)).cmp_eq(v);
+    #[allow(clippy::cast_sign_loss)]
+    let mask = (quote | bslash | control).move_mask() as u32;
+    mask
 }
 
 /// For eight bytes (little-endian): a word whose byte `i` has its high bit set when byte `i` is
