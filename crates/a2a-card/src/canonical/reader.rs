@@ -879,9 +879,10 @@ mod tests {
             .map_or(bytes.len(), |i| pos + i)
     }
 
-    /// The word-at-a-time scan finds the same byte as a plain loop: every stop byte at every
-    /// position, among fillers next to the stop values (0x1F/0x20, '!' and '#' beside '"',
-    /// '[' and ']' beside '\\', bytes with the high bit set), from every start offset.
+    /// The scan (sixteen bytes, then eight, then one at a time) finds the same byte as a plain
+    /// loop: every stop byte at every position, among fillers next to the stop values
+    /// (0x1F/0x20, '!' and '#' beside '"', '[' and ']' beside '\\', bytes with the high bit
+    /// set), from every start offset, in inputs of every length up to 40.
     #[test]
     pub(super) fn scan_plain_matches_a_byte_loop() {
         let fillers = [
