@@ -1,7 +1,10 @@
 //! Finding the end of a run of plain string content a block of bytes at a time, shared by the
 //! reader (string bodies) and the RFC 8785 writer (strings it must escape).
 
-#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 use wide::u8x16;
 
 /// Bytes that end a run of plain string content: the quote, the backslash and the controls.
@@ -27,7 +30,10 @@ static STRING_STOP: [bool; 256] = {
 /// plain integer code, without the vector compare, took more instructions than the word scan.)
 #[inline]
 pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
-    #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     {
         while let Some(chunk) = bytes.get(pos..pos + 16) {
             let stops = vector_stops(chunk);
@@ -56,7 +62,10 @@ pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
 /// Sixteen bytes against the stop bytes with `wide`'s 16-byte vectors (safe code over SSE2 and
 /// SIMD128): bit `i` of the result is set when byte `i` is a quote, a backslash or a control
 /// character.
-#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 #[inline(always)]
 fn vector_stops(chunk: &[u8]) -> u32 {
     // Byte by byte rather than `try_into`, which opt-level "z" leaves a call.
