@@ -1,12 +1,6 @@
 //! Finding the end of a run of plain string content a block of bytes at a time, shared by the
 //! reader (string bodies) and the RFC 8785 writer (strings it must escape).
 
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
-use wide::u8x16;
-
 /// Bytes that end a run of plain string content: the quote, the backslash and the controls.
 static STRING_STOP: [bool; 256] = {
     let mut t = [false; 256];
@@ -23,7 +17,7 @@ static STRING_STOP: [bool; 256] = {
 /// The offset of the first byte at or after `pos` that is a quote, a backslash or a control
 /// character (or `bytes.len()`). On x86_64 (SSE2, which every such processor has) and on wasm32
 /// built with SIMD128 (as the npm package is), sixteen bytes are tested at a time and the stop is
-/// placed by the compare's bit mask ([`vector_stops`]); that took 6k fewer instructions per
+/// placed by the compare's bit mask (`vector::stops`); that took 6k fewer instructions per
 /// verification of the 8.5 sample than the word scan alone. Then, and on other targets
 /// throughout, eight bytes are tested at a time as one word ([`word_stops`]), whose lowest flag
 /// is the stop byte; fewer than eight left are tested one by one. (A 16-byte mask built from
@@ -36,7 +30,7 @@ pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     ))]
     {
         while let Some(chunk) = bytes.get(pos..pos + 16) {
-            let stops = vector_stops(chunk);
+            let stops = vector::stops(chunk);
             if stops != 0 {
                 return pos + stops.trailing_zeros() as usize;
             }
@@ -59,29 +53,32 @@ pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// Sixteen bytes against the stop bytes with `wide`'s 16-byte vectors (safe code over SSE2 and
-/// SIMD128): bit `i` of the result is set when byte `i` is a quote, a backslash or a control
-/// character.
+/// Sixteen bytes at a time with `wide`'s 16-byte vectors: safe code over SSE2 and SIMD128.
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
-#[inline(always)]
-fn vector_stops(chunk: &[u8]) -> u32 {
-    // Byte by byte rather than `try_into`, which opt-level "z" leaves a call.
-    let v = match *chunk {
-        [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, ..] => {
-            u8x16::new([a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p])
-        }
-        _ => return 0,
-    };
-    let quote = v.cmp_eq(u8x16::splat(b'"'));
-    let bslash = v.cmp_eq(u8x16::splat(b'\\'));
-    // A byte at most 0x1F is its own minimum with 0x1F.
-    let control = v.min(u8x16::splat(0x1F)).cmp_eq(v);
-    #[allow(clippy::cast_sign_loss)]
-    let mask = (quote | bslash | control).move_mask() as u32;
-    mask
+mod vector {
+    use wide::u8x16;
+
+    /// Bit `i` of the result is set when byte `i` of the chunk (its first sixteen bytes) is a
+    /// quote, a backslash or a control character; zero for a shorter chunk.
+    #[inline(always)]
+    pub(super) fn stops(chunk: &[u8]) -> u32 {
+        // Byte by byte rather than `try_into`, which opt-level "z" leaves a call.
+        let v = match *chunk {
+            [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, ..] => {
+                u8x16::new([a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p])
+            }
+            _ => return 0,
+        };
+        let quote = v.cmp_eq(u8x16::splat(b'"'));
+        let bslash = v.cmp_eq(u8x16::splat(b'\\'));
+        // A byte at most 0x1F is its own minimum with 0x1F.
+        let control = v.min(u8x16::splat(0x1F)).cmp_eq(v);
+        // One bit per byte: 0 to 0xFFFF.
+        (quote | bslash | control).move_mask().unsigned_abs()
+    }
 }
 
 /// For eight bytes (little-endian): a word whose byte `i` has its high bit set when byte `i` is
