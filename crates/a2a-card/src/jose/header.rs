@@ -311,11 +311,17 @@ pub fn check_card_header(h: &Header) -> Result<(), Error> {
 /// assert_eq!(a2a_card::jose::header::signing_input("eyJhbGciOiJFUzI1NiJ9", b"{}"), b"eyJhbGciOiJFUzI1NiJ9.e30".to_vec());
 /// ```
 pub fn signing_input(protected_b64: &str, payload: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(protected_b64.len() + 1 + payload.len().div_ceil(3) * 4);
+    let mut out = Vec::new();
+    write_signing_input(&mut out, protected_b64, payload);
+    out
+}
+
+/// [`signing_input`] appended to `out` (reserved first), for a buffer that is reused.
+pub(crate) fn write_signing_input(out: &mut Vec<u8>, protected_b64: &str, payload: &[u8]) {
+    out.reserve(protected_b64.len() + 1 + payload.len().div_ceil(3) * 4);
     out.extend_from_slice(protected_b64.as_bytes());
     out.push(b'.');
-    b64::encode_into(&mut out, payload);
-    out
+    b64::encode_into(out, payload);
 }
 
 /// The protected header a card signature carries: `alg`, `kid`, `typ: "JOSE"`, then `jku` and

@@ -14,6 +14,7 @@ pub(crate) mod b64;
 pub mod crypto;
 pub(crate) mod der;
 pub mod header;
+pub(crate) mod input_buffer;
 pub mod keys;
 mod native;
 pub mod signer;

@@ -21,8 +21,9 @@
 
 use crate::canonical::{Canonical, Profile};
 use crate::error::{Error, ErrorCode};
-use crate::jose::b64;
 use crate::jose::crypto::{self, SignatureCheck};
+use crate::jose::header::write_signing_input;
+use crate::jose::input_buffer::InputBuffer;
 use crate::jose::keys::PublicKey;
 use crate::jose::Algorithm;
 use crate::signature::declared::Declared;
@@ -47,8 +48,9 @@ type Form = (Profile, bool);
 pub(crate) struct Forms {
     done: Vec<(Form, Result<Canonical, Error>)>,
     /// The first signing input built over each form and where its BASE64URL payload starts,
-    /// so the canonical bytes are encoded once however many signatures use them.
-    payloads: Vec<(Form, Vec<u8>, usize)>,
+    /// so the canonical bytes are encoded once however many signatures use them. The buffers
+    /// are the thread's to reuse ([`InputBuffer`]) once the forms are dropped.
+    payloads: Vec<(Form, InputBuffer, usize)>,
 }
 
 impl Forms {
@@ -81,12 +83,9 @@ impl Forms {
                     Ok(c) => &c.bytes,
                     Err(e) => return Err(e.clone()),
                 };
-                let mut input = Vec::with_capacity(protected.len() + 1 + bytes.len().div_ceil(3) * 4);
-                input.extend_from_slice(protected.as_bytes());
-                input.push(b'.');
-                let at = input.len();
-                b64::encode_into(&mut input, bytes);
-                self.payloads.push((p, input, at));
+                let mut input = InputBuffer::take();
+                write_signing_input(&mut input, protected, bytes);
+                self.payloads.push((p, input, protected.len() + 1));
                 self.payloads.len() - 1
             }
         };

@@ -15,6 +15,7 @@ use crate::canonical::{canonicalize_tree, Canonical, CanonicalizeOptions, Profil
 use crate::error::{Error, ErrorCode};
 use crate::jose::b64;
 use crate::jose::header as jws;
+use crate::jose::input_buffer::InputBuffer;
 #[cfg(doc)]
 use crate::jose::keys::PrivateKey;
 use crate::jose::signer::{sign_with, Signer};
@@ -363,6 +364,10 @@ fn check_also_header(protected: &str, unprotected: Option<&Value>) -> Result<(),
 /// plugin), whose every signature is verified with its public key before the card is written
 /// (`external-signature-invalid` when one does not verify; nothing is returned then).
 ///
+/// The thread keeps the buffer the JWS signing input was written in for its next signature or
+/// verification (the largest it has used, up to 4 MiB): a large card's next call then takes no
+/// memory back from the system.
+///
 /// ```
 /// use a2a_card::{PrivateKey, Algorithm, sign_card, SignOptions};
 /// let key = PrivateKey::generate(Algorithm::EdDSA).unwrap();
@@ -399,7 +404,8 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         unprotected_value,
     } = opts.prepare(key)?;
     let sign_over = |protected: &str, canonical: &Canonical| -> Result<String, Error> {
-        let input = jws::signing_input(protected, &canonical.bytes);
+        let mut input = InputBuffer::take();
+        jws::write_signing_input(&mut input, protected, &canonical.bytes);
         Ok(b64::encode(sign_with(key, alg, &input)?))
     };
     // The extra profiles whose bytes differ from the main ones (a signature over the same bytes

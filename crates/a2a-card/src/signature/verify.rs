@@ -23,6 +23,10 @@ use crate::signature::trust::TrustStore;
 /// Returns `Err` only when the card itself cannot be read (not JSON, not an object, too many
 /// signatures, `signatures` not an array); every per-signature problem is a verdict in the report.
 ///
+/// The thread keeps the buffer the JWS signing input was written in for its next verification or
+/// signature (the largest it has used, up to 4 MiB): a large card's next call then takes no
+/// memory back from the system.
+///
 /// ```
 /// use a2a_card::{Algorithm, PrivateKey, sign_card, verify_card, SignOptions, VerifyOptions};
 /// use a2a_card::signature::trust::TrustStore;
