@@ -324,6 +324,15 @@ pub(crate) fn write_signing_input(out: &mut Vec<u8>, protected_b64: &str, payloa
     b64::encode_into(out, payload);
 }
 
+/// Replaces the `protected '.'` part (its first `head_len` bytes) of a signing input that
+/// [`write_signing_input`] wrote with `protected_b64 '.'`, the payload kept as it is encoded;
+/// returns the new part's length.
+pub(crate) fn replace_protected(input: &mut Vec<u8>, head_len: usize, protected_b64: &str) -> usize {
+    let head = protected_b64.bytes().chain(std::iter::once(b'.'));
+    input.splice(..head_len.min(input.len()), head);
+    protected_b64.len() + 1
+}
+
 /// The protected header a card signature carries: `alg`, `kid`, `typ: "JOSE"`, then `jku` and
 /// any extra parameters, serialized with RFC 8785 and encoded base64url.
 ///
@@ -442,4 +451,29 @@ pub fn verify_detached(jws: &str, payload: &[u8], key: VerificationKey<'_>) -> R
         VerificationKey::SharedSecret(s) => alg::verify_hmac(header.alg, s, &input, &sig)?,
     }
     Ok(header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{replace_protected, signing_input, write_signing_input};
+
+    /// A signing input whose protected header is replaced, by a shorter, a longer or the same
+    /// one, is the signing input written with that header over the same payload.
+    #[test]
+    fn replacing_the_protected_header_keeps_the_payload() {
+        let payload = br#"{"name":"A","skills":[]}"#;
+        let mut input = Vec::new();
+        write_signing_input(&mut input, "eyJhbGciOiJFUzI1NiJ9", payload);
+        let mut head = "eyJhbGciOiJFUzI1NiJ9".len() + 1;
+        for protected in [
+            "e30",
+            "eyJhbGciOiJFZERTQSIsImtpZCI6ImsifQ",
+            "eyJhbGciOiJFZERTQSIsImtpZCI6ImsifQ",
+            "",
+        ] {
+            head = replace_protected(&mut input, head, protected);
+            assert_eq!(input, signing_input(protected, payload), "{protected:?}");
+            assert_eq!(head, protected.len() + 1);
+        }
+    }
 }

@@ -11,12 +11,12 @@
 //! [`KEEP_MAX`] bytes of capacity (a larger one is freed as before). No lock, nothing shared.
 //!
 //! ```text
-//! let mut input = InputBuffer::take();
-//! write_signing_input(&mut input, protected, canonical);
+//! let input = InputBuffer::signing_input(protected, canonical);
 //! check(&input);
 //! drop(input); // the thread's spare again
 //! ```
 
+use super::header::write_signing_input;
 use std::cell::Cell;
 use std::ops::{Deref, DerefMut};
 
@@ -37,6 +37,14 @@ impl InputBuffer {
         let mut buf = SPARE.try_with(Cell::take).unwrap_or_default();
         buf.clear();
         InputBuffer(buf)
+    }
+
+    /// The JWS signing input `protected_b64 '.' BASE64URL(payload)`, written into the thread's
+    /// spare buffer.
+    pub(crate) fn signing_input(protected_b64: &str, payload: &[u8]) -> InputBuffer {
+        let mut input = InputBuffer::take();
+        write_signing_input(&mut input, protected_b64, payload);
+        input
     }
 }
 

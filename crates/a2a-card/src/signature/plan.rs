@@ -22,7 +22,7 @@
 use crate::canonical::{Canonical, Profile};
 use crate::error::{Error, ErrorCode};
 use crate::jose::crypto::{self, SignatureCheck};
-use crate::jose::header::write_signing_input;
+use crate::jose::header::replace_protected;
 use crate::jose::input_buffer::InputBuffer;
 use crate::jose::keys::PublicKey;
 use crate::jose::Algorithm;
@@ -83,8 +83,7 @@ impl Forms {
                     Ok(c) => &c.bytes,
                     Err(e) => return Err(e.clone()),
                 };
-                let mut input = InputBuffer::take();
-                write_signing_input(&mut input, protected, bytes);
+                let input = InputBuffer::signing_input(protected, bytes);
                 self.payloads.push((p, input, protected.len() + 1));
                 self.payloads.len() - 1
             }
@@ -96,12 +95,7 @@ impl Forms {
             .get(..*at)
             .is_some_and(|head| head.len() == protected.len() + 1 && head.starts_with(protected.as_bytes()));
         if !same {
-            let mut head = Vec::with_capacity(protected.len() + 1);
-            head.extend_from_slice(protected.as_bytes());
-            head.push(b'.');
-            let old = (*at).min(input.len());
-            input.splice(..old, head);
-            *at = protected.len() + 1;
+            *at = replace_protected(input, *at, protected);
         }
         Ok(input.as_slice())
     }

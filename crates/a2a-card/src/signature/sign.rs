@@ -404,8 +404,7 @@ pub fn sign_card<S: Signer + ?Sized>(card: &[u8], key: &S, opts: &SignOptions) -
         unprotected_value,
     } = opts.prepare(key)?;
     let sign_over = |protected: &str, canonical: &Canonical| -> Result<String, Error> {
-        let mut input = InputBuffer::take();
-        jws::write_signing_input(&mut input, protected, &canonical.bytes);
+        let input = InputBuffer::signing_input(protected, &canonical.bytes);
         Ok(b64::encode(sign_with(key, alg, &input)?))
     };
     // The extra profiles whose bytes differ from the main ones (a signature over the same bytes
