@@ -562,6 +562,12 @@ impl<'a> Parser<'a> {
         }
         let at = self.unescaped.len();
         let mut out = std::mem::take(&mut self.unescaped);
+        if out.capacity() == 0 {
+            // The first string with escapes: room for it at once (its text is no longer than the
+            // rest of the input), not the six doublings from 8 bytes that pieces of a 200-byte
+            // string cost; at most 4 KiB ahead, later strings grow it as usual.
+            out.reserve((self.bytes.len() - start).min(4096));
+        }
         let result = self.unescape(&mut out, &mut start);
         self.unescaped = out;
         result?;
