@@ -52,17 +52,7 @@ fn main() {
         "EdDSA" => Algorithm::EdDSA,
         other => panic!("unknown algorithm {other:?}"),
     };
-    let card = if card == "sample" {
-        std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../testvectors/cards/sample-8.5-unsigned.json"
-        ))
-        .unwrap()
-    } else if let Ok(skills) = card.parse() {
-        support::card_bytes(skills)
-    } else {
-        std::fs::read(card).unwrap()
-    };
+    let card = support::card_arg(card);
     let n: usize = n.parse().unwrap();
     let key = PrivateKey::generate(alg).unwrap();
     let mut trust = TrustStore::new();

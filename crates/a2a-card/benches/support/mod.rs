@@ -225,3 +225,20 @@ pub fn card_value(skills: usize) -> Value {
 pub fn card_bytes(skills: usize) -> Vec<u8> {
     serde_json::to_vec(&card_value(skills)).expect("a serde_json::Value always serializes")
 }
+
+/// The card an example's argument names: `sample` for the A2A v1.0 section 8.5 sample, a number
+/// of skills for [`card_bytes`], else the path of a card file (such as the cards
+/// `scripts/bench-peers/gen.py` writes).
+pub fn card_arg(arg: &str) -> Vec<u8> {
+    if arg == "sample" {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testvectors/cards/sample-8.5-unsigned.json"
+        );
+        std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    } else if let Ok(skills) = arg.parse() {
+        card_bytes(skills)
+    } else {
+        std::fs::read(arg).unwrap_or_else(|e| panic!("{arg}: {e}"))
+    }
+}
