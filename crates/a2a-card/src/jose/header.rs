@@ -324,13 +324,19 @@ pub(crate) fn write_signing_input(out: &mut Vec<u8>, protected_b64: &str, payloa
     b64::encode_into(out, payload);
 }
 
-/// Replaces the `protected '.'` part (its first `head_len` bytes) of a signing input that
-/// [`write_signing_input`] wrote with `protected_b64 '.'`, the payload kept as it is encoded;
-/// returns the new part's length.
-pub(crate) fn replace_protected(input: &mut Vec<u8>, head_len: usize, protected_b64: &str) -> usize {
-    let head = protected_b64.bytes().chain(std::iter::once(b'.'));
-    input.splice(..head_len.min(input.len()), head);
-    protected_b64.len() + 1
+/// Makes a signing input that [`write_signing_input`] wrote start with `protected_b64 '.'`, the
+/// payload kept as it is encoded: nothing to do when it already does, else the old header (up to
+/// the first `.`, which base64url never holds) is replaced.
+pub(crate) fn replace_protected(input: &mut Vec<u8>, protected_b64: &str) {
+    let n = protected_b64.len();
+    if input.get(n) == Some(&b'.') && input.starts_with(protected_b64.as_bytes()) {
+        return;
+    }
+    let old = input
+        .iter()
+        .position(|&b| b == b'.')
+        .map_or(input.len(), |dot| dot + 1);
+    input.splice(..old, protected_b64.bytes().chain(std::iter::once(b'.')));
 }
 
 /// The protected header a card signature carries: `alg`, `kid`, `typ: "JOSE"`, then `jku` and
@@ -457,23 +463,22 @@ pub fn verify_detached(jws: &str, payload: &[u8], key: VerificationKey<'_>) -> R
 mod tests {
     use super::{replace_protected, signing_input, write_signing_input};
 
-    /// A signing input whose protected header is replaced, by a shorter, a longer or the same
-    /// one, is the signing input written with that header over the same payload.
+    /// A signing input whose protected header is replaced, by a shorter, a longer, the same or
+    /// an empty one, is the signing input written with that header over the same payload.
     #[test]
     fn replacing_the_protected_header_keeps_the_payload() {
         let payload = br#"{"name":"A","skills":[]}"#;
         let mut input = Vec::new();
         write_signing_input(&mut input, "eyJhbGciOiJFUzI1NiJ9", payload);
-        let mut head = "eyJhbGciOiJFUzI1NiJ9".len() + 1;
         for protected in [
             "e30",
             "eyJhbGciOiJFZERTQSIsImtpZCI6ImsifQ",
             "eyJhbGciOiJFZERTQSIsImtpZCI6ImsifQ",
             "",
+            "eyJhbGciOiJFUzI1NiJ9",
         ] {
-            head = replace_protected(&mut input, head, protected);
+            replace_protected(&mut input, protected);
             assert_eq!(input, signing_input(protected, payload), "{protected:?}");
-            assert_eq!(head, protected.len() + 1);
         }
     }
 }

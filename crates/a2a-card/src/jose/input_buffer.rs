@@ -33,7 +33,7 @@ pub(crate) struct InputBuffer(Vec<u8>);
 
 impl InputBuffer {
     /// The thread's spare buffer, emptied (a new one when it has none).
-    pub(crate) fn take() -> InputBuffer {
+    fn take() -> InputBuffer {
         let mut buf = SPARE.try_with(Cell::take).unwrap_or_default();
         buf.clear();
         InputBuffer(buf)

@@ -47,10 +47,10 @@ type Form = (Profile, bool);
 #[derive(Default)]
 pub(crate) struct Forms {
     done: Vec<(Form, Result<Canonical, Error>)>,
-    /// The first signing input built over each form and where its BASE64URL payload starts,
-    /// so the canonical bytes are encoded once however many signatures use them. The buffers
-    /// are the thread's to reuse ([`InputBuffer`]) once the forms are dropped.
-    payloads: Vec<(Form, InputBuffer, usize)>,
+    /// The signing input built over each form, so the canonical bytes are encoded once however
+    /// many signatures use them. The buffers are the thread's to reuse ([`InputBuffer`]) once
+    /// the forms are dropped.
+    payloads: Vec<(Form, InputBuffer)>,
 }
 
 impl Forms {
@@ -76,7 +76,7 @@ impl Forms {
         protected: &str,
         canon: &mut Canonicalizer<'_>,
     ) -> Result<&[u8], Error> {
-        let i = match self.payloads.iter().position(|(q, _, _)| *q == p) {
+        let i = match self.payloads.iter().position(|(q, _)| *q == p) {
             Some(i) => i,
             None => {
                 let bytes = match self.get_form(p, canon) {
@@ -84,19 +84,14 @@ impl Forms {
                     Err(e) => return Err(e.clone()),
                 };
                 let input = InputBuffer::signing_input(protected, bytes);
-                self.payloads.push((p, input, protected.len() + 1));
+                self.payloads.push((p, input));
                 self.payloads.len() - 1
             }
         };
-        let Some((_, input, at)) = self.payloads.get_mut(i) else {
+        let Some((_, input)) = self.payloads.get_mut(i) else {
             return Err(Error::new(ErrorCode::Usage, "internal: signing input missing"));
         };
-        let same = input
-            .get(..*at)
-            .is_some_and(|head| head.len() == protected.len() + 1 && head.starts_with(protected.as_bytes()));
-        if !same {
-            *at = replace_protected(input, *at, protected);
-        }
+        replace_protected(input, protected);
         Ok(input.as_slice())
     }
 
