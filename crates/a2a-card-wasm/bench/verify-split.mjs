@@ -79,14 +79,14 @@ session.disconnect();
 const stages = [
   ["card text -> module bytes", /card_bytes/],
   ["options (read, policy kept or read)", /Options::read|Policy::read|Policy::from_options|cached_policy/],
-  ["parse (strict JSON reader)", /json::parse_with/],
+  ["read (the card's reader)", /canonical::doc::Doc>::parse/],
   ["canonicalize (presence + JCS)", /Forms::get/],
-  ["drop of the parsed card", /drop_in_place<a2a_card::json::Value>/],
-  ["header decode, signature base64", /jws::decode_header|b64::decode_strict/],
+  ["drops (card, plan, header, report)", /^core::ptr::drop_in_place</],
+  ["header decode, signature base64", /jose::header::decode_header_value|SignatureEntry::decoded_header|b64::decode_strict/],
   ["signing input (base64url)", /Forms::signing_input|b64::encode_into/],
   ["key thumbprint", /thumbprint/],
   ["node:crypto verify", /^verifyOneShot$/],
-  ["backend call (boundary, key lookup)", /HostCrypto as a2a_card::alg::SignatureBackend/],
+  ["backend call (boundary, key lookup)", /HostCrypto as a2a_card::jose::crypto::SignatureBackend/],
   ["ring (no host crypto, digests)", /^<?ring::/],
   ["report (fields, object, hash, text)", /report_to_js|make_report|report_fields|host_sha256_hex|serde_json::ser|serde_core::ser/],
 ];
