@@ -7,6 +7,10 @@
 //                          report object (the difference: mostly the module's own SHA-256)
 //   WebCrypto digest only  crypto.subtle.digest("SHA-256") of the canonical bytes (what
 //                          verifyAsync asks instead of the module's SHA-256)
+//   WebCrypto verify + digest  Promise.all of the two: what verifyAsync's one round asks of WebCrypto
+//   wasm canonicalize, then verify  canonicalize, then crypto.subtle.verify: the floor plus the core's
+//                          reading and canonical bytes; what verifyAsync takes beyond it is the rest
+//                          of its path (header, plan, signing input, digest, report object, glue)
 //   wasm Verifier async    new Verifier({ jwks, profile }) once, then await .verifyAsync(text)
 //   wasm verifyAsync()     await verifyAsync(text, { jwks, profile })
 //   wasm Verifier (sync)   .verify(text): the module's own code (no synchronous crypto in a browser)
@@ -67,6 +71,14 @@ window.bench = async ({ text, jwks, publicJwk, kid, profile, rounds, ms, before 
     ["wasm canonical only", async () => lib.canonicalizeWithReport(text, { profile })],
     ["wasm canonicalize only", async () => lib.canonicalize(text, { profile })],
     ["WebCrypto digest only", () => crypto.subtle.digest("SHA-256", payloadBytes)],
+    ["WebCrypto verify + digest", () => Promise.all([crypto.subtle.verify(params, key, sig, signingInput), crypto.subtle.digest("SHA-256", payloadBytes)])],
+    [
+      "wasm canonicalize, then verify",
+      () => {
+        lib.canonicalize(text, { profile });
+        return crypto.subtle.verify(params, key, sig, signingInput);
+      },
+    ],
     ["wasm Verifier async", () => verifier.verifyAsync(text)],
     ["wasm verifyAsync()", () => lib.verifyAsync(text, { jwks, profile })],
     ["wasm Verifier (sync, ring)", () => verifier.verify(text)],
