@@ -22,26 +22,26 @@ use crate::canonical::table::{Kind, MessageDesc, AGENT_CARD, LEGACY};
 /// assert_eq!(did_you_mean("/name"), None);
 /// ```
 pub fn did_you_mean(pointer: &str) -> Option<&'static str> {
-    let tokens: Vec<String> = pointer.strip_prefix('/')?.split('/').map(unescape).collect();
-    let (last, path) = tokens.split_last()?;
+    let rest = pointer.strip_prefix('/')?;
+    let (path, last) = match rest.rsplit_once('/') {
+        Some((path, last)) => (Some(path), last),
+        None => (None, rest),
+    };
+    let mut tokens = path.into_iter().flat_map(|p| p.split('/'));
     let mut desc: &'static MessageDesc = &AGENT_CARD;
-    let mut i = 0;
-    while i < path.len() {
-        let (field, _) = desc.field(&path[i])?;
-        match field.kind {
-            Kind::Message(inner) => {
-                desc = inner;
-                i += 1;
-            }
-            // The next token is the element's index or the entry's key; the member follows it.
-            Kind::RepeatedMessage(inner) | Kind::MapMessage(inner) if i + 1 < path.len() => {
-                desc = inner;
-                i += 2;
+    while let Some(token) = tokens.next() {
+        let (field, _) = desc.field(&unescape(token))?;
+        desc = match field.kind {
+            Kind::Message(inner) => inner,
+            Kind::RepeatedMessage(inner) | Kind::MapMessage(inner) => {
+                // The next token is the element's index or the entry's key; the member follows.
+                tokens.next()?;
+                inner
             }
             _ => return None,
-        }
+        };
     }
-    near_member(desc, last)
+    near_member(desc, &unescape(last))
 }
 
 /// The member of `desc` that `name` is one edit away from, if `name` is not itself one of its
@@ -50,10 +50,10 @@ pub(crate) fn near_member(desc: &MessageDesc, name: &str) -> Option<&'static str
     if desc.field(name).is_some() || LEGACY.iter().any(|(m, n, _)| *m == desc.name && *n == name) {
         return None;
     }
-    let lower = ascii_fold(name);
+    let lower: Vec<char> = ascii_fold(name).chars().collect();
     desc.fields
         .iter()
-        .find(|f| within_one_edit(&lower, &f.json.to_ascii_lowercase()))
+        .find(|f| within_one_edit(&lower, f.json))
         .map(|f| f.json)
 }
 
@@ -74,25 +74,35 @@ fn ascii_fold(name: &str) -> String {
     out
 }
 
-/// Whether `a` and `b` are equal or one insertion, deletion or substitution apart (by character).
-fn within_one_edit(a: &str, b: &str) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
-    if long.len() - short.len() > 1 {
+/// Whether `a` (characters, lowercased by [`ascii_fold`]) and the ASCII member name `member`
+/// (compared lowercased) are equal or one insertion, deletion or substitution apart, by
+/// character. The member's name is read in place: this runs for every member of a message,
+/// whose names are almost all more than one character longer or shorter than `a`.
+fn within_one_edit(a: &[char], member: &str) -> bool {
+    let b = member.as_bytes();
+    if a.len().abs_diff(b.len()) > 1 {
         return false;
     }
-    let prefix = short.iter().zip(long.iter()).take_while(|(x, y)| x == y).count();
-    if short.len() == long.len() {
+    let same = |x: char, y: u8| x == char::from(y.to_ascii_lowercase());
+    let prefix = a.iter().zip(b).take_while(|(x, y)| same(**x, **y)).count();
+    let rest = |a: &[char], b: &[u8]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(*x, *y));
+    match a.len().cmp(&b.len()) {
         // Equal, or one substitution: what follows the first difference is equal.
-        prefix == short.len() || short[prefix + 1..] == long[prefix + 1..]
-    } else {
-        // One insertion into `short`: skip one character of `long` at the first difference.
-        short[prefix..] == long[prefix + 1..]
+        std::cmp::Ordering::Equal => prefix == a.len() || rest(&a[prefix + 1..], &b[prefix + 1..]),
+        // One character of `b` inserted at the first difference.
+        std::cmp::Ordering::Less => rest(&a[prefix..], &b[prefix + 1..]),
+        // One character of `a` inserted at the first difference.
+        std::cmp::Ordering::Greater => rest(&a[prefix + 1..], &b[prefix..]),
     }
 }
 
-fn unescape(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
+/// An RFC 6901 reference token unescaped; borrowed when it holds no `~`.
+fn unescape(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~").into()
+    } else {
+        token.into()
+    }
 }
 
 /// The sentence of each member of `unsigned` one edit away from a defined member:
@@ -162,9 +172,74 @@ mod tests {
             ("", "a", true),
             ("ab", "ba", false),
         ] {
-            assert_eq!(within_one_edit(a, b), near, "{a} {b}");
-            assert_eq!(within_one_edit(b, a), near, "{b} {a}");
+            let chars = |s: &str| s.chars().collect::<Vec<char>>();
+            assert_eq!(within_one_edit(&chars(a), b), near, "{a} {b}");
+            assert_eq!(within_one_edit(&chars(b), a), near, "{b} {a}");
         }
+        // The member's name is compared lowercased; the other side comes folded already.
+        assert!(within_one_edit(&['u', 'r', 'l'], "URL"));
+        assert!(within_one_edit(&['u', 'r'], "URL"));
+        assert!(!within_one_edit(&['U', 'R', 'L'], "url"));
+    }
+
+    /// The comparison as it was written first (both sides lowercased and collected): a
+    /// reference for the one that reads the member's name in place.
+    fn naive(a: &str, b: &str) -> bool {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.to_ascii_lowercase().chars().collect());
+        let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+        if long.len() - short.len() > 1 {
+            return false;
+        }
+        let prefix = short.iter().zip(long.iter()).take_while(|(x, y)| x == y).count();
+        if short.len() == long.len() {
+            prefix == short.len() || short[prefix + 1..] == long[prefix + 1..]
+        } else {
+            short[prefix..] == long[prefix + 1..]
+        }
+    }
+
+    /// Every member name of every message, deleted, substituted, inserted into and recased at
+    /// every place, against every member of that message: the same answers as [`naive`].
+    #[test]
+    fn in_place_comparison_agrees_with_the_naive_one() {
+        let mut compared = 0;
+        for desc in crate::canonical::table::ALL_MESSAGES {
+            for f in desc.fields {
+                let name: Vec<char> = f.json.chars().collect();
+                let mut variants = vec![
+                    f.json.to_string(),
+                    f.json.to_uppercase(),
+                    format!("{}\u{212A}", f.json),
+                ];
+                for i in 0..=name.len() {
+                    let (head, tail) = name.split_at(i);
+                    let at = |mid: &str, skip: usize| {
+                        head.iter().collect::<String>() + mid + &tail.iter().skip(skip).collect::<String>()
+                    };
+                    variants.extend([
+                        at("x", 0),
+                        at("\u{e9}", 0),
+                        at("", 1),
+                        at("x", 1),
+                        at("\u{e9}", 1),
+                    ]);
+                }
+                for v in &variants {
+                    let folded = ascii_fold(v);
+                    let chars: Vec<char> = folded.chars().collect();
+                    for g in desc.fields {
+                        assert_eq!(
+                            within_one_edit(&chars, g.json),
+                            naive(&folded, g.json),
+                            "{v:?} {}",
+                            g.json
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
     }
 
     #[test]
