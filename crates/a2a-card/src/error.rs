@@ -486,6 +486,16 @@ pub fn pointer_token(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 
+/// One JSON Pointer reference token unescaped, the inverse of [`pointer_token`] (RFC 6901:
+/// `~1` -> `/`, then `~0` -> `~`); borrowed when it holds no `~`.
+pub(crate) fn unescape_pointer_token(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~").into()
+    } else {
+        token.into()
+    }
+}
+
 /// Text written into a template of [`option_error`] as it is: a `{` is doubled, so that text
 /// from outside (a kid, a file name) never reads as an option's place.
 ///
@@ -564,4 +574,23 @@ pub fn option_error(code: ErrorCode, template: &str, options: &[&'static str]) -
     }
     e.set_template(template.to_string());
     e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pointer_token, unescape_pointer_token};
+
+    /// Unescaping gives back each token `pointer_token` escaped, and `~01` stays `~1` (RFC 6901
+    /// section 4: `~1` is replaced first, so `~0` never makes a new `~1`).
+    #[test]
+    fn pointer_tokens_unescape_to_what_was_escaped() {
+        for s in ["", "name", "a/b", "a~b", "~1", "~0", "/~/~~//", "é/~"] {
+            assert_eq!(unescape_pointer_token(&pointer_token(s)), s, "{s:?}");
+        }
+        assert_eq!(unescape_pointer_token("~01"), "~1");
+        assert!(matches!(
+            unescape_pointer_token("plain"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 }

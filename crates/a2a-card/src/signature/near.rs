@@ -6,6 +6,7 @@
 //! legacy gets no suggestion (lint says what replaces it).
 
 use crate::canonical::table::{Kind, MessageDesc, AGENT_CARD, LEGACY};
+use crate::error::unescape_pointer_token;
 
 /// The member A2A v1.0 defines that the last member of `pointer` (an RFC 6901 JSON Pointer into
 /// a card, as the `unsigned` lists of the reports give them) is one edit away from, if any. The
@@ -30,7 +31,7 @@ pub fn did_you_mean(pointer: &str) -> Option<&'static str> {
     let mut tokens = path.into_iter().flat_map(|p| p.split('/'));
     let mut desc: &'static MessageDesc = &AGENT_CARD;
     while let Some(token) = tokens.next() {
-        let (field, _) = desc.field(&unescape(token))?;
+        let (field, _) = desc.field(&unescape_pointer_token(token))?;
         desc = match field.kind {
             Kind::Message(inner) => inner,
             Kind::RepeatedMessage(inner) | Kind::MapMessage(inner) => {
@@ -41,7 +42,7 @@ pub fn did_you_mean(pointer: &str) -> Option<&'static str> {
             _ => return None,
         };
     }
-    near_member(desc, &unescape(last))
+    near_member(desc, &unescape_pointer_token(last))
 }
 
 /// The member of `desc` that `name` is one edit away from, if `name` is not itself one of its
@@ -93,15 +94,6 @@ fn within_one_edit(a: &[char], member: &str) -> bool {
         std::cmp::Ordering::Less => rest(&a[prefix..], &b[prefix + 1..]),
         // One character of `a` inserted at the first difference.
         std::cmp::Ordering::Greater => rest(&a[prefix + 1..], &b[prefix..]),
-    }
-}
-
-/// An RFC 6901 reference token unescaped; borrowed when it holds no `~`.
-fn unescape(token: &str) -> std::borrow::Cow<'_, str> {
-    if token.contains('~') {
-        token.replace("~1", "/").replace("~0", "~").into()
-    } else {
-        token.into()
     }
 }
 

@@ -76,23 +76,18 @@ impl Forms {
         protected: &str,
         canon: &mut Canonicalizer<'_>,
     ) -> Result<&[u8], Error> {
-        let i = match self.payloads.iter().position(|(q, _)| *q == p) {
-            Some(i) => i,
-            None => {
-                let bytes = match self.get_form(p, canon) {
-                    Ok(c) => &c.bytes,
-                    Err(e) => return Err(e.clone()),
-                };
-                let input = InputBuffer::signing_input(protected, bytes);
-                self.payloads.push((p, input));
-                self.payloads.len() - 1
-            }
+        if let Some(i) = self.payloads.iter().position(|(q, _)| *q == p) {
+            let input = &mut self.payloads[i].1;
+            replace_protected(input, protected);
+            return Ok(input.as_slice());
+        }
+        let bytes = match self.get_form(p, canon) {
+            Ok(c) => &c.bytes,
+            Err(e) => return Err(e.clone()),
         };
-        let Some((_, input)) = self.payloads.get_mut(i) else {
-            return Err(Error::new(ErrorCode::Usage, "internal: signing input missing"));
-        };
-        replace_protected(input, protected);
-        Ok(input.as_slice())
+        let input = InputBuffer::signing_input(protected, bytes);
+        self.payloads.push((p, input));
+        Ok(self.payloads[self.payloads.len() - 1].1.as_slice())
     }
 
     /// Form `f`, moved out (computed first when it is not yet).
